@@ -1,0 +1,115 @@
+"""The ``riverboat`` command.
+
+    riverboat deal                 a provably fair heads-up showdown
+    riverboat name "As Kd Qh Jc Ts"  name a hand in every game that deals its size
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from riverboat import __version__
+from riverboat.cards import CardError, format_cards, parse_cards
+from riverboat.fairness import verify_order
+from riverboat.hands import (
+    Evaluator,
+    evaluate3,
+    evaluate4of5,
+    evaluate5,
+    evaluate6,
+    evaluate7,
+)
+from riverboat.rng import FairSource, shuffled
+
+app = typer.Typer(
+    help="riverboat: casino table games, dealt fairly, with every number behind them exact.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+_GAMES_BY_SIZE: dict[int, list[tuple[str, Evaluator]]] = {
+    3: [("Tri-Card Poker", evaluate3)],
+    5: [("Poker", evaluate5), ("Crazy 4 Poker (best four)", evaluate4of5)],
+    6: [("Poker (best five)", evaluate6)],
+    7: [("Poker (best five)", evaluate7)],
+}
+_SHOWDOWN = {3: evaluate3, 5: evaluate5, 6: evaluate6, 7: evaluate7}
+
+
+def _version(show: bool) -> None:
+    if show:
+        typer.echo(f"riverboat {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """riverboat: casino table games, dealt fairly, with every number behind them exact."""
+
+
+@app.command()
+def deal(
+    cards: Annotated[
+        int, typer.Option(min=3, max=7, help="Cards per hand: 3 (Tri-Card), 5, 6 or 7.")
+    ] = 5,
+    players: Annotated[int, typer.Option(min=1, max=6, help="Hands besides the dealer's.")] = 1,
+    client_seed: Annotated[
+        str | None, typer.Option(help="Your seed for the provably fair shuffle.")
+    ] = None,
+    unicode: Annotated[bool, typer.Option(help="Suit symbols instead of letters.")] = True,
+) -> None:
+    """Deal a provably fair showdown and name every hand."""
+    if cards == 4:
+        raise typer.BadParameter("no game here deals 4-card hands; use 3, 5, 6 or 7", param_hint="--cards")
+    evaluate = _SHOWDOWN[cards]
+    ranking = evaluate.ranking
+    source = FairSource.new(client_seed)
+    typer.echo(f"Commitment (SHA-256 of the server seed): {source.commitment}")
+    order = shuffled(52, source)
+    seats = [f"Player {i + 1}" for i in range(players)] + ["Dealer"]
+    values = []
+    for seat_number, seat in enumerate(seats):
+        hand = order[seat_number * cards : (seat_number + 1) * cards]
+        value = evaluate(hand)
+        values.append(value)
+        typer.echo(f"{seat:>9}: {format_cards(hand, unicode):<22} {ranking.describe(value)}")
+    best = max(values)
+    winners = [seat for seat, value in zip(seats, values, strict=True) if value == best]
+    typer.echo(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners))
+    used = order[: len(seats) * cards]
+    assert verify_order(source.server_seed, source.client_seed, source.nonce, used)
+    typer.echo(
+        f"Server seed: {source.server_seed}\nClient seed: {source.client_seed}  Nonce: {source.nonce}\n"
+        "Check: riverboat.fairness.derive_order(server_seed, client_seed, nonce) "
+        "re-derives this deck with the standard library alone."
+    )
+
+
+@app.command()
+def name(
+    hand: Annotated[str, typer.Argument(help='Cards such as "As Kd 10h 9c 2s" (3 to 7 cards).')],
+) -> None:
+    """Name a hand in each game that deals hands of its size."""
+    try:
+        cards = parse_cards(hand)
+    except CardError as error:
+        raise typer.BadParameter(str(error), param_hint="HAND") from None
+    games = _GAMES_BY_SIZE.get(len(cards))
+    if not games:
+        raise typer.BadParameter(
+            f"{len(cards)} cards: a hand here has 3, 5, 6 or 7 cards", param_hint="HAND"
+        )
+    typer.echo(format_cards(cards, unicode=True))
+    for game, evaluate in games:
+        value = evaluate(cards)
+        typer.echo(f"  {game}: {evaluate.ranking.describe(value)} (value {value})")
+
+
+__all__ = ["app"]

@@ -1,0 +1,109 @@
+"""The one door for randomness (G2, ARCHITECTURE principle 4).
+
+Every random number riverboat uses comes from a source made here:
+
+* :class:`SecureSource` for play: the operating system's CSPRNG (``secrets``).
+* :class:`SeededSource` for tests and simulations: reproducible from an integer
+  seed (numpy's PCG64 behind a ``SeedSequence``).
+* :class:`FairSource` for provably fair rounds: the HMAC-SHA256 stream of
+  :mod:`riverboat.fairness`, re-derivable by anyone once the seed is revealed.
+
+All of them shuffle with the same Fisher-Yates (:func:`shuffled`).
+
+>>> shuffled(5, SeededSource(42)) == shuffled(5, SeededSource(42))
+True
+>>> source = FairSource.new(client_seed="my seed")
+>>> len(source.commitment)
+64
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from riverboat.fairness import HmacStream, commitment, fisher_yates
+
+__all__ = [
+    "FairSource",
+    "RandomSource",
+    "SecureSource",
+    "SeededSource",
+    "new_server_seed",
+    "shuffled",
+]
+
+
+class RandomSource(Protocol):
+    """Anything that draws a uniform integer in ``0..n-1``."""
+
+    def randbelow(self, n: int) -> int: ...
+
+
+class SecureSource:
+    """Cryptographically secure draws for real play."""
+
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+class SeededSource:
+    """Reproducible draws from an integer seed, for tests and simulations.
+
+    ``generator`` is the underlying numpy generator, for bulk draws.
+    """
+
+    def __init__(self, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"a seed must be a whole number >= 0, not {seed!r}")
+        self.seed = seed
+        self.generator = np.random.default_rng(np.random.SeedSequence(seed))
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError(f"randbelow needs n >= 1, not {n}")
+        return int(self.generator.integers(n))
+
+
+def new_server_seed() -> str:
+    """A fresh 256-bit server seed as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
+@dataclass
+class FairSource:
+    """Draws for a provably fair round: (server seed, client seed, nonce).
+
+    Publish :attr:`commitment` before the deal and :attr:`server_seed` after it.
+    """
+
+    server_seed: str
+    client_seed: str
+    nonce: int
+    _stream: HmacStream = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._stream = HmacStream(self.server_seed, self.client_seed, self.nonce)
+
+    @classmethod
+    def new(cls, client_seed: str | None = None, nonce: int = 0) -> FairSource:
+        """A source with a fresh secret server seed (and a random client seed if none)."""
+        return cls(new_server_seed(), client_seed or secrets.token_hex(8), nonce)
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the server seed, safe to show before the deal."""
+        return commitment(self.server_seed)
+
+    def randbelow(self, n: int) -> int:
+        return self._stream.randbelow(n)
+
+
+def shuffled(n: int, source: RandomSource) -> list[int]:
+    """The integers ``0..n-1`` in a Fisher-Yates order drawn from ``source``."""
+    order = list(range(n))
+    fisher_yates(order, source.randbelow)
+    return order
