@@ -88,9 +88,21 @@ class Suit(IntEnum):
 
 
 _RANK_SYMBOLS = "23456789TJQKA"
-_RANK_WORDS = (
-    "Two Three Four Five Six Seven Eight Nine Ten Jack Queen King Ace".split()
-)
+_RANK_WORDS = [
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+]
 _RANK_INPUT = {s: Rank(i) for i, s in enumerate(_RANK_SYMBOLS)} | {"10": Rank.TEN}
 _SUIT_INPUT = {
     **{s: Suit(i) for i, s in enumerate("cdhs")},

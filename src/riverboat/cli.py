@@ -1,7 +1,7 @@
 """The ``riverboat`` command.
 
-    riverboat deal                 a provably fair heads-up showdown
-    riverboat name "As Kd Qh Jc Ts"  name a hand in every game that deals its size
+riverboat deal                 a provably fair heads-up showdown
+riverboat name "As Kd Qh Jc Ts"  name a hand in every game that deals its size
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import typer
 
 from riverboat import __version__
 from riverboat.cards import CardError, format_cards, parse_cards
-from riverboat.fairness import verify_order
+from riverboat.fairness import commitment, derive_order
 from riverboat.hands import (
     Evaluator,
     evaluate3,
@@ -67,7 +67,9 @@ def deal(
 ) -> None:
     """Deal a provably fair showdown and name every hand."""
     if cards == 4:
-        raise typer.BadParameter("no game here deals 4-card hands; use 3, 5, 6 or 7", param_hint="--cards")
+        raise typer.BadParameter(
+            "no game here deals 4-card hands; use 3, 5, 6 or 7", param_hint="--cards"
+        )
     evaluate = _SHOWDOWN[cards]
     ranking = evaluate.ranking
     source = FairSource.new(client_seed)
@@ -83,13 +85,31 @@ def deal(
     best = max(values)
     winners = [seat for seat, value in zip(seats, values, strict=True) if value == best]
     typer.echo(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners))
-    used = order[: len(seats) * cards]
-    assert verify_order(source.server_seed, source.client_seed, source.nonce, used)
     typer.echo(
-        f"Server seed: {source.server_seed}\nClient seed: {source.client_seed}  Nonce: {source.nonce}\n"
-        "Check: riverboat.fairness.derive_order(server_seed, client_seed, nonce) "
-        "re-derives this deck with the standard library alone."
+        f"Server seed: {source.server_seed}\n"
+        f"Client seed: {source.client_seed}  Nonce: {source.nonce}\n"
+        f"Check the deck: riverboat deck {source.server_seed} {source.client_seed} "
+        f"{source.nonce}\n(or python fairness.py with the same arguments: riverboat/fairness.py "
+        "needs only the Python standard library)"
     )
+
+
+@app.command()
+def deck(
+    server_seed: Annotated[str, typer.Argument(help="The revealed server seed (hex).")],
+    client_seed: Annotated[str, typer.Argument(help="The client seed.")],
+    nonce: Annotated[int, typer.Argument(min=0, help="The round's nonce.")],
+    size: Annotated[
+        int, typer.Option(min=1, max=624, help="Cards shuffled (416 for 8 decks).")
+    ] = 52,
+) -> None:
+    """Re-derive a provably fair deck order, top card first."""
+    try:
+        order = derive_order(server_seed, client_seed, nonce, size)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="SERVER_SEED") from None
+    typer.echo(f"Commitment: {commitment(server_seed)}")
+    typer.echo(format_cards(card % 52 for card in order))
 
 
 @app.command()

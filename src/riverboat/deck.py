@@ -15,10 +15,10 @@ from __future__ import annotations
 from riverboat.cards import DECK_SIZE, Card
 from riverboat.rng import RandomSource, SecureSource, shuffled
 
-__all__ = ["Deck", "DeckEmpty", "Shoe", "burn_count"]
+__all__ = ["Deck", "DeckEmptyError", "Shoe", "burn_count"]
 
 
-class DeckEmpty(ValueError):
+class DeckEmptyError(ValueError):
     """More cards were asked for than the deck or shoe holds."""
 
 
@@ -36,7 +36,7 @@ class Deck:
     def deal(self, n: int) -> list[Card]:
         """The next ``n`` cards."""
         if not 0 <= n <= self.remaining:
-            raise DeckEmpty(f"cannot deal {n} cards: {self.remaining} remain in the deck")
+            raise DeckEmptyError(f"cannot deal {n} cards: {self.remaining} remain in the deck")
         cards = [Card(c) for c in self.order[self._next : self._next + n]]
         self._next += n
         return cards
@@ -99,7 +99,7 @@ class Shoe:
     def draw(self) -> Card:
         """The next card from the shoe."""
         if self._next >= self.size:
-            raise DeckEmpty("the shoe is empty")
+            raise DeckEmptyError("the shoe is empty")
         card = Card(self.order[self._next])
         self._next += 1
         return card

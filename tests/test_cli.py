@@ -1,0 +1,67 @@
+"""The riverboat command: version, demo deal, deck re-derivation, hand names, clear errors."""
+
+import re
+
+from typer.testing import CliRunner
+
+from riverboat import __version__
+from riverboat.cli import app
+from riverboat.fairness import derive_order
+
+# wide enough that no error message wraps inside its box
+runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+
+
+def test_version_and_help() -> None:
+    assert runner.invoke(app, ["--version"]).output.strip() == f"riverboat {__version__}"
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "deal" in result.output
+    assert "name" in result.output
+
+
+def test_deal_names_every_hand_and_reveals_a_verifiable_seed() -> None:
+    result = runner.invoke(app, ["deal", "--players", "2", "--client-seed", "me", "--no-unicode"])
+    assert result.exit_code == 0, result.output
+    server_seed = re.search(r"Server seed: ([0-9a-f]{64})", result.output)
+    assert server_seed is not None
+    hands = re.findall(r"(?:Player \d|Dealer): ((?:\S\S ){4}\S\S)", result.output)
+    assert len(hands) == 3
+    dealt = " ".join(hands).split()
+    names = "23456789TJQKA"
+    expected = derive_order(server_seed.group(1), "me", 0)[:15]
+    assert [names.index(c[0]) * 4 + "cdhs".index(c[1]) for c in dealt] == expected
+
+
+def test_deck_command_re_derives_an_order() -> None:
+    seed = "ab" * 32
+    result = runner.invoke(app, ["deck", seed, "client", "3"])
+    assert result.exit_code == 0
+    first = result.output.splitlines()[1].split()[0]
+    top = derive_order(seed, "client", 3)[0]
+    assert first == "23456789TJQKA"[top // 4] + "cdhs"[top % 4]
+
+
+def test_name_a_hand_in_each_game() -> None:
+    result = runner.invoke(app, ["name", "As Ad Ac Ah 2c"])
+    assert result.exit_code == 0
+    assert "Poker: Four Aces" in result.output
+    assert "Crazy 4 Poker (best four): Four Aces" in result.output
+    assert "Tri-Card Poker: Straight" not in result.output
+    assert "Tri-Card Poker: Ace-high Straight" in runner.invoke(app, ["name", "Ah Kd Qc"]).output
+
+
+def test_user_mistakes_get_clear_errors_not_tracebacks() -> None:
+    cases = {
+        ("name", "As Xd 2c"): "'Xd' is not a card",
+        ("name", "As Ad"): "a hand here has 3, 5, 6 or 7 cards",
+        ("name", "As As 2c"): "As appears twice",
+        ("deal", "--cards", "4"): "no game here deals 4-card hands",
+        ("deal", "--cards", "9"): "--cards",
+        ("deck", "zz", "c", "1"): "must be a hexadecimal string",
+    }
+    for args, message in cases.items():
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 2, args
+        assert message in " ".join(result.output.split()), (args, result.output)
+        assert "Traceback" not in result.output
