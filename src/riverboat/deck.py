@@ -12,14 +12,23 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Protocol
+
 from riverboat.cards import DECK_SIZE, Card
 from riverboat.rng import RandomSource, SecureSource, shuffled
 
-__all__ = ["Deck", "DeckEmptyError", "Shoe", "burn_count"]
+__all__ = ["CardSource", "Deck", "DeckEmptyError", "Shoe", "burn_count"]
 
 
 class DeckEmptyError(ValueError):
     """More cards were asked for than the deck or shoe holds."""
+
+
+class CardSource(Protocol):
+    """Where a round takes its cards from: a :class:`Deck` or a :class:`Shoe`."""
+
+    def deal(self, n: int) -> list[Card]: ...
 
 
 class Deck:
@@ -29,9 +38,21 @@ class Deck:
         self.order: tuple[int, ...] = tuple(shuffled(DECK_SIZE, source or SecureSource()))
         self._next = 0
 
+    @classmethod
+    def stacked(cls, cards: Iterable[int]) -> Deck:
+        """A deck that deals exactly these cards, in order (for replays and tests).
+
+        >>> Deck.stacked([51, 0]).deal(2)
+        [Card('As'), Card('2c')]
+        """
+        deck = cls.__new__(cls)
+        deck.order = tuple(Card(c) for c in cards)
+        deck._next = 0
+        return deck
+
     @property
     def remaining(self) -> int:
-        return DECK_SIZE - self._next
+        return len(self.order) - self._next
 
     def deal(self, n: int) -> list[Card]:
         """The next ``n`` cards."""
@@ -95,6 +116,12 @@ class Shoe:
         self._next = 0
         shown = self.draw()
         self.burned: list[Card] = [shown, *(self.draw() for _ in range(burn_count(shown)))]
+
+    def deal(self, n: int) -> list[Card]:
+        """The next ``n`` cards from the shoe."""
+        if not 0 <= n <= self.remaining:
+            raise DeckEmptyError(f"cannot deal {n} cards: {self.remaining} remain in the shoe")
+        return [self.draw() for _ in range(n)]
 
     def draw(self) -> Card:
         """The next card from the shoe."""

@@ -248,7 +248,7 @@ class HandRanking:
         category, *ranks = self.key(value)
         return _name(self.categories(category).name, tuple(ranks))
 
-    def lowest(self, category: IntEnum, *ranks: int) -> int:
+    def lowest(self, category: int, *ranks: int) -> int:
         """The smallest value whose key is at least ``(category, *ranks)``.
 
         ``values >= FIVE_CARD.lowest(FiveCard.PAIR, Rank.TEN)`` is "a pair of tens

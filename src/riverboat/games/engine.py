@@ -1,0 +1,347 @@
+"""The round engine every game shares: wagers, deal, decisions, settlement, record.
+
+A round moves through :class:`Phase` BETTING -> DECIDING -> SETTLED (or VOID on a
+misdeal, G7). Every action has a check that says why it is illegal and the action
+itself, which refuses what the check refuses and changes nothing when it does
+(G6, ARCHITECTURE principle 5). What happened is an append-only list of frozen
+:class:`Event` records; :func:`replay` rebuilds a round from them and must reach
+the same settlement.
+
+A round holds one or more *positions* (betting boxes): one for the player in
+Rabbit Hunter, Tri-Card and Baccarat; up to two per seat at Crazy 4 (C8).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar
+
+from riverboat.cards import Card, format_cards
+from riverboat.deck import CardSource, Deck
+from riverboat.games.rules import IllegalAction, Spot, check_wagers
+from riverboat.money import Cents, format_money
+
+__all__ = [
+    "Choice",
+    "Event",
+    "Phase",
+    "Position",
+    "Round",
+]
+
+RulesT = TypeVar("RulesT")
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DECIDING = "deciding"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in a round: ``wagers``, ``deal``, ``decision``,
+    ``draw``, ``settle`` or ``void``, with JSON-ready details."""
+
+    kind: str
+    detail: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "detail", MappingProxyType(dict(self.detail)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.detail}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision a position may make now, with the amount it puts in play.
+
+    ``minimum``/``maximum`` bound the cents the choice adds (Play wager plus any
+    fee); ``step`` is their granularity (100: whole dollars, C3).
+    """
+
+    action: str
+    label: str
+    minimum: Cents = 0
+    maximum: Cents = 0
+    step: Cents = 100
+
+
+@dataclass
+class Position:
+    """A betting box: whose it is, its wagers, its decision and its result."""
+
+    seat: str
+    wagers: dict[str, Cents]
+    blind: bool = False
+    decision: str | None = None
+    amount: Cents = 0
+    result: dict[str, Cents] = field(default_factory=dict)
+
+    @property
+    def net(self) -> Cents:
+        return sum(self.result.values())
+
+    @property
+    def staked(self) -> Cents:
+        """Everything this box put in play: initial wagers plus the decision's amount."""
+        return sum(self.wagers.values()) + self.amount
+
+
+class Round(ABC, Generic[RulesT]):
+    """One round of a game at one table."""
+
+    game: ClassVar[str]
+    #: how many positions one round may hold, and how many one seat may play
+    max_positions: ClassVar[int] = 1
+    positions_per_seat: ClassVar[int] = 1
+
+    def __init__(self, rules: RulesT) -> None:
+        self.rules = rules
+        self.phase = Phase.BETTING
+        self.positions: list[Position] = []
+        self.cards: dict[str, list[Card]] = {}
+        self.drawn: list[Card] = []
+        self.events: list[Event] = []
+        self._source: CardSource = Deck.stacked([])
+        self._player_decided = False
+
+    # ----------------------------------------------------------------- wagers
+    @property
+    @abstractmethod
+    def spots(self) -> tuple[Spot, ...]:
+        """The wager spots of one position."""
+
+    at_least_one: ClassVar[tuple[str, ...]] = ()
+
+    def check_wagers(
+        self, wagers: Mapping[str, Cents], seat: str = "player", blind: bool = False
+    ) -> dict[str, Cents]:
+        """The wagers filled out, or :class:`IllegalAction` saying why not."""
+        self._require(Phase.BETTING, "place wagers")
+        if len(self.positions) >= self.max_positions:
+            raise IllegalAction(f"this table has {self.max_positions} betting position(s), all taken")
+        mine = [p for p in self.positions if p.seat == seat]
+        if len(mine) >= self.positions_per_seat:
+            raise IllegalAction(
+                f"seat {seat!r} already plays {len(mine)} position(s); "
+                f"the most is {self.positions_per_seat}"
+            )
+        if blind and not mine:
+            raise IllegalAction("the blind position is a seat's second position (C8)")
+        return check_wagers(self.spots, wagers, self.at_least_one)
+
+    def place_wagers(
+        self, wagers: Mapping[str, Cents], seat: str = "player", blind: bool = False
+    ) -> Position:
+        """Open a position with these wagers."""
+        placed = self.check_wagers(wagers, seat, blind)
+        position = Position(seat, placed, blind)
+        self.positions.append(position)
+        self._log("wagers", seat=seat, blind=blind, wagers=placed)
+        return position
+
+    # ------------------------------------------------------------------- deal
+    def check_deal(self) -> None:
+        self._require(Phase.BETTING, "deal")
+        if not self.positions:
+            raise IllegalAction("place a wager before the deal")
+
+    def deal(self, source: CardSource | None = None) -> None:
+        """Deal from ``source`` (a fresh securely shuffled deck by default, G2).
+
+        A deal that comes out inconsistent (a card twice, a wrong count) voids the
+        round and returns every wager (G7).
+        """
+        self.check_deal()
+        self._source = source or self._default_source()
+        self.phase = Phase.DECIDING
+        cards = self._deal(self._draw)
+        self.cards = cards
+        self._log("deal", cards={hand: [int(c) for c in cs] for hand, cs in cards.items()})
+        problem = self._misdeal()
+        if problem:
+            self.void(f"misdeal: {problem}")
+            return
+        for index, position in enumerate(self.positions):
+            if position.blind or not self._choices(index):
+                self._auto_decide(index)
+        self._settle_if_done()
+
+    def _default_source(self) -> CardSource:
+        return Deck()
+
+    def _draw(self, n: int) -> list[Card]:
+        cards = self._source.deal(n)
+        self.drawn.extend(cards)
+        return cards
+
+    def _misdeal(self) -> str | None:
+        everything = [c for hand in self.cards.values() for c in hand]
+        if len(set(everything)) != len(everything) and self._one_deck:
+            seen = [c for c in everything if everything.count(c) > 1]
+            return f"{seen[0]} was dealt twice"
+        for hand, expected in self._hand_sizes().items():
+            if len(self.cards.get(hand, [])) != expected:
+                return f"{hand} holds {len(self.cards.get(hand, []))} cards, not {expected}"
+        return None
+
+    _one_deck: ClassVar[bool] = True
+
+    # -------------------------------------------------------------- decisions
+    def legal_actions(self, seat: str = "player") -> list[Choice]:
+        """What the seat's (non-blind) position may decide now; empty if nothing."""
+        index = self._deciding_index(seat)
+        if index is None or self.positions[index].decision is not None:
+            return []
+        return self._choices(index)
+
+    def check_action(self, action: str, amount: Cents | None = None, seat: str = "player") -> Choice:
+        """The choice ``action`` stands for, or :class:`IllegalAction` saying why not."""
+        self._require(Phase.DECIDING, "decide")
+        index = self._deciding_index(seat)
+        if index is None:
+            raise IllegalAction(f"seat {seat!r} has no position to act on")
+        if self.positions[index].decision is not None:
+            raise IllegalAction(f"seat {seat!r} has already decided")
+        choices = {choice.action: choice for choice in self._choices(index)}
+        if action not in choices:
+            raise IllegalAction(f"{action!r} is not allowed now; the choices are {', '.join(choices)}")
+        choice = choices[action]
+        if amount is not None and (
+            not choice.minimum <= amount <= choice.maximum or (amount - choice.minimum) % choice.step
+        ):
+            raise IllegalAction(
+                f"{choice.label} puts {format_money(choice.minimum)} to "
+                f"{format_money(choice.maximum)} in play, in steps of {format_money(choice.step)}; "
+                f"not {format_money(amount)}"
+            )
+        return choice
+
+    def act(self, action: str, amount: Cents | None = None, seat: str = "player") -> None:
+        """Make a decision; the round settles once every position has decided."""
+        choice = self.check_action(action, amount, seat)
+        index = self._deciding_index(seat)
+        assert index is not None  # check_action found it
+        self._player_decided = True
+        self._decide(index, action, choice.minimum if amount is None else amount)
+        self._settle_if_done()
+
+    def _decide(self, index: int, action: str, amount: Cents) -> None:
+        position = self.positions[index]
+        position.decision = action
+        position.amount = amount
+        self._log("decision", seat=position.seat, blind=position.blind, action=action, amount=amount)
+        self._after_decision(index)
+
+    def _deciding_index(self, seat: str) -> int | None:
+        for index, position in enumerate(self.positions):
+            if position.seat == seat and not position.blind:
+                return index
+        return None
+
+    def _settle_if_done(self) -> None:
+        if self.phase is not Phase.DECIDING or any(p.decision is None for p in self.positions):
+            return
+        for position, result in zip(self.positions, self._settle(), strict=True):
+            position.result = result
+        self.phase = Phase.SETTLED
+        self._log(
+            "settle",
+            results=[{"seat": p.seat, "blind": p.blind, **p.result} for p in self.positions],
+        )
+
+    # ------------------------------------------------------------------- void
+    def void(self, reason: str) -> None:
+        """Void the round before its first decision: every wager is returned (G7)."""
+        if self.phase not in (Phase.BETTING, Phase.DECIDING) or self._player_decided:
+            raise IllegalAction("a round can be voided only before the first decision (G7)")
+        for position in self.positions:
+            position.result = dict.fromkeys(position.wagers, 0)
+        self.phase = Phase.VOID
+        self._log("void", reason=reason)
+
+    # ---------------------------------------------------------------- results
+    @property
+    def settled(self) -> bool:
+        return self.phase in (Phase.SETTLED, Phase.VOID)
+
+    def net(self, seat: str = "player") -> Cents:
+        """What the seat won (positive) or lost over all its positions."""
+        return sum(p.net for p in self.positions if p.seat == seat)
+
+    def record(self) -> dict[str, Any]:
+        """The round as JSON-ready data; :func:`replay` reaches the same settlement."""
+        from riverboat.games.codec import to_json
+
+        return {
+            "format": 1,
+            "game": self.game,
+            "rules": to_json(self.rules),
+            "cards_drawn": [int(c) for c in self.drawn],
+            "events": [event.to_json() for event in self.events],
+        }
+
+    def describe(self) -> str:
+        """The round in plain language for people."""
+        if self.phase is Phase.VOID:
+            return f"Round void ({self.events[-1].detail['reason']}); every wager returned."
+        if self.phase is not Phase.SETTLED:
+            return f"Round in progress ({self.phase})."
+        return self._describe()
+
+    # ------------------------------------------------------ for the games
+    @abstractmethod
+    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
+        """Deal every hand with ``draw(n)``."""
+
+    @abstractmethod
+    def _hand_sizes(self) -> dict[str, int]: ...
+
+    @abstractmethod
+    def _choices(self, index: int) -> list[Choice]:
+        """The decisions position ``index`` may make now (empty: none to make)."""
+
+    def _auto_decide(self, index: int) -> None:
+        """Decide for a position that has no choice (blind hand, Pair Plus only)."""
+        self._decide(index, "auto", 0)
+
+    def _after_decision(self, index: int) -> None:
+        """Deal what a decision calls for (the rabbit, R4) with ``self._draw``."""
+
+    @abstractmethod
+    def _settle(self) -> list[dict[str, Cents]]:
+        """Net cents per wager line, per position, from the game's settlement."""
+
+    @abstractmethod
+    def _describe(self) -> str: ...
+
+    # ---------------------------------------------------------------- helpers
+    def _require(self, phase: Phase, what: str) -> None:
+        if self.phase is not phase:
+            raise IllegalAction(f"cannot {what} now: the round is {self.phase}, not {phase}")
+
+    def _log(self, kind: str, **detail: Any) -> None:
+        self.events.append(Event(kind, detail))
+
+    @staticmethod
+    def _show(cards: Sequence[Card]) -> str:
+        return format_cards(cards, unicode=True)
+
+    #: the result line of the wager a decision places ("play", "raise")
+    decision_line: ClassVar[str] = "play"
+
+    def _results_text(self, position: Position, labels: Mapping[str, str]) -> str:
+        """``"Ante +$10, Play push, Bonus -$10. Net $0"``: every line with a stake or a result."""
+        parts = []
+        for name, value in position.result.items():
+            staked = position.wagers.get(name, 0) or (name == self.decision_line and position.amount)
+            if value or staked:
+                parts.append(f"{labels[name]} {format_money(value, signed=True) if value else 'push'}")
+        return ", ".join(parts) + f". Net {format_money(position.net, signed=True)}"
