@@ -41,7 +41,7 @@ def from_json(kind: type[T], data: Any) -> T:
 
 def _build(kind: Any, data: Any) -> Any:
     origin = typing.get_origin(kind)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         hints = typing.get_type_hints(kind)
         names = {f.name for f in dataclasses.fields(kind) if f.init}
         unknown = set(data) - names

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from riverboat.cards import Card, format_cards
-from riverboat.deck import CardSource, Deck
+from riverboat.deck import CardSource, Deck, DeckEmptyError
 from riverboat.games.rules import IllegalAction, Spot, check_wagers
 from riverboat.money import Cents, format_money
 
@@ -100,6 +100,7 @@ class Round(ABC, Generic[RulesT]):
     game: ClassVar[str]
     #: how many positions one round may hold, and how many one seat may play
     max_positions: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 1
     positions_per_seat: ClassVar[int] = 1
 
     def __init__(self, rules: RulesT) -> None:
@@ -126,7 +127,9 @@ class Round(ABC, Generic[RulesT]):
         """The wagers filled out, or :class:`IllegalAction` saying why not."""
         self._require(Phase.BETTING, "place wagers")
         if len(self.positions) >= self.max_positions:
-            raise IllegalAction(f"this table has {self.max_positions} betting position(s), all taken")
+            raise IllegalAction(
+                f"this table has {self.max_positions} betting position(s), all taken"
+            )
         mine = [p for p in self.positions if p.seat == seat]
         if len(mine) >= self.positions_per_seat:
             raise IllegalAction(
@@ -135,6 +138,9 @@ class Round(ABC, Generic[RulesT]):
             )
         if blind and not mine:
             raise IllegalAction("the blind position is a seat's second position (C8)")
+        seats = {p.seat for p in self.positions}
+        if seat not in seats and len(seats) >= self.max_seats:
+            raise IllegalAction(f"this table has {self.max_seats} seat(s), all taken")
         return check_wagers(self.spots, wagers, self.at_least_one)
 
     def place_wagers(
@@ -162,7 +168,11 @@ class Round(ABC, Generic[RulesT]):
         self.check_deal()
         self._source = source or self._default_source()
         self.phase = Phase.DECIDING
-        cards = self._deal(self._draw)
+        try:
+            cards = self._deal(self._draw)
+        except DeckEmptyError as error:
+            self.void(f"misdeal: {error}")
+            return
         self.cards = cards
         self._log("deal", cards={hand: [int(c) for c in cs] for hand, cs in cards.items()})
         problem = self._misdeal()
@@ -202,7 +212,9 @@ class Round(ABC, Generic[RulesT]):
             return []
         return self._choices(index)
 
-    def check_action(self, action: str, amount: Cents | None = None, seat: str = "player") -> Choice:
+    def check_action(
+        self, action: str, amount: Cents | None = None, seat: str = "player"
+    ) -> Choice:
         """The choice ``action`` stands for, or :class:`IllegalAction` saying why not."""
         self._require(Phase.DECIDING, "decide")
         index = self._deciding_index(seat)
@@ -212,10 +224,13 @@ class Round(ABC, Generic[RulesT]):
             raise IllegalAction(f"seat {seat!r} has already decided")
         choices = {choice.action: choice for choice in self._choices(index)}
         if action not in choices:
-            raise IllegalAction(f"{action!r} is not allowed now; the choices are {', '.join(choices)}")
+            raise IllegalAction(
+                f"{action!r} is not allowed now; the choices are {', '.join(choices)}"
+            )
         choice = choices[action]
         if amount is not None and (
-            not choice.minimum <= amount <= choice.maximum or (amount - choice.minimum) % choice.step
+            not choice.minimum <= amount <= choice.maximum
+            or (amount - choice.minimum) % choice.step
         ):
             raise IllegalAction(
                 f"{choice.label} puts {format_money(choice.minimum)} to "
@@ -237,7 +252,9 @@ class Round(ABC, Generic[RulesT]):
         position = self.positions[index]
         position.decision = action
         position.amount = amount
-        self._log("decision", seat=position.seat, blind=position.blind, action=action, amount=amount)
+        self._log(
+            "decision", seat=position.seat, blind=position.blind, action=action, amount=amount
+        )
         self._after_decision(index)
 
     def _deciding_index(self, seat: str) -> int | None:
@@ -341,7 +358,11 @@ class Round(ABC, Generic[RulesT]):
         """``"Ante +$10, Play push, Bonus -$10. Net $0"``: every line with a stake or a result."""
         parts = []
         for name, value in position.result.items():
-            staked = position.wagers.get(name, 0) or (name == self.decision_line and position.amount)
+            staked = position.wagers.get(name, 0) or (
+                name == self.decision_line and position.amount
+            )
             if value or staked:
-                parts.append(f"{labels[name]} {format_money(value, signed=True) if value else 'push'}")
+                parts.append(
+                    f"{labels[name]} {format_money(value, signed=True) if value else 'push'}"
+                )
         return ", ".join(parts) + f". Net {format_money(position.net, signed=True)}"

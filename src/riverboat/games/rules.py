@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(ValueError):  # noqa: N818 - the name the architecture gives it
     """A wager or action the rules refuse, with a message a player can read.
 
     Nothing changes when one is raised (G6, ARCHITECTURE principle 5).

@@ -11,7 +11,8 @@
 >>> game.positions[0].result
 {'ante': 1000, 'raise': 1000, 'ante_bonus': 0, 'pair_plus': 500}
 >>> print(game.describe())
-Dealer: Q♠ 7♥ 2♣, Queen-high, qualifies. Your T♥ T♣ 4♦, Pair of Tens, wins: Ante +$10, Raise +$10, Pair Plus +$5. Net +$25.
+Dealer: Q♠ 7♥ 2♣, Queen-high, qualifies. Your T♥ T♣ 4♦, Pair of Tens, wins:
+Ante +$10, Raise +$10, Pair Plus +$5. Net +$25.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -123,9 +125,11 @@ class TriCardRules:
         if self.raise_table.lines and self.raise_table.lines[-1].at_least != (0,):
             raise RulesError("the Raise table must pay every winning hand (a line for high card)")
 
-    def with_tables(self, ante_bonus: str | None = None, pair_plus: str | None = None) -> TriCardRules:
+    def with_tables(
+        self, ante_bonus: str | None = None, pair_plus: str | None = None
+    ) -> TriCardRules:
         """These rules with named Ante Bonus (T7) and Pair Plus (T8) tables."""
-        changes = {}
+        changes: dict[str, Any] = {}
         if ante_bonus is not None:
             changes["ante_bonus_table"] = _named(ANTE_BONUS_TABLES, ante_bonus, "Ante Bonus")
         if pair_plus is not None:
@@ -166,7 +170,9 @@ def settle(
     ante_line = np.where(raised & (wins | ~qualifies), ante, np.where(raised & ties, 0, -ante))
     raise_won = rules.raise_table.winnings(THREE_CARD, player, raise_stake)
     raise_line = np.where(~qualifies | ties, 0, np.where(wins, raise_won, -raise_stake))
-    ante_bonus = np.where(raised, rules.ante_bonus_table.winnings(THREE_CARD, player, ante), 0)  # T7
+    ante_bonus = np.where(
+        raised, rules.ante_bonus_table.winnings(THREE_CARD, player, ante), 0
+    )  # T7
     pair_plus_won = rules.pair_plus_table.winnings(THREE_CARD, player, pair_plus)  # T8
     pair_plus_line = np.where(~folded & (pair_plus_won > 0), pair_plus_won, -pair_plus)
     return {
@@ -231,6 +237,6 @@ class TriCardRound(Round[TriCardRules]):
         else:
             verdict = "wins" if player > dealer else "ties" if player == dealer else "loses"
         return (
-            f"{dealer_text} Your {self._show(self.cards['player'])}, {THREE_CARD.describe(player)}, "
-            f"{verdict}: {self._results_text(position, _LABELS)}."
+            f"{dealer_text} Your {self._show(self.cards['player'])}, "
+            f"{THREE_CARD.describe(player)}, {verdict}: {self._results_text(position, _LABELS)}."
         )

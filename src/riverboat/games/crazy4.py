@@ -1,0 +1,214 @@
+"""Crazy 4 Poker (C1-C9): best four of five, Super Bonus, Queens Up, up to six seats.
+
+>>> from riverboat.deck import Deck
+>>> from riverboat.cards import parse_cards
+>>> game = Crazy4Round(Crazy4Rules())
+>>> _ = game.place_wagers({"ante": 1000, "super_bonus": 1000}, seat="ann")
+>>> game.deal(Deck.stacked(parse_cards("Ah Ac Kd Ks 2c  Qs Jd 9h 4c 3d")))
+>>> [(c.action, c.minimum, c.maximum) for c in game.legal_actions("ann")]
+[('fold', 0, 0), ('play', 1000, 3000)]
+>>> game.act("play", 3000, seat="ann")
+>>> game.positions[0].result  # Queen-high does not qualify (C4): Ante push, Play wins
+{'ante': 0, 'play': 3000, 'super_bonus': 0, 'queens_up': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.cards import Card, Rank
+from riverboat.games.engine import Choice, Round
+from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
+from riverboat.hands import FOUR_CARD, FourCard, evaluate4of5
+from riverboat.money import Cents
+
+__all__ = [
+    "QUEENS_UP_TABLE",
+    "SUPER_BONUS_TABLE",
+    "Crazy4Round",
+    "Crazy4Rules",
+    "settle",
+]
+
+#: C6: Super Bonus on a straight or better; flush 3 to 2 is the common table
+SUPER_BONUS_TABLE = PayTable(
+    "standard",
+    (
+        PayLine("Four Aces", (FourCard.FOUR_ACES,), Fraction(200)),
+        PayLine("Four of a Kind", (FourCard.FOUR_OF_A_KIND,), Fraction(30)),
+        PayLine("Straight Flush", (FourCard.STRAIGHT_FLUSH,), Fraction(15)),
+        PayLine("Three of a Kind", (FourCard.THREE_OF_A_KIND,), Fraction(2)),
+        PayLine("Flush", (FourCard.FLUSH,), Fraction(3, 2)),
+        PayLine("Straight", (FourCard.STRAIGHT,), Fraction(1)),
+    ),
+)
+#: C7: Queens Up on the player's hand alone
+QUEENS_UP_TABLE = PayTable(
+    "standard",
+    (
+        PayLine("Four of a Kind", (FourCard.FOUR_OF_A_KIND,), Fraction(50)),
+        PayLine("Straight Flush", (FourCard.STRAIGHT_FLUSH,), Fraction(30)),
+        PayLine("Three of a Kind", (FourCard.THREE_OF_A_KIND,), Fraction(8)),
+        PayLine("Flush", (FourCard.FLUSH,), Fraction(4)),
+        PayLine("Straight", (FourCard.STRAIGHT,), Fraction(3)),
+        PayLine("Two Pair", (FourCard.TWO_PAIR,), Fraction(2)),
+        PayLine("Pair of Queens or Better", (FourCard.PAIR, Rank.QUEEN), Fraction(1)),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Crazy4Rules:
+    """Crazy 4 Poker rules as data; the defaults are the rule card's (C5, C6).
+
+    :meth:`standard` is the rule set published analyses use (C9).
+    """
+
+    variant: str = "rule-card"
+    version: int = 1
+    ante: Spot = Spot("ante", "Ante", 500, 50_000, required=True)  # C1
+    super_bonus: Spot = Spot(
+        "super_bonus", "Super Bonus", 500, 50_000, required=True, equal_to="ante"
+    )  # C1
+    queens_up: Spot = Spot("queens_up", "Queens Up", 500, 10_000)  # C1
+    chips: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000)
+    dealer_qualifies: tuple[int, ...] = (FourCard.HIGH_CARD, Rank.KING)  # C4
+    raise_up_to_3x_at_least: tuple[int, ...] = (FourCard.PAIR, Rank.ACE)  # C3
+    max_play_multiple: int = 3  # C3
+    ties_push: bool = False  # C5 variant
+    super_bonus_pushes_on_no_qualify: bool = False  # C6 variant
+    super_bonus_table: PayTable = SUPER_BONUS_TABLE  # C6
+    queens_up_table: PayTable = QUEENS_UP_TABLE  # C7
+
+    def __post_init__(self) -> None:
+        if self.max_play_multiple < 1:
+            raise RulesError(
+                f"the Play may be up to 1x the Ante or more, not {self.max_play_multiple}x"
+            )
+
+    @classmethod
+    def standard(cls) -> Crazy4Rules:
+        """C9: ties push and the Super Bonus pushes when the dealer does not qualify."""
+        return replace(
+            cls(), variant="standard", ties_push=True, super_bonus_pushes_on_no_qualify=True
+        )
+
+
+Lines = dict[str, npt.NDArray[np.int64]]
+
+
+def settle(
+    rules: Crazy4Rules,
+    player: npt.ArrayLike,
+    dealer: npt.ArrayLike,
+    play: npt.ArrayLike,
+    ante: npt.ArrayLike,
+    super_bonus: npt.ArrayLike,
+    queens_up: npt.ArrayLike,
+) -> Lines:
+    """Net cents per line (ante, play, super_bonus, queens_up) for hands or arrays of hands.
+
+    ``player``/``dealer`` are :data:`~riverboat.hands.FOUR_CARD` values (best four of
+    five) and ``play`` the Play wager in cents, 0 for a fold. The only place Crazy 4
+    payouts are decided.
+    """
+    player, dealer = np.asarray(player), np.asarray(dealer)
+    play, ante = np.asarray(play, np.int64), np.asarray(ante, np.int64)
+    super_bonus, queens_up = np.asarray(super_bonus, np.int64), np.asarray(queens_up, np.int64)
+    folded = play == 0
+    qualifies = dealer >= FOUR_CARD.lowest(*rules.dealer_qualifies)  # C4
+    wins, ties = player > dealer, player == dealer
+    push_tie = ties & rules.ties_push  # C5
+    ante_line = np.where(
+        folded, -ante, np.where(~qualifies | push_tie, 0, np.where(wins, ante, -ante))
+    )
+    play_line = np.where(~qualifies | wins, play, np.where(push_tie, 0, -play))
+    bonus_won = rules.super_bonus_table.winnings(FOUR_CARD, player, super_bonus)  # C6
+    bonus_pushes = player >= dealer
+    if rules.super_bonus_pushes_on_no_qualify:
+        bonus_pushes = bonus_pushes | ~qualifies
+    bonus_line = np.where(bonus_won > 0, bonus_won, np.where(bonus_pushes, 0, -super_bonus))
+    queens_won = rules.queens_up_table.winnings(FOUR_CARD, player, queens_up)  # C7
+    return {
+        "ante": ante_line,
+        "play": play_line,
+        "super_bonus": np.where(folded, -super_bonus, bonus_line),
+        "queens_up": np.where(~folded & (queens_won > 0), queens_won, -queens_up),
+    }
+
+
+_LABELS = {"ante": "Ante", "play": "Play", "super_bonus": "Super Bonus", "queens_up": "Queens Up"}
+
+
+class Crazy4Round(Round[Crazy4Rules]):
+    """One round of Crazy 4 Poker: up to six seats, two positions each, one dealer (C8)."""
+
+    game = "crazy4"
+    max_seats = 6
+    positions_per_seat = 2
+    max_positions = 12
+
+    @property
+    def spots(self) -> tuple[Spot, ...]:
+        return (self.rules.ante, self.rules.super_bonus, self.rules.queens_up)
+
+    def hand_name(self, index: int) -> str:
+        """The key of position ``index``'s cards: the seat, ``seat:blind`` for the second."""
+        position = self.positions[index]
+        return f"{position.seat}:blind" if position.blind else position.seat
+
+    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
+        hands = {self.hand_name(i): draw(5) for i in range(len(self.positions))}  # C2
+        return {**hands, "dealer": draw(5)}
+
+    def _hand_sizes(self) -> dict[str, int]:
+        return {**{self.hand_name(i): 5 for i in range(len(self.positions))}, "dealer": 5}
+
+    def _choices(self, index: int) -> list[Choice]:
+        ante = self.positions[index].wagers["ante"]
+        value = evaluate4of5(self.cards[self.hand_name(index)])
+        big = value >= FOUR_CARD.lowest(*self.rules.raise_up_to_3x_at_least)
+        most = ante * (self.rules.max_play_multiple if big else 1)  # C3
+        return [Choice("fold", "Fold"), Choice("play", "Play", ante, most)]
+
+    def _auto_decide(self, index: int) -> None:
+        position = self.positions[index]
+        self._decide(index, "blind", position.wagers["ante"])  # C8: always a 1x Play
+
+    def _settle(self) -> list[dict[str, Cents]]:
+        indices = range(len(self.positions))
+        lines = settle(
+            self.rules,
+            [evaluate4of5(self.cards[self.hand_name(i)]) for i in indices],
+            evaluate4of5(self.cards["dealer"]),
+            [p.amount if p.decision != "fold" else 0 for p in self.positions],
+            [p.wagers["ante"] for p in self.positions],
+            [p.wagers["super_bonus"] for p in self.positions],
+            [p.wagers["queens_up"] for p in self.positions],
+        )
+        return [{name: int(value[i]) for name, value in lines.items()} for i in indices]
+
+    def _describe(self) -> str:
+        dealer = evaluate4of5(self.cards["dealer"])
+        qualifies = dealer >= FOUR_CARD.lowest(*self.rules.dealer_qualifies)
+        text = [
+            f"Dealer: {self._show(self.cards['dealer'])}, {FOUR_CARD.describe(dealer)}, "
+            + ("qualifies." if qualifies else "does not qualify.")
+        ]
+        for index, position in enumerate(self.positions):
+            value = evaluate4of5(self.cards[self.hand_name(index)])
+            if position.decision == "fold":
+                verdict = "folds"
+            else:
+                verdict = "wins" if value > dealer else "ties" if value == dealer else "loses"
+            who = f"{position.seat}'s blind hand" if position.blind else position.seat
+            text.append(
+                f"{who}: {self._show(self.cards[self.hand_name(index)])}, "
+                f"{FOUR_CARD.describe(value)}, {verdict}: {self._results_text(position, _LABELS)}."
+            )
+        return " ".join(text)

@@ -1,0 +1,202 @@
+"""Rabbit Hunter (R1-R11): five-card poker against the dealer; buy a sixth card, the rabbit.
+
+>>> from riverboat.deck import Deck
+>>> from riverboat.cards import parse_cards
+>>> game = RabbitHunterRound(RabbitHunterRules())
+>>> _ = game.place_wagers({"ante": 1000, "bonus": 1000})
+>>> game.deal(Deck.stacked(parse_cards("Kh Kc 7d 7s 2c  Ks Qd 9h 4c 3d  Ah")))
+>>> [choice.label for choice in game.legal_actions()]
+['Fold', 'Play', 'Buy & Play']
+>>> game.act("play")
+>>> print(game.describe())
+Dealer: K♠ Q♦ 9♥ 4♣ 3♦, King-high, does not qualify. Your K♥ K♣ 7♦ 7♠ 2♣,
+Two Pair, Kings and Sevens, wins: Ante push, Play +$10, Bonus +$20. Net +$30.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.cards import Card, Rank
+from riverboat.games.engine import Choice, Round
+from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
+from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6
+from riverboat.money import Cents
+
+__all__ = ["BONUS_TABLE", "BUY", "FOLD", "PLAY", "RabbitHunterRound", "RabbitHunterRules", "settle"]
+
+#: decision codes for :func:`settle`
+FOLD, PLAY, BUY = 0, 1, 2
+
+#: R7: the Bonus pays on the player's final hand
+BONUS_TABLE = PayTable(
+    "standard",
+    (
+        PayLine("Royal Flush", (FiveCard.ROYAL_FLUSH,), Fraction(500)),
+        PayLine("Straight Flush", (FiveCard.STRAIGHT_FLUSH,), Fraction(100)),
+        PayLine("Four of a Kind", (FiveCard.FOUR_OF_A_KIND,), Fraction(50)),
+        PayLine("Full House", (FiveCard.FULL_HOUSE,), Fraction(30)),
+        PayLine("Flush", (FiveCard.FLUSH,), Fraction(9)),
+        PayLine("Straight", (FiveCard.STRAIGHT,), Fraction(7)),
+        PayLine("Three of a Kind", (FiveCard.THREE_OF_A_KIND,), Fraction(5)),
+        PayLine("Two Pairs", (FiveCard.TWO_PAIR,), Fraction(2)),
+        PayLine("Pair of 10s or Higher", (FiveCard.PAIR, Rank.TEN), Fraction(1)),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class RabbitHunterRules:
+    """Rabbit Hunter rules as data; the defaults are the rulings'."""
+
+    variant: str = "standard"
+    version: int = 1
+    ante: Spot = Spot("ante", "Ante", 500, 50_000, required=True)  # R1
+    bonus: Spot = Spot("bonus", "Bonus", 500, 50_000, equal_to="ante")  # R1
+    bad_beat: Spot = Spot("bad_beat", "Bad Beat", 500, 10_000)  # R1
+    chips: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000)
+    dealer_qualifies: tuple[int, ...] = (FiveCard.HIGH_CARD, Rank.ACE)  # R5
+    bonus_table: PayTable = BONUS_TABLE  # R7
+    bad_beat_pays: Fraction = Fraction(10)  # R8
+    bad_beat_at_least: tuple[int, ...] = (FiveCard.PAIR, Rank.TEN)  # R8
+    max_payout: Cents | None = 5_000_000  # R9: $50,000 of winnings a round
+
+    def __post_init__(self) -> None:
+        if self.bad_beat_pays < 0:
+            raise RulesError(f"Bad Beat cannot pay a negative amount ({self.bad_beat_pays} to 1)")
+        if self.max_payout is not None and self.max_payout <= 0:
+            raise RulesError(f"the maximum payout must be positive, not {self.max_payout}")
+
+
+Lines = dict[str, npt.NDArray[np.int64]]
+
+
+def settle(
+    rules: RabbitHunterRules,
+    player: npt.ArrayLike,
+    dealer: npt.ArrayLike,
+    decision: npt.ArrayLike,
+    ante: npt.ArrayLike,
+    bonus: npt.ArrayLike,
+    bad_beat: npt.ArrayLike,
+) -> Lines:
+    """Net cents per line (ante, play, fee, bonus, bad_beat, cap) for hands or arrays.
+
+    ``player`` is the :data:`~riverboat.hands.FIVE_CARD` value of the player's final
+    hand (best five of six after a buy), ``decision`` :data:`FOLD`, :data:`PLAY` or
+    :data:`BUY`. ``cap`` is what the maximum payout (R9) takes back, zero or less.
+    The only place Rabbit Hunter payouts are decided.
+    """
+    player, dealer, decision = np.asarray(player), np.asarray(dealer), np.asarray(decision)
+    ante, bonus = np.asarray(ante, np.int64), np.asarray(bonus, np.int64)
+    bad_beat = np.asarray(bad_beat, np.int64)
+    folded = decision == FOLD
+    wins, ties = player > dealer, player == dealer
+    play = np.where(folded, 0, ante)  # R4: a Play wager equal to the Ante
+    showdown = np.where(wins, play, np.where(ties, 0, -play))  # R6
+    qualifies = dealer >= FIVE_CARD.lowest(*rules.dealer_qualifies)  # R5
+    ante_line = np.where(folded, -ante, np.where(qualifies, np.where(wins, ante, showdown), 0))
+    bonus_won = rules.bonus_table.winnings(FIVE_CARD, player, bonus)  # R7
+    bonus_line = np.where(~folded & (bonus_won > 0), bonus_won, -bonus)
+    losing_hand = np.minimum(player, dealer)
+    bad_beat_hit = ~folded & ~ties & (losing_hand >= FIVE_CARD.lowest(*rules.bad_beat_at_least))
+    pays = rules.bad_beat_pays
+    bad_beat_line = np.where(bad_beat_hit, bad_beat * pays.numerator // pays.denominator, -bad_beat)
+    lines = {
+        "ante": ante_line,
+        "play": showdown,
+        "fee": np.where(decision == BUY, -ante, 0),  # R4: never returned, never paid on
+        "bonus": bonus_line,
+        "bad_beat": bad_beat_line,
+    }
+    winnings = sum(np.maximum(line, 0) for line in lines.values())
+    cap = 0 if rules.max_payout is None else np.minimum(rules.max_payout - winnings, 0)
+    lines["cap"] = np.asarray(cap + np.zeros_like(ante_line))  # R9
+    return lines
+
+
+_LABELS = {
+    "ante": "Ante",
+    "play": "Play",
+    "fee": "Rabbit fee",
+    "bonus": "Bonus",
+    "bad_beat": "Bad Beat",
+    "cap": "Maximum payout",
+}
+
+
+class RabbitHunterRound(Round[RabbitHunterRules]):
+    """One round of Rabbit Hunter for one player."""
+
+    game = "rabbit-hunter"
+
+    @property
+    def spots(self) -> tuple[Spot, ...]:
+        return (self.rules.ante, self.rules.bonus, self.rules.bad_beat)
+
+    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
+        return {"player": draw(5), "dealer": draw(5)}  # R3
+
+    def _hand_sizes(self) -> dict[str, int]:
+        return {"player": 5, "dealer": 5}
+
+    def _choices(self, index: int) -> list[Choice]:
+        ante = self.positions[index].wagers["ante"]
+        return [
+            Choice("fold", "Fold"),
+            Choice("play", "Play", ante, ante),
+            Choice("buy", "Buy & Play", 2 * ante, 2 * ante),  # R4: fee and Play wager
+        ]
+
+    def _after_decision(self, index: int) -> None:
+        if self.positions[index].decision == "buy":
+            (rabbit,) = self._draw(1)  # R4: the sixth card
+            self.cards["rabbit"] = [rabbit]
+            self._log("draw", hand="rabbit", cards=[int(rabbit)])
+
+    def player_hand(self) -> list[Card]:
+        """The player's five cards, and the rabbit once bought."""
+        return self.cards.get("player", []) + self.cards.get("rabbit", [])
+
+    def _player_value(self) -> int:
+        hand = self.player_hand()
+        return evaluate6(hand) if len(hand) == 6 else evaluate5(hand)
+
+    def _settle(self) -> list[dict[str, Cents]]:
+        position = self.positions[0]
+        codes = {"fold": FOLD, "play": PLAY, "buy": BUY}
+        lines = settle(
+            self.rules,
+            self._player_value(),
+            evaluate5(self.cards["dealer"]),
+            codes[position.decision or "fold"],
+            position.wagers["ante"],
+            position.wagers["bonus"],
+            position.wagers["bad_beat"],
+        )
+        return [{name: int(value) for name, value in lines.items()}]
+
+    def _describe(self) -> str:
+        position = self.positions[0]
+        player, dealer = self._player_value(), evaluate5(self.cards["dealer"])
+        qualifies = dealer >= FIVE_CARD.lowest(*self.rules.dealer_qualifies)
+        dealer_text = (
+            f"Dealer: {self._show(self.cards['dealer'])}, {FIVE_CARD.describe(dealer)}, "
+            + ("qualifies." if qualifies else "does not qualify.")
+        )
+        if position.decision == "fold":
+            verdict = "folds"
+        else:
+            verdict = "wins" if player > dealer else "ties" if player == dealer else "loses"
+        rabbit = (
+            f" with the rabbit {self._show(self.cards['rabbit'])}" if "rabbit" in self.cards else ""
+        )
+        return (
+            f"{dealer_text} Your {self._show(self.cards['player'])}{rabbit}, "
+            f"{FIVE_CARD.describe(player)}, {verdict}: {self._results_text(position, _LABELS)}."
+        )
