@@ -208,7 +208,9 @@ class Round(ABC, Generic[RulesT]):
     def legal_actions(self, seat: str = "player") -> list[Choice]:
         """What the seat's (non-blind) position may decide now; empty if nothing."""
         index = self._deciding_index(seat)
-        if index is None or self.positions[index].decision is not None:
+        if self.phase is not Phase.DECIDING or index is None:
+            return []
+        if self.positions[index].decision is not None:
             return []
         return self._choices(index)
 
