@@ -11,6 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from riverboat.cards import Card, CardError, Rank, Suit, format_cards, parse_cards
 from riverboat.deck import Deck, Shoe
+from riverboat.games import IllegalAction, find_game, replay
 from riverboat.hands import (
     FIVE_CARD,
     FOUR_CARD,
@@ -36,6 +37,7 @@ __all__ = [
     "CardError",
     "Deck",
     "HandError",
+    "IllegalAction",
     "Rank",
     "Shoe",
     "Suit",
@@ -45,6 +47,8 @@ __all__ = [
     "evaluate5",
     "evaluate6",
     "evaluate7",
+    "find_game",
     "format_cards",
     "parse_cards",
+    "replay",
 ]
