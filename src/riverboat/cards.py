@@ -14,9 +14,12 @@ name, for people and APIs; bulk code uses plain ``uint8`` numpy arrays.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable
 from enum import IntEnum
+from numbers import Integral
+from typing import SupportsIndex
 
 __all__ = [
     "DECK_SIZE",
@@ -125,9 +128,10 @@ class Card(int):
     Card('As')
     """
 
-    def __new__(cls, index: int) -> Card:
-        if isinstance(index, bool) or not isinstance(index, int):
+    def __new__(cls, index: SupportsIndex) -> Card:
+        if isinstance(index, bool) or not isinstance(index, Integral):
             raise CardError(f"a card index must be an integer 0..51, not {index!r}")
+        index = operator.index(index)
         if not 0 <= index < DECK_SIZE:
             raise CardError(f"a card index must be 0..51, not {index}")
         return super().__new__(cls, index)
@@ -167,7 +171,9 @@ class Card(int):
         return f"Card({self.name()!r})"
 
 
-def parse_cards(text: str | Iterable[str | int], *, allow_duplicates: bool = False) -> list[Card]:
+def parse_cards(
+    text: str | Iterable[str | SupportsIndex], *, allow_duplicates: bool = False
+) -> list[Card]:
     """Read cards from a string (``"As Kd 10h"``, commas allowed) or a sequence.
 
     A card that appears twice is refused unless ``allow_duplicates`` (a multi-deck
@@ -180,8 +186,10 @@ def parse_cards(text: str | Iterable[str | int], *, allow_duplicates: bool = Fal
     ...
     riverboat.cards.CardError: As appears twice; a deck holds each card once
     """
-    items: Iterable[str | int] = text.replace(",", " ").split() if isinstance(text, str) else text
-    cards = [Card(item) if isinstance(item, int) else Card.parse(item) for item in items]
+    items: Iterable[str | SupportsIndex] = (
+        text.replace(",", " ").split() if isinstance(text, str) else text
+    )
+    cards = [Card.parse(item) if isinstance(item, str) else Card(item) for item in items]
     if not allow_duplicates:
         seen: set[int] = set()
         for card in cards:

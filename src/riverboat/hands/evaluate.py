@@ -88,7 +88,7 @@ def _run(kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: Any)
     return out
 
 
-def _one(hand: Hand, k: int) -> npt.NDArray[np.uint8]:
+def _one(hand: Hand | npt.NDArray[Any], k: int) -> npt.NDArray[np.uint8]:
     cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(list(hand))
     if len(cards) != k:
         raise HandError(f"a hand here has {k} cards, not {len(cards)}: {format_cards(cards)}")
@@ -97,6 +97,8 @@ def _one(hand: Hand, k: int) -> npt.NDArray[np.uint8]:
 
 class Evaluator:
     """A hand evaluator: call it on one hand (returns an ``int``) or an (n, k) array.
+
+    One hand is a card string, a sequence of cards or a 1-D array.
 
     ``size`` is the number of cards it takes and ``ranking`` the order its values
     belong to, for categories and names.
@@ -115,9 +117,13 @@ class Evaluator:
     @overload
     def __call__(self, hands: Hand) -> int: ...
     def __call__(self, hands: npt.NDArray[Any] | Hand) -> Values | int:
-        if isinstance(hands, np.ndarray):
+        if isinstance(hands, np.ndarray) and hands.ndim != 1:
             return self._run(hands)
-        return int(self._run(_one(hands, self.size))[0])
+        return int(
+            self._run(
+                _one([int(c) for c in hands] if isinstance(hands, np.ndarray) else hands, self.size)
+            )[0]
+        )
 
     def __repr__(self) -> str:
         return f"<evaluator of {self.size} cards: {self.ranking.name}>"

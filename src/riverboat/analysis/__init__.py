@@ -1,0 +1,463 @@
+"""Exact game math: house edge, optimal strategy and return tables for every game.
+
+>>> from riverboat.analysis import analyze
+>>> result = analyze("tri-card", wagers={"ante": 1})
+>>> f"{float(result.figures.house_edge):.4%}"   # Wizard of Odds: 3.3730%
+'3.3730%'
+>>> result.strategy.summary()[0]
+'Raise with Q-6-4 or better (every hand); Fold below.'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.analysis.adapters import crazy4_game, rabbit_hunter_game, tri_card_game
+from riverboat.analysis.baccarat import baccarat_outcomes
+from riverboat.analysis.headsup import HeadsUpGame, Solution, colex_index
+from riverboat.analysis.report import Figures, Outcomes, figures, percent, to_json
+from riverboat.cards import format_cards, parse_cards
+from riverboat.games import find_game
+from riverboat.games.codec import to_json as rules_json
+from riverboat.games.rules import RulesError
+from riverboat.hands import HandRanking
+
+__all__ = ["Analysis", "OptionValue", "Strategy", "analyze", "best_action", "heads_up"]
+
+_ADAPTERS: dict[str, Callable[[Any], HeadsUpGame]] = {
+    "tri-card": tri_card_game,
+    "rabbit-hunter": rabbit_hunter_game,
+    "crazy4": crazy4_game,
+}
+
+
+@cache
+def heads_up(game: str, rules: Any) -> HeadsUpGame:
+    """The analyzer's view of a poker game under ``rules`` (built once per rules)."""
+    return _ADAPTERS[game](rules)
+
+
+def _wagers(game: str, wagers: Mapping[str, Any] | None) -> dict[str, Fraction]:
+    """Wagers in units of the first (base) wager; defaults: every required wager."""
+    spots = find_game(game).new_round().spots
+    names = [spot.name for spot in spots]
+    if wagers is None:
+        chosen = {s.name: Fraction(1) for s in spots if s.required or s.equal_to} or {
+            names[0]: Fraction(1)
+        }
+    else:
+        unknown = sorted(set(wagers) - set(names))
+        if unknown:
+            raise RulesError(
+                f"{game} has no wager {', '.join(unknown)}; the wagers are {', '.join(names)}"
+            )
+        chosen = {}
+        for name, amount in wagers.items():
+            try:
+                chosen[name] = Fraction(amount)
+            except (TypeError, ValueError):
+                raise RulesError(
+                    f"the {name} wager must be a number of base units, not {amount!r}"
+                ) from None
+            if chosen[name] < 0:
+                raise RulesError(f"the {name} wager cannot be negative ({amount})")
+    for spot in spots:
+        if spot.required and not chosen.get(spot.name):
+            chosen[spot.name] = Fraction(1)
+        if (
+            spot.equal_to
+            and chosen.get(spot.name)
+            and chosen[spot.name] != chosen.get(spot.equal_to)
+        ):
+            raise RulesError(f"the {spot.label} must equal the {spot.equal_to} wager")
+    ordered = {name: chosen.get(name, Fraction(0)) for name in names}
+    if not any(ordered.values()):
+        raise RulesError(f"place at least one wager: {', '.join(names)}")
+    return ordered
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """An option's expected result for one hand, in units of the base wager (the Ante)."""
+
+    option: str
+    label: str
+    expected: Fraction
+
+    def __str__(self) -> str:
+        return f"{self.label}: {float(self.expected):+.4f}"
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """The best option for every player hand class, with each option's value."""
+
+    solution: Solution
+
+    @property
+    def game(self) -> HeadsUpGame:
+        return self.solution.game
+
+    def _short(self, value: int) -> str:
+        return short_name(self.game.player_ranking, value)
+
+    def summary(self) -> list[str]:
+        """Human rules: ``"Raise with Q-6-4 or better (every hand); Fold below."``
+
+        Where the best play follows the hand's rank, as thresholds; where it does not
+        (a drawing hand may beat a made one), the share of each play per category.
+        """
+        solution, game = self.solution, self.game
+        values = game.player_values[colex_index(solution.hands)]
+        levels = game.player_ranking.count
+        weight = np.zeros((levels, len(game.options)), dtype=np.int64)
+        np.add.at(weight, (values, solution.choice), solution.weights)
+        runs = self._runs(weight, np.flatnonzero(weight.sum(axis=1)))
+        if len(runs) <= 4:
+            return self._thresholds(weight, runs)
+        lines = []
+        categories = game.player_ranking.category(np.arange(levels))
+        for category in sorted(
+            set(categories[np.flatnonzero(weight.sum(axis=1))].tolist()), reverse=True
+        ):
+            present = np.flatnonzero((categories == category) & (weight.sum(axis=1) > 0))
+            name = game.player_ranking.categories(category).name.replace("_", " ").title()
+            inner = self._runs(weight, present)
+            if len(inner) <= 2:
+                lines.append(f"{name}: " + "; ".join(self._thresholds(weight, inner)))
+            else:
+                shares = weight[present].sum(axis=0) / weight[present].sum()
+                parts = [
+                    f"{o.label} {s:.0%}" for o, s in zip(game.options, shares, strict=True) if s
+                ]
+                lines.append(
+                    f"{name}: " + ", ".join(parts) + " (depends on the cards, not just the rank)"
+                )
+        return lines
+
+    @staticmethod
+    def _runs(weight: npt.NDArray[np.int64], present: npt.NDArray[np.int64]) -> list[list[int]]:
+        """Consecutive values (ascending) whose most common best option is the same."""
+        majority = weight.argmax(axis=1)
+        runs: list[list[int]] = []
+        for value in present:
+            if runs and majority[runs[-1][-1]] == majority[value]:
+                runs[-1].append(int(value))
+            else:
+                runs.append([int(value)])
+        return runs
+
+    def _thresholds(self, weight: npt.NDArray[np.int64], runs: list[list[int]]) -> list[str]:
+        options = self.game.options
+        label = [options[int(weight[run[0]].argmax())].label for run in runs]
+        if len(runs) == 1:
+            return [f"{label[0]} with every hand."]
+        lines = []
+        for index, run in enumerate(reversed(runs)):
+            option = label[len(runs) - 1 - index]
+            chosen = int(weight[run[0]].argmax())
+            others = int(weight[run].sum() - weight[run, chosen].sum())
+            every = "every hand" if not others else f"all but {others:,} hands"
+            if index == 0:
+                span = f"{self._short(run[0])} or better"
+            elif index == len(runs) - 1:
+                span = f"{self._short(run[-1])} or worse"
+            else:
+                span = f"{self._short(run[0])} to {self._short(run[-1])}"
+            lines.append(f"{option} with {span} ({every})")
+        if len(runs) == 2:
+            return [f"{lines[0]}; {label[0]} below."]
+        return lines
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per hand class: cards, how many hands it stands for, value, each
+        legal option's expected value (in antes) and the best option."""
+        solution, game = self.solution, self.game
+        denominator = solution.deals_per_hand() * game.unit * solution.scale
+        rows = []
+        for n, hand in enumerate(solution.hands):
+            row: dict[str, Any] = {
+                "cards": format_cards(hand),
+                "hands": int(solution.weights[n]),
+                "hand": game.player_ranking.describe(
+                    int(game.player_values[colex_index(hand[None])][0])
+                ),
+            }
+            for i, option in enumerate(game.options):
+                if solution.allowed[n, i]:
+                    row[option.name] = float(Fraction(int(solution.values[n, i]), denominator))
+            row["best"] = game.options[solution.choice[n]].name
+            rows.append(row)
+        return rows
+
+    def to_csv(self) -> str:
+        rows = self.rows()
+        names = ["cards", "hands", "hand", *(o.name for o in self.game.options), "best"]
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+
+
+def short_name(ranking: HandRanking, value: int) -> str:
+    """``"Q-6-4"`` for high-card hands, ``"Pair of Tens, K-7-2"`` for pairs, else the name."""
+    category, *ranks = ranking.key(value)
+    symbols = ["23456789TJQKA"[r] for r in ranks]
+    name = ranking.categories(category).name
+    if name == "HIGH_CARD":
+        return "-".join(symbols)
+    if name == "PAIR":
+        return ranking.describe(value) + (", " + "-".join(symbols[1:]) if len(symbols) > 1 else "")
+    return ranking.describe(value)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The exact analysis of one game, rules and wager combination."""
+
+    game: str
+    rules: Any
+    wagers: Mapping[str, Fraction]
+    figures: Figures
+    strategy: Strategy | None = None
+    blind: Figures | None = None  # Crazy 4: a blind position always plays 1x (C8)
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data = to_json(self.figures, {"rules": rules_json(self.rules)})
+        if self.strategy is not None:
+            data["strategy"] = self.strategy.summary()
+        if self.blind is not None:
+            data["blind_hand"] = {
+                "house_edge": float(self.blind.house_edge),
+                "element_of_risk": float(self.blind.element_of_risk),
+            }
+        data["notes"] = list(self.notes)
+        return data
+
+    def to_text(self, markdown: bool = False) -> str:
+        f = self.figures
+        title = find_game(self.game).title
+        bold = "**" if markdown else ""
+        out = [
+            f"{'# ' if markdown else ''}{title}: {getattr(self.rules, 'variant', '')}",
+            "",
+            "Wagers: " + ", ".join(f"{k} {v}" for k, v in f.wagers.items()),
+            "",
+        ]
+        rows = [
+            ("Cycle (deals counted)", f"{f.cycle:,}"),
+            ("House edge (per initial wager)", percent(f.house_edge)),
+            ("Element of risk (per total wagered)", percent(f.element_of_risk)),
+            ("Average total bet", f"{float(f.average_total_bet):.4f}"),
+            (
+                "Win / push / loss",
+                f"{percent(f.win, 2)} / {percent(f.push, 2)} / {percent(f.loss, 2)}",
+            ),
+            ("Hit frequency", percent(f.hit_frequency, 2)),
+            ("Standard deviation", f"{f.std_dev:.4f}"),
+            (
+                "Volatility index 90% / 95%",
+                f"{f.volatility_index(0.9):.4f} / {f.volatility_index(0.95):.4f}",
+            ),
+        ]
+        if f.dealer_qualifies is not None:
+            rows.append(("Dealer qualifies", percent(f.dealer_qualifies, 2)))
+        rows += [(f"Decision: {name}", percent(share, 2)) for name, share in f.decisions.items()]
+        if self.blind is not None:
+            rows.append(("Blind hand house edge (C8)", percent(self.blind.house_edge)))
+        out += _table(["Figure", "Value"], rows, markdown)
+        if self.strategy is not None:
+            out += ["", f"{bold}Strategy{bold}", *(f"- {line}" for line in self.strategy.summary())]
+        for wager in f.per_wager:
+            out += ["", f"{bold}{wager.name}{bold}: house edge {percent(wager.house_edge)}"]
+            out += _table(
+                ["Event", "Pays", "Combinations", "Probability", "Contribution"],
+                [
+                    (
+                        r.event,
+                        f"{float(r.pays):g}",
+                        f"{r.combinations:,}",
+                        f"{float(r.probability):.6f}",
+                        f"{float(r.contribution):.6f}",
+                    )
+                    for r in wager.return_table
+                ],
+                markdown,
+            )
+        out += ["", *self.notes]
+        return "\n".join(out).rstrip() + "\n"
+
+    def plot(self, path: str) -> None:
+        """A bar chart of the net result's distribution (matplotlib, the ``plot`` extra)."""
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise RulesError("plots need matplotlib: pip install 'riverboat[plot]'") from None
+        table = self.figures.net_table
+        figure, axes = plt.subplots(figsize=(8, 4.5))
+        axes.bar([float(r.pays) for r in table], [float(r.probability) for r in table], width=0.4)
+        axes.set_yscale("log")
+        axes.set_xlabel("net result per initial wager")
+        axes.set_ylabel("probability (log scale)")
+        axes.set_title(
+            f"{find_game(self.game).title}: house edge {percent(self.figures.house_edge, 3)}, "
+            f"std dev {self.figures.std_dev:.3f}"
+        )
+        figure.tight_layout()
+        figure.savefig(path)
+        plt.close(figure)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
+    if markdown:
+        return [
+            "| " + " | ".join(header) + " |",
+            "|" + "---|" * len(header),
+            *("| " + " | ".join(row) + " |" for row in rows),
+        ]
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)
+    return [
+        line.format(*header),
+        line.format(*("-" * w for w in widths)),
+        *(line.format(*r) for r in rows),
+    ]
+
+
+def _heads_up_outcomes(solution: Solution) -> Outcomes:
+    game = solution.game
+    boundaries, results = game.classes
+    tally = solution.outcome_weights()
+    option, value, k = np.nonzero(tally)
+    rows = results[option, value, k]
+    qualifies = boundaries[value, k] >= game.dealer_qualifies
+    labels: dict[str, list[str]] = {}
+    for wager in game.wagers:
+        columns = [j for j, line in enumerate(game.lines) if game.line_wagers[line] == wager]
+        pays = rows[:, columns].sum(axis=1)
+        table = game.pay_tables.get(wager)
+        names = []
+        for o, v, q, paid in zip(option, value, qualifies, pays, strict=True):
+            name = game.options[o].name
+            if name == "fold":
+                names.append("Fold")
+            elif table is not None and paid > 0:
+                line = table.line_for(game.player_ranking, int(v))
+                names.append(line.label if line else "Win")
+            else:
+                outcome = "Win" if paid > 0 else "Push" if paid == 0 else "Loss"
+                names.append(outcome if q else f"{outcome}, dealer does not qualify")
+        labels[wager] = names
+    return Outcomes(
+        game=game.name,
+        weights=tally[option, value, k],
+        option=option,
+        results=rows,
+        lines=game.lines,
+        line_wagers=game.line_wagers,
+        option_names=tuple(o.name for o in game.options),
+        option_bets=tuple(o.bet for o in game.options),
+        unit=game.unit,
+        qualifies=qualifies,
+        labels=labels,
+    )
+
+
+def analyze(
+    game: str,
+    rules: Any = None,
+    wagers: Mapping[str, Any] | None = None,
+    variant: str | None = None,
+) -> Analysis:
+    """Exact analysis of ``game`` under ``rules`` (or a named variant) with ``wagers``
+    in units of the base wager, e.g. ``{"ante": 1, "bonus": 1, "bad_beat": Fraction(1, 2)}``.
+    Defaults: the game's default rules and its required wagers."""
+    kind = find_game(game)
+    rules = kind.rules(variant) if rules is None else rules
+    placed = _wagers(game, wagers)
+    if game == "baccarat":
+        return Analysis(game, rules, placed, figures(baccarat_outcomes(rules), placed))
+    model = heads_up(game, rules)
+    solution = model.solve(placed)
+    notes: list[str] = []
+    blind = None
+    if game == "crazy4":
+        blind = figures(_heads_up_outcomes(_forced(solution, "play")), placed)
+    if game == "rabbit-hunter" and rules.max_payout is not None:
+        notes.append(_cap_note(solution, rules.max_payout))
+    return Analysis(
+        game,
+        rules,
+        placed,
+        figures(_heads_up_outcomes(solution), placed),
+        Strategy(solution),
+        blind,
+        tuple(notes),
+    )
+
+
+def _forced(solution: Solution, option: str) -> Solution:
+    """The same hands all taking ``option`` (a Crazy 4 blind hand always plays 1x)."""
+    index = [o.name for o in solution.game.options].index(option)
+    return replace(solution, fixed=index)
+
+
+def _cap_note(solution: Solution, cap: int) -> str:
+    """R9: when the $50,000 cap on a round's winnings binds, per unit results above."""
+    _, results = solution.game.classes
+    stakes = np.array(
+        [
+            float(solution.wagers.get(solution.game.line_wagers[line], 0))
+            for line in solution.game.lines
+        ]
+    )
+    best = float((np.maximum(results, 0) @ stakes).max()) / solution.game.unit
+    return (
+        f"R9: results are per unit without the ${cap // 100:,} cap on a round's winnings; "
+        f"the most a round can win is {best:g} Antes, so the cap binds on Antes above "
+        f"${cap / 100 / best:,.2f}."
+    )
+
+
+def best_action(
+    game: str,
+    cards: str | Sequence[int],
+    wagers: Mapping[str, Any] | None = None,
+    rules: Any = None,
+) -> list[OptionValue]:
+    """Every legal option's expected value for the player's hand, best first (hints).
+
+    >>> [str(v) for v in best_action("tri-card", "Qh 6d 4c", {"ante": 1})]
+    ['Raise: -0.9934', 'Fold: -1.0000']
+    """
+    kind = find_game(game)
+    if game == "baccarat":
+        raise RulesError(
+            "baccarat has no decision to hint: every bet's edge is in analyze('baccarat')"
+        )
+    rules = kind.rules() if rules is None else rules
+    model = heads_up(game, rules)
+    hand = np.array([parse_cards(cards)], dtype=np.uint8)
+    if hand.shape[1] != model.size:
+        raise RulesError(f"a {kind.title} hand has {model.size} cards, not {hand.shape[1]}")
+    solution = model.solve(_wagers(game, wagers), hand)
+    values = [
+        OptionValue(option.name, option.label, solution.expected(0, i))
+        for i, option in enumerate(model.options)
+        if solution.allowed[0, i]
+    ]
+    return sorted(values, key=lambda v: -v.expected)

@@ -1,0 +1,420 @@
+"""Exact analysis of a heads-up poker game: every player hand against every dealer hand.
+
+The method, for any game described by a :class:`HeadsUpGame`:
+
+1. **Outcome classes.** For each player value p the game's own ``settle`` is run
+   against every dealer value; the dealer values where no line's result changes
+   form runs ``[b_k, b_k+1)``, the outcome classes of p, each with its results.
+2. **Counting.** For each player hand (one per suit-symmetry class, with its
+   multiplicity) the dealer hands left in each class are counted exactly
+   (:mod:`riverboat.analysis._counting`); a hand that draws (the rabbit) is
+   counted for each card it may draw.
+3. **Expected values.** Counts times class results give each option's total
+   result per line, as integers; any wager combination is a weighted sum of lines,
+   so the best option for every hand and every wager combination follows without
+   counting again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from math import comb, lcm
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.analysis import _counting
+from riverboat.games.rules import PayTable
+from riverboat.hands import HandRanking
+from riverboat.hands._kernels import BINOMIAL
+
+__all__ = ["Counted", "HeadsUpGame", "Option", "Solution", "colex_index", "unit_stake"]
+
+Int64s = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A decision the analyzer weighs.
+
+    ``settle_code`` is what the game's settle function takes for it; ``bet`` what
+    it adds to the amount wagered, in antes; ``draws`` whether it deals the player
+    one more card; ``from_value`` the weakest player value allowed to take it;
+    ``needs``/``excludes`` a wager that must be placed/absent for it.
+    """
+
+    name: str
+    label: str
+    settle_code: int
+    bet: Fraction = Fraction(0)
+    draws: bool = False
+    from_value: int = 0
+    needs: str | None = "ante"
+    excludes: str | None = None
+
+
+def unit_stake(rules: Any) -> int:
+    """The smallest stake on which every payout of ``rules`` is a whole number:
+    the least common multiple of the denominators of its fractions (3 to 2 -> 2)."""
+    denominators = [1]
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Fraction):
+            denominators.append(value.denominator)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                walk(item)
+        elif hasattr(value, "__dataclass_fields__"):
+            for name in value.__dataclass_fields__:
+                walk(getattr(value, name))
+
+    walk(rules)
+    return lcm(*denominators)
+
+
+@dataclass(frozen=True)
+class HeadsUpGame:
+    """What the analyzer needs to know of a game where one player meets one dealer.
+
+    ``settle(p, d, option, stakes)`` must call the game's own settle function with
+    player values ``p``, dealer values ``d`` (arrays), the option's code and the
+    wager amounts in ``stakes``, and return its lines.
+    """
+
+    name: str
+    rules: Any
+    size: int  # cards in the player's and the dealer's hands: 3 or 5
+    player_values: npt.NDArray[np.int16]  # by colex index of the player's hand
+    dealer_values: npt.NDArray[np.int16]
+    player_ranking: HandRanking
+    dealer_ranking: HandRanking
+    dealer_qualifies: int  # the weakest qualifying dealer value
+    wagers: tuple[str, ...]  # initial wagers, the first the base (the ante)
+    line_wagers: Mapping[str, str]  # each settlement line and the wager it belongs to
+    options: tuple[Option, ...]
+    settle: Callable[[Any, Any, Option, Mapping[str, int]], Mapping[str, Any]]
+    extra_card: bool = False  # some option draws a card: every deal counts it
+    pay_tables: Mapping[str, PayTable] = field(default_factory=dict)  # wagers paid on the hand
+
+    @cached_property
+    def unit(self) -> int:
+        return unit_stake(self.rules)
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(self.line_wagers)
+
+    @cached_property
+    def cycle(self) -> int:
+        """How many deals the analysis counts: ordered as dealt."""
+        deals = comb(52, self.size) * comb(52 - self.size, self.size)
+        return deals * (52 - 2 * self.size) if self.extra_card else deals
+
+    # ------------------------------------------------------------ classes
+    @cached_property
+    def classes(self) -> tuple[Int64s, Int64s]:
+        """Boundaries ``[p, k]`` of each player value's outcome classes (padded with
+        the last) and results ``[option, p, k, line]`` with every wager at :attr:`unit`."""
+        levels_p, levels_d = self.player_ranking.count, self.dealer_ranking.count
+        stakes = dict.fromkeys(self.wagers, self.unit)
+        dealer = np.arange(levels_d)[None, :]
+        starts_of: list[Int64s] = []
+        results_of: list[Int64s] = []
+        for first in range(0, levels_p, 256):
+            player = np.arange(first, min(first + 256, levels_p))[:, None]
+            shape = (len(player), levels_d)
+            grid = np.stack(
+                [
+                    np.stack(
+                        [
+                            np.broadcast_to(r, shape)
+                            for r in self.settle(player, dealer, o, stakes).values()
+                        ]
+                    )
+                    for o in self.options
+                ]
+            )  # option, line, player value, dealer value
+            changed = (np.diff(grid, axis=3) != 0).any(axis=(0, 1))
+            for row in range(len(player)):
+                starts = np.concatenate([[0], np.flatnonzero(changed[row]) + 1])
+                starts_of.append(starts)
+                results_of.append(grid[:, :, row, starts].transpose(0, 2, 1))
+        width = max(len(starts) for starts in starts_of) + 1
+        boundaries = np.full((levels_p, width), levels_d, dtype=np.int64)
+        results = np.zeros(
+            (len(self.options), levels_p, width - 1, len(self.lines)), dtype=np.int64
+        )
+        for p, (starts, grid) in enumerate(zip(starts_of, results_of, strict=True)):
+            boundaries[p, : len(starts)] = starts
+            results[:, p, : len(starts)] = grid
+        return boundaries, results
+
+    # ----------------------------------------------------------- counting
+    @cached_property
+    def hands(self) -> tuple[npt.NDArray[np.uint8], Int64s]:
+        """One player hand per suit-symmetry class, and how many hands it stands for."""
+        least = _counting.canonical_hands(self.size)
+        representatives, weights = np.unique(least, return_counts=True)
+        return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
+
+    @cached_property
+    def _tables(self) -> tuple[Any, ...]:
+        if self.size == 5:
+            return tuple(_counting.subset_tables(self.dealer_values, self.dealer_ranking.count))
+        return _three_card_tables(self.dealer_values, self.dealer_ranking.count)
+
+    def count(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, Int64s]:
+        """Dealer hands per outcome class for each hand: (player values, counts [n, k])."""
+        boundaries, _ = self.classes
+        values = self.player_values[colex_index(hands)].astype(np.int64)
+        counts = np.zeros((len(hands), boundaries.shape[1] - 1), dtype=np.int64)
+        if self.size == 5:
+            cdf0, cdf1, cdf2, cdf3 = self._tables
+            _counting.class_counts(
+                hands.astype(np.int64),
+                values,
+                boundaries,
+                self.dealer_values,
+                cdf0,
+                cdf1,
+                cdf2,
+                cdf3,
+                counts,
+            )
+        else:
+            counts[:] = _three_card_counts(
+                hands, values, boundaries, self.dealer_values, *self._tables
+            )
+        return values, counts
+
+    def count_draws(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, npt.NDArray[np.int32]]:
+        """For hands that draw a card: best values [n, card] and counts [n, card, k]."""
+        boundaries, _ = self.classes
+        best = np.zeros((len(hands), 47), dtype=np.int64)
+        counts = np.zeros((len(hands), 47, boundaries.shape[1] - 1), dtype=np.int64)
+        cdf0, cdf1, cdf2, cdf3 = self._tables
+        _counting.draw_class_counts(
+            hands.astype(np.int64),
+            boundaries,
+            self.dealer_values,
+            cdf0,
+            cdf1,
+            cdf2,
+            cdf3,
+            best,
+            counts,
+        )
+        return best, counts.astype(np.int32)
+
+    # ------------------------------------------------------------- solving
+    def line_totals(self, hands: npt.NDArray[np.uint8]) -> Counted:
+        """Every hand's dealer counts per outcome class, and the total result
+        ``[n, option, line]`` over every deal of each hand, in 1/:attr:`unit` of a
+        stake (each wager one unit)."""
+        _, results = self.classes
+        values, counts = self.count(hands)
+        totals = np.zeros((len(hands), len(self.options), len(self.lines)), dtype=np.int64)
+        for i, option in enumerate(self.options):
+            if not option.draws:
+                totals[:, i] = (
+                    np.einsum("nk,nkl->nl", counts, results[i, values]) * self.extra_factor
+                )
+        best = np.zeros((0, 47), dtype=np.int64)
+        draw_counts = np.zeros((0, 47, 0), dtype=np.int32)
+        drawing = [i for i, o in enumerate(self.options) if o.draws]
+        if drawing:
+            best, draw_counts = self.count_draws(hands)
+            for first in range(0, len(hands), 4096):
+                chunk = slice(first, first + 4096)
+                for i in drawing:
+                    totals[chunk, i] = np.einsum(
+                        "njk,njkl->nl", draw_counts[chunk].astype(np.int64), results[i, best[chunk]]
+                    )
+        return Counted(values, counts, best, draw_counts, totals)
+
+    @property
+    def extra_factor(self) -> int:
+        """Deals per dealer hand: the cards a drawing option might take."""
+        return 52 - 2 * self.size if self.extra_card else 1
+
+    @cached_property
+    def counted(self) -> Counted:
+        """Counts and line totals of every hand class (whatever the wagers: counted once)."""
+        return self.line_totals(self.hands[0])
+
+    def solve(
+        self, wagers: Mapping[str, Fraction], hands: npt.NDArray[np.uint8] | None = None
+    ) -> Solution:
+        """The best option for every hand class (or for ``hands``) given the wagers, in antes."""
+        if hands is None:
+            return Solution(self, dict(wagers), self.hands[0], self.hands[1], self.counted)
+        weights = np.ones(len(hands), dtype=np.int64)
+        return Solution(self, dict(wagers), hands, weights, self.line_totals(hands))
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Dealer counts per outcome class for a set of player hands, and line totals."""
+
+    values: Int64s  # [n] player values
+    counts: Int64s  # [n, k]
+    best: Int64s  # [n, card]: best values after drawing each card (drawing games)
+    draw_counts: npt.NDArray[np.int32]  # [n, card, k]
+    totals: Int64s  # [n, option, line]
+
+
+@dataclass
+class Solution:
+    """Every hand class's expected value per option, and the best option, for one
+    wager combination."""
+
+    game: HeadsUpGame
+    wagers: dict[str, Fraction]
+    hands: npt.NDArray[np.uint8]
+    weights: Int64s
+    counted: Counted
+    fixed: int | None = None  # every hand takes this option (a Crazy 4 blind hand)
+
+    @property
+    def totals(self) -> Int64s:
+        """[hand, option, line] over every deal of the hand, in 1/unit stakes."""
+        return self.counted.totals
+
+    @cached_property
+    def scale(self) -> int:
+        """A common denominator of the wagers, so that weighted totals stay integers."""
+        return lcm(*(Fraction(w).denominator for w in self.wagers.values()))
+
+    @cached_property
+    def allowed(self) -> npt.NDArray[np.bool_]:
+        """[hand, option]: the option is legal for the hand and the wagers placed."""
+        values = self.game.player_values[colex_index(self.hands)]
+        allowed = np.ones((len(self.hands), len(self.game.options)), dtype=bool)
+        for i, option in enumerate(self.game.options):
+            allowed[:, i] = values >= option.from_value
+            if option.needs is not None and not self.wagers.get(option.needs):
+                allowed[:, i] = False
+            if option.excludes is not None and self.wagers.get(option.excludes):
+                allowed[:, i] = False
+        return allowed
+
+    @cached_property
+    def values(self) -> Int64s:
+        """[hand, option]: total result over every deal of the hand, in
+        1/(unit * scale) antes, with the wagers' weights."""
+        weights = np.array(
+            [
+                int(Fraction(self.wagers.get(self.game.line_wagers[line], 0)) * self.scale)
+                for line in self.game.lines
+            ],
+            dtype=np.int64,
+        )
+        values: Int64s = np.einsum("nol,l->no", self.totals, weights)
+        return values
+
+    @cached_property
+    def choice(self) -> Int64s:
+        """The best legal option of each hand (the first of equals)."""
+        if self.fixed is not None:
+            return np.full(len(self.hands), self.fixed, dtype=np.int64)
+        masked = np.where(self.allowed, self.values, np.iinfo(np.int64).min)
+        best: Int64s = np.argmax(masked, axis=1)
+        return best
+
+    def outcome_weights(self) -> Int64s:
+        """Deals ``[option, p, k]`` under the best play: option chosen, player value
+        (after any draw) and outcome class, over the whole cycle."""
+        game = self.game
+        boundaries, _ = game.classes
+        tally = np.zeros(
+            (len(game.options), boundaries.shape[0], boundaries.shape[1] - 1), dtype=np.int64
+        )
+        counted = self.counted
+        for i, option in enumerate(game.options):
+            chosen = self.choice == i
+            if not chosen.any():
+                continue
+            if option.draws:
+                weight = (counted.draw_counts[chosen].astype(np.int64)) * self.weights[
+                    chosen, None, None
+                ]
+                np.add.at(tally[i], counted.best[chosen], weight)
+            else:
+                weight = counted.counts[chosen] * (self.weights[chosen, None] * game.extra_factor)
+                np.add.at(tally[i], counted.values[chosen], weight)
+        return tally
+
+    def deals_per_hand(self) -> int:
+        game = self.game
+        return self.game.cycle // comb(52, game.size)
+
+    def expected(self, hand: int, option: int) -> Fraction:
+        """The expected result of an option for one hand, in antes."""
+        return Fraction(
+            int(self.values[hand, option]), self.deals_per_hand() * self.game.unit * self.scale
+        )
+
+
+def colex_index(hands: npt.NDArray[np.uint8]) -> Int64s:
+    """Each hand's colex index (its row in the tables)."""
+    ordered = np.sort(hands.astype(np.int64), axis=1)
+    index: Int64s = np.sum([BINOMIAL[j + 1][ordered[:, j]] for j in range(hands.shape[1])], axis=0)
+    return index
+
+
+def _three_card_tables(values: npt.NDArray[np.int16], levels: int) -> tuple[Int64s, Int64s, Int64s]:
+    """Cumulative counts of 3-card hands below each value: all, holding a card, a pair."""
+    hands = _counting.all_hands(3).astype(np.int64)
+    v = values.astype(np.int64) + 1
+    cdf0 = np.bincount(v, minlength=levels + 1).cumsum()
+    cdf1 = np.zeros((52, levels + 1), dtype=np.int64)
+    cdf2 = np.zeros((1326, levels + 1), dtype=np.int64)
+    for i in range(3):
+        np.add.at(cdf1, (hands[:, i], v), 1)
+        for j in range(i + 1, 3):
+            np.add.at(cdf2, (_pair_index(hands[:, i], hands[:, j]), v), 1)
+    return cdf0, cdf1.cumsum(axis=1), cdf2.cumsum(axis=1)
+
+
+def _pair_index(low: Int64s, high: Int64s) -> Int64s:
+    return low + high * (high - 1) // 2
+
+
+def _three_card_counts(
+    hands: npt.NDArray[np.uint8],
+    values: Int64s,
+    boundaries: Int64s,
+    dealer_values: npt.NDArray[np.int16],
+    cdf0: Int64s,
+    cdf1: Int64s,
+    cdf2: Int64s,
+) -> Int64s:
+    """Dealer 3-card hands avoiding each player hand, per outcome class."""
+    h = np.sort(hands.astype(np.int64), axis=1)
+    own = dealer_values[colex_index(hands)].astype(np.int64)
+    x = boundaries[values]  # [n, k + 1]
+    below = cdf0[x] - sum(cdf1[h[:, i, None], x] for i in range(3))
+    below = below + sum(
+        cdf2[_pair_index(h[:, i], h[:, j])[:, None], x] for i in range(3) for j in range(i + 1, 3)
+    )
+    below = below - (own[:, None] < x)
+    return np.diff(below, axis=1)
+
+
+def option_index(game: HeadsUpGame, name: str) -> int:
+    for i, option in enumerate(game.options):
+        if option.name == name:
+            return i
+    raise KeyError(name)
+
+
+def wagers_of(
+    game: HeadsUpGame, wagers: Mapping[str, Fraction] | Sequence[str]
+) -> dict[str, Fraction]:
+    if isinstance(wagers, Mapping):
+        return {k: Fraction(v) for k, v in wagers.items()}
+    return {w: Fraction(1) for w in wagers}
