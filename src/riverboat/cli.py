@@ -6,7 +6,14 @@ riverboat name "As Kd Qh Jc Ts"  name a hand in every game that deals its size
 
 from __future__ import annotations
 
-from typing import Annotated
+import csv
+import io
+import json
+import sys
+from enum import StrEnum
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -130,6 +137,137 @@ def name(
     for game, evaluate in games:
         value = evaluate(cards)
         typer.echo(f"  {game}: {evaluate.ranking.describe(value)} (value {value})")
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+def _parse_wagers(text: str) -> dict[str, Fraction]:
+    """``"ante,bonus,bad_beat=1/2"``: each named wager, 1 base unit unless given."""
+    wagers = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, amount = part.partition("=")
+        try:
+            wagers[name.strip().replace("-", "_")] = Fraction(amount.strip() or 1)
+        except (ValueError, ZeroDivisionError):
+            raise typer.BadParameter(
+                f"{part!r}: a wager is NAME or NAME=AMOUNT in base units, e.g. bad_beat=0.5",
+                param_hint="--wagers",
+            ) from None
+    return wagers
+
+
+def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any:
+    from riverboat.games import find_game
+
+    rules = find_game(game).rules(variant)
+    if not tables:
+        return rules
+    if game != "tri-card":
+        raise typer.BadParameter(
+            f"{game} has one pay table per variant; choose with --variant", param_hint="--paytable"
+        )
+    chosen = {}
+    for table in tables:
+        kind, _, name = table.partition("=")
+        key = kind.strip().replace("-", "_")
+        if key not in ("ante_bonus", "pair_plus") or not name:
+            raise typer.BadParameter(
+                f"{table!r}: use ante-bonus=NAME or pair-plus=NAME", param_hint="--paytable"
+            )
+        chosen[key] = name.strip()
+    return rules.with_tables(**chosen)
+
+
+@app.command()
+def analyze(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    variant: Annotated[
+        str | None, typer.Option(help="A named rules variant, e.g. 'standard' or '6 decks'.")
+    ] = None,
+    paytable: Annotated[
+        list[str] | None,
+        typer.Option(help="Tri-Card tables: ante-bonus=1-3-4, pair-plus=1-3-6-30-40."),
+    ] = None,
+    wagers: Annotated[
+        str | None,
+        typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: required."),
+    ] = None,
+    output: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.text,
+    plot: Annotated[
+        Path | None, typer.Option(help="Write a chart of the net result (PNG, SVG or PDF).")
+    ] = None,
+    strategy: Annotated[
+        Path | None, typer.Option(help="Write every hand's option values (.csv or .json).")
+    ] = None,
+) -> None:
+    """Exact house edge, element of risk, strategy and return tables of a game."""
+    from riverboat.analysis import analyze as run
+    from riverboat.games.rules import IllegalAction, RulesError
+
+    try:
+        rules = _rules_with_tables(game, variant, paytable or [])
+        placed = _parse_wagers(wagers) if wagers is not None else None
+        with _progress_bar() as progress:
+            result = run(game, rules, placed, progress=progress)
+        if plot is not None:
+            result.plot(str(plot))
+    except (RulesError, IllegalAction) as error:
+        raise typer.BadParameter(str(error)) from None
+    if strategy is not None:
+        if result.strategy is None:
+            raise typer.BadParameter(f"{game} has no decisions", param_hint="--strategy")
+        if strategy.suffix == ".json":
+            strategy.write_text(json.dumps(result.strategy.rows()))
+        else:
+            strategy.write_text(result.strategy.to_csv())
+    if output is Format.json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    elif output is Format.csv:
+        typer.echo(_return_tables_csv(result), nl=False)
+    else:
+        typer.echo(result.to_text(markdown=output is Format.markdown), nl=False)
+
+
+def _return_tables_csv(result: Any) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["wager", "event", "pays", "combinations", "probability", "contribution"])
+    for wager in result.figures.per_wager:
+        for row in wager.return_table:
+            writer.writerow(
+                [wager.name, row.event, float(row.pays), row.combinations,
+                 float(row.probability), float(row.contribution)]
+            )  # fmt: skip
+    return out.getvalue()
+
+
+class _progress_bar:  # noqa: N801 - used as a context manager, like a function
+    """A progress bar on standard error for long counts, when it is a terminal."""
+
+    def __enter__(self) -> Any:
+        if not sys.stderr.isatty():
+            self._bar = None
+            return None
+        from rich.progress import Progress
+
+        self._bar = Progress(transient=True)
+        self._bar.start()
+        task = self._bar.add_task("counting every deal", total=None)
+
+        def update(done: int, total: int) -> None:
+            assert self._bar is not None
+            self._bar.update(task, completed=done, total=total)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
 
 
 __all__ = ["app"]

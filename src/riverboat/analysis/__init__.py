@@ -382,6 +382,7 @@ def analyze(
     rules: Any = None,
     wagers: Mapping[str, Any] | None = None,
     variant: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Exact analysis of ``game`` under ``rules`` (or a named variant) with ``wagers``
     in units of the base wager, e.g. ``{"ante": 1, "bonus": 1, "bad_beat": Fraction(1, 2)}``.
@@ -392,7 +393,7 @@ def analyze(
     if game == "baccarat":
         return Analysis(game, rules, placed, figures(baccarat_outcomes(rules), placed))
     model = heads_up(game, rules)
-    solution = model.solve(placed)
+    solution = model.solve(placed, progress=progress)
     notes: list[str] = []
     blind = None
     if game == "crazy4":

@@ -170,6 +170,7 @@ class HeadsUpGame:
     def count(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, Int64s]:
         """Dealer hands per outcome class for each hand: (player values, counts [n, k])."""
         boundaries, _ = self.classes
+        hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
         values = self.player_values[colex_index(hands)].astype(np.int64)
         counts = np.zeros((len(hands), boundaries.shape[1] - 1), dtype=np.int64)
         if self.size == 5:
@@ -194,6 +195,7 @@ class HeadsUpGame:
     def count_draws(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, npt.NDArray[np.int32]]:
         """For hands that draw a card: best values [n, card] and counts [n, card, k]."""
         boundaries, _ = self.classes
+        hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
         best = np.zeros((len(hands), 47), dtype=np.int64)
         counts = np.zeros((len(hands), 47, boundaries.shape[1] - 1), dtype=np.int64)
         cdf0, cdf1, cdf2, cdf3 = self._tables
@@ -211,10 +213,12 @@ class HeadsUpGame:
         return best, counts.astype(np.int32)
 
     # ------------------------------------------------------------- solving
-    def line_totals(self, hands: npt.NDArray[np.uint8]) -> Counted:
+    def line_totals(
+        self, hands: npt.NDArray[np.uint8], progress: Callable[[int, int], None] | None = None
+    ) -> Counted:
         """Every hand's dealer counts per outcome class, and the total result
         ``[n, option, line]`` over every deal of each hand, in 1/:attr:`unit` of a
-        stake (each wager one unit)."""
+        stake (each wager one unit). ``progress(done, total)`` hears of long work."""
         _, results = self.classes
         values, counts = self.count(hands)
         totals = np.zeros((len(hands), len(self.options), len(self.lines)), dtype=np.int64)
@@ -223,17 +227,20 @@ class HeadsUpGame:
                 totals[:, i] = (
                     np.einsum("nk,nkl->nl", counts, results[i, values]) * self.extra_factor
                 )
-        best = np.zeros((0, 47), dtype=np.int64)
-        draw_counts = np.zeros((0, 47, 0), dtype=np.int32)
         drawing = [i for i, o in enumerate(self.options) if o.draws]
+        best = np.zeros((len(hands), 47), dtype=np.int64)
+        draw_counts = np.zeros((len(hands), 47, counts.shape[1] if drawing else 0), dtype=np.int32)
         if drawing:
-            best, draw_counts = self.count_draws(hands)
-            for first in range(0, len(hands), 4096):
-                chunk = slice(first, first + 4096)
+            step = 2048
+            for first in range(0, len(hands), step):
+                chunk = slice(first, first + step)
+                best[chunk], draw_counts[chunk] = self.count_draws(hands[chunk])
                 for i in drawing:
                     totals[chunk, i] = np.einsum(
                         "njk,njkl->nl", draw_counts[chunk].astype(np.int64), results[i, best[chunk]]
                     )
+                if progress is not None:
+                    progress(min(first + step, len(hands)), len(hands))
         return Counted(values, counts, best, draw_counts, totals)
 
     @property
@@ -241,17 +248,25 @@ class HeadsUpGame:
         """Deals per dealer hand: the cards a drawing option might take."""
         return 52 - 2 * self.size if self.extra_card else 1
 
-    @cached_property
-    def counted(self) -> Counted:
-        """Counts and line totals of every hand class (whatever the wagers: counted once)."""
-        return self.line_totals(self.hands[0])
+    def counted(self, progress: Callable[[int, int], None] | None = None) -> Counted:
+        """Counts and line totals of every hand class, whatever the wagers: counted
+        once, then kept (``progress`` hears of the first count)."""
+        if "_counted" not in self.__dict__:
+            self.__dict__["_counted"] = self.line_totals(self.hands[0], progress)
+        counted: Counted = self.__dict__["_counted"]
+        return counted
 
     def solve(
-        self, wagers: Mapping[str, Fraction], hands: npt.NDArray[np.uint8] | None = None
+        self,
+        wagers: Mapping[str, Fraction],
+        hands: npt.NDArray[np.uint8] | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> Solution:
         """The best option for every hand class (or for ``hands``) given the wagers, in antes."""
         if hands is None:
-            return Solution(self, dict(wagers), self.hands[0], self.hands[1], self.counted)
+            return Solution(
+                self, dict(wagers), self.hands[0], self.hands[1], self.counted(progress)
+            )
         weights = np.ones(len(hands), dtype=np.int64)
         return Solution(self, dict(wagers), hands, weights, self.line_totals(hands))
 
