@@ -7,13 +7,14 @@ from math import comb
 
 import numpy as np
 import pytest
-from reference import all_hands
 
 from riverboat.analysis import analyze, best_action, heads_up
 from riverboat.analysis.headsup import option_index, unit_stake
 from riverboat.cards import parse_cards
 from riverboat.games import RulesError, crazy4, find_game, rabbit_hunter, tri_card
 from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6
+
+from reference import all_hands
 
 
 def rounded(value: Fraction, places: int) -> float:

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from gameplay import play
 from riverboat.deck import Shoe
 from riverboat.games import IllegalAction, find_game
 from riverboat.games.baccarat import (
@@ -16,6 +15,8 @@ from riverboat.games.baccarat import (
     player_draws,
 )
 from riverboat.rng import SeededSource
+
+from gameplay import play
 
 RULES = BaccaratRules()
 

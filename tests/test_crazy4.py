@@ -6,11 +6,12 @@ to the dealer.
 
 import pytest
 
-from gameplay import play
 from riverboat.cards import parse_cards
 from riverboat.deck import Deck
 from riverboat.games import IllegalAction, find_game
 from riverboat.games.crazy4 import Crazy4Round, Crazy4Rules
+
+from gameplay import play
 
 RULE_CARD = Crazy4Rules()
 STANDARD = Crazy4Rules.standard()

@@ -6,16 +6,6 @@ from functools import cache
 import numpy as np
 import pytest
 
-from reference import (
-    CRAZY4,
-    POKER,
-    TRI_CARD,
-    all_hands,
-    best_of,
-    colex_index,
-    dense,
-    reference_keys,
-)
 from riverboat.cards import Rank
 from riverboat.hands import (
     FIVE_CARD,
@@ -30,6 +20,17 @@ from riverboat.hands import (
     evaluate5,
     evaluate6,
     evaluate7,
+)
+
+from reference import (
+    CRAZY4,
+    POKER,
+    TRI_CARD,
+    all_hands,
+    best_of,
+    colex_index,
+    dense,
+    reference_keys,
 )
 
 

@@ -6,8 +6,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import POKER, all_hands, best_of, dense, reference_keys
 from riverboat.hands import Evaluator, evaluate3, evaluate4of5, evaluate5, evaluate6, evaluate7
+
+from reference import POKER, all_hands, best_of, dense, reference_keys
 
 EVALUATORS = st.sampled_from([evaluate3, evaluate5, evaluate6, evaluate7, evaluate4of5])
 

@@ -7,10 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from gameplay import play
 from riverboat.games import IllegalAction, find_game
 from riverboat.games.chips import hold, quick_replay, tap
 from riverboat.games.rabbit_hunter import RabbitHunterRound, RabbitHunterRules
+
+from gameplay import play
 
 RULES = RabbitHunterRules()
 SPOTS = (RULES.ante, RULES.bonus, RULES.bad_beat)

@@ -5,7 +5,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from gameplay import play
 from riverboat.games import IllegalAction, RulesError
 from riverboat.games.tri_card import (
     ANTE_BONUS_TABLES,
@@ -18,6 +17,8 @@ from riverboat.games.tri_card import (
     settle,
 )
 from riverboat.hands import evaluate3
+
+from gameplay import play
 
 RULES = TriCardRules()
 # player's three cards, then the dealer's
