@@ -1,5 +1,6 @@
 """The riverboat command: version, demo deal, deck re-derivation, hand names, clear errors."""
 
+import json
 import re
 
 from typer.testing import CliRunner
@@ -65,3 +66,94 @@ def test_user_mistakes_get_clear_errors_not_tracebacks() -> None:
         assert result.exit_code == 2, args
         assert message in " ".join(result.output.split()), (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_analyze_prints_figures_in_each_format(tmp_path: object) -> None:
+    from pathlib import Path
+
+    text = runner.invoke(app, ["analyze", "tri-card", "--wagers", "ante"])
+    assert text.exit_code == 0, text.output
+    assert "3.3730%" in text.output
+    assert "Raise with Q-6-4 or better" in text.output
+    data = json.loads(
+        runner.invoke(app, ["analyze", "baccarat", "--wagers", "banker", "--format", "json"]).output
+    )
+    assert round(data["house_edge"], 6) == 0.010579
+    table = runner.invoke(app, ["analyze", "baccarat", "--wagers", "tie", "--format", "csv"]).output
+    assert table.splitlines()[0] == "wager,event,pays,combinations,probability,contribution"
+    assert "tie,Tie,8.0,475627426473216" in table
+    markdown = runner.invoke(
+        app, ["analyze", "tri-card", "--wagers", "pair_plus", "--format", "markdown"]
+    )
+    assert "| Straight Flush | 40 |" in markdown.output
+    folder = Path(str(tmp_path))
+    done = runner.invoke(
+        app,
+        [
+            "analyze",
+            "tri-card",
+            "--wagers",
+            "ante",
+            "--strategy",
+            str(folder / "s.csv"),
+            "--plot",
+            str(folder / "p.png"),
+        ],
+    )
+    assert done.exit_code == 0, done.output
+    rows = (folder / "s.csv").read_text().splitlines()
+    assert rows[0] == "cards,hands,hand,fold,raise,stand,best"
+    assert len(rows) == 1 + 1_755  # one row per suit-symmetry class
+    assert (folder / "p.png").stat().st_size > 0
+
+
+def test_analyze_pay_tables_and_variants() -> None:
+    data = json.loads(
+        runner.invoke(
+            app,
+            [
+                "analyze",
+                "tri-card",
+                "--wagers",
+                "pair_plus",
+                "--paytable",
+                "pair-plus=1-3-6-30-40",
+                "--format",
+                "json",
+            ],
+        ).output
+    )
+    # Wizard of Odds, "Three Card Poker": Pair Plus 1-3-6-30-40, 7.2760%
+    assert round(data["house_edge"] * 100, 4) == 7.2760
+    six = json.loads(
+        runner.invoke(
+            app,
+            [
+                "analyze",
+                "baccarat",
+                "--variant",
+                "6 decks",
+                "--wagers",
+                "player",
+                "--format",
+                "json",
+            ],
+        ).output
+    )
+    assert round(six["house_edge"] * 100, 4) == 1.2374  # Wizard of Odds, "Baccarat", 6 decks
+
+
+def test_analyze_refuses_bad_input_clearly() -> None:
+    cases = {
+        ("analyze", "poker"): "no game 'poker'",
+        ("analyze", "tri-card", "--wagers", "bonus"): "no wager bonus",
+        ("analyze", "tri-card", "--wagers", "ante=x"): "NAME=AMOUNT",
+        ("analyze", "crazy4", "--variant", "house"): "no variant 'house'",
+        ("analyze", "crazy4", "--paytable", "x=y"): "one pay table per variant",
+        ("analyze", "tri-card", "--paytable", "pair-plus=9-9"): "no Pair Plus table '9-9'",
+        ("analyze", "tri-card", "--format", "xml"): "xml",
+    }
+    for args, message in cases.items():
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 2, (args, result.output)
+        assert message in " ".join(result.output.split()), (args, result.output)
