@@ -23,7 +23,9 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numba as nb
 import numpy as np
+import numpy.typing as npt
 
 from riverboat.fairness import HmacStream, commitment, fisher_yates
 
@@ -32,6 +34,8 @@ __all__ = [
     "RandomSource",
     "SecureSource",
     "SeededSource",
+    "chunk_generator",
+    "deal_prefixes",
     "new_server_seed",
     "shuffled",
 ]
@@ -107,3 +111,49 @@ def shuffled(n: int, source: RandomSource) -> list[int]:
     order = list(range(n))
     fisher_yates(order, source.randbelow)
     return order
+
+
+# ------------------------------------------------------------------ in bulk
+
+
+def chunk_generator(seed: int, chunk: int) -> np.random.Generator:
+    """The generator of chunk number ``chunk`` of a run seeded with ``seed``.
+
+    Each chunk's stream depends on the seed and the chunk's number alone, so a run
+    split over any number of workers draws the same numbers.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed must be a whole number >= 0, not {seed!r}")
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(chunk,)))
+
+
+def deal_prefixes(
+    generator: np.random.Generator, rounds: int, cards: int, deck: int = 52
+) -> npt.NDArray[np.uint16]:
+    """The top ``cards`` cards of ``rounds`` independently shuffled decks of ``deck``
+    cards: Fisher-Yates from the top, position i swapped with a uniform j in i..deck-1.
+
+    >>> deal_prefixes(chunk_generator(1, 0), 2, 5).shape
+    (2, 5)
+    """
+    draws = np.empty((rounds, cards), dtype=np.int64)
+    for i in range(cards):
+        draws[:, i] = generator.integers(i, deck, size=rounds)
+    out = np.empty((rounds, cards), dtype=np.uint16)
+    _fisher_yates_prefixes(draws, deck, out)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _fisher_yates_prefixes(
+    draws: npt.NDArray[np.int64], deck: int, out: npt.NDArray[np.uint16]
+) -> None:
+    order = np.arange(deck)
+    for row in range(draws.shape[0]):
+        for i in range(draws.shape[1]):
+            j = draws[row, i]
+            order[i], order[j] = order[j], order[i]
+            out[row, i] = order[i]
+        for i in range(draws.shape[1] - 1, -1, -1):  # undo the swaps: a fresh deck again
+            j = draws[row, i]
+            order[i], order[j] = order[j], order[i]

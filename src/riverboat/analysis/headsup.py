@@ -292,7 +292,9 @@ class Solution:
     hands: npt.NDArray[np.uint8]
     weights: Int64s
     counted: Counted
-    fixed: int | None = None  # every hand takes this option (a Crazy 4 blind hand)
+    #: a given strategy instead of the best: one option for every hand (a Crazy 4
+    #: blind hand), or one per hand class
+    fixed: int | Int64s | None = None
 
     @property
     def totals(self) -> Int64s:
@@ -334,8 +336,10 @@ class Solution:
     @cached_property
     def choice(self) -> Int64s:
         """The best legal option of each hand (the first of equals)."""
-        if self.fixed is not None:
+        if isinstance(self.fixed, int):
             return np.full(len(self.hands), self.fixed, dtype=np.int64)
+        if self.fixed is not None:
+            return self.fixed
         masked = np.where(self.allowed, self.values, np.iinfo(np.int64).min)
         best: Int64s = np.argmax(masked, axis=1)
         return best

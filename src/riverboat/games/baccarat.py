@@ -37,6 +37,7 @@ __all__ = [
     "BaccaratTable",
     "banker_draws",
     "card_values",
+    "coup",
     "coup_totals",
     "player_draws",
     "settle",
@@ -117,6 +118,14 @@ def coup_totals(
     ``values`` has shape (..., 6), cards in dealing order (B3: player, banker, player,
     banker, then third cards); cards a coup does not use are ignored.
     """
+    player_total, banker_total, _ = coup(values)
+    return player_total, banker_total
+
+
+def coup(
+    values: npt.ArrayLike,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`coup_totals` and how many of the six cards each coup takes (4 to 6)."""
     v = np.asarray(values, dtype=np.int64)
     player_two, banker_two = (v[..., 0] + v[..., 2]) % 10, (v[..., 1] + v[..., 3]) % 10
     player_drew = player_draws(player_two, banker_two)
@@ -125,7 +134,8 @@ def coup_totals(
     banker_drew = banker_draws(player_two, banker_two, player_third)
     player_total = np.where(player_drew, (player_two + v[..., 4]) % 10, player_two)
     banker_total = np.where(banker_drew, (banker_two + banker_third) % 10, banker_two)
-    return player_total, banker_total
+    cards: npt.NDArray[np.int64] = 4 + player_drew.astype(np.int64) + banker_drew
+    return player_total, banker_total, cards
 
 
 Lines = dict[str, npt.NDArray[np.int64]]

@@ -1,0 +1,306 @@
+"""Monte Carlo simulation through the production deal and settlement code.
+
+A run is cut into chunks of fixed size; chunk i draws from a generator seeded by
+(seed, i) alone (:func:`riverboat.rng.chunk_generator`) and returns exact integer
+totals, which add up in any order: the same seed gives the same result whether the
+chunks run in this process, in a pool of processes or on a Dask cluster.
+
+>>> result = simulate("baccarat", 100_000, wagers={"banker": 1}, seed=7)
+>>> abs(result.wagers["banker"].z) < 4
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.analysis import _wagers, analyze, heads_up
+from riverboat.analysis.report import figures
+from riverboat.games import find_game
+from riverboat.games.rules import RulesError
+from riverboat.rng import SecureSource, chunk_generator
+from riverboat.sim.batches import play_batch
+from riverboat.sim.strategies import NAMED, strategy_table
+
+__all__ = ["Simulation", "Totals", "WagerEstimate", "simulate"]
+
+CHUNK = 250_000
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Everything a chunk needs; small enough to send to another process."""
+
+    game: str
+    rules: Any
+    stakes: dict[str, int]  # each wager in integer stake units
+    table: npt.NDArray[np.int16] | None
+    codes: npt.NDArray[np.int64]
+    bets: tuple[int, ...]  # what each option adds to the amount wagered, in stake units
+    lines: dict[str, str]  # settlement line -> wager
+    seed: int
+    rounds: int
+    chunk: int = CHUNK
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.rounds // self.chunk)
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Exact sums over some rounds; they add up in any order."""
+
+    rounds: int = 0
+    sums: dict[str, int] = field(default_factory=dict)
+    squares: dict[str, int] = field(default_factory=dict)
+    wagered: int = 0
+    options: dict[int, int] = field(default_factory=dict)
+
+    def __add__(self, other: Totals) -> Totals:
+        def merge(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
+            return {k: a.get(k, 0) + b.get(k, 0) for k in {*a, *b}}
+
+        return Totals(
+            self.rounds + other.rounds,
+            merge(self.sums, other.sums),
+            merge(self.squares, other.squares),
+            self.wagered + other.wagered,
+            merge(self.options, other.options),
+        )
+
+
+def run_chunk(spec: Spec, index: int) -> Totals:
+    """Deal and settle chunk ``index`` of a run."""
+    rounds = min(spec.chunk, spec.rounds - index * spec.chunk)
+    batch = play_batch(
+        spec.game,
+        spec.rules,
+        chunk_generator(spec.seed, index),
+        rounds,
+        spec.stakes,
+        spec.table,
+        spec.codes,
+    )
+    results: dict[str, npt.NDArray[np.int64]] = {}
+    for line, values in batch.lines.items():
+        wager = spec.lines[line]
+        results[wager] = results.get(wager, 0) + np.broadcast_to(values, rounds).astype(np.int64)
+    results["net"] = sum(results.values(), np.zeros(rounds, dtype=np.int64))
+    options = np.bincount(batch.option, minlength=len(spec.bets))
+    initial = sum(spec.stakes.values())
+    return Totals(
+        rounds,
+        {k: int(v.sum()) for k, v in results.items()},
+        {k: int((v * v).sum()) for k, v in results.items()},
+        int(initial * rounds + np.dot(options, spec.bets)),
+        {i: int(c) for i, c in enumerate(options) if c},
+    )
+
+
+@dataclass(frozen=True)
+class WagerEstimate:
+    """A simulated mean result per unit wagered, its 95% interval and the exact figure."""
+
+    mean: float
+    standard_error: float
+    exact: float
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.mean - 1.96 * self.standard_error, self.mean + 1.96 * self.standard_error
+
+    @property
+    def z(self) -> float:
+        """How many standard errors the estimate lies from the exact figure."""
+        return (self.mean - self.exact) / self.standard_error if self.standard_error else 0.0
+
+
+@dataclass(frozen=True)
+class Simulation:
+    game: str
+    rules: Any
+    strategy: str
+    seed: int
+    totals: Totals
+    wagers: dict[str, WagerEstimate]  # per wager, and "net" per unit of initial wager
+    stakes: dict[str, Fraction]
+    option_names: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "strategy": self.strategy,
+            "seed": self.seed,
+            "rounds": self.totals.rounds,
+            "wagers_placed": {k: str(v) for k, v in self.stakes.items()},
+            "decisions": {
+                self.option_names[i]: c / self.totals.rounds
+                for i, c in sorted(self.totals.options.items())
+            },
+            "mean_return": {
+                name: {
+                    "mean": e.mean,
+                    "ci95": list(e.interval),
+                    "standard_error": e.standard_error,
+                    "exact": e.exact,
+                    "z": e.z,
+                }
+                for name, e in self.wagers.items()
+            },
+        }
+
+    def to_text(self) -> str:
+        out = [
+            f"{find_game(self.game).title}: {self.totals.rounds:,} rounds, "
+            f"strategy {self.strategy}, seed {self.seed}",
+            "",
+            f"{'wager':<12} {'mean return':>12} {'95% interval':>24} {'exact':>10} {'z':>7}",
+        ]
+        for name, e in self.wagers.items():
+            low, high = e.interval
+            label = "whole game" if name == "net" else name
+            interval = f"[{low:+.5f}, {high:+.5f}]"
+            row = f"{label:<12} {e.mean:>+12.5f} {interval:>24} {e.exact:>+10.5f}"
+            out.append(f"{row} {e.z:>+7.2f}")
+        out.append("")
+        out.append("Means are per unit wagered (the whole game: per unit of the initial wagers).")
+        return "\n".join(out) + "\n"
+
+
+def _executor_map(
+    spec: Spec, workers: int, scheduler: str | None, progress: Progress | None
+) -> Totals:
+    total = Totals()
+    done = 0
+    if scheduler is not None:
+        try:
+            from distributed import Client
+            from distributed import as_completed as dask_completed
+        except ImportError:
+            raise RulesError(
+                "a Dask scheduler needs the cluster extra: pip install 'riverboat[cluster]'"
+            ) from None
+        try:
+            client = Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as error:
+            raise RulesError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        with client:
+            shared = client.scatter(spec, broadcast=True)  # type: ignore[no-untyped-call]
+            futures = client.map(run_chunk, [shared] * spec.chunks, range(spec.chunks), pure=False)
+            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+                total += future.result()
+                done += 1
+                if progress:
+                    progress(done, spec.chunks)
+        return total
+    if workers <= 1:
+        for index in range(spec.chunks):
+            total += run_chunk(spec, index)
+            if progress:
+                progress(index + 1, spec.chunks)
+        return total
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        pending = [pool.submit(run_chunk, spec, index) for index in range(spec.chunks)]
+        for done_chunk in as_completed(pending):
+            total += done_chunk.result()
+            done += 1
+            if progress:
+                progress(done, spec.chunks)
+    return total
+
+
+def simulate(
+    game: str,
+    rounds: int,
+    rules: Any = None,
+    wagers: Mapping[str, Any] | None = None,
+    strategy: str | Path = "optimal",
+    seed: int | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    chunk: int = CHUNK,
+) -> Simulation:
+    """Simulate ``rounds`` rounds of ``game``; wagers in units of the base wager.
+
+    ``strategy`` is ``optimal``, ``simple``, ``always-play`` or a CSV file (cards,
+    best). The same ``seed`` gives the same result for any ``workers`` or scheduler.
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise RulesError(f"rounds must be a whole number >= 1, not {rounds!r}")
+    if not isinstance(workers, int) or workers < 1:
+        raise RulesError(f"workers must be a whole number >= 1, not {workers!r}")
+    if isinstance(strategy, str) and strategy not in NAMED and not Path(strategy).exists():
+        raise RulesError(f"strategy {strategy!r}: use {', '.join(NAMED)} or a CSV file that exists")
+    kind = find_game(game)
+    rules = kind.rules() if rules is None else rules
+    placed = _wagers(game, wagers)
+    seed = SecureSource().randbelow(2**63) if seed is None else seed
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise RulesError(f"the seed must be a whole number >= 0, not {seed!r}")
+    scale = lcm(*(v.denominator for v in placed.values()))
+    if game == "baccarat":
+        from riverboat.analysis.baccarat import baccarat_outcomes
+
+        outcomes = baccarat_outcomes(rules)
+        unit = outcomes.unit
+        stakes = {k: int(v * scale * unit) for k, v in placed.items()}
+        spec = Spec(game, rules, stakes, None, np.zeros(1, dtype=np.int64), (0,),
+                    dict(outcomes.line_wagers), seed, rounds, chunk)  # fmt: skip
+        exact = figures(outcomes, placed)
+        options: tuple[str, ...] = ("bet",)
+    else:
+        model = heads_up(game, rules)
+        unit = model.unit
+        stakes = {k: int(v * scale * unit) for k, v in placed.items()}
+        table = strategy_table(game, rules, placed, strategy)
+        codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
+        ante = stakes.get("ante", 0)
+        bets = tuple(int(o.bet * ante) for o in model.options)
+        spec = Spec(
+            game, rules, stakes, table, codes, bets, dict(model.line_wagers), seed, rounds, chunk
+        )
+        exact = _exact_for(game, rules, placed, table)
+        options = tuple(o.name for o in model.options)
+    totals = _executor_map(spec, workers, scheduler, progress)
+    estimates = {}
+    per_wager_exact = {w.name: -float(w.house_edge) for w in exact.per_wager}
+    for name, stake in [*stakes.items(), ("net", sum(stakes.values()))]:
+        if not stake:
+            continue
+        mean = totals.sums.get(name, 0) / totals.rounds
+        variance = totals.squares.get(name, 0) / totals.rounds - mean * mean
+        error = math.sqrt(max(variance, 0.0) / totals.rounds)
+        exact_value = -float(exact.house_edge) if name == "net" else per_wager_exact[name]
+        estimates[name] = WagerEstimate(mean / stake, error / stake, exact_value)
+    return Simulation(game, rules, str(strategy), seed, totals, estimates, placed, options)
+
+
+def _exact_for(
+    game: str, rules: Any, placed: dict[str, Fraction], table: npt.NDArray[np.int16]
+) -> Any:
+    """The analyzer's exact figures under the simulated strategy."""
+    from dataclasses import replace
+
+    from riverboat.analysis import _heads_up_outcomes
+    from riverboat.analysis.headsup import colex_index
+
+    model = heads_up(game, rules)
+    solution = model.solve(placed)
+    chosen = table[colex_index(solution.hands)].astype(np.int64)
+    if np.array_equal(chosen, solution.choice):
+        return analyze(game, rules, placed).figures
+    return figures(_heads_up_outcomes(replace(solution, fixed=chosen)), placed)
