@@ -136,6 +136,10 @@ def deal_prefixes(
     >>> deal_prefixes(chunk_generator(1, 0), 2, 5).shape
     (2, 5)
     """
+    if cards == deck:  # whole decks: numpy's own Fisher-Yates, row by row
+        decks = np.tile(np.arange(deck, dtype=np.uint16), (rounds, 1))
+        shuffled_decks: npt.NDArray[np.uint16] = generator.permuted(decks, axis=1, out=decks)
+        return shuffled_decks
     draws = np.empty((rounds, cards), dtype=np.int64)
     for i in range(cards):
         draws[:, i] = generator.integers(i, deck, size=rounds)

@@ -126,7 +126,9 @@ def coup(
     values: npt.ArrayLike,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """:func:`coup_totals` and how many of the six cards each coup takes (4 to 6)."""
-    v = np.asarray(values, dtype=np.int64)
+    v = np.asarray(values)
+    if not np.issubdtype(v.dtype, np.integer):
+        raise TypeError(f"card values must be integers, not {v.dtype}")
     player_two, banker_two = (v[..., 0] + v[..., 2]) % 10, (v[..., 1] + v[..., 3]) % 10
     player_drew = player_draws(player_two, banker_two)
     player_third = np.where(player_drew, v[..., 4], -1)
@@ -135,7 +137,7 @@ def coup(
     player_total = np.where(player_drew, (player_two + v[..., 4]) % 10, player_two)
     banker_total = np.where(banker_drew, (banker_two + banker_third) % 10, banker_two)
     cards: npt.NDArray[np.int64] = 4 + player_drew.astype(np.int64) + banker_drew
-    return player_total, banker_total, cards
+    return player_total.astype(np.int64), banker_total.astype(np.int64), cards
 
 
 Lines = dict[str, npt.NDArray[np.int64]]

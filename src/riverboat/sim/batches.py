@@ -45,8 +45,12 @@ def play_batch(
     stakes: Mapping[str, int],
     table: npt.NDArray[np.int16] | None,
     codes: Ints,
+    capped: bool = False,
 ) -> Batch:
-    """Deal and settle ``rounds`` rounds; ``codes[option]`` is what settle takes."""
+    """Deal and settle ``rounds`` rounds; ``codes[option]`` is what settle takes.
+
+    Rabbit Hunter's maximum payout (R9) applies only when ``capped`` (real money);
+    per unit figures leave it out, as the analyzer does."""
     if game == "baccarat":
         return _baccarat(rules, generator, rounds, stakes)  # type: ignore[arg-type]
     assert table is not None
@@ -95,7 +99,8 @@ def play_batch(
         stakes["bonus"],
         stakes["bad_beat"],
     )
-    lines.pop("cap")  # R9: per unit results, as the analyzer reports them
+    if not capped:
+        lines.pop("cap")  # R9: per unit results, as the analyzer reports them
     return Batch(lines, option)
 
 
@@ -108,20 +113,21 @@ def _baccarat(
     """Coups dealt shoe by shoe: burn at each new shoe, a coup starts only ahead of the
     cut card (B1), every shoe's coups in order; shoes are played side by side."""
     size = 52 * rules.decks
-    per_shoe = (size - rules.cut_card_from_end) // 4 + 1
-    shoes = rounds // per_shoe + 2
+    value_of = baccarat.card_values(np.arange(size)).astype(np.int8)  # by position in the shoe
+    burned = np.array([1 + burn_count(card) for card in range(52)])  # B1: shown card and burn
     player_totals, banker_totals = [], []
     played = 0
     while played < rounds:
-        order = deal_prefixes(generator, shoes, size, size).astype(np.int64) % 52
-        values = baccarat.card_values(order)
-        position = 1 + np.array([burn_count(int(first)) for first in order[:, 0]])  # B1
-        values = np.concatenate([values, np.zeros((shoes, 6), dtype=np.int64)], axis=1)
-        active = np.ones(shoes, dtype=bool)
+        shoes = (rounds - played) // 70 + 1  # a shoe deals about 80 coups
+        values = np.zeros((shoes, size + 6), dtype=np.int8)
+        order = deal_prefixes(generator, shoes, size, size)
+        values[:, :size] = value_of[order]
+        position = burned[order[:, 0] % 52]
         rows = np.arange(shoes)
-        while active.any() and played < rounds:
-            active &= size - position > rules.cut_card_from_end
-            live = rows[active]
+        while played < rounds:
+            live = rows[size - position > rules.cut_card_from_end]
+            if not len(live):
+                break
             six = values[live[:, None], position[live, None] + np.arange(6)]
             player, banker, used = baccarat.coup(six)
             take = min(len(live), rounds - played)
