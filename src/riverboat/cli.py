@@ -233,6 +233,101 @@ def analyze(
         typer.echo(result.to_text(markdown=output is Format.markdown), nl=False)
 
 
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 1_000_000,
+    strategy: Annotated[
+        str, typer.Option(help="optimal, simple, always-play or a CSV file (cards,best).")
+    ] = "optimal",
+    wagers: Annotated[
+        str | None, typer.Option(help="Wagers in base units: 'ante,bonus'. Default: required.")
+    ] = None,
+    variant: Annotated[str | None, typer.Option(help="A named rules variant.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Local worker processes.")] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option(help="A Dask scheduler, tcp://HOST:PORT (the cluster extra).")
+    ] = None,
+    output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+) -> None:
+    """Monte Carlo: mean return per wager with a 95% interval, beside the exact figure."""
+    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.sim import simulate as run
+
+    try:
+        rules = _rules_with_tables(game, variant, [])
+        placed = _parse_wagers(wagers) if wagers is not None else None
+        with _progress_bar() as progress:
+            result = run(game, rounds, rules, placed, strategy, seed, workers, scheduler, progress)
+    except (RulesError, IllegalAction) as error:
+        raise typer.BadParameter(str(error)) from None
+    if output is Format.json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        typer.echo(result.to_text(), nl=False)
+
+
+def _parse_money_wagers(text: str) -> dict[str, int]:
+    """``"ante=10,bonus=10"``: amounts in dollars, into cents."""
+    wagers = {}
+    for name, amount in _parse_wagers(text).items():
+        cents = amount * 100
+        if cents.denominator != 1:
+            raise typer.BadParameter(
+                f"{name}: whole cents only, not {float(amount)}", param_hint="--wagers"
+            )
+        wagers[name] = int(cents)
+    return wagers
+
+
+@app.command()
+def bankroll(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    bankroll: Annotated[float, typer.Option(help="Starting bankroll in dollars.")],
+    wagers: Annotated[str, typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'.")],
+    rounds_per_session: Annotated[int, typer.Option(min=1, help="Rounds in a session.")] = 200,
+    sessions: Annotated[int, typer.Option(min=1, help="Sessions to play.")] = 10_000,
+    target: Annotated[float | None, typer.Option(help="Stop a session on reaching this.")] = None,
+    strategy: Annotated[
+        str, typer.Option(help="optimal, simple, always-play or a CSV file.")
+    ] = "optimal",
+    variant: Annotated[str | None, typer.Option(help="A named rules variant.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write a histogram and sample paths.")] = None,
+    output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+) -> None:
+    """How a bankroll fares: ruin, reaching a target, rounds survived, session results."""
+    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.sim.bankroll import bankroll as run
+
+    try:
+        rules = _rules_with_tables(game, variant, [])
+        study = run(
+            game,
+            round(bankroll * 100),
+            _parse_money_wagers(wagers),
+            rounds_per_session,
+            sessions,
+            None if target is None else round(target * 100),
+            strategy,
+            seed,
+            rules,
+        )
+        if plot is not None:
+            study.plot(str(plot))
+    except (RulesError, IllegalAction) as error:
+        raise typer.BadParameter(str(error)) from None
+    if output is Format.json:
+        typer.echo(json.dumps(study.to_json(), indent=2))
+    else:
+        typer.echo(study.to_text(), nl=False)
+
+
 def _return_tables_csv(result: Any) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
