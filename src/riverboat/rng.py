@@ -38,6 +38,7 @@ __all__ = [
     "deal_prefixes",
     "new_server_seed",
     "shuffled",
+    "shuffled_shoes",
 ]
 
 
@@ -136,16 +137,24 @@ def deal_prefixes(
     >>> deal_prefixes(chunk_generator(1, 0), 2, 5).shape
     (2, 5)
     """
-    if cards == deck:  # whole decks: numpy's own Fisher-Yates, row by row
-        decks = np.tile(np.arange(deck, dtype=np.uint16), (rounds, 1))
-        shuffled_decks: npt.NDArray[np.uint16] = generator.permuted(decks, axis=1, out=decks)
-        return shuffled_decks
     draws = np.empty((rounds, cards), dtype=np.int64)
     for i in range(cards):
         draws[:, i] = generator.integers(i, deck, size=rounds)
     out = np.empty((rounds, cards), dtype=np.uint16)
     _fisher_yates_prefixes(draws, deck, out)
     return out
+
+
+def shuffled_shoes(generator: np.random.Generator, shoes: int, decks: int) -> npt.NDArray[np.uint8]:
+    """``shoes`` independently shuffled shoes of ``decks`` decks, as cards 0..51
+    (numpy's Fisher-Yates, row by row).
+
+    >>> shuffled_shoes(chunk_generator(1, 0), 3, 8).shape
+    (3, 416)
+    """
+    cards = np.tile((np.arange(52 * decks) % 52).astype(np.uint8), (shoes, 1))
+    shuffled: npt.NDArray[np.uint8] = generator.permuted(cards, axis=1, out=cards)
+    return shuffled
 
 
 @nb.njit(cache=True, nogil=True)

@@ -18,7 +18,7 @@ from riverboat.deck import burn_count
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6
 from riverboat.hands._kernels import lookup3, lookup5
-from riverboat.rng import deal_prefixes
+from riverboat.rng import deal_prefixes, shuffled_shoes
 
 __all__ = ["Batch", "play_batch"]
 
@@ -113,16 +113,16 @@ def _baccarat(
     """Coups dealt shoe by shoe: burn at each new shoe, a coup starts only ahead of the
     cut card (B1), every shoe's coups in order; shoes are played side by side."""
     size = 52 * rules.decks
-    value_of = baccarat.card_values(np.arange(size)).astype(np.int8)  # by position in the shoe
+    value_of = baccarat.card_values(np.arange(52)).astype(np.int8)
     burned = np.array([1 + burn_count(card) for card in range(52)])  # B1: shown card and burn
     player_totals, banker_totals = [], []
     played = 0
     while played < rounds:
         shoes = (rounds - played) // 70 + 1  # a shoe deals about 80 coups
         values = np.zeros((shoes, size + 6), dtype=np.int8)
-        order = deal_prefixes(generator, shoes, size, size)
-        values[:, :size] = value_of[order]
-        position = burned[order[:, 0] % 52]
+        cards = shuffled_shoes(generator, shoes, rules.decks)
+        values[:, :size] = value_of[cards]
+        position = burned[cards[:, 0]]
         rows = np.arange(shoes)
         while played < rounds:
             live = rows[size - position > rules.cut_card_from_end]
