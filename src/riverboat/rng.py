@@ -31,6 +31,7 @@ from riverboat.fairness import HmacStream, commitment, fisher_yates
 
 __all__ = [
     "FairSource",
+    "Generator",
     "RandomSource",
     "SecureSource",
     "SeededSource",
@@ -115,6 +116,9 @@ def shuffled(n: int, source: RandomSource) -> list[int]:
 
 
 # ------------------------------------------------------------------ in bulk
+
+#: the bulk generator type, for annotations elsewhere
+Generator = np.random.Generator
 
 
 def chunk_generator(seed: int, chunk: int) -> np.random.Generator:

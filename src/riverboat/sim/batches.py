@@ -18,7 +18,7 @@ from riverboat.deck import burn_count
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6
 from riverboat.hands._kernels import lookup3, lookup5
-from riverboat.rng import deal_prefixes, shuffled_shoes
+from riverboat.rng import Generator, deal_prefixes, shuffled_shoes
 
 __all__ = ["Batch", "play_batch"]
 
@@ -40,7 +40,7 @@ def _decisions(cards: npt.NDArray[np.uint8], table: npt.NDArray[np.int16]) -> In
 def play_batch(
     game: str,
     rules: object,
-    generator: np.random.Generator,
+    generator: Generator,
     rounds: int,
     stakes: Mapping[str, int],
     table: npt.NDArray[np.int16] | None,
@@ -106,7 +106,7 @@ def play_batch(
 
 def _baccarat(
     rules: baccarat.BaccaratRules,
-    generator: np.random.Generator,
+    generator: Generator,
     rounds: int,
     stakes: Mapping[str, int],
 ) -> Batch:
