@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.hands._kernels import BINOMIAL
+from riverboat.hands._kernels import BINOMIAL, next_combination
 
 Cards = npt.NDArray[np.uint8]
 Table = npt.NDArray[np.int16]
@@ -75,11 +75,7 @@ def canonical_hands(k: int) -> npt.NDArray[np.int64]:
             _sort(mapped, k)
             best = min(best, _colex(mapped, k))
         least[index] = best
-        p = 0
-        while p < k - 1 and cards[p] + 1 == cards[p + 1]:
-            cards[p] = p
-            p += 1
-        cards[p] += 1
+        next_combination(cards, k)
     return least
 
 
@@ -92,11 +88,7 @@ def all_hands(k: int) -> npt.NDArray[np.uint8]:
     for index in range(total):
         for i in range(k):
             hands[index, i] = cards[i]
-        p = 0
-        while p < k - 1 and cards[p] + 1 == cards[p + 1]:
-            cards[p] = p
-            p += 1
-        cards[p] += 1
+        next_combination(cards, k)
     return hands
 
 
@@ -125,11 +117,7 @@ def subset_tables(
                 for m in range(j + 1, 5):
                     t = BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]] + BINOMIAL[3, cards[m]]
                     cdf3[t, v] += 1
-        p = 0
-        while p < 4 and cards[p] + 1 == cards[p + 1]:
-            cards[p] = p
-            p += 1
-        cards[p] += 1
+        next_combination(cards, 5)
     for x in range(1, levels + 1):
         cdf0[x] += cdf0[x - 1]
     for s in range(52):

@@ -190,6 +190,17 @@ def best5of7(hands: Hands, table: Table, out: Values) -> int:
     return -1
 
 
+@nb.njit(inline="always")
+def next_combination(cards: npt.NDArray[np.int64], k: int) -> None:
+    """Step k sorted cards to the next hand in colex order: raise the lowest card
+    that can rise and reset the ones below it."""
+    p = 0
+    while p < k - 1 and cards[p] + 1 == cards[p + 1]:
+        cards[p] = p
+        p += 1
+    cards[p] += 1
+
+
 @_compiled
 def fill_table(
     k: int,
@@ -214,12 +225,7 @@ def fill_table(
             suits |= 1 << (cards[p] & 3)
         one_suit = suits & (suits - 1) == 0
         table[index] = by_flush[mask] if one_suit else by_ranks[ranks_key]
-        # next combination in colex order: raise the lowest card that can rise
-        p = 0
-        while p < k - 1 and cards[p] + 1 == cards[p + 1]:
-            cards[p] = p
-            p += 1
-        cards[p] += 1
+        next_combination(cards, k)
 
 
 @_compiled
@@ -239,8 +245,4 @@ def fill_best_of(
                 sub += BINOMIAL[rows[m, p], cards[p]]
             best = max(best, table_in[sub])
         table_out[index] = best
-        p = 0
-        while p < k - 1 and cards[p] + 1 == cards[p + 1]:
-            cards[p] = p
-            p += 1
-        cards[p] += 1
+        next_combination(cards, k)
