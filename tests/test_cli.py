@@ -157,3 +157,30 @@ def test_analyze_refuses_bad_input_clearly() -> None:
         result = runner.invoke(app, list(args))
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
+
+
+def test_output_paths_and_numbers_are_checked_before_the_work() -> None:
+    cases = {
+        (
+            "bankroll",
+            "baccarat",
+            "--bankroll",
+            "nan",
+            "--wagers",
+            "banker=10",
+        ): "a positive number of dollars",
+        (
+            "bankroll",
+            "baccarat",
+            "--bankroll",
+            "inf",
+            "--wagers",
+            "banker=10",
+        ): "a positive number of dollars",
+        ("analyze", "tri-card", "--plot", "chart.foo"): "a plot is .png, .svg, .pdf",
+        ("analyze", "tri-card", "--strategy", "/no/such/folder/s.csv"): "does not exist",
+    }
+    for args, message in cases.items():
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 2, (args, result.output)
+        assert message in " ".join(result.output.split()), (args, result.output)

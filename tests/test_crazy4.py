@@ -140,25 +140,29 @@ def test_c7_queens_up_on_the_player_hand_alone(player: str, pays: int) -> None:
     assert result["queens_up"] == pays * 1000
 
 
-def test_c8_six_seats_two_positions_second_blind() -> None:
+def test_c8_six_positions_two_per_seat_second_blind() -> None:
     game = new()
-    for seat in ("a", "b", "c", "d", "e", "f"):
+    for seat in ("a", "b", "c", "d", "e"):
         game.place_wagers(BASE, seat=seat)
-    with pytest.raises(IllegalAction, match="6 seat"):
-        game.place_wagers(BASE, seat="g")
-    game.place_wagers(BASE, seat="a", blind=True)
-    with pytest.raises(IllegalAction, match="already plays 2 position"):
+    with pytest.raises(IllegalAction, match="second position is played blind"):
         game.place_wagers(BASE, seat="a")
-    deck = Deck.stacked(range(52))
-    game.deal(deck)
-    assert set(game.cards) == {"a", "b", "c", "d", "e", "f", "a:blind", "dealer"}
+    game.place_wagers(BASE, seat="a", blind=True)
+    with pytest.raises(IllegalAction, match="6 betting position"):
+        game.place_wagers(BASE, seat="f")
+    two_seats = new()
+    two_seats.place_wagers(BASE, seat="a")
+    two_seats.place_wagers(BASE, seat="a", blind=True)
+    with pytest.raises(IllegalAction, match="already plays 2 position"):
+        two_seats.place_wagers(BASE, seat="a", blind=True)
+    game.deal(Deck.stacked(range(52)))
+    assert set(game.cards) == {"a", "b", "c", "d", "e", "a:blind", "dealer"}
     blind = game.positions[-1]
     assert (blind.decision, blind.amount) == ("blind", 1000)  # always a 1x Play
-    for seat in ("a", "b", "c", "d", "e"):
+    for seat in ("a", "b", "c", "d"):
         game.act("fold", seat=seat)
     assert not game.settled
     assert [c.action for c in game.legal_actions("a")] == []  # acted on the first only
-    game.act("play", seat="f")
+    game.act("play", seat="e")
     assert game.settled
     assert blind.result["play"] != 0
 

@@ -7,6 +7,8 @@ from dataclasses import replace
 
 import pytest
 
+from riverboat.cards import parse_cards
+from riverboat.deck import Deck
 from riverboat.games import IllegalAction, find_game
 from riverboat.games.chips import hold, quick_replay, tap
 from riverboat.games.rabbit_hunter import RabbitHunterRound, RabbitHunterRules
@@ -213,3 +215,22 @@ def test_r11_pay_table_and_rules_viewable_without_betting() -> None:
     assert info["pay_tables"]["bonus_table"][-1] == ["Pair of 10s or Higher", "1 to 1"]
     assert [w["name"] for w in info["wagers"]] == ["ante", "bonus", "bad_beat"]
     assert info["rules"]["max_payout"] == 5_000_000
+
+
+def test_a_buy_with_no_card_left_changes_nothing_g6() -> None:
+    game = new()
+    game.place_wagers({"ante": 1000})
+    game.deal(Deck.stacked(parse_cards("2c 3c 4s 5c 7d " + ACE_HIGH_DEALER)))  # no rabbit
+    with pytest.raises(ValueError, match="cannot deal 1 cards"):
+        game.act("buy")
+    assert game.positions[0].decision is None
+    assert [c.action for c in game.legal_actions()] == ["fold", "play", "buy"]
+    game.void("the deck ran out")  # still before the first decision (G7)
+    assert game.net() == 0
+
+
+def test_an_amount_must_be_whole_cents() -> None:
+    game = new()
+    play(game, "Kc Kd 4s 5c 7d " + ACE_HIGH_DEALER, {"ante": 1000})
+    with pytest.raises(IllegalAction, match="whole number of cents"):
+        game.act("play", 1000.0)  # type: ignore[arg-type]

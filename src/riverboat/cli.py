@@ -1,4 +1,4 @@
-"""The ``riverboat`` command.
+"""The ``riverboat`` command: every user mistake ends in a clear message, exit code 2.
 
 riverboat deal                 a provably fair heads-up showdown
 riverboat name "As Kd Qh Jc Ts"  name a hand in every game that deals its size
@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sys
 from enum import StrEnum
 from fractions import Fraction
@@ -212,10 +213,12 @@ def analyze(
     try:
         rules = _rules_with_tables(game, variant, paytable or [])
         placed = _parse_wagers(wagers) if wagers is not None else None
+        _check_writable(plot, "--plot")
+        _check_writable(strategy, "--strategy")
         with _progress_bar() as progress:
             result = run(game, rules, placed, progress=progress)
         if plot is not None:
-            result.plot(str(plot))
+            _write_plot(result.plot, plot)
     except (RulesError, IllegalAction) as error:
         raise typer.BadParameter(str(error)) from None
     if strategy is not None:
@@ -305,7 +308,11 @@ def bankroll(
     from riverboat.games.rules import IllegalAction, RulesError
     from riverboat.sim.bankroll import bankroll as run
 
+    for name, value in (("--bankroll", bankroll), ("--target", target)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise typer.BadParameter(f"a positive number of dollars, not {value}", param_hint=name)
     try:
+        _check_writable(plot, "--plot")
         rules = _rules_with_tables(game, variant, [])
         study = run(
             game,
@@ -319,13 +326,38 @@ def bankroll(
             rules,
         )
         if plot is not None:
-            study.plot(str(plot))
+            _write_plot(study.plot, plot)
     except (RulesError, IllegalAction) as error:
         raise typer.BadParameter(str(error)) from None
     if output is Format.json:
         typer.echo(json.dumps(study.to_json(), indent=2))
     else:
         typer.echo(study.to_text(), nl=False)
+
+
+_PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
+def _check_writable(path: Path | None, option: str) -> None:
+    """Refuse an output path before the work, not after it."""
+    if path is None:
+        return
+    if not path.parent.is_dir():
+        raise typer.BadParameter(f"the folder {path.parent} does not exist", param_hint=option)
+    if option == "--plot" and path.suffix.lower() not in _PLOT_FORMATS:
+        raise typer.BadParameter(
+            f"a plot is {', '.join(_PLOT_FORMATS)}, not {path.suffix or 'no extension'}",
+            param_hint=option,
+        )
+
+
+def _write_plot(draw: Any, path: Path) -> None:
+    try:
+        draw(str(path))
+    except OSError as error:
+        raise typer.BadParameter(
+            f"cannot write {path}: {error.strerror}", param_hint="--plot"
+        ) from None
 
 
 def _return_tables_csv(result: Any) -> str:

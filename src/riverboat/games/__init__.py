@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from riverboat.deck import Deck
+from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.games.codec import from_json, to_json
 from riverboat.games.engine import Choice, Event, Phase, Position, Round
@@ -144,16 +144,32 @@ class ReplayMismatch(ValueError):  # noqa: N818 - a finding, not a failure of th
     """A round record whose replay does not reach the settlement it records."""
 
 
-def replay(record: Mapping[str, Any]) -> Round[Any]:
+def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round[Any]:
     """Play a round record again from its rules, cards and decisions.
 
-    Raises :class:`ReplayMismatch` when the replay settles differently from the record.
+    ``source`` deals the cards (by default exactly the recorded ones); a round still
+    in play continues from it. Raises :class:`ReplayMismatch` when the replay differs
+    from the record.
     """
     game = find_game(record["game"])
     rules = from_json(game.rules_type, record["rules"])
     game_round = game.round_type(rules)
-    source = Deck.stacked(record["cards_drawn"])
-    for event in record["events"]:
+    source = source or Deck.stacked(record["cards_drawn"])
+    try:
+        _apply_events(game_round, record["events"], source)
+    except ValueError as error:  # an illegal step or too few cards: not this round
+        raise ReplayMismatch(f"the {game.title} round does not replay: {error}") from None
+    replayed = game_round.record()
+    if replayed["events"] != [dict(e) for e in record["events"]]:
+        raise ReplayMismatch(
+            f"the {game.title} round does not replay to its record: "
+            f"recorded {record['events'][-1]}, replayed {replayed['events'][-1]}"
+        )
+    return game_round
+
+
+def _apply_events(game_round: Round[Any], events: list[Any], source: CardSource) -> None:
+    for event in events:
         kind = event["kind"]
         if kind == "wagers":
             game_round.place_wagers(event["wagers"], event["seat"], event["blind"])
@@ -163,10 +179,3 @@ def replay(record: Mapping[str, Any]) -> Round[Any]:
             game_round.act(event["action"], event["amount"], event["seat"])
         elif kind == "void" and game_round.phase is not Phase.VOID:
             game_round.void(event["reason"])
-    replayed = game_round.record()
-    if replayed["events"] != [dict(e) for e in record["events"]]:
-        raise ReplayMismatch(
-            f"the {game.title} round does not replay to its record: "
-            f"recorded {record['events'][-1]}, replayed {replayed['events'][-1]}"
-        )
-    return game_round

@@ -71,6 +71,11 @@ class BaccaratRules:
             raise RulesError(f"Tie cannot pay a negative amount ({self.tie_pays} to 1)")
         if not 1 <= self.decks <= 12:
             raise RulesError(f"a shoe holds 1 to 12 decks, not {self.decks}")
+        if not 6 <= self.cut_card_from_end <= 26 * self.decks:
+            raise RulesError(
+                f"the cut card must lie 6 to {26 * self.decks} cards from the end, "
+                f"not {self.cut_card_from_end}"
+            )
 
     @classmethod
     def six_decks(cls) -> BaccaratRules:

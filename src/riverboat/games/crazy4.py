@@ -151,7 +151,7 @@ class Crazy4Round(Round[Crazy4Rules]):
     game = "crazy4"
     max_seats = 6
     positions_per_seat = 2
-    max_positions = 12
+    max_positions = 6  # six betting positions on the felt; a player may take two
 
     @property
     def spots(self) -> tuple[Spot, ...]:

@@ -138,6 +138,10 @@ class Round(ABC, Generic[RulesT]):
             )
         if blind and not mine:
             raise IllegalAction("the blind position is a seat's second position (C8)")
+        if mine and not blind:
+            raise IllegalAction(
+                "a seat's second position is played blind (C8): place it with blind=True"
+            )
         seats = {p.seat for p in self.positions}
         if seat not in seats and len(seats) >= self.max_seats:
             raise IllegalAction(f"this table has {self.max_seats} seat(s), all taken")
@@ -230,6 +234,8 @@ class Round(ABC, Generic[RulesT]):
                 f"{action!r} is not allowed now; the choices are {', '.join(choices)}"
             )
         choice = choices[action]
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+            raise IllegalAction(f"an amount is a whole number of cents, not {amount!r}")
         if amount is not None and (
             not choice.minimum <= amount <= choice.maximum
             or (amount - choice.minimum) % choice.step
@@ -246,11 +252,12 @@ class Round(ABC, Generic[RulesT]):
         choice = self.check_action(action, amount, seat)
         index = self._deciding_index(seat)
         assert index is not None  # check_action found it
-        self._player_decided = True
         self._decide(index, action, choice.minimum if amount is None else amount)
+        self._player_decided = True
         self._settle_if_done()
 
     def _decide(self, index: int, action: str, amount: Cents) -> None:
+        self._before_decision(index, action)  # may refuse (a card it needs is missing)
         position = self.positions[index]
         position.decision = action
         position.amount = amount
@@ -331,8 +338,11 @@ class Round(ABC, Generic[RulesT]):
         """Decide for a position that has no choice (blind hand, Pair Plus only)."""
         self._decide(index, "auto", 0)
 
+    def _before_decision(self, index: int, action: str) -> None:
+        """Take what a decision needs before it is recorded (the rabbit, R4)."""
+
     def _after_decision(self, index: int) -> None:
-        """Deal what a decision calls for (the rabbit, R4) with ``self._draw``."""
+        """Show what a decision dealt."""
 
     @abstractmethod
     def _settle(self) -> list[dict[str, Cents]]:

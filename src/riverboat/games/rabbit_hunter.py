@@ -153,11 +153,14 @@ class RabbitHunterRound(Round[RabbitHunterRules]):
             Choice("buy", "Buy & Play", 2 * ante, 2 * ante),  # R4: fee and Play wager
         ]
 
+    def _before_decision(self, index: int, action: str) -> None:
+        if action == "buy":
+            (self._rabbit,) = self._draw(1)  # R4: the sixth card; nothing changes if none is left
+
     def _after_decision(self, index: int) -> None:
         if self.positions[index].decision == "buy":
-            (rabbit,) = self._draw(1)  # R4: the sixth card
-            self.cards["rabbit"] = [rabbit]
-            self._log("draw", hand="rabbit", cards=[int(rabbit)])
+            self.cards["rabbit"] = [self._rabbit]
+            self._log("draw", hand="rabbit", cards=[int(self._rabbit)])
 
     def player_hand(self) -> list[Card]:
         """The player's five cards, and the rabbit once bought."""

@@ -139,12 +139,18 @@ class Simulation:
     stakes: dict[str, Fraction]
     option_names: tuple[str, ...]
 
+    @property
+    def element_of_risk(self) -> float:
+        """Simulated loss per unit of everything wagered (decisions included)."""
+        return -self.totals.sums.get("net", 0) / self.totals.wagered
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "strategy": self.strategy,
             "seed": self.seed,
             "rounds": self.totals.rounds,
+            "element_of_risk": self.element_of_risk,
             "wagers_placed": {k: str(v) for k, v in self.stakes.items()},
             "decisions": {
                 self.option_names[i]: c / self.totals.rounds
@@ -176,7 +182,9 @@ class Simulation:
             row = f"{label:<12} {e.mean:>+12.5f} {interval:>24} {e.exact:>+10.5f}"
             out.append(f"{row} {e.z:>+7.2f}")
         out.append("")
-        out.append("Means are per unit wagered (the whole game: per unit of the initial wagers).")
+        out.append(f"Element of risk (per total wagered): {self.element_of_risk:.5f}")
+        out.append("Means are per unit of each initial wager (its Play, Raise or fee included);")
+        out.append("the whole game's per unit of all initial wagers.")
         return "\n".join(out) + "\n"
 
 

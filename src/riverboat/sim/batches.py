@@ -111,14 +111,15 @@ def _baccarat(
     stakes: Mapping[str, int],
 ) -> Batch:
     """Coups dealt shoe by shoe: burn at each new shoe, a coup starts only ahead of the
-    cut card (B1), every shoe's coups in order; shoes are played side by side."""
+    cut card (B1), each shoe's coups in order; shoes are played side by side, each
+    until its cut card or until the batch has its coups."""
     size = 52 * rules.decks
     value_of = baccarat.card_values(np.arange(52)).astype(np.int8)
     burned = np.array([1 + burn_count(card) for card in range(52)])  # B1: shown card and burn
     player_totals, banker_totals = [], []
     played = 0
     while played < rounds:
-        shoes = (rounds - played) // 70 + 1  # a shoe deals about 80 coups
+        shoes = (rounds - played) // 70 + 1  # a shoe deals 70 to 80 coups
         values = np.zeros((shoes, size + 6), dtype=np.int8)
         cards = shuffled_shoes(generator, shoes, rules.decks)
         values[:, :size] = value_of[cards]

@@ -68,6 +68,8 @@ def _from_file(model: HeadsUpGame, path: Path) -> Table:
         rows = list(csv.DictReader(path.read_text().splitlines()))
     except OSError as error:
         raise RulesError(f"cannot read the strategy file {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path} is not a text (UTF-8) CSV file") from None
     if not rows or not {"cards", "best"} <= set(rows[0]):
         raise RulesError(f"{path}: a strategy file is CSV with the columns cards and best")
     hands, options = [], []

@@ -1,0 +1,76 @@
+"""Storage: SQLAlchemy models, Alembic migrations, SQLite by default, PostgreSQL by URL.
+
+>>> engine = connect("sqlite://")   # in memory, migrated
+>>> sorted(inspect(engine).get_table_names())
+['alembic_version', 'ledger', 'players', 'rounds', 'transactions']
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["connect", "database_url", "inspect"]
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def database_url() -> str:
+    """``RIVERBOAT_DATABASE_URL``, or an SQLite file in the user's data directory."""
+    url = os.environ.get("RIVERBOAT_DATABASE_URL")
+    if url:
+        return url
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("riverboat"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'riverboat.db'}"
+
+
+def connect(url: str | None = None) -> Engine:
+    """An engine on ``url`` (default :func:`database_url`), migrated to the latest schema.
+
+    SQLite runs in WAL mode with foreign keys on and a busy timeout; PostgreSQL runs
+    SERIALIZABLE, so concurrent money movements either serialise or are retried.
+    """
+    url = url or database_url()
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url,
+            connect_args={"timeout": 30, "check_same_thread": False},
+            poolclass=StaticPool if memory else None,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_setup(connection, _record):  # type: ignore[no-untyped-def]
+            cursor = connection.cursor()
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.close()
+            connection.isolation_level = None  # transactions begin explicitly below
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # one writer at a time
+
+    else:
+        engine = create_engine(url, isolation_level="SERIALIZABLE", pool_pre_ping=True)
+    migrate(engine)
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the latest Alembic revision."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,82 @@
+"""The database tables: players, an append-only double-entry ledger, rounds.
+
+Money moves only as a *transaction*: a set of ledger entries that sum to zero. A
+player's balance is the sum of the entries of the account ``player:<id>``; a round's
+stakes sit in ``round:<id>`` while it is open; the house is ``house``. Entries are
+never updated or deleted: a correction is a new transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "LedgerEntry", "Player", "RoundRow", "Transaction"]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256))
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class Transaction(Base):
+    """One movement of money (its entries sum to zero), or one idempotent request."""
+
+    __tablename__ = "transactions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))
+    idempotency_key: Mapped[str | None] = mapped_column(String(128), unique=True)
+    request: Mapped[str | None] = mapped_column(Text)
+    response: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class LedgerEntry(Base):
+    __tablename__ = "ledger"
+    __table_args__ = (Index("ledger_account", "account"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("transactions.id"))
+    account: Mapped[str] = mapped_column(String(64))
+    amount: Mapped[int] = mapped_column(BigInteger)  # cents, positive in, negative out
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class RoundRow(Base):
+    """A round: its provably fair seeds and its record (the events, as JSON)."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (Index("rounds_player_status", "player_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))  # open, settled, void
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seed: Mapped[str] = mapped_column(String(128))
+    nonce: Mapped[int] = mapped_column(Integer)
+    record: Mapped[str] = mapped_column(Text)
+    balance_before: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)

@@ -1,0 +1,550 @@
+"""The table service: players, the ledger, provably fair rounds, history and audit.
+
+Every call that moves money is one database transaction: it checks, moves money as
+ledger entries that sum to zero, and stores the round's record, or it does nothing.
+A call may carry an idempotency key: the same key with the same request returns the
+first answer again; the same key with another request is refused.
+
+>>> service = TableService("sqlite://")
+>>> me = service.local_player()
+>>> service.balance(me)
+100000
+>>> view = service.start_round(me, "tri-card", {"ante": 1000}, client_seed="doc")
+>>> view["status"], [c["action"] for c in view["choices"]]
+('open', ['fold', 'raise'])
+>>> done = service.act(me, view["id"], "fold")
+>>> done["status"], service.balance(me)
+('settled', 99000)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from argon2 import PasswordHasher
+from argon2.exceptions import VerificationError
+from sqlalchemy import func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session
+
+from riverboat.deck import Deck, Shoe
+from riverboat.fairness import commitment as commit_to
+from riverboat.fairness import derive_order
+from riverboat.games import Phase, Round, find_game, replay
+from riverboat.games.chips import quick_replay
+from riverboat.games.rules import IllegalAction
+from riverboat.money import Cents, format_money
+from riverboat.rng import FairSource
+from riverboat.store import connect
+from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
+
+__all__ = ["LOCAL_PLAYER", "STARTING_CREDIT", "TOP_UP_BELOW", "TableService", "verify_round"]
+
+#: a new player's play money, and the top-up rule: below $100, back up to $1,000
+STARTING_CREDIT: Cents = 100_000
+TOP_UP_BELOW: Cents = 10_000
+LOCAL_PLAYER = "local"
+#: failed log-ins before a lockout, and how long it lasts
+LOCKOUT_AFTER = 5
+LOCKOUT = timedelta(minutes=15)
+
+T = TypeVar("T")
+_hasher = PasswordHasher()
+
+
+def _player_account(player_id: int) -> str:
+    return f"player:{player_id}"
+
+
+def _round_account(round_id: int) -> str:
+    return f"round:{round_id}"
+
+
+class TableService:
+    """The service over one database (SQLite file by default, PostgreSQL by URL)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.engine = connect(url)
+
+    # ------------------------------------------------------------ plumbing
+    def _write(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one transaction; retry PostgreSQL serialization failures."""
+        for attempt in range(20):
+            try:
+                with Session(self.engine) as session, session.begin():
+                    return work(session)
+            except DBAPIError as error:
+                code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+                if code in ("40001", "40P01") and attempt < 19:
+                    continue
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _idempotent(
+        self,
+        key: str | None,
+        kind: str,
+        request: Mapping[str, Any],
+        work: Callable[[Session, Transaction], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """Do ``work`` once per idempotency key; a repeat returns the stored answer."""
+        body = json.dumps({"kind": kind, **request}, sort_keys=True, default=str)
+
+        def attempt(session: Session) -> dict[str, Any]:
+            if key is not None:
+                earlier = session.scalar(
+                    select(Transaction).where(Transaction.idempotency_key == key)
+                )
+                if earlier is not None:
+                    if earlier.request != body:
+                        raise IllegalAction(
+                            f"idempotency key {key!r} was used for another request; use a new key"
+                        )
+                    answer: dict[str, Any] = json.loads(earlier.response or "{}")
+                    return answer
+            txn = Transaction(kind=kind, idempotency_key=key, request=body)
+            session.add(txn)
+            session.flush()
+            response = work(session, txn)
+            txn.response = json.dumps(response, default=str)
+            return response
+
+        try:
+            return self._write(attempt)
+        except IntegrityError:
+            if key is None:
+                raise
+            return self._write(attempt)  # a concurrent twin committed first: its answer
+
+    @staticmethod
+    def _move(session: Session, txn: Transaction, entries: list[tuple[str, Cents]]) -> None:
+        """Ledger entries of one transaction; they must sum to zero."""
+        if sum(amount for _, amount in entries) != 0:
+            raise AssertionError(f"ledger entries must sum to zero: {entries}")
+        for account, amount in entries:
+            if amount:
+                session.add(LedgerEntry(transaction_id=txn.id, account=account, amount=amount))
+
+    @staticmethod
+    def _balance(session: Session, player_id: int) -> Cents:
+        total = session.scalar(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.account == _player_account(player_id)
+            )
+        )
+        return int(total or 0)
+
+    # ------------------------------------------------------------- players
+    def local_player(self) -> int:
+        """The local default player (no password), created with its starting credit."""
+        return self._player(LOCAL_PLAYER, None)
+
+    def register(self, name: str, password: str) -> int:
+        """A named account for a shared server; the password is kept as an argon2 hash."""
+        if not name or len(name) > 64 or not name.replace("-", "").replace("_", "").isalnum():
+            raise IllegalAction("a player name is 1 to 64 letters, digits, - or _")
+        if name == LOCAL_PLAYER:
+            raise IllegalAction(f"the name {LOCAL_PLAYER!r} belongs to the local player")
+        if len(password) < 8:
+            raise IllegalAction("a password has at least 8 characters")
+        with Session(self.engine) as session:
+            if session.scalar(select(Player.id).where(Player.name == name)) is not None:
+                raise IllegalAction(f"the name {name!r} is taken")
+        return self._player(name, _hasher.hash(password))
+
+    def _player(self, name: str, password_hash: str | None) -> int:
+        def work(session: Session) -> int:
+            existing = session.scalar(select(Player).where(Player.name == name))
+            if existing is not None:
+                return existing.id
+            player = Player(name=name, password_hash=password_hash, failed_logins=0)
+            session.add(player)
+            session.flush()
+            txn = Transaction(kind="credit", player_id=player.id)
+            session.add(txn)
+            session.flush()
+            self._move(
+                session,
+                txn,
+                [(_player_account(player.id), STARTING_CREDIT), ("house", -STARTING_CREDIT)],
+            )
+            return player.id
+
+        try:
+            return self._write(work)
+        except IntegrityError:
+            return self._write(work)  # created concurrently: read it
+
+    def login(self, name: str, password: str) -> int:
+        """The player's id, or a refusal; repeated failures lock the account."""
+
+        def work(session: Session) -> tuple[int | None, str]:
+            player = session.scalar(select(Player).where(Player.name == name))
+            if player is None or player.password_hash is None:
+                return None, "unknown name or wrong password"
+            now = datetime.now(UTC).replace(tzinfo=None)
+            if player.locked_until is not None and player.locked_until.replace(tzinfo=None) > now:
+                return (
+                    None,
+                    f"the account is locked after {LOCKOUT_AFTER} failed log-ins; try later",
+                )
+            try:
+                _hasher.verify(player.password_hash, password)
+            except VerificationError:
+                player.failed_logins += 1
+                if player.failed_logins >= LOCKOUT_AFTER:
+                    player.locked_until = now + LOCKOUT
+                    player.failed_logins = 0
+                return None, "unknown name or wrong password"
+            player.failed_logins = 0
+            return player.id, ""
+
+        player_id, problem = self._write(work)
+        if player_id is None:
+            raise IllegalAction(problem)
+        return player_id
+
+    def balance(self, player_id: int) -> Cents:
+        with Session(self.engine) as session:
+            return self._balance(session, player_id)
+
+    def top_up(self, player_id: int, idempotency_key: str | None = None) -> Cents:
+        """Below $100 of play money, a top-up brings the balance back to $1,000."""
+
+        def work(session: Session, txn: Transaction) -> dict[str, Any]:
+            balance = self._balance(session, player_id)
+            if balance >= TOP_UP_BELOW:
+                raise IllegalAction(
+                    f"a top-up is for balances below {format_money(TOP_UP_BELOW)}; "
+                    f"the balance is {format_money(balance)}"
+                )
+            txn.player_id = player_id
+            self._move(
+                session,
+                txn,
+                [
+                    (_player_account(player_id), STARTING_CREDIT - balance),
+                    ("house", balance - STARTING_CREDIT),
+                ],
+            )
+            return {"balance": STARTING_CREDIT}
+
+        return int(
+            self._idempotent(idempotency_key, "top-up", {"player": player_id}, work)["balance"]
+        )
+
+    # -------------------------------------------------------------- rounds
+    def start_round(
+        self,
+        player_id: int,
+        game: str,
+        wagers: Mapping[str, Cents],
+        client_seed: str | None = None,
+        idempotency_key: str | None = None,
+        variant: str | None = None,
+    ) -> dict[str, Any]:
+        """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6)."""
+        kind = find_game(game)
+        request = {
+            "player": player_id,
+            "game": game,
+            "wagers": dict(wagers),
+            "client_seed": client_seed,
+            "variant": variant,
+        }
+
+        def work(session: Session, txn: Transaction) -> dict[str, Any]:
+            unfinished = session.scalar(
+                select(RoundRow.id).where(
+                    RoundRow.player_id == player_id,
+                    RoundRow.game == game,
+                    RoundRow.status == "open",
+                )
+            )
+            if unfinished is not None:
+                raise IllegalAction(f"finish round {unfinished} at this table first (G7)")
+            game_round = kind.new_round(kind.rules(variant))
+            game_round.place_wagers(wagers)
+            placed = sum(game_round.positions[0].wagers.values())
+            balance = self._balance(session, player_id)
+            if placed > balance:
+                raise IllegalAction(
+                    f"the wagers come to {format_money(placed)}; "
+                    f"the balance is {format_money(balance)}"
+                )
+            nonce = session.scalar(select(func.count()).where(RoundRow.player_id == player_id)) or 0
+            source = FairSource.new(client_seed, nonce)
+            row = RoundRow(
+                player_id=player_id,
+                game=game,
+                status="open",
+                server_seed=source.server_seed,
+                commitment=source.commitment,
+                client_seed=source.client_seed,
+                nonce=nonce,
+                record="{}",
+                balance_before=balance,
+            )
+            session.add(row)
+            session.flush()
+            txn.player_id, txn.round_id = player_id, row.id
+            self._move(
+                session,
+                txn,
+                [(_player_account(player_id), -placed), (_round_account(row.id), placed)],
+            )
+            game_round.deal(_fair_source(game_round, source))
+            return self._store(session, row, game_round)
+
+        return self._idempotent(idempotency_key, "wager", request, work)
+
+    def act(
+        self,
+        player_id: int,
+        round_id: int,
+        action: str,
+        amount: Cents | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """A decision in an open round; its Play, Raise or fee is debited first."""
+        request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
+
+        def work(session: Session, txn: Transaction) -> dict[str, Any]:
+            row = self._owned(session, player_id, round_id, lock=True)
+            if row.status != "open":
+                raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
+            game_round = self._resume(row)
+            choice = game_round.check_action(action, amount)
+            cost = choice.minimum if amount is None else amount
+            balance = self._balance(session, player_id)
+            if cost > balance:
+                raise IllegalAction(
+                    f"{choice.label} needs {format_money(cost)}; "
+                    f"the balance is {format_money(balance)}"
+                )
+            txn.player_id, txn.round_id = player_id, row.id
+            self._move(
+                session, txn, [(_player_account(player_id), -cost), (_round_account(row.id), cost)]
+            )
+            game_round.act(action, amount)
+            return self._store(session, row, game_round)
+
+        return self._idempotent(idempotency_key, "decision", request, work)
+
+    def quick_replay(
+        self,
+        player_id: int,
+        game: str,
+        idempotency_key: str | None = None,
+        client_seed: str | None = None,
+    ) -> dict[str, Any]:
+        """Deal again with the last round's wagers, checked as new wagers (R10)."""
+        with Session(self.engine) as session:
+            last = session.scalar(
+                select(RoundRow)
+                .where(RoundRow.player_id == player_id, RoundRow.game == game)
+                .order_by(RoundRow.id.desc())
+                .limit(1)
+            )
+            if last is None:
+                raise IllegalAction("there is no previous round to replay: place wagers and deal")
+            wagers = json.loads(last.record)["events"][0]["wagers"]
+            balance = self._balance(session, player_id)
+        kind = find_game(game)
+        probe = kind.new_round()
+        quick_replay(wagers, probe.spots, balance, probe.at_least_one)
+        return self.start_round(player_id, game, wagers, client_seed, idempotency_key)
+
+    def _store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> dict[str, Any]:
+        """Save the round's record; settle its money when it has settled or is void."""
+        row.record = json.dumps(game_round.record())
+        if game_round.settled:
+            position = game_round.positions[0]
+            staked = position.staked
+            returned = staked + position.net if game_round.phase is Phase.SETTLED else staked
+            settle = Transaction(
+                kind="settle" if game_round.phase is Phase.SETTLED else "void",
+                player_id=row.player_id,
+                round_id=row.id,
+            )
+            session.add(settle)
+            session.flush()
+            self._move(
+                session,
+                settle,
+                [
+                    (_round_account(row.id), -staked),
+                    (_player_account(row.player_id), returned),
+                    ("house", staked - returned),
+                ],
+            )
+            row.status = "settled" if game_round.phase is Phase.SETTLED else "void"
+            session.flush()
+            row.balance_after = self._balance(session, row.player_id)
+        return _view(row, game_round, self._balance(session, row.player_id))
+
+    @staticmethod
+    def _owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
+        query = select(RoundRow).where(RoundRow.id == round_id)
+        row = session.scalar(query.with_for_update() if lock else query)
+        if row is None or row.player_id != player_id:
+            raise IllegalAction(f"there is no round {round_id} of yours")  # never say whose it is
+        return row
+
+    @staticmethod
+    def _resume(row: RoundRow) -> Round[Any]:
+        """The round rebuilt from its record, dealing on from its provably fair deck."""
+        record = json.loads(row.record)
+        size = 52 * record["rules"]["decks"] if row.game == "baccarat" else 52
+        order = derive_order(row.server_seed, row.client_seed, row.nonce, size)
+        return replay(record, Deck.stacked([card % 52 for card in order]))
+
+    def round(self, player_id: int, round_id: int) -> dict[str, Any]:
+        with Session(self.engine) as session:
+            row = self._owned(session, player_id, round_id)
+            return _view(row, self._resume(row), self._balance(session, player_id))
+
+    def history(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        """The player's last rounds, newest first, each with its seeds once finished."""
+        if not 1 <= limit <= 1000:
+            raise IllegalAction(f"history shows 1 to 1000 rounds, not {limit}")
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(RoundRow)
+                .where(RoundRow.player_id == player_id)
+                .order_by(RoundRow.id.desc())
+                .limit(limit)
+            ).all()
+            return [export_round(row) for row in rows]
+
+    # ------------------------------------------------------------ recovery
+    def recover(self) -> list[int]:
+        """After a crash: open rounds still waiting for the player's first decision are
+        void and refunded (G7); rounds past it stay open and resume with the same cards."""
+
+        def work(session: Session) -> list[int]:
+            voided = []
+            for row in session.scalars(select(RoundRow).where(RoundRow.status == "open")).all():
+                game_round = self._resume(row)
+                if any(
+                    e.kind == "decision" and e.detail["action"] not in ("auto", "blind")
+                    for e in game_round.events
+                ):
+                    continue
+                game_round.void("interrupted before the first decision")
+                self._store(session, row, game_round)
+                voided.append(row.id)
+            return voided
+
+        return self._write(work)
+
+    def audit(self) -> list[str]:
+        """Re-settle every stored round and check the ledger; the problems found."""
+        problems = []
+        with Session(self.engine) as session:
+            for row in session.scalars(select(RoundRow).order_by(RoundRow.id)).all():
+                try:
+                    game_round = self._resume(row)
+                except ValueError as error:
+                    problems.append(f"round {row.id}: {error}")
+                    continue
+                held = session.scalar(
+                    select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                        LedgerEntry.account == _round_account(row.id)
+                    )
+                )
+                expected = (
+                    sum(p.staked for p in game_round.positions) if row.status == "open" else 0
+                )
+                if held != expected:
+                    problems.append(f"round {row.id}: holds {held} cents, expected {expected}")
+                if row.status != "open" and not game_round.settled:
+                    problems.append(
+                        f"round {row.id}: stored {row.status} but its record is not settled"
+                    )
+            unbalanced = session.execute(
+                select(LedgerEntry.transaction_id, func.sum(LedgerEntry.amount))
+                .group_by(LedgerEntry.transaction_id)
+                .having(func.sum(LedgerEntry.amount) != 0)
+            ).all()
+            problems += [f"transaction {t}: entries sum to {s}, not 0" for t, s in unbalanced]
+        return problems
+
+
+def _fair_source(game_round: Round[Any], source: FairSource) -> Deck | Shoe:
+    """The round's cards from its provably fair stream: a deck, or a fresh shoe."""
+    if game_round.game == "baccarat":
+        rules = game_round.rules
+        return Shoe(rules.decks, rules.cut_card_from_end, source)
+    return Deck(source)
+
+
+def _view(row: RoundRow, game_round: Round[Any], balance: Cents) -> dict[str, Any]:
+    """What the player may see: their own cards while the round is open, everything after."""
+    finished = row.status != "open"
+    visible = (
+        game_round.cards
+        if finished
+        else {
+            hand: cards for hand, cards in game_round.cards.items() if hand in ("player", "rabbit")
+        }
+    )
+    return {
+        "id": row.id,
+        "game": row.game,
+        "status": row.status,
+        "commitment": row.commitment,
+        "client_seed": row.client_seed,
+        "nonce": row.nonce,
+        "server_seed": row.server_seed if finished else None,
+        "cards": {hand: [str(c) for c in cards] for hand, cards in visible.items()},
+        "choices": [
+            {"action": c.action, "label": c.label, "minimum": c.minimum, "maximum": c.maximum}
+            for c in game_round.legal_actions()
+        ],
+        "result": game_round.positions[0].result if finished else None,
+        "description": game_round.describe() if finished else None,
+        "balance": balance,
+    }
+
+
+def export_round(row: RoundRow) -> dict[str, Any]:
+    """A round as the player may keep it: the seed only once the round is over."""
+    finished = row.status != "open"
+    return {
+        "id": row.id,
+        "game": row.game,
+        "status": row.status,
+        "commitment": row.commitment,
+        "server_seed": row.server_seed if finished else None,
+        "client_seed": row.client_seed,
+        "nonce": row.nonce,
+        "balance_before": row.balance_before,
+        "balance_after": row.balance_after,
+        "played_at": row.created_at.isoformat(),
+        "record": json.loads(row.record) if finished else None,
+    }
+
+
+def verify_round(exported: Mapping[str, Any]) -> list[str]:
+    """Check an exported round: its seed matches the commitment, its cards come from
+    (server seed, client seed, nonce), and it re-settles to its record. The problems."""
+    problems = []
+    seed = exported.get("server_seed")
+    if not seed:
+        return ["the round is not over: its server seed is not revealed yet"]
+    record = exported["record"]
+    if commit_to(seed) != exported["commitment"]:
+        problems.append("the server seed does not match the commitment made before the deal")
+    size = 52 * record["rules"]["decks"] if exported["game"] == "baccarat" else 52
+    order = derive_order(seed, exported["client_seed"], exported["nonce"], size)
+    if [c % 52 for c in order[: len(record["cards_drawn"])]] != record["cards_drawn"]:
+        problems.append("the cards dealt are not the ones the seeds give")
+    try:
+        replay(record)
+    except ValueError as error:
+        problems.append(str(error))
+    return problems
