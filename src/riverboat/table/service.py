@@ -32,9 +32,9 @@ from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe
 from riverboat.fairness import commitment as commit_to
-from riverboat.fairness import derive_order
 from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
+from riverboat.games.codec import to_json
 from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource
@@ -296,7 +296,7 @@ class TableService:
                 txn,
                 [(_player_account(player_id), -placed), (_round_account(row.id), placed)],
             )
-            game_round.deal(_fair_source(game_round, source))
+            game_round.deal(_fair_cards(game, to_json(game_round.rules), source))
             return self._store(session, row, game_round)
 
         return self._idempotent(idempotency_key, "wager", request, work)
@@ -398,9 +398,8 @@ class TableService:
     def _resume(row: RoundRow) -> Round[Any]:
         """The round rebuilt from its record, dealing on from its provably fair deck."""
         record = json.loads(row.record)
-        size = 52 * record["rules"]["decks"] if row.game == "baccarat" else 52
-        order = derive_order(row.server_seed, row.client_seed, row.nonce, size)
-        return replay(record, Deck.stacked([card % 52 for card in order]))
+        source = FairSource(row.server_seed, row.client_seed, row.nonce)
+        return replay(record, _fair_cards(row.game, record["rules"], source))
 
     def round(self, player_id: int, round_id: int) -> dict[str, Any]:
         with Session(self.engine) as session:
@@ -474,11 +473,11 @@ class TableService:
         return problems
 
 
-def _fair_source(game_round: Round[Any], source: FairSource) -> Deck | Shoe:
-    """The round's cards from its provably fair stream: a deck, or a fresh shoe."""
-    if game_round.game == "baccarat":
-        rules = game_round.rules
-        return Shoe(rules.decks, rules.cut_card_from_end, source)
+def _fair_cards(game: str, rules: Mapping[str, Any], source: FairSource) -> Deck | Shoe:
+    """The round's cards from its provably fair stream: a deck, or a fresh shoe that
+    shows and burns its first card (B1) before the coup."""
+    if game == "baccarat":
+        return Shoe(rules["decks"], rules["cut_card_from_end"], source)
     return Deck(source)
 
 
@@ -539,9 +538,9 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     record = exported["record"]
     if commit_to(seed) != exported["commitment"]:
         problems.append("the server seed does not match the commitment made before the deal")
-    size = 52 * record["rules"]["decks"] if exported["game"] == "baccarat" else 52
-    order = derive_order(seed, exported["client_seed"], exported["nonce"], size)
-    if [c % 52 for c in order[: len(record["cards_drawn"])]] != record["cards_drawn"]:
+    fair = FairSource(seed, exported["client_seed"], exported["nonce"])
+    dealt = _fair_cards(exported["game"], record["rules"], fair).deal(len(record["cards_drawn"]))
+    if [int(card) for card in dealt] != record["cards_drawn"]:
         problems.append("the cards dealt are not the ones the seeds give")
     try:
         replay(record)

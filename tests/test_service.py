@@ -1,0 +1,205 @@
+"""The table service on SQLite and on PostgreSQL: ledger, rounds, fairness, accounts,
+idempotency, concurrency and recovery (G1, G6, G7, R10)."""
+
+import json
+import threading
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from riverboat.games import IllegalAction
+from riverboat.store.models import LedgerEntry
+from riverboat.table.service import STARTING_CREDIT, TableService, verify_round
+
+
+@pytest.fixture
+def service(database_url: str) -> Iterator[TableService]:
+    table = TableService(database_url)
+    yield table
+    table.engine.dispose()
+
+
+def ledger_total(service: TableService) -> int:
+    with Session(service.engine) as session:
+        return int(session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0))) or 0)
+
+
+def test_a_round_moves_money_through_the_ledger_g1(service: TableService) -> None:
+    me = service.local_player()
+    assert service.local_player() == me
+    assert service.balance(me) == STARTING_CREDIT
+    view = service.start_round(me, "tri-card", {"ante": 1000, "pair_plus": 500})
+    assert service.balance(me) == STARTING_CREDIT - 1500
+    done = service.act(me, view["id"], "raise")
+    assert done["status"] == "settled"
+    net = sum(done["result"].values())
+    assert service.balance(me) == STARTING_CREDIT + net
+    assert done["balance"] == service.balance(me)
+    assert ledger_total(service) == 0  # double entry: what the player wins, the house loses
+    assert service.audit() == []
+
+
+@pytest.mark.parametrize(
+    ("game", "wagers", "action"),
+    [
+        ("rabbit-hunter", {"ante": 1000, "bonus": 1000, "bad_beat": 500}, "buy"),
+        ("crazy4", {"ante": 1000, "super_bonus": 1000, "queens_up": 500}, "play"),
+        ("baccarat", {"banker": 1000, "tie": 500}, None),
+        ("tri-card", {"pair_plus": 500}, None),
+    ],
+)
+def test_every_game_plays_through_the_service(
+    service: TableService, game: str, wagers: dict[str, int], action: str | None
+) -> None:
+    me = service.local_player()
+    view = service.start_round(me, game, wagers)
+    if action is not None:
+        assert view["status"] == "open"
+        view = service.act(me, view["id"], action)
+    assert view["status"] == "settled"
+    assert service.balance(me) == STARTING_CREDIT + sum(view["result"].values())
+    assert service.audit() == []
+
+
+def test_provably_fair_commit_then_reveal_and_verify(service: TableService) -> None:
+    me = service.local_player()
+    view = service.start_round(me, "rabbit-hunter", {"ante": 1000}, client_seed="my-seed")
+    assert view["server_seed"] is None  # committed, not revealed
+    assert len(view["commitment"]) == 64
+    assert set(view["cards"]) == {"player"}  # the dealer's cards stay hidden
+    assert view["client_seed"] == "my-seed"
+    service.act(me, view["id"], "play")
+    exported = service.history(me, 1)[0]
+    assert exported["server_seed"] is not None
+    assert verify_round(exported) == []
+    tampered = json.loads(json.dumps(exported))
+    tampered["record"]["cards_drawn"][0] = (tampered["record"]["cards_drawn"][0] + 1) % 52
+    assert "the cards dealt are not the ones the seeds give" in verify_round(tampered)
+    wrong_seed = {**exported, "server_seed": "00" * 32}
+    assert any("commitment" in p for p in verify_round(wrong_seed))
+
+
+def test_idempotency_keys(service: TableService) -> None:
+    me = service.local_player()
+    first = service.start_round(me, "tri-card", {"ante": 1000}, idempotency_key="k1")
+    again = service.start_round(me, "tri-card", {"ante": 1000}, idempotency_key="k1")
+    assert again == first
+    assert service.balance(me) == STARTING_CREDIT - 1000  # debited once
+    with pytest.raises(IllegalAction, match="idempotency key 'k1' was used for another request"):
+        service.start_round(me, "tri-card", {"ante": 2000}, idempotency_key="k1")
+    done = service.act(me, first["id"], "fold", idempotency_key="k2")
+    assert service.act(me, first["id"], "fold", idempotency_key="k2") == done
+
+
+def test_refusals_name_the_rule_and_change_nothing_g6_g7(service: TableService) -> None:
+    me = service.local_player()
+    with pytest.raises(IllegalAction, match=r"Ante of \$1,000 is outside the table limits"):
+        service.start_round(me, "tri-card", {"ante": 100_000})
+    view = service.start_round(me, "tri-card", {"ante": 1000})
+    with pytest.raises(IllegalAction, match=f"finish round {view['id']} at this table first"):
+        service.start_round(me, "tri-card", {"ante": 1000})
+    with pytest.raises(IllegalAction, match="'play' is not allowed now"):
+        service.act(me, view["id"], "play")
+    other = service.register("other", "correct horse")
+    with pytest.raises(IllegalAction, match=f"there is no round {view['id']} of yours"):
+        service.act(other, view["id"], "fold")
+    with pytest.raises(IllegalAction, match=f"there is no round {view['id']} of yours"):
+        service.round(other, view["id"])
+    assert service.balance(me) == STARTING_CREDIT - 1000
+    assert service.balance(other) == STARTING_CREDIT
+    assert service.audit() == []
+
+
+def test_the_balance_bounds_wagers_and_decisions(service: TableService) -> None:
+    me = service.local_player()
+    for _ in range(2):
+        view = service.start_round(me, "tri-card", {"ante": 50_000})
+        service.act(me, view["id"], "fold")
+    assert service.balance(me) == 0
+    with pytest.raises(IllegalAction, match=r"the wagers come to \$5; the balance is \$0"):
+        service.start_round(me, "baccarat", {"banker": 500})
+    assert service.top_up(me) == STARTING_CREDIT
+    with pytest.raises(IllegalAction, match="a top-up is for balances below"):
+        service.top_up(me)
+    view = service.start_round(me, "tri-card", {"ante": 50_000, "pair_plus": 10_000})
+    # the balance is now $400: a $500 Raise cannot be paid
+    with pytest.raises(IllegalAction, match=r"Raise needs \$500; the balance is \$400"):
+        service.act(me, view["id"], "raise")
+    service.act(me, view["id"], "fold")
+    assert service.audit() == []
+
+
+def test_two_simultaneous_wagers_beyond_the_balance_one_succeeds(service: TableService) -> None:
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 50_000})
+    service.act(me, view["id"], "fold")  # $500 left
+    outcomes: list[str] = []
+
+    def wager(game: str, wagers: dict[str, int]) -> None:
+        try:
+            service.start_round(me, game, wagers)
+            outcomes.append("ok")
+        except IllegalAction:
+            outcomes.append("refused")
+
+    threads = [
+        threading.Thread(target=wager, args=("rabbit-hunter", {"ante": 50_000})),
+        threading.Thread(target=wager, args=("crazy4", {"ante": 25_000, "super_bonus": 25_000})),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok", "refused"]
+    assert service.balance(me) == 0
+    assert ledger_total(service) == 0
+
+
+def test_accounts_passwords_and_lockout(service: TableService) -> None:
+    ann = service.register("ann", "a long password")
+    assert service.login("ann", "a long password") == ann
+    with pytest.raises(IllegalAction, match="the name 'ann' is taken"):
+        service.register("ann", "another password")
+    with pytest.raises(IllegalAction, match="at least 8 characters"):
+        service.register("bob", "short")
+    with pytest.raises(IllegalAction, match="letters, digits"):
+        service.register("b o b", "a long password")
+    for _ in range(5):
+        with pytest.raises(IllegalAction, match="unknown name or wrong password"):
+            service.login("ann", "wrong password")
+    with pytest.raises(IllegalAction, match="locked"):
+        service.login("ann", "a long password")
+    with pytest.raises(IllegalAction, match="unknown name or wrong password"):
+        service.login("nobody", "a long password")
+
+
+def test_recovery_voids_rounds_waiting_for_the_first_decision_g7(service: TableService) -> None:
+    me = service.local_player()
+    view = service.start_round(me, "rabbit-hunter", {"ante": 1000, "bonus": 1000})
+    assert service.balance(me) == STARTING_CREDIT - 2000
+    restarted = TableService(str(service.engine.url.render_as_string(hide_password=False)))
+    assert restarted.recover() == [view["id"]]
+    assert restarted.balance(me) == STARTING_CREDIT  # refunded
+    assert restarted.history(me, 1)[0]["status"] == "void"
+    assert restarted.audit() == []
+    restarted.engine.dispose()
+
+
+def test_history_and_quick_replay_r10(service: TableService) -> None:
+    me = service.local_player()
+    with pytest.raises(IllegalAction, match="no previous round"):
+        service.quick_replay(me, "baccarat")
+    for _ in range(3):
+        service.start_round(me, "baccarat", {"player": 1000})
+    replayed = service.quick_replay(me, "baccarat")
+    assert replayed["status"] == "settled"
+    history = service.history(me, 10)
+    assert [h["id"] for h in history] == sorted((h["id"] for h in history), reverse=True)
+    assert len(history) == 4
+    assert all(h["record"]["events"][0]["wagers"]["player"] == 1000 for h in history)
+    assert history[0]["balance_after"] == service.balance(me)
+    assert history[-1]["balance_before"] == STARTING_CREDIT
+    with pytest.raises(IllegalAction, match="1 to 1000 rounds"):
+        service.history(me, 0)
