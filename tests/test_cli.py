@@ -184,3 +184,51 @@ def test_output_paths_and_numbers_are_checked_before_the_work() -> None:
         result = runner.invoke(app, list(args))
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
+
+
+def test_accounts_history_verify_and_audit_commands(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    url = f"sqlite:///{folder / 'cli.db'}"
+    env = {"RIVERBOAT_DATABASE_URL": url}
+    assert runner.invoke(app, ["accounts", "balance"], env=env).output.strip() == "$1,000"
+    created = runner.invoke(
+        app, ["accounts", "create", "ann"], input="a long password\na long password\n", env=env
+    )
+    assert created.exit_code == 0, created.output
+    assert "Account ann created with $1,000" in created.output
+    taken = runner.invoke(
+        app, ["accounts", "create", "ann"], input="a long password\na long password\n", env=env
+    )
+    assert taken.exit_code == 2
+    assert "taken" in taken.output
+    wrong = runner.invoke(
+        app, ["accounts", "balance", "--player", "ann"], input="nope nope\n", env=env
+    )
+    assert wrong.exit_code == 2
+    assert "wrong password" in wrong.output
+
+    from riverboat.table.service import TableService
+
+    service = TableService(url)
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 1000})
+    service.act(me, view["id"], "raise")
+    service.engine.dispose()
+    listing = runner.invoke(app, ["history"], env=env)
+    assert f"#{view['id']}" in listing.output
+    exported = runner.invoke(app, ["history", "--format", "json", "-n", "1"], env=env).output
+    (folder / "round.json").write_text(exported)
+    checked = runner.invoke(app, ["verify", str(folder / "round.json")])
+    assert checked.exit_code == 0, checked.output
+    assert "verified" in checked.output
+    forged = json.loads(exported)
+    forged[0]["server_seed"] = "11" * 32
+    (folder / "forged.json").write_text(json.dumps(forged))
+    refused = runner.invoke(app, ["verify", str(folder / "forged.json")])
+    assert refused.exit_code == 1
+    assert "commitment" in refused.output
+    audited = runner.invoke(app, ["audit"], env=env)
+    assert audited.exit_code == 0
+    assert "audit clean" in audited.output

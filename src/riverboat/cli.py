@@ -335,6 +335,173 @@ def bankroll(
         typer.echo(study.to_text(), nl=False)
 
 
+# ----------------------------------------------------------------- the table service
+
+accounts = typer.Typer(
+    help="Play-money accounts (the local player needs none).", no_args_is_help=True
+)
+app.add_typer(accounts, name="accounts")
+
+_Database = Annotated[
+    str | None,
+    typer.Option(
+        "--database",
+        envvar="RIVERBOAT_DATABASE_URL",
+        help="SQLAlchemy URL; default an SQLite file in your data folder.",
+    ),
+]
+_PlayerName = Annotated[
+    str | None, typer.Option("--player", help="A named account (asks its password).")
+]
+
+
+def _service(database: str | None) -> Any:
+    from riverboat.table.service import TableService
+
+    try:
+        return TableService(database)
+    except Exception as error:  # a bad URL or an unreachable server, said plainly
+        raise typer.BadParameter(
+            f"cannot open the database: {error}", param_hint="--database"
+        ) from None
+
+
+def _who(service: Any, player: str | None) -> int:
+    from riverboat.games.rules import IllegalAction
+
+    if player is None:
+        return int(service.local_player())
+    password = typer.prompt(f"Password for {player}", hide_input=True)
+    try:
+        return int(service.login(player, password))
+    except IllegalAction as error:
+        raise typer.BadParameter(str(error), param_hint="--player") from None
+
+
+@accounts.command("create")
+def accounts_create(
+    name: Annotated[str, typer.Argument(help="1 to 64 letters, digits, - or _.")],
+    database: _Database = None,
+) -> None:
+    """Create a named account with its starting play money; asks for a password."""
+    from riverboat.games.rules import IllegalAction
+    from riverboat.money import format_money
+
+    service = _service(database)
+    password = typer.prompt(
+        "Password (8 characters or more)", hide_input=True, confirmation_prompt=True
+    )
+    try:
+        player = service.register(name, password)
+    except IllegalAction as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    typer.echo(
+        f"Account {name} created with {format_money(service.balance(player))} of play money."
+    )
+
+
+@accounts.command("balance")
+def accounts_balance(player: _PlayerName = None, database: _Database = None) -> None:
+    """The play-money balance."""
+    from riverboat.money import format_money
+
+    service = _service(database)
+    typer.echo(format_money(service.balance(_who(service, player))))
+
+
+@accounts.command("top-up")
+def accounts_top_up(player: _PlayerName = None, database: _Database = None) -> None:
+    """Below $100, bring the balance back to $1,000 of play money."""
+    from riverboat.games.rules import IllegalAction
+    from riverboat.money import format_money
+
+    service = _service(database)
+    try:
+        typer.echo(f"Balance: {format_money(service.top_up(_who(service, player)))}")
+    except IllegalAction as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+@app.command()
+def history(
+    rounds: Annotated[int, typer.Option("-n", "--rounds", min=1, max=1000, help="How many.")] = 20,
+    player: _PlayerName = None,
+    database: _Database = None,
+    output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+) -> None:
+    """The last rounds, newest first; JSON gives each round's record and seeds."""
+    from riverboat.money import format_money
+
+    service = _service(database)
+    found = service.history(_who(service, player), rounds)
+    if output is Format.json:
+        typer.echo(json.dumps(found, indent=2))
+        return
+    for item in found:
+        change = (item["balance_after"] or item["balance_before"]) - item["balance_before"]
+        typer.echo(
+            f"#{item['id']:<6} {item['played_at'][:19]}  {item['game']:<14} {item['status']:<8} "
+            f"{format_money(change, signed=True):>10}  "
+            f"balance {format_money(item['balance_after'] or 0)}"
+        )
+
+
+@app.command()
+def verify(
+    path: Annotated[
+        Path, typer.Argument(help="A round as `riverboat history --format json` gives it.")
+    ],
+) -> None:
+    """Re-derive a round's cards from its seeds and re-settle it."""
+    from riverboat.table.service import verify_round
+
+    try:
+        data = json.loads(path.read_text())
+    except OSError as error:
+        raise typer.BadParameter(
+            f"cannot read {path}: {error.strerror}", param_hint="PATH"
+        ) from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise typer.BadParameter(f"{path} is not JSON", param_hint="PATH") from None
+    items = data if isinstance(data, list) else [data]
+    failed = 0
+    for item in items:
+        try:
+            problems = verify_round(item)
+        except (KeyError, TypeError, ValueError) as error:
+            problems = [f"not a round record ({error})"]
+        name = f"round {item.get('id', '?')}" if isinstance(item, dict) else "item"
+        if problems:
+            failed += 1
+            typer.echo(f"{name}: FAILED: " + "; ".join(problems))
+        else:
+            typer.echo(f"{name}: verified: the seed matches its commitment, the cards come "
+                       "from the seeds and the settlement replays")  # fmt: skip
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def audit(database: _Database = None) -> None:
+    """Re-settle every stored round and check the ledger; exit 1 on any mismatch."""
+    service = _service(database)
+    problems = service.audit()
+    for problem in problems:
+        typer.echo(problem)
+    typer.echo(f"{len(problems)} problem(s)" if problems else "audit clean: every round re-settles")
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def recover(database: _Database = None) -> None:
+    """After a crash: void and refund rounds still waiting for the first decision (G7)."""
+    voided = _service(database).recover()
+    typer.echo(
+        f"voided and refunded: {', '.join(map(str, voided))}" if voided else "nothing to recover"
+    )
+
+
 _PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 

@@ -532,6 +532,11 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     """Check an exported round: its seed matches the commitment, its cards come from
     (server seed, client seed, nonce), and it re-settles to its record. The problems."""
     problems = []
+    missing = {"game", "commitment", "client_seed", "nonce", "server_seed", "record"} - set(
+        exported
+    )
+    if missing:
+        return [f"not a round as history exports it: no {', '.join(sorted(missing))}"]
     seed = exported.get("server_seed")
     if not seed:
         return ["the round is not over: its server seed is not revealed yet"]
