@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import numpy as np
 
-    from riverboat.analysis import _wagers, heads_up
+    from riverboat.analysis import heads_up, wager_units
     from riverboat.analysis.headsup import colex_index
     from riverboat.deck import Deck
     from riverboat.games import find_game
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in TARGETS:
         kind = find_game(game)
         rules = kind.rules()
-        placed = _wagers(game, None)
+        placed = wager_units(game, None)
         stakes = {k: int(v) * 1000 for k, v in placed.items()}  # $10 units
         table, codes, options = None, np.zeros(1, dtype=np.int64), ["bet"]
         if game != "baccarat":

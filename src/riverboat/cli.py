@@ -11,6 +11,8 @@ import io
 import json
 import math
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
@@ -540,28 +542,17 @@ def _return_tables_csv(result: Any) -> str:
     return out.getvalue()
 
 
-class _progress_bar:  # noqa: N801 - used as a context manager, like a function
+@contextmanager
+def _progress_bar() -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar on standard error for long counts, when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress
 
-    def __enter__(self) -> Any:
-        if not sys.stderr.isatty():
-            self._bar = None
-            return None
-        from rich.progress import Progress
-
-        self._bar = Progress(transient=True)
-        self._bar.start()
-        task = self._bar.add_task("counting every deal", total=None)
-
-        def update(done: int, total: int) -> None:
-            assert self._bar is not None
-            self._bar.update(task, completed=done, total=total)
-
-        return update
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+    with Progress(transient=True) as bar:
+        task = bar.add_task("counting every deal", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 __all__ = ["app"]

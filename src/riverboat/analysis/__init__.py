@@ -31,7 +31,16 @@ from riverboat.games.codec import to_json as rules_json
 from riverboat.games.rules import RulesError
 from riverboat.hands import HandRanking
 
-__all__ = ["Analysis", "OptionValue", "Strategy", "analyze", "best_action", "heads_up"]
+__all__ = [
+    "Analysis",
+    "OptionValue",
+    "Strategy",
+    "analyze",
+    "best_action",
+    "heads_up",
+    "heads_up_outcomes",
+    "wager_units",
+]
 
 _ADAPTERS: dict[str, Callable[[Any], HeadsUpGame]] = {
     "tri-card": tri_card_game,
@@ -46,7 +55,7 @@ def heads_up(game: str, rules: Any) -> HeadsUpGame:
     return _ADAPTERS[game](rules)
 
 
-def _wagers(game: str, wagers: Mapping[str, Any] | None) -> dict[str, Fraction]:
+def wager_units(game: str, wagers: Mapping[str, Any] | None) -> dict[str, Fraction]:
     """Wagers in units of the first (base) wager; defaults: every required wager."""
     spots = find_game(game).new_round().spots
     names = [spot.name for spot in spots]
@@ -338,7 +347,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool)
     ]
 
 
-def _heads_up_outcomes(solution: Solution) -> Outcomes:
+def heads_up_outcomes(solution: Solution) -> Outcomes:
     game = solution.game
     boundaries, results = game.classes
     tally = solution.outcome_weights()
@@ -389,7 +398,7 @@ def analyze(
     Defaults: the game's default rules and its required wagers."""
     kind = find_game(game)
     rules = kind.rules(variant) if rules is None else rules
-    placed = _wagers(game, wagers)
+    placed = wager_units(game, wagers)
     if game == "baccarat":
         return Analysis(game, rules, placed, figures(baccarat_outcomes(rules), placed))
     model = heads_up(game, rules)
@@ -397,14 +406,14 @@ def analyze(
     notes: list[str] = []
     blind = None
     if game == "crazy4":
-        blind = figures(_heads_up_outcomes(_forced(solution, "play")), placed)
+        blind = figures(heads_up_outcomes(_forced(solution, "play")), placed)
     if game == "rabbit-hunter" and rules.max_payout is not None:
         notes.append(_cap_note(solution, rules.max_payout))
     return Analysis(
         game,
         rules,
         placed,
-        figures(_heads_up_outcomes(solution), placed),
+        figures(heads_up_outcomes(solution), placed),
         Strategy(solution),
         blind,
         tuple(notes),
@@ -455,7 +464,7 @@ def best_action(
     hand = np.array([parse_cards(cards)], dtype=np.uint8)
     if hand.shape[1] != model.size:
         raise RulesError(f"a {kind.title} hand has {model.size} cards, not {hand.shape[1]}")
-    solution = model.solve(_wagers(game, wagers), hand)
+    solution = model.solve(wager_units(game, wagers), hand)
     values = [
         OptionValue(option.name, option.label, solution.expected(0, i))
         for i, option in enumerate(model.options)

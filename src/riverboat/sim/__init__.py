@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import _wagers, analyze, heads_up
+from riverboat.analysis import analyze, heads_up, wager_units
 from riverboat.analysis.report import figures
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
@@ -255,7 +255,7 @@ def simulate(
         raise RulesError(f"strategy {strategy!r}: use {', '.join(NAMED)} or a CSV file that exists")
     kind = find_game(game)
     rules = kind.rules() if rules is None else rules
-    placed = _wagers(game, wagers)
+    placed = wager_units(game, wagers)
     seed = SecureSource().randbelow(2**63) if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise RulesError(f"the seed must be a whole number >= 0, not {seed!r}")
@@ -303,7 +303,7 @@ def _exact_for(
     """The analyzer's exact figures under the simulated strategy."""
     from dataclasses import replace
 
-    from riverboat.analysis import _heads_up_outcomes
+    from riverboat.analysis import heads_up_outcomes
     from riverboat.analysis.headsup import colex_index
 
     model = heads_up(game, rules)
@@ -311,4 +311,4 @@ def _exact_for(
     chosen = table[colex_index(solution.hands)].astype(np.int64)
     if np.array_equal(chosen, solution.choice):
         return analyze(game, rules, placed).figures
-    return figures(_heads_up_outcomes(replace(solution, fixed=chosen)), placed)
+    return figures(heads_up_outcomes(replace(solution, fixed=chosen)), placed)
