@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.hands._kernels import BINOMIAL, next_combination
+from riverboat.hands._kernels import BINOMIAL, next_combination, sort5
 
 Cards = npt.NDArray[np.uint8]
 Table = npt.NDArray[np.int16]
@@ -132,23 +132,10 @@ def subset_tables(
     return cdf0, cdf1, cdf2, cdf3
 
 
-@nb.njit(inline="always")
-def _cas(x: np.int64, y: np.int64) -> tuple[np.int64, np.int64]:
-    return min(x, y), max(x, y)
-
-
 @_compiled
 def _value5(a: Any, b: Any, c: Any, d: Any, e: Any, values: Table) -> int:
-    """The table value of five distinct cards in any order (a sorting network)."""
-    a, d = _cas(a, d)
-    b, e = _cas(b, e)
-    a, c = _cas(a, c)
-    b, d = _cas(b, d)
-    a, b = _cas(a, b)
-    c, e = _cas(c, e)
-    b, c = _cas(b, c)
-    d, e = _cas(d, e)
-    c, d = _cas(c, d)
+    """The table value of five distinct cards in any order."""
+    a, b, c, d, e = sort5(np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e))
     return int(
         values[BINOMIAL[1, a] + BINOMIAL[2, b] + BINOMIAL[3, c] + BINOMIAL[4, d] + BINOMIAL[5, e]]
     )

@@ -88,21 +88,34 @@ def lookup4(hands: Hands, table: Table, out: Values) -> int:
     return -1
 
 
+@nb.njit(inline="always")
+def sort5(
+    a: np.int64, b: np.int64, c: np.int64, d: np.int64, e: np.int64
+) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+    """Five values in ascending order: a 9-comparator sorting network."""
+    a, d = _cas(a, d)
+    b, e = _cas(b, e)
+    a, c = _cas(a, c)
+    b, d = _cas(b, d)
+    a, b = _cas(a, b)
+    c, e = _cas(c, e)
+    b, c = _cas(b, c)
+    d, e = _cas(d, e)
+    c, d = _cas(c, d)
+    return a, b, c, d, e
+
+
 @_compiled
 def lookup5(hands: Hands, table: Table, out: Values) -> int:
     b1, b2, b3, b4, b5 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3], BINOMIAL[4], BINOMIAL[5]
     for i in range(hands.shape[0]):
-        a, b = np.int64(hands[i, 0]), np.int64(hands[i, 1])
-        c, d, e = np.int64(hands[i, 2]), np.int64(hands[i, 3]), np.int64(hands[i, 4])
-        a, d = _cas(a, d)
-        b, e = _cas(b, e)
-        a, c = _cas(a, c)
-        b, d = _cas(b, d)
-        a, b = _cas(a, b)
-        c, e = _cas(c, e)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        c, d = _cas(c, d)
+        a, b, c, d, e = sort5(
+            np.int64(hands[i, 0]),
+            np.int64(hands[i, 1]),
+            np.int64(hands[i, 2]),
+            np.int64(hands[i, 3]),
+            np.int64(hands[i, 4]),
+        )
         if e >= 52 or a == b or b == c or c == d or d == e:
             return i
         out[i] = table[b1[a] + b2[b] + b3[c] + b4[d] + b5[e]]
