@@ -504,6 +504,26 @@ def recover(database: _Database = None) -> None:
     )
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+    database: _Database = None,
+) -> None:
+    """Serve the tables in the browser. On a loopback address the local player plays
+    without logging in; elsewhere players log in with named accounts."""
+    try:
+        import uvicorn
+
+        from riverboat.web.app import create_app
+    except ImportError:
+        raise typer.BadParameter("the web table needs: pip install 'riverboat[web]'") from None
+    local = host in ("127.0.0.1", "localhost", "::1")
+    application = create_app(database, local_player=local)
+    typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
 _PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 

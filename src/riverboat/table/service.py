@@ -500,20 +500,34 @@ def _view(row: RoundRow, game_round: Round[Any], balance: Cents) -> dict[str, An
         "nonce": row.nonce,
         "server_seed": row.server_seed if finished else None,
         "cards": {hand: [str(c) for c in cards] for hand, cards in visible.items()},
+        "face_down": sum(len(c) for hand, c in game_round.cards.items() if hand not in visible),
+        "totals": _totals(game_round) if finished else None,
         "choices": [
             {"action": c.action, "label": c.label, "minimum": c.minimum, "maximum": c.maximum}
             for c in game_round.legal_actions()
         ],
+        "wagers": dict(game_round.positions[0].wagers),
         "result": game_round.positions[0].result if finished else None,
         "description": game_round.describe() if finished else None,
         "balance": balance,
     }
 
 
+def _totals(game_round: Round[Any]) -> list[int] | None:
+    """Baccarat's Player and Banker totals (for the bead plate and big road)."""
+    if game_round.game != "baccarat" or not game_round.cards:
+        return None
+    return list(game_round.totals())  # type: ignore[attr-defined]
+
+
 def export_round(row: RoundRow) -> dict[str, Any]:
     """A round as the player may keep it: the seed only once the round is over."""
     finished = row.status != "open"
+    totals = (
+        _totals(replay(json.loads(row.record))) if finished and row.game == "baccarat" else None
+    )
     return {
+        "totals": totals,
         "id": row.id,
         "game": row.game,
         "status": row.status,

@@ -1,0 +1,246 @@
+"""The web table: a FastAPI app over the table service.
+
+The server is authoritative: the browser gets the player's own cards, the legal
+choices and, once a round is over, everything else. Sessions are HttpOnly, SameSite
+cookies; every state-changing request carries the CSRF token the page was given;
+each client is rate limited. On a loopback address the local player plays without
+logging in.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable
+from fractions import Fraction
+from importlib.resources import files
+from typing import Annotated, Any
+
+from fastapi import Cookie, Depends, FastAPI, Header, HTTPException, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from riverboat.games import GAMES, find_game
+from riverboat.games.chips import hold, tap
+from riverboat.games.rules import IllegalAction, RulesError
+from riverboat.table.service import TableService
+
+__all__ = ["create_app"]
+
+SESSION_COOKIE = "riverboat_session"
+CSRF_COOKIE = "riverboat_csrf"
+STATIC = files("riverboat.web") / "static"
+
+
+class RoundRequest(BaseModel):
+    game: str = Field(description="rabbit-hunter, tri-card, crazy4 or baccarat")
+    wagers: dict[str, int] = Field(description="spot name to cents")
+    client_seed: str | None = Field(default=None, max_length=128)
+    idempotency_key: str | None = Field(default=None, max_length=128)
+
+
+class ActionRequest(BaseModel):
+    action: str
+    amount: int | None = None
+    idempotency_key: str | None = Field(default=None, max_length=128)
+
+
+class ChipRequest(BaseModel):
+    game: str
+    wagers: dict[str, int]
+    spot: str
+    chip: int = 0
+    hold: bool = False
+
+
+class Login(BaseModel):
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+class RateLimiter:
+    """At most ``limit`` requests per client in any ``window`` seconds."""
+
+    def __init__(self, limit: int = 60, window: float = 1.0) -> None:
+        self.limit, self.window = limit, window
+        self._seen: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen[client]
+            while seen and now - seen[0] > self.window:
+                seen.popleft()
+            if len(seen) >= self.limit:
+                return False
+            seen.append(now)
+            return True
+
+
+def current_player(
+    request: Request, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
+) -> int:
+    """The logged-in player, or on a loopback server the local player."""
+    state = request.app.state
+    if session and session in state.sessions:
+        player_id: int = state.sessions[session]
+        return player_id
+    if state.local_player:
+        return int(state.service.local_player())
+    raise HTTPException(status_code=401, detail="log in first")
+
+
+def check_csrf(
+    token: Annotated[str | None, Header(alias="X-CSRF-Token")] = None,
+    cookie: Annotated[str | None, Cookie(alias=CSRF_COOKIE)] = None,
+) -> None:
+    """State-changing requests carry the page's CSRF token (double submit)."""
+    if not token or not cookie or not secrets.compare_digest(token, cookie):
+        raise HTTPException(status_code=403, detail="missing or wrong CSRF token; reload the page")
+
+
+_EDGES: dict[str, float] = {}
+_EDGES_STARTED = threading.Event()
+
+
+def _start_house_edges() -> None:
+    """Work out each game's house edge once per process, in the background (the
+    analyzer takes seconds; Rabbit Hunter half a minute); the pay table shows it when ready."""
+    if _EDGES_STARTED.is_set():
+        return
+    _EDGES_STARTED.set()
+
+    def work() -> None:
+        from riverboat.analysis import analyze
+
+        for name in ("baccarat", "tri-card", "crazy4", "rabbit-hunter"):
+            _EDGES[name] = float(analyze(name).figures.house_edge)
+
+    threading.Thread(target=work, daemon=True, name="house-edges").start()
+
+
+Player = Annotated[int, Depends(current_player)]
+Checked = Depends(check_csrf)
+
+
+def create_app(
+    database: str | None = None, local_player: bool = True, rate_limit: int = 60
+) -> FastAPI:
+    """The app; ``local_player`` lets requests without a session play as the local player."""
+    service = TableService(database)
+    sessions: dict[str, int] = {}
+    limiter = RateLimiter(rate_limit)
+    app = FastAPI(title="riverboat", description="Casino table games, dealt fairly.", version="1")
+    app.state.service, app.state.sessions, app.state.local_player = service, sessions, local_player
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    _start_house_edges()
+
+    @app.middleware("http")
+    async def guard(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        client = request.client.host if request.client else "unknown"
+        if not limiter.allow(client):
+            return JSONResponse({"error": "too many requests; slow down"}, status_code=429)
+        return await call_next(request)
+
+    @app.exception_handler(IllegalAction)
+    async def refused(_: Request, error: IllegalAction) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=400)
+
+    @app.exception_handler(RulesError)
+    async def bad_rules(_: Request, error: RulesError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=400)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page(
+        response: Response, token: Annotated[str | None, Cookie(alias=CSRF_COOKIE)] = None
+    ) -> str:
+        page = (STATIC / "index.html").read_text()
+        html = HTMLResponse(page)
+        html.set_cookie(CSRF_COOKIE, token or secrets.token_urlsafe(24), samesite="strict")
+        return html  # type: ignore[return-value]
+
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        """Every game's wagers, chips, pay tables and rules (R11), with its house edge."""
+        return [
+            {**game.table_info(), "house_edge": edges.get(name)} for name, game in GAMES.items()
+        ]
+
+    @app.get("/api/me")
+    def me(player_id: Player) -> dict[str, Any]:
+        return {"player": player_id, "balance": service.balance(player_id)}
+
+    @app.post("/api/login", dependencies=[Checked])
+    def login(body: Login, response: Response) -> dict[str, Any]:
+        player_id = service.login(body.name, body.password)
+        token = secrets.token_urlsafe(32)
+        sessions[token] = player_id
+        response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict")
+        return {"player": player_id, "balance": service.balance(player_id)}
+
+    @app.post("/api/logout", dependencies=[Checked])
+    def logout(
+        response: Response, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
+    ) -> dict[str, bool]:
+        sessions.pop(session or "", None)
+        response.delete_cookie(SESSION_COOKIE)
+        return {"ok": True}
+
+    @app.post("/api/chips")
+    def chips(body: ChipRequest) -> dict[str, int]:
+        """A tap (or press-and-hold) on a wager spot (R2); pure, changes nothing stored."""
+        spots = find_game(body.game).new_round().spots
+        if body.hold:
+            return hold(body.wagers, body.spot, spots)
+        return tap(body.wagers, body.spot, body.chip, spots)
+
+    @app.post("/api/rounds", dependencies=[Checked])
+    def start(body: RoundRequest, player_id: Player) -> dict[str, Any]:
+        return service.start_round(
+            player_id, body.game, body.wagers, body.client_seed, body.idempotency_key
+        )
+
+    @app.post("/api/games/{game}/replay", dependencies=[Checked])
+    def replay(game: str, player_id: Player) -> dict[str, Any]:
+        """Quick Replay (R10): the last round's wagers, checked again."""
+        return service.quick_replay(player_id, game)
+
+    @app.get("/api/rounds/{round_id}")
+    def show(round_id: int, player_id: Player) -> dict[str, Any]:
+        return service.round(player_id, round_id)
+
+    @app.post("/api/rounds/{round_id}/actions", dependencies=[Checked])
+    def act(round_id: int, body: ActionRequest, player_id: Player) -> dict[str, Any]:
+        return service.act(player_id, round_id, body.action, body.amount, body.idempotency_key)
+
+    @app.get("/api/rounds/{round_id}/hint")
+    def hint(round_id: int, player_id: Player) -> list[dict[str, Any]]:
+        """Each legal option's expected value for this hand (in Antes)."""
+        from riverboat.analysis import best_action
+
+        view = service.round(player_id, round_id)
+        if view["status"] != "open" or not view["choices"]:
+            raise IllegalAction("hints are for rounds waiting for a decision")
+        placed = view["wagers"]
+        units = {name: Fraction(amount, placed["ante"]) for name, amount in placed.items()}
+        options = best_action(view["game"], " ".join(view["cards"]["player"]), units)
+        return [
+            {"action": o.option, "label": o.label, "expected": float(o.expected)} for o in options
+        ]
+
+    @app.get("/api/history")
+    def history(player_id: Player, limit: int = 20) -> list[dict[str, Any]]:
+        return service.history(player_id, limit)
+
+    @app.post("/api/top-up", dependencies=[Checked])
+    def top_up(player_id: Player) -> dict[str, int]:
+        return {"balance": service.top_up(player_id)}
+
+    return app

@@ -1,0 +1,224 @@
+// riverboat's table in the browser. The server decides everything: legal choices,
+// chip placement (R2), payouts; this page shows what it is told.
+"use strict";
+
+const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 } };
+const $ = (id) => document.getElementById(id);
+const money = (cents) => (cents < 0 ? "-$" : "$") + (Math.abs(cents) / 100).toLocaleString(undefined, { minimumFractionDigits: Math.abs(cents) % 100 ? 2 : 0 });
+const csrf = () => (document.cookie.match(/riverboat_csrf=([^;]+)/) || [])[1] || "";
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() }, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || data.detail || response.statusText);
+  return data;
+}
+
+const SUITS = { c: ["♣", "#111"], d: ["♦", "#c00"], h: ["♥", "#c00"], s: ["♠", "#111"] };
+function cardSvg(name, delay) {
+  const svg = name
+    ? (() => {
+        const rank = name[0] === "T" ? "10" : name[0];
+        const [suit, colour] = SUITS[name[1]];
+        return `<svg class="card" viewBox="0 0 60 84" role="img" aria-label="${name}" style="animation-delay:${delay}ms">
+          <rect x="1" y="1" width="58" height="82" rx="6" fill="#fffdf7" stroke="#999"/>
+          <text x="6" y="18" font-size="15" font-weight="bold" fill="${colour}">${rank}</text>
+          <text x="6" y="32" font-size="14" fill="${colour}">${suit}</text>
+          <text x="30" y="58" font-size="30" text-anchor="middle" fill="${colour}">${suit}</text></svg>`;
+      })()
+    : `<svg class="card" viewBox="0 0 60 84" role="img" aria-label="face down" style="animation-delay:${delay}ms">
+          <rect x="1" y="1" width="58" height="82" rx="6" fill="#7a1f2b" stroke="#e8c35a"/>
+          <path d="M8 8h44v68H8z" fill="none" stroke="#e8c35a" stroke-dasharray="3 3"/></svg>`;
+  return svg;
+}
+
+function showCards(element, cards, hidden = 0) {
+  element.innerHTML = cards.map((c, i) => cardSvg(c, i * 60)).join("") + Array.from({ length: hidden }, (_, i) => cardSvg(null, (cards.length + i) * 60)).join("");
+}
+
+function info() { return state.games.find((g) => g.game === state.game); }
+
+function renderGames() {
+  $("games").innerHTML = "";
+  for (const game of state.games) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = game.title;
+    button.setAttribute("aria-current", String(game.game === state.game));
+    button.onclick = () => selectGame(game.game);
+    $("games").append(button);
+  }
+}
+
+function renderSpots() {
+  $("spots").innerHTML = "";
+  for (const spot of info().wagers) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = "spot";
+    element.dataset.spot = spot.name;
+    element.innerHTML = `<span>${spot.label}</span><strong>${money(state.wagers[spot.name] || 0)}</strong><small>${money(spot.minimum)}–${money(spot.maximum)}</small>`;
+    let timer = null, held = false;
+    element.addEventListener("pointerdown", () => { held = false; timer = setTimeout(() => { held = true; place(spot.name, true); }, 600); });
+    element.addEventListener("pointerup", () => { clearTimeout(timer); if (!held) place(spot.name, false); });
+    element.addEventListener("pointerleave", () => clearTimeout(timer));
+    $("spots").append(element);
+  }
+  $("chips").innerHTML = "";
+  const colours = ["#888", "#c33", "#2a2", "#222", "#73c"];
+  info().chips.forEach((chip, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "chip";
+    button.style.background = colours[i % colours.length];
+    button.textContent = "$" + chip / 100;
+    button.setAttribute("aria-pressed", String(chip === state.chip));
+    button.onclick = () => { state.chip = chip; renderSpots(); };
+    $("chips").append(button);
+  });
+}
+
+async function place(spot, hold) {
+  if (state.round && state.round.status === "open") return;
+  try {
+    state.wagers = await api("/api/chips", { game: state.game, wagers: state.wagers, spot, chip: state.chip, hold });
+    say("");
+  } catch (error) { say(error.message); }
+  renderSpots();
+}
+
+function say(text) { $("message").textContent = text; }
+
+function renderRound() {
+  const round = state.round;
+  const dealerKey = state.game === "baccarat" ? "banker" : "dealer";
+  const playerCards = round ? [...(round.cards.player || []), ...(round.cards.rabbit || [])] : [];
+  const dealerCards = round ? round.cards[dealerKey] || [] : [];
+  const hidden = round ? round.face_down : 0;
+  showCards($("player"), playerCards);
+  showCards($("dealer"), dealerCards, hidden);
+  $("dealer-title").textContent = state.game === "baccarat" ? "Banker" : "Dealer";
+  $("player-title").textContent = state.game === "baccarat" ? "Player" : "You";
+  const open = round && round.status === "open";
+  $("deal").disabled = !!open;
+  $("replay").disabled = !!open || !state.last[state.game];
+  $("hint").disabled = !open;
+  $("choices").innerHTML = "";
+  for (const choice of open ? round.choices : []) {
+    const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
+    for (const amount of amounts) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = choice.action;
+      button.textContent = amount === null ? choice.label : `${choice.label} ${money(amount)}`;
+      button.onclick = () => decide(choice.action, amount);
+      $("choices").append(button);
+    }
+  }
+  if (round && round.status !== "open") say(round.description);
+  $("roads").hidden = state.game !== "baccarat";
+}
+
+async function refreshBalance() {
+  const me = await api("/api/me");
+  $("balance").textContent = money(me.balance);
+  $("stats").textContent = state.session.rounds ? `${state.session.rounds} rounds, ${money(state.session.net)}` : "";
+}
+
+function finished(round) {
+  if (round.status === "settled") {
+    state.session.rounds += 1;
+    state.session.net += Object.values(round.result).reduce((a, b) => a + b, 0);
+  }
+  loadHistory();
+}
+
+async function deal(replay) {
+  $("hint-box").hidden = true;
+  try {
+    state.round = replay
+      ? await api(`/api/games/${state.game}/replay`, {})
+      : await api("/api/rounds", { game: state.game, wagers: state.wagers, idempotency_key: crypto.randomUUID() });
+    state.last[state.game] = { ...state.round.wagers };
+    state.wagers = { ...state.round.wagers };
+    say(state.round.status === "open" ? "Your decision." : "");
+    if (state.round.status !== "open") finished(state.round);
+  } catch (error) { say(error.message); }
+  renderSpots();
+  renderRound();
+  refreshBalance();
+}
+
+async function decide(action, amount) {
+  try {
+    state.round = await api(`/api/rounds/${state.round.id}/actions`, { action, amount, idempotency_key: crypto.randomUUID() });
+    $("hint-box").hidden = true;
+    if (state.round.status !== "open") finished(state.round);
+  } catch (error) { say(error.message); }
+  renderRound();
+  refreshBalance();
+}
+
+async function hint() {
+  try {
+    const options = await api(`/api/rounds/${state.round.id}/hint`);
+    $("hint-box").innerHTML = "Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${o.label} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · ");
+    $("hint-box").hidden = false;
+  } catch (error) { say(error.message); }
+}
+
+function payTable() {
+  const game = info();
+  const edge = game.house_edge === null ? "being computed…" : (game.house_edge * 100).toFixed(4) + "% per initial wager (optimal play, required wagers)";
+  let html = `<h2>${game.title}</h2><p>House edge: ${edge}</p><h3>Wagers</h3><table>` +
+    game.wagers.map((w) => `<tr><td>${w.label}</td><td>${money(w.minimum)} to ${money(w.maximum)}${w.required ? ", required" : ""}${w.equal_to ? `, equals the ${w.equal_to}` : ""}</td></tr>`).join("") + "</table>";
+  for (const [name, rows] of Object.entries(game.pay_tables)) {
+    html += `<h3>${name.replaceAll("_", " ")}</h3><table>` + rows.map(([hand, pays]) => `<tr><td>${hand}</td><td>${pays}</td></tr>`).join("") + "</table>";
+  }
+  $("paytable-body").innerHTML = html;
+  $("paytable").showModal();
+}
+
+async function loadHistory() {
+  const rounds = await api("/api/history?limit=60");
+  $("rounds").innerHTML = rounds.slice(0, 20).map((r) => {
+    const net = r.balance_after === null ? "" : money(r.balance_after - r.balance_before);
+    return `<li>#${r.id} ${r.game} ${r.status} ${net}<br><code>commitment ${r.commitment}</code>` +
+      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${r.client_seed} · nonce ${r.nonce}</code>` : "") + "</li>";
+  }).join("");
+  const coups = rounds.filter((r) => r.totals).reverse().map(({ totals: [p, b] }) => (p > b ? "P" : b > p ? "B" : "T"));
+  $("bead").innerHTML = coups.map((c) => `<span class="${c}">${c}</span>`).join("");
+  const columns = [];
+  for (const c of coups.filter((x) => x !== "T")) {
+    if (columns.length && columns.at(-1)[0] === c && columns.at(-1).length < 6) columns.at(-1).push(c); else columns.push([c]);
+  }
+  $("big").innerHTML = columns.map((col) => col.map((c) => `<span class="${c}">${c}</span>`).join("") + "<span></span>".repeat(6 - col.length)).join("");
+}
+
+function selectGame(name) {
+  state.game = name;
+  state.round = null;
+  state.wagers = state.last[name] ? { ...state.last[name] } : {};
+  $("logo").textContent = info().title;
+  renderGames();
+  renderSpots();
+  renderRound();
+  say("Tap a spot to place the selected chip; press and hold to clear it.");
+}
+
+async function start() {
+  state.games = await api("/api/games");
+  $("deal").onclick = () => deal(false);
+  $("replay").onclick = () => deal(true);
+  $("hint").onclick = hint;
+  $("logo").onclick = payTable;
+  $("history-toggle").onclick = () => { $("history").hidden = !$("history").hidden; };
+  selectGame("rabbit-hunter");
+  await refreshBalance();
+  await loadHistory();
+}
+
+start().catch((error) => say(error.message));

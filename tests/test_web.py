@@ -1,0 +1,129 @@
+"""The web table's HTTP API: every game by HTTP, refusals, sessions, CSRF, and a check
+that no response reveals a hidden card or an unrevealed seed."""
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from riverboat.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
+    with TestClient(app) as test_client:
+        test_client.get("/")  # the page sets the CSRF cookie
+        yield test_client
+
+
+def post(client: TestClient, path: str, body: dict[str, object]) -> object:
+    return client.post(path, json=body, headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]})
+
+
+@pytest.mark.parametrize(
+    ("game", "wagers", "action", "amount"),
+    [
+        ("rabbit-hunter", {"ante": 1000, "bonus": 1000, "bad_beat": 500}, "buy", None),
+        ("tri-card", {"ante": 1000, "pair_plus": 500}, "raise", None),
+        ("crazy4", {"ante": 1000, "super_bonus": 1000}, "play", 1000),
+        ("baccarat", {"banker": 1000}, None, None),
+    ],
+)
+def test_a_full_round_of_each_game_over_http(
+    client: TestClient, game: str, wagers: dict[str, int], action: str | None, amount: int | None
+) -> None:
+    view = post(client, "/api/rounds", {"game": game, "wagers": wagers}).json()  # type: ignore[attr-defined]
+    if action:
+        assert view["status"] == "open"
+        assert action in [c["action"] for c in view["choices"]]
+        hint = client.get(f"/api/rounds/{view['id']}/hint").json()
+        assert {h["action"] for h in hint} == {c["action"] for c in view["choices"]} | (
+            {"play3x"} if game == "crazy4" and len(hint) == 3 else set()
+        )
+        view = post(
+            client, f"/api/rounds/{view['id']}/actions", {"action": action, "amount": amount}
+        ).json()  # type: ignore[attr-defined]
+    assert view["status"] == "settled"
+    assert view["description"]
+    assert client.get("/api/me").json()["balance"] == view["balance"]
+    replayed = post(client, f"/api/games/{game}/replay", {}).json()  # type: ignore[attr-defined]
+    assert replayed["wagers"] == view["wagers"]
+
+
+def test_refusals_are_clear_json(client: TestClient) -> None:
+    response = post(client, "/api/rounds", {"game": "tri-card", "wagers": {"ante": 100}})
+    assert response.status_code == 400  # type: ignore[attr-defined]
+    assert "outside the table limits: $5 to $500" in response.json()["error"]  # type: ignore[attr-defined]
+    assert (
+        "no game 'poker'"
+        in post(client, "/api/rounds", {"game": "poker", "wagers": {}}).json()["error"]
+    )  # type: ignore[attr-defined]
+    assert client.get("/api/rounds/999").json()["error"] == "there is no round 999 of yours"
+    response = client.post("/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}})
+    assert response.status_code == 403  # no CSRF token
+    assert response.json()["detail"].startswith("missing or wrong CSRF token")
+
+
+def test_chip_taps_follow_the_rules_r2(client: TestClient) -> None:
+    tap = {"game": "rabbit-hunter", "wagers": {"ante": 50_000}, "spot": "ante", "chip": 500}
+    assert client.post("/api/chips", json=tap).json()["ante"] == 0  # at the maximum: reset
+    held = client.post(
+        "/api/chips", json={**tap, "wagers": {"ante": 1000, "bonus": 1000}, "hold": True}
+    ).json()
+    assert held == {"ante": 0, "bonus": 0, "bad_beat": 0}
+
+
+def test_pay_tables_and_rules_without_betting_r11(client: TestClient) -> None:
+    games = {g["game"]: g for g in client.get("/api/games").json()}
+    assert set(games) == {"rabbit-hunter", "tri-card", "crazy4", "baccarat"}
+    assert games["rabbit-hunter"]["pay_tables"]["bonus_table"][0] == ["Royal Flush", "500 to 1"]
+    assert client.get("/openapi.json").json()["info"]["title"] == "riverboat"
+
+
+def test_no_response_reveals_a_hidden_card_or_seed(client: TestClient) -> None:
+    for game, wagers, action in [
+        ("rabbit-hunter", {"ante": 1000}, "play"),
+        ("tri-card", {"ante": 1000}, "raise"),
+        ("crazy4", {"ante": 1000, "super_bonus": 1000}, "play"),
+    ]:
+        view = post(client, "/api/rounds", {"game": game, "wagers": wagers}).json()  # type: ignore[attr-defined]
+        seen_open = [
+            json.dumps(view),
+            client.get(f"/api/rounds/{view['id']}").text,
+            client.get("/api/history").text,
+        ]
+        done = post(client, f"/api/rounds/{view['id']}/actions", {"action": action}).json()  # type: ignore[attr-defined]
+        dealer = done["cards"]["dealer"]
+        for text in seen_open:
+            assert done["server_seed"] not in text
+            for card in dealer:  # none of the dealer's cards while the round was open
+                assert not re.search(rf'"{card}"', text), (game, card)
+        assert view["face_down"] == len(dealer)
+
+
+def test_logins_on_a_shared_server(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'shared.db'}", local_player=False, rate_limit=1000)
+    app.state.service.register("ann", "a long password")
+    with TestClient(app) as client:
+        client.get("/")
+        assert client.get("/api/me").status_code == 401
+        refused = post(client, "/api/login", {"name": "ann", "password": "wrong one"})
+        assert refused.status_code == 400  # type: ignore[attr-defined]
+        done = post(client, "/api/login", {"name": "ann", "password": "a long password"})
+        assert done.status_code == 200  # type: ignore[attr-defined]
+        cookie = done.headers["set-cookie"]  # type: ignore[attr-defined]
+        assert "HttpOnly" in cookie
+        assert "SameSite=strict" in cookie
+        assert client.get("/api/me").json()["balance"] == 100_000
+
+
+def test_rate_limiting(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=5)
+    with TestClient(app) as client:
+        codes = [client.get("/api/games").status_code for _ in range(8)]
+    assert 429 in codes
+    assert codes[:5] == [200] * 5
