@@ -170,7 +170,7 @@ def create_app(
     def games() -> list[dict[str, Any]]:
         """Every game's wagers, chips, pay tables and rules (R11), with its house edge."""
         return [
-            {**game.table_info(), "house_edge": edges.get(name)} for name, game in GAMES.items()
+            {**game.table_info(), "house_edge": _EDGES.get(name)} for name, game in GAMES.items()
         ]
 
     @app.get("/api/me")
