@@ -61,10 +61,18 @@ function renderSpots() {
     element.className = "spot";
     element.dataset.spot = spot.name;
     element.innerHTML = `<span>${spot.label}</span><strong>${money(state.wagers[spot.name] || 0)}</strong><small>${money(spot.minimum)}–${money(spot.maximum)}</small>`;
-    let timer = null, held = false;
-    element.addEventListener("pointerdown", () => { held = false; timer = setTimeout(() => { held = true; place(spot.name, true); }, 600); });
-    element.addEventListener("pointerup", () => { clearTimeout(timer); if (!held) place(spot.name, false); });
-    element.addEventListener("pointerleave", () => clearTimeout(timer));
+    // a tap adds the chip, press-and-hold clears (R2); a press must start on this spot
+    let timer = null, pressed = false;
+    element.addEventListener("pointerdown", () => {
+      pressed = true;
+      timer = setTimeout(() => { pressed = false; place(spot.name, true); }, 600);
+    });
+    element.addEventListener("pointerup", () => {
+      clearTimeout(timer);
+      if (pressed) place(spot.name, false);
+      pressed = false;
+    });
+    element.addEventListener("pointerleave", () => { clearTimeout(timer); pressed = false; });
     $("spots").append(element);
   }
   $("chips").innerHTML = "";

@@ -1,0 +1,124 @@
+"""The web table in a real browser (Debian's Chromium driven by Playwright): a full round
+of each game by clicking, with Fold, Buy & Play, Quick Replay and hold-to-reset, and a
+screenshot of each table in test-artifacts/screenshots/."""
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Page, expect, sync_playwright
+
+from riverboat.web.app import create_app
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = tmp_path_factory.mktemp("web") / "browser.db"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(f"sqlite:///{database}", local_player=True, rate_limit=1000)
+    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if runner.started:
+            break
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}/"
+    runner.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def page(server: str) -> Iterator[Page]:
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium,
+            headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+        )
+        tab = browser.new_page(viewport={"width": 1100, "height": 800})
+        tab.goto(server)
+        tab.wait_for_selector(".spot")
+        yield tab
+        browser.close()
+
+
+def choose(page: Page, title: str) -> None:
+    page.locator("#games").get_by_role("button", name=title, exact=True).click()
+    expect(page.locator("#logo")).to_have_text(title)
+
+
+def tap(page: Page, spot: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.click(f"[data-spot={spot}]")
+        page.wait_for_timeout(150)
+
+
+def finish(page: Page, name: str) -> None:
+    expect(page.locator("#message")).to_contain_text("Net")
+    page.wait_for_timeout(400)  # the dealing animation
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_rabbit_hunter_buy_and_play(page: Page) -> None:
+    choose(page, "Rabbit Hunter")
+    tap(page, "ante")
+    tap(page, "bonus")
+    expect(page.locator("[data-spot=bonus] strong")).to_have_text("$5")
+    page.click("#deal")
+    page.click("[data-action=buy]")
+    expect(page.locator("#player svg")).to_have_count(6)  # five and the rabbit
+    finish(page, "rabbit-hunter")
+
+
+def test_tri_card_fold_and_quick_replay(page: Page) -> None:
+    choose(page, "Tri-Card Poker")
+    tap(page, "ante", 2)
+    page.click("#deal")
+    page.click("[data-action=fold]")
+    expect(page.locator("#message")).to_contain_text("folds")
+    page.click("#replay")  # the same $10 Ante again (R10)
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$10")
+    page.click("[data-action=raise]")
+    finish(page, "tri-card")
+
+
+def test_crazy4_play_and_the_pay_table(page: Page) -> None:
+    choose(page, "Crazy 4 Poker")
+    tap(page, "ante")
+    expect(page.locator("[data-spot=super_bonus] strong")).to_have_text("$5")  # it follows the Ante
+    page.click("#deal")
+    page.locator("[data-action=play]").first.click()
+    finish(page, "crazy4")
+    page.click("#logo")
+    expect(page.locator("#paytable")).to_contain_text("Four Aces")
+    page.keyboard.press("Escape")
+
+
+def test_baccarat_coup_hold_to_reset_and_roads(page: Page) -> None:
+    choose(page, "Baccarat")
+    tap(page, "tie")
+    spot = page.locator("[data-spot=tie]")
+    spot.hover()
+    page.mouse.down()
+    page.wait_for_timeout(900)  # press and hold resets (R2)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    expect(page.locator("[data-spot=tie] strong")).to_have_text("$0")
+    tap(page, "banker")
+    page.click("#deal")
+    finish(page, "baccarat")
+    expect(page.locator("#message")).not_to_contain_text("Tie")  # no Tie wager was left
+    expect(page.locator("#bead span")).not_to_have_count(0)
