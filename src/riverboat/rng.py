@@ -38,6 +38,7 @@ __all__ = [
     "chunk_generator",
     "deal_prefixes",
     "new_server_seed",
+    "new_token",
     "shuffled",
     "shuffled_shoes",
 ]
@@ -72,6 +73,11 @@ class SeededSource:
         if n <= 0:
             raise ValueError(f"randbelow needs n >= 1, not {n}")
         return int(self.generator.integers(n))
+
+
+def new_token(nbytes: int = 32) -> str:
+    """A secret URL-safe token (session ids, CSRF tokens)."""
+    return secrets.token_urlsafe(nbytes)
 
 
 def new_server_seed() -> str:

@@ -9,7 +9,7 @@ logging in.
 
 from __future__ import annotations
 
-import secrets
+import hmac
 import threading
 import time
 from collections import defaultdict, deque
@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError
+from riverboat.rng import new_token
 from riverboat.table.service import TableService
 
 __all__ = ["create_app"]
@@ -99,7 +100,7 @@ def check_csrf(
     cookie: Annotated[str | None, Cookie(alias=CSRF_COOKIE)] = None,
 ) -> None:
     """State-changing requests carry the page's CSRF token (double submit)."""
-    if not token or not cookie or not secrets.compare_digest(token, cookie):
+    if not token or not cookie or not hmac.compare_digest(token, cookie):
         raise HTTPException(status_code=403, detail="missing or wrong CSRF token; reload the page")
 
 
@@ -163,7 +164,7 @@ def create_app(
     ) -> str:
         page = (STATIC / "index.html").read_text()
         html = HTMLResponse(page)
-        html.set_cookie(CSRF_COOKIE, token or secrets.token_urlsafe(24), samesite="strict")
+        html.set_cookie(CSRF_COOKIE, token or new_token(24), samesite="strict")
         return html  # type: ignore[return-value]
 
     @app.get("/api/games")
@@ -180,7 +181,7 @@ def create_app(
     @app.post("/api/login", dependencies=[Checked])
     def login(body: Login, response: Response) -> dict[str, Any]:
         player_id = service.login(body.name, body.password)
-        token = secrets.token_urlsafe(32)
+        token = new_token(32)
         sessions[token] = player_id
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict")
         return {"player": player_id, "balance": service.balance(player_id)}
