@@ -20,6 +20,7 @@ first answer again; the same key with another request is refused.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -37,7 +38,7 @@ from riverboat.games.chips import quick_replay
 from riverboat.games.codec import to_json
 from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
-from riverboat.rng import FairSource
+from riverboat.rng import FairSource, SecureSource
 from riverboat.store import connect
 from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
 
@@ -50,6 +51,9 @@ LOCAL_PLAYER = "local"
 #: failed log-ins before a lockout, and how long it lasts
 LOCKOUT_AFTER = 5
 LOCKOUT = timedelta(minutes=15)
+#: attempts at a transaction that PostgreSQL could not serialise
+RETRIES = 60
+_JITTER = SecureSource()
 
 T = TypeVar("T")
 _hasher = PasswordHasher()
@@ -71,16 +75,17 @@ class TableService:
 
     # ------------------------------------------------------------ plumbing
     def _write(self, work: Callable[[Session], T]) -> T:
-        """Run ``work`` in one transaction; retry PostgreSQL serialization failures."""
-        for attempt in range(20):
+        """Run ``work`` in one transaction; retry PostgreSQL serialization failures and
+        deadlocks after a short random pause that grows with each attempt."""
+        for attempt in range(RETRIES):
             try:
                 with Session(self.engine) as session, session.begin():
                     return work(session)
             except DBAPIError as error:
                 code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
-                if code in ("40001", "40P01") and attempt < 19:
-                    continue
-                raise
+                if code not in ("40001", "40P01") or attempt == RETRIES - 1:
+                    raise
+                time.sleep(_JITTER.randbelow(1 + 2 ** min(attempt, 8)) / 1000)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _idempotent(

@@ -129,9 +129,13 @@ Checked = Depends(check_csrf)
 
 
 def create_app(
-    database: str | None = None, local_player: bool = True, rate_limit: int = 60
+    database: str | None = None,
+    local_player: bool = True,
+    rate_limit: int = 60,
+    house_edges: bool = True,
 ) -> FastAPI:
-    """The app; ``local_player`` lets requests without a session play as the local player."""
+    """The app; ``local_player`` lets requests without a session play as the local player;
+    ``house_edges`` works out each game's edge in the background for the pay tables."""
     service = TableService(database)
     sessions: dict[str, int] = {}
     limiter = RateLimiter(rate_limit)
@@ -139,7 +143,8 @@ def create_app(
     app.state.service, app.state.sessions, app.state.local_player = service, sessions, local_player
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
-    _start_house_edges()
+    if house_edges:
+        _start_house_edges()
 
     @app.middleware("http")
     async def guard(
