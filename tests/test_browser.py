@@ -11,20 +11,20 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from riverboat.web.app import create_app
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("web") / "browser.db"
+def _serve(database: Path, local_player: bool) -> tuple[uvicorn.Server, threading.Thread, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = create_app(f"sqlite:///{database}", local_player=True, rate_limit=1000)
+    app = create_app(f"sqlite:///{database}", local_player=local_player, rate_limit=1000)
+    if not local_player:
+        app.state.service.register("ann", "a long password")
     runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()
@@ -32,26 +32,46 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if runner.started:
             break
         time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}/"
+    return runner, thread, f"http://127.0.0.1:{port}/"
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    runner, thread, address = _serve(tmp_path_factory.mktemp("shared") / "shared.db", False)
+    yield address
     runner.should_exit = True
     thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
-def page(server: str) -> Iterator[Page]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    runner, thread, address = _serve(tmp_path_factory.mktemp("web") / "browser.db", True)
+    yield address
+    runner.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
+        launched = playwright.chromium.launch(
             executable_path=chromium,
             headless=True,
             args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
         )
-        tab = browser.new_page(viewport={"width": 1100, "height": 800})
-        tab.goto(server)
-        tab.wait_for_selector(".spot")
-        yield tab
-        browser.close()
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def page(server: str, browser: Browser) -> Iterator[Page]:
+    tab = browser.new_page(viewport={"width": 1100, "height": 800})
+    tab.goto(server)
+    tab.wait_for_selector(".spot")
+    yield tab
+    tab.close()
 
 
 def choose(page: Page, title: str) -> None:
@@ -104,6 +124,7 @@ def test_crazy4_play_and_the_pay_table(page: Page) -> None:
     finish(page, "crazy4")
     page.click("#logo")
     expect(page.locator("#paytable")).to_contain_text("Four Aces")
+    expect(page.locator("#paytable")).to_contain_text("the best four count")  # the rules (R11)
     page.keyboard.press("Escape")
 
 
@@ -122,3 +143,35 @@ def test_baccarat_coup_hold_to_reset_and_roads(page: Page) -> None:
     finish(page, "baccarat")
     expect(page.locator("#message")).not_to_contain_text("Tie")  # no Tie wager was left
     expect(page.locator("#bead span")).not_to_have_count(0)
+
+
+def test_a_phone_sized_table(server: str, browser: Browser) -> None:
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(server)
+    phone.wait_for_selector(".spot")
+    phone.locator("[data-spot=ante]").tap()
+    phone.wait_for_timeout(200)
+    phone.click("#deal")
+    phone.locator("[data-action=play]").click()
+    expect(phone.locator("#message")).to_contain_text("Net")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing wider than the screen
+    phone.wait_for_timeout(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SHOTS / "phone-rabbit-hunter.png"), full_page=True)
+    phone.close()
+
+
+def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser) -> None:
+    tab = browser.new_page()
+    tab.goto(shared_server)
+    expect(tab.locator("#login")).to_be_visible()
+    tab.fill("#login-name", "ann")
+    tab.fill("#login-password", "wrong password")
+    tab.click("#login-form button")
+    expect(tab.locator("#login-error")).to_contain_text("wrong password")
+    tab.fill("#login-password", "a long password")
+    tab.click("#login-form button")
+    expect(tab.locator("#balance")).to_have_text("$1,000")
+    expect(tab.locator("#logout")).to_be_visible()
+    tab.close()

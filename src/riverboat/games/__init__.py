@@ -51,6 +51,7 @@ class Game(Generic[RulesT]):
     variants: Mapping[str, RulesT]
     settle: Callable[..., dict[str, Any]]
     pay_table_fields: tuple[str, ...]
+    how_to_play: tuple[str, ...] = ()  # the rules in brief, for people (R11)
 
     def rules(self, variant: str | None = None) -> RulesT:
         """The rules of a named variant (the first is the default)."""
@@ -82,6 +83,7 @@ class Game(Generic[RulesT]):
                 for name, table in tables.items()
                 if isinstance(table, PayTable)
             },
+            "how_to_play": list(self.how_to_play),
             "rules": to_json(rules),
         }
 
@@ -101,6 +103,18 @@ GAMES: dict[str, Game[Any]] = {
             _variants(rabbit_hunter.RabbitHunterRules()),
             rabbit_hunter.settle,
             ("bonus_table",),
+            (
+                "Place an Ante; the Bonus (equal to the Ante) and the 2-Way Bad Beat are optional.",
+                "You and the dealer get five cards. Fold (every wager lost), Play (a Play wager "
+                "equal to the Ante) or Buy & Play: pay a fee equal to the Ante for a sixth card, "
+                "the rabbit, and play the best five of six.",
+                "The dealer qualifies with ace-high or better; if not, the Ante pushes. The Play "
+                "wager always meets the dealer's hand: higher wins 1 to 1, equal pushes.",
+                "The Bonus pays on your final hand, from a pair of tens up, win or lose.",
+                "Bad Beat pays 10 to 1 when the losing hand, yours or the dealer's, is a pair of "
+                "tens or better; a tie is not a loss.",
+                "A round's winnings are capped at $50,000.",
+            ),
         ),
         Game(
             "tri-card",
@@ -110,6 +124,15 @@ GAMES: dict[str, Game[Any]] = {
             _variants(tri_card.TriCardRules()),
             tri_card.settle,
             ("raise_table", "ante_bonus_table", "pair_plus_table"),
+            (
+                "Place an Ante, a Pair Plus, or both. Three cards each.",
+                "With an Ante, fold (Ante and Pair Plus lost) or raise an amount equal to "
+                "the Ante.",
+                "The dealer qualifies with queen-high or better; if not, the Ante wins 1 to 1 "
+                "and the Raise pushes. Otherwise the higher hand wins both at 1 to 1.",
+                "Straights beat flushes. The Ante Bonus pays on a straight or better when you "
+                "raise; Pair Plus pays on your hand alone.",
+            ),
         ),
         Game(
             "crazy4",
@@ -119,6 +142,16 @@ GAMES: dict[str, Game[Any]] = {
             _variants(crazy4.Crazy4Rules(), crazy4.Crazy4Rules.standard()),
             crazy4.settle,
             ("super_bonus_table", "queens_up_table"),
+            (
+                "Ante and Super Bonus (equal) are required; Queens Up is optional.",
+                "Five cards each; the best four count. Four Aces top the ranking, and a flush "
+                "beats a straight.",
+                "Fold, or play 1x the Ante; with a pair of aces or better, up to 3x.",
+                "The dealer qualifies with king-high or better; if not, the Ante pushes and "
+                "the Play wins. A hand that does not beat a qualifying dealer loses.",
+                "The Super Bonus pays on a straight or better, win or lose; below that it pushes "
+                "unless the dealer's hand is higher.",
+            ),
         ),
         Game(
             "baccarat",
@@ -128,6 +161,14 @@ GAMES: dict[str, Game[Any]] = {
             _variants(baccarat.BaccaratRules(), baccarat.BaccaratRules.six_decks()),
             baccarat.settle,
             (),
+            (
+                "Bet on Player, Banker or Tie, in any combination. Tens and pictures count "
+                "0, aces 1; a total is the sum's last digit.",
+                "Eight or nine on two cards is a natural: both stand. Otherwise the Player "
+                "draws on 0 to 5 and the Banker draws by the third-card table.",
+                "Player pays 1 to 1, Banker 1 to 1 less 5% commission, Tie 8 to 1 (Player "
+                "and Banker push on a tie).",
+            ),
         ),
     )
 }

@@ -180,8 +180,11 @@ def create_app(
         ]
 
     @app.get("/api/me")
-    def me(player_id: Player) -> dict[str, Any]:
-        return {"player": player_id, "balance": service.balance(player_id)}
+    def me(
+        player_id: Player, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
+    ) -> dict[str, Any]:
+        signed_in = bool(session and session in sessions)
+        return {"player": player_id, "balance": service.balance(player_id), "signed_in": signed_in}
 
     @app.post("/api/login", dependencies=[Checked])
     def login(body: Login, response: Response) -> dict[str, Any]:

@@ -132,6 +132,7 @@ function renderRound() {
 
 async function refreshBalance() {
   const me = await api("/api/me");
+  $("logout").hidden = !me.signed_in;
   $("balance").textContent = money(me.balance);
   $("stats").textContent = state.session.rounds ? `${state.session.rounds} rounds, ${money(state.session.net)}` : "";
 }
@@ -181,7 +182,8 @@ async function hint() {
 function payTable() {
   const game = info();
   const edge = game.house_edge === null ? "being computed…" : (game.house_edge * 100).toFixed(4) + "% per initial wager (optimal play, required wagers)";
-  let html = `<h2>${game.title}</h2><p>House edge: ${edge}</p><h3>Wagers</h3><table>` +
+  let html = `<h2>${game.title}</h2><ul>${game.how_to_play.map((line) => `<li>${line}</li>`).join("")}</ul>` +
+    `<p>House edge: ${edge}</p><h3>Wagers</h3><table>` +
     game.wagers.map((w) => `<tr><td>${w.label}</td><td>${money(w.minimum)} to ${money(w.maximum)}${w.required ? ", required" : ""}${w.equal_to ? `, equals the ${w.equal_to}` : ""}</td></tr>`).join("") + "</table>";
   for (const [name, rows] of Object.entries(game.pay_tables)) {
     html += `<h3>${name.replaceAll("_", " ")}</h3><table>` + rows.map(([hand, pays]) => `<tr><td>${hand}</td><td>${pays}</td></tr>`).join("") + "</table>";
@@ -217,8 +219,25 @@ function selectGame(name) {
   say("Tap a spot to place the selected chip; press and hold to clear it.");
 }
 
+async function signIn() {
+  $("login").showModal();
+  return new Promise((resolve) => {
+    $("login-form").onsubmit = async (event) => {
+      event.preventDefault();
+      try {
+        await api("/api/login", { name: $("login-name").value, password: $("login-password").value });
+        $("login").close();
+        resolve();
+      } catch (error) { $("login-error").textContent = error.message; }
+    };
+  });
+}
+
 async function start() {
   state.games = await api("/api/games");
+  const response = await fetch("/api/me");
+  if (response.status === 401) await signIn();
+  $("logout").onclick = async () => { await api("/api/logout", {}); location.reload(); };
   $("deal").onclick = () => deal(false);
   $("replay").onclick = () => deal(true);
   $("hint").onclick = hint;
