@@ -35,8 +35,9 @@ def database_url() -> str:
 def connect(url: str | None = None) -> Engine:
     """An engine on ``url`` (default :func:`database_url`), migrated to the latest schema.
 
-    SQLite runs in WAL mode with foreign keys on and a busy timeout; PostgreSQL runs
-    SERIALIZABLE, so concurrent money movements either serialise or are retried.
+    SQLite runs in WAL mode with foreign keys on and a busy timeout, one writer at a
+    time; on PostgreSQL every call that moves a player's money first locks that
+    player's row, so their calls take turns while other players' run alongside.
     """
     url = url or database_url()
     if url.startswith("sqlite"):
@@ -62,7 +63,7 @@ def connect(url: str | None = None) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # one writer at a time
 
     else:
-        engine = create_engine(url, isolation_level="SERIALIZABLE", pool_pre_ping=True)
+        engine = create_engine(url, isolation_level="READ COMMITTED", pool_pre_ping=True)
     migrate(engine)
     return engine
 

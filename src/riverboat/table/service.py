@@ -76,7 +76,7 @@ class TableService:
     # ------------------------------------------------------------ plumbing
     def _write(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in one transaction; retry PostgreSQL serialization failures and
-        deadlocks after a short random pause that grows with each attempt."""
+        deadlocks (should any occur) after a short random pause that grows each time."""
         for attempt in range(RETRIES):
             try:
                 with Session(self.engine) as session, session.begin():
@@ -132,6 +132,15 @@ class TableService:
         for account, amount in entries:
             if amount:
                 session.add(LedgerEntry(transaction_id=txn.id, account=account, amount=amount))
+
+    @staticmethod
+    def _lock(session: Session, player_id: int) -> None:
+        """Take the player's row lock: calls that move their money take turns."""
+        if (
+            session.scalar(select(Player.id).where(Player.id == player_id).with_for_update())
+            is None
+        ):
+            raise IllegalAction(f"there is no player {player_id}")
 
     @staticmethod
     def _balance(session: Session, player_id: int) -> Cents:
@@ -220,6 +229,7 @@ class TableService:
         """Below $100 of play money, a top-up brings the balance back to $1,000."""
 
         def work(session: Session, txn: Transaction) -> dict[str, Any]:
+            self._lock(session, player_id)
             balance = self._balance(session, player_id)
             if balance >= TOP_UP_BELOW:
                 raise IllegalAction(
@@ -262,6 +272,7 @@ class TableService:
         }
 
         def work(session: Session, txn: Transaction) -> dict[str, Any]:
+            self._lock(session, player_id)
             unfinished = session.scalar(
                 select(RoundRow.id).where(
                     RoundRow.player_id == player_id,
@@ -318,6 +329,7 @@ class TableService:
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
 
         def work(session: Session, txn: Transaction) -> dict[str, Any]:
+            self._lock(session, player_id)
             row = self._owned(session, player_id, round_id, lock=True)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
