@@ -175,3 +175,13 @@ def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser)
     expect(tab.locator("#balance")).to_have_text("$1,000")
     expect(tab.locator("#logout")).to_be_visible()
     tab.close()
+
+
+def test_a_round_verifies_in_the_browser(page: Page) -> None:
+    page.click("#history-toggle")
+    for game in ("rabbit-hunter", "baccarat"):  # a deck, and a shoe dealt after its burn
+        button = page.locator(f"#rounds li:has-text('{game}') .verify").first
+        button.click()
+        expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
+            "verified in your browser"
+        )

@@ -543,7 +543,16 @@ def export_round(row: RoundRow) -> dict[str, Any]:
     totals = (
         _totals(replay(json.loads(row.record))) if finished and row.game == "baccarat" else None
     )
+    burned = None
+    if finished and row.game == "baccarat":
+        shoe = _fair_cards(
+            "baccarat",
+            json.loads(row.record)["rules"],
+            FairSource(row.server_seed, row.client_seed, row.nonce),
+        )
+        burned = len(shoe.burned)  # type: ignore[union-attr]
     return {
+        "burned": burned,
         "totals": totals,
         "id": row.id,
         "game": row.game,

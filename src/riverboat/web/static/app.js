@@ -192,13 +192,50 @@ function payTable() {
   $("paytable").showModal();
 }
 
+// Check a finished round in the browser, independently of the server: SHA-256 of the
+// seed against the commitment, then the deck from HMAC-SHA256(seed, "client:nonce:i")
+// words, rejection sampling and Fisher-Yates (docs/fairness.md).
+async function verifyRound(round) {
+  const hex = (h) => Uint8Array.from(h.match(/../g).map((b) => parseInt(b, 16)));
+  const seed = hex(round.server_seed);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", seed));
+  const commitment = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (commitment !== round.commitment) return "the seed does not match the commitment";
+  const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  let block = 0, words = [];
+  const word = async () => {
+    if (!words.length) {
+      const bytes = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${round.client_seed}:${round.nonce}:${block++}`)));
+      for (let i = 0; i < 32; i += 4) words.push(((bytes[i] << 24) >>> 0) + (bytes[i + 1] << 16) + (bytes[i + 2] << 8) + bytes[i + 3]);
+    }
+    return words.shift();
+  };
+  const size = 52 * (round.record.rules.decks || 1);
+  const order = Array.from({ length: size }, (_, i) => i);
+  for (let i = size - 1; i > 0; i--) {
+    const bound = i + 1, limit = 2 ** 32 - (2 ** 32 % bound);
+    let x = await word();
+    while (x >= limit) x = await word();
+    const j = x % bound;
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const start = round.burned || 0, drawn = round.record.cards_drawn;
+  const same = drawn.every((card, i) => order[start + i] % 52 === card);
+  return same ? "verified in your browser: the seed matches its commitment and the cards come from the seeds" : "the cards are not the ones the seeds give";
+}
+
 async function loadHistory() {
   const rounds = await api("/api/history?limit=60");
   $("rounds").innerHTML = rounds.slice(0, 20).map((r) => {
     const net = r.balance_after === null ? "" : money(r.balance_after - r.balance_before);
     return `<li>#${r.id} ${r.game} ${r.status} ${net}<br><code>commitment ${r.commitment}</code>` +
-      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${r.client_seed} · nonce ${r.nonce}</code>` : "") + "</li>";
+      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${r.client_seed} · nonce ${r.nonce}</code>` +
+        ` <button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict"></span>` : "") + "</li>";
   }).join("");
+  for (const button of document.querySelectorAll("#rounds .verify")) {
+    const round = rounds.find((r) => String(r.id) === button.dataset.round);
+    button.onclick = async () => { button.nextElementSibling.textContent = await verifyRound(round); };
+  }
   const coups = rounds.filter((r) => r.totals).reverse().map(({ totals: [p, b] }) => (p > b ? "P" : b > p ? "B" : "T"));
   $("bead").innerHTML = coups.map((c) => `<span class="${c}">${c}</span>`).join("");
   const columns = [];
