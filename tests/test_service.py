@@ -203,3 +203,55 @@ def test_history_and_quick_replay_r10(service: TableService) -> None:
     assert history[-1]["balance_before"] == STARTING_CREDIT
     with pytest.raises(IllegalAction, match="1 to 1000 rounds"):
         service.history(me, 0)
+
+
+def test_audit_compares_every_payout_with_its_record(service: TableService) -> None:
+    from riverboat.store.models import Transaction
+
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 500})
+    service.act(me, view["id"], "fold")
+    with Session(service.engine) as session, session.begin():  # a forged, balanced payout
+        txn = session.scalar(
+            select(Transaction).where(
+                Transaction.round_id == view["id"], Transaction.kind == "settle"
+            )
+        )
+        assert txn is not None
+        session.add_all(
+            [
+                LedgerEntry(transaction_id=txn.id, account=f"player:{me}", amount=1_000_000),
+                LedgerEntry(transaction_id=txn.id, account="house", amount=-1_000_000),
+            ]
+        )
+    assert any("the record says -500" in problem for problem in service.audit())
+
+
+def test_a_round_left_open_can_be_picked_up_again(service: TableService) -> None:
+    me = service.local_player()
+    assert service.open_round(me, "rabbit-hunter") is None
+    view = service.start_round(me, "rabbit-hunter", {"ante": 500})
+    again = service.open_round(me, "rabbit-hunter")
+    assert again is not None
+    assert again["id"] == view["id"]
+    assert again["cards"] == view["cards"]  # the same cards, nothing more shown
+
+
+def test_a_name_registered_twice_at_once_is_refused_once(service: TableService) -> None:
+    results: list[str] = []
+
+    def register(password: str) -> None:
+        try:
+            service.register("alice", password)
+            results.append("ok")
+        except IllegalAction:
+            results.append("taken")
+
+    threads = [
+        threading.Thread(target=register, args=(p,)) for p in ("first password", "second password")
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["ok", "taken"]

@@ -127,3 +127,31 @@ def test_rate_limiting(tmp_path: Path) -> None:
         codes = [client.get("/api/games").status_code for _ in range(8)]
     assert 429 in codes
     assert codes[:5] == [200] * 5
+
+
+def test_bad_ids_and_control_characters_are_refused_not_crashes(client: TestClient) -> None:
+    assert client.get("/api/rounds/99999999999999999999999").status_code == 422
+    assert client.get("/api/rounds/0").status_code == 422
+    nul = post(
+        client,
+        "/api/rounds",
+        {"game": "tri-card", "wagers": {"ante": 500}, "client_seed": "a\x00b"},
+    )
+    assert nul.status_code == 422  # type: ignore[attr-defined]
+    odd_chip = client.post(
+        "/api/chips", json={"game": "tri-card", "wagers": {}, "spot": "ante", "chip": 7}
+    )
+    assert odd_chip.status_code == 400
+    assert "the chips here are $1, $5, $25, $100, $500" in odd_chip.json()["error"]
+
+
+def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'hosts.db'}",
+        allowed_hosts=["127.0.0.1", "localhost"],
+        house_edges=False,
+    )
+    with TestClient(app, base_url="http://127.0.0.1") as local:
+        assert local.get("/api/games").status_code == 200
+    with TestClient(app, base_url="http://evil.example") as rebound:
+        assert rebound.get("/api/games").status_code == 400

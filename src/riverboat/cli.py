@@ -440,11 +440,12 @@ def history(
         typer.echo(json.dumps(found, indent=2))
         return
     for item in found:
-        change = (item["balance_after"] or item["balance_before"]) - item["balance_before"]
+        after = item["balance_after"]
+        change = 0 if after is None else after - item["balance_before"]
         typer.echo(
             f"#{item['id']:<6} {item['played_at'][:19]}  {item['game']:<14} {item['status']:<8} "
             f"{format_money(change, signed=True):>10}  "
-            f"balance {format_money(item['balance_after'] or 0)}"
+            f"balance {'-' if after is None else format_money(after)}"
         )
 
 
@@ -519,7 +520,8 @@ def serve(
     except ImportError:
         raise typer.BadParameter("the web table needs: pip install 'riverboat[web]'") from None
     local = host in ("127.0.0.1", "localhost", "::1")
-    application = create_app(database, local_player=local)
+    loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
+    application = create_app(database, local_player=local, allowed_hosts=loopback)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     uvicorn.run(application, host=host, port=port, log_level="warning")
 

@@ -18,10 +18,11 @@ from fractions import Fraction
 from importlib.resources import files
 from typing import Annotated, Any
 
-from fastapi import Cookie, Depends, FastAPI, Header, HTTPException, Request, Response
+from fastapi import Cookie, Depends, FastAPI, Header, HTTPException, Path, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import hold, tap
@@ -36,17 +37,25 @@ CSRF_COOKIE = "riverboat_csrf"
 STATIC = files("riverboat.web") / "static"
 
 
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (PostgreSQL refuses NUL)
+RoundId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
 class RoundRequest(BaseModel):
-    game: str = Field(description="rabbit-hunter, tri-card, crazy4 or baccarat")
+    game: str = Field(description="rabbit-hunter, tri-card, crazy4 or baccarat", max_length=32)
     wagers: dict[str, int] = Field(description="spot name to cents")
-    client_seed: str | None = Field(default=None, max_length=128)
-    idempotency_key: str | None = Field(default=None, max_length=128)
+    client_seed: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
+    idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
 
 
 class ActionRequest(BaseModel):
-    action: str
+    action: str = Field(max_length=32)
     amount: int | None = None
-    idempotency_key: str | None = Field(default=None, max_length=128)
+    idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
+
+
+class ReplayRequest(BaseModel):
+    idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
 
 
 class ChipRequest(BaseModel):
@@ -58,7 +67,7 @@ class ChipRequest(BaseModel):
 
 
 class Login(BaseModel):
-    name: str = Field(max_length=64)
+    name: str = Field(max_length=64, pattern=PRINTABLE)
     password: str = Field(max_length=256)
 
 
@@ -133,6 +142,7 @@ def create_app(
     local_player: bool = True,
     rate_limit: int = 60,
     house_edges: bool = True,
+    allowed_hosts: list[str] | None = None,
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
     ``house_edges`` works out each game's edge in the background for the pay tables."""
@@ -141,6 +151,8 @@ def create_app(
     limiter = RateLimiter(rate_limit)
     app = FastAPI(title="riverboat", description="Casino table games, dealt fairly.", version="1")
     app.state.service, app.state.sessions, app.state.local_player = service, sessions, local_player
+    if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     if house_edges:
@@ -205,7 +217,11 @@ def create_app(
     @app.post("/api/chips")
     def chips(body: ChipRequest) -> dict[str, int]:
         """A tap (or press-and-hold) on a wager spot (R2); pure, changes nothing stored."""
-        spots = find_game(body.game).new_round().spots
+        kind = find_game(body.game)
+        spots = kind.new_round().spots
+        if not body.hold and body.chip not in kind.rules().chips:
+            chips = ", ".join(f"${c // 100}" for c in kind.rules().chips)
+            raise IllegalAction(f"the chips here are {chips}")
         if body.hold:
             return hold(body.wagers, body.spot, spots)
         return tap(body.wagers, body.spot, body.chip, spots)
@@ -217,20 +233,25 @@ def create_app(
         )
 
     @app.post("/api/games/{game}/replay", dependencies=[Checked])
-    def replay(game: str, player_id: Player) -> dict[str, Any]:
+    def replay(game: str, body: ReplayRequest, player_id: Player) -> dict[str, Any]:
         """Quick Replay (R10): the last round's wagers, checked again."""
-        return service.quick_replay(player_id, game)
+        return service.quick_replay(player_id, game, body.idempotency_key)
+
+    @app.get("/api/games/{game}/open")
+    def open_round(game: str, player_id: Player) -> dict[str, Any] | None:
+        """The unfinished round at this table, to pick it up again after a reload."""
+        return service.open_round(player_id, game)
 
     @app.get("/api/rounds/{round_id}")
-    def show(round_id: int, player_id: Player) -> dict[str, Any]:
+    def show(round_id: RoundId, player_id: Player) -> dict[str, Any]:
         return service.round(player_id, round_id)
 
     @app.post("/api/rounds/{round_id}/actions", dependencies=[Checked])
-    def act(round_id: int, body: ActionRequest, player_id: Player) -> dict[str, Any]:
+    def act(round_id: RoundId, body: ActionRequest, player_id: Player) -> dict[str, Any]:
         return service.act(player_id, round_id, body.action, body.amount, body.idempotency_key)
 
     @app.get("/api/rounds/{round_id}/hint")
-    def hint(round_id: int, player_id: Player) -> list[dict[str, Any]]:
+    def hint(round_id: RoundId, player_id: Player) -> list[dict[str, Any]]:
         """Each legal option's expected value for this hand (in Antes)."""
         from riverboat.analysis import best_action
 

@@ -5,6 +5,7 @@
 const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 } };
 const $ = (id) => document.getElementById(id);
 const money = (cents) => (cents < 0 ? "-$" : "$") + (Math.abs(cents) / 100).toLocaleString(undefined, { minimumFractionDigits: Math.abs(cents) % 100 ? 2 : 0 });
+const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const csrf = () => (document.cookie.match(/riverboat_csrf=([^;]+)/) || [])[1] || "";
 
 async function api(path, body) {
@@ -149,7 +150,7 @@ async function deal(replay) {
   $("hint-box").hidden = true;
   try {
     state.round = replay
-      ? await api(`/api/games/${state.game}/replay`, {})
+      ? await api(`/api/games/${state.game}/replay`, { idempotency_key: crypto.randomUUID() })
       : await api("/api/rounds", { game: state.game, wagers: state.wagers, idempotency_key: crypto.randomUUID() });
     state.last[state.game] = { ...state.round.wagers };
     state.wagers = { ...state.round.wagers };
@@ -229,7 +230,7 @@ async function loadHistory() {
   $("rounds").innerHTML = rounds.slice(0, 20).map((r) => {
     const net = r.balance_after === null ? "" : money(r.balance_after - r.balance_before);
     return `<li>#${r.id} ${r.game} ${r.status} ${net}<br><code>commitment ${r.commitment}</code>` +
-      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${r.client_seed} · nonce ${r.nonce}</code>` +
+      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${escape(r.client_seed)} · nonce ${r.nonce}</code>` +
         ` <button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict"></span>` : "") + "</li>";
   }).join("");
   for (const button of document.querySelectorAll("#rounds .verify")) {
@@ -245,15 +246,19 @@ async function loadHistory() {
   $("big").innerHTML = columns.map((col) => col.map((c) => `<span class="${c}">${c}</span>`).join("") + "<span></span>".repeat(6 - col.length)).join("");
 }
 
-function selectGame(name) {
+async function selectGame(name) {
   state.game = name;
-  state.round = null;
+  state.round = await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
   state.wagers = state.last[name] ? { ...state.last[name] } : {};
   $("logo").textContent = info().title;
   renderGames();
   renderSpots();
   renderRound();
-  say("Tap a spot to place the selected chip; press and hold to clear it.");
+  if (state.round) {
+    state.wagers = { ...state.round.wagers };
+    renderSpots();
+    say("Your round is still open: your decision.");
+  } else say("Tap a spot to place the selected chip; press and hold to clear it.");
 }
 
 async function signIn() {
@@ -280,7 +285,7 @@ async function start() {
   $("hint").onclick = hint;
   $("logo").onclick = payTable;
   $("history-toggle").onclick = () => { $("history").hidden = !$("history").hidden; };
-  selectGame("rabbit-hunter");
+  await selectGame("rabbit-hunter");
   await refreshBalance();
   await loadHistory();
 }
