@@ -155,3 +155,31 @@ def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
         assert local.get("/api/games").status_code == 200
     with TestClient(app, base_url="http://evil.example") as rebound:
         assert rebound.get("/api/games").status_code == 400
+
+
+def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'expiry.db'}", local_player=False, house_edges=False)
+    app.state.service.register("ann", "a long password")
+    with TestClient(app) as client:
+        client.get("/")
+        before = client.cookies["riverboat_csrf"]
+        assert (
+            post(client, "/api/login", {"name": "ann", "password": "a long password"}).status_code
+            == 200
+        )  # type: ignore[attr-defined]
+        assert client.cookies["riverboat_csrf"] != before
+        assert client.get("/api/me").status_code == 200
+        for token, (player, _) in list(app.state.sessions.items()):
+            app.state.sessions[token] = (player, 0.0)  # the session's time is up
+        assert client.get("/api/me").status_code == 401
+
+
+def test_serving_again_voids_rounds_left_before_their_first_decision_g7(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = create_app(database, house_edges=False)
+    player = first.state.service.local_player()
+    view = first.state.service.start_round(player, "tri-card", {"ante": 1000})
+    again = create_app(database, house_edges=False, recover=True)
+    assert again.state.service.history(player, 1)[0]["status"] == "void"
+    assert again.state.service.balance(player) == 100_000
+    assert view["status"] == "open"

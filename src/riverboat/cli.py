@@ -521,7 +521,7 @@ def serve(
         raise typer.BadParameter("the web table needs: pip install 'riverboat[web]'") from None
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
-    application = create_app(database, local_player=local, allowed_hosts=loopback)
+    application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     uvicorn.run(application, host=host, port=port, log_level="warning")
 

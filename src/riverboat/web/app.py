@@ -33,6 +33,7 @@ from riverboat.table.service import TableService
 __all__ = ["create_app"]
 
 SESSION_COOKIE = "riverboat_session"
+SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
 STATIC = files("riverboat.web") / "static"
 
@@ -97,8 +98,10 @@ def current_player(
     """The logged-in player, or on a loopback server the local player."""
     state = request.app.state
     if session and session in state.sessions:
-        player_id: int = state.sessions[session]
-        return player_id
+        player_id, expires = state.sessions[session]
+        if time.monotonic() < expires:
+            return int(player_id)
+        del state.sessions[session]  # expired: log in again
     if state.local_player:
         return int(state.service.local_player())
     raise HTTPException(status_code=401, detail="log in first")
@@ -143,11 +146,14 @@ def create_app(
     rate_limit: int = 60,
     house_edges: bool = True,
     allowed_hosts: list[str] | None = None,
+    recover: bool = False,
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
     ``house_edges`` works out each game's edge in the background for the pay tables."""
     service = TableService(database)
-    sessions: dict[str, int] = {}
+    if recover:  # G7: rounds a stopped server left before their first decision are void
+        service.recover()
+    sessions: dict[str, tuple[int, float]] = {}  # token -> (player, expiry on the monotonic clock)
     limiter = RateLimiter(rate_limit)
     app = FastAPI(title="riverboat", description="Casino table games, dealt fairly.", version="1")
     app.state.service, app.state.sessions, app.state.local_player = service, sessions, local_player
@@ -195,15 +201,20 @@ def create_app(
     def me(
         player_id: Player, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
     ) -> dict[str, Any]:
-        signed_in = bool(session and session in sessions)
+        signed_in = bool(
+            session and session in sessions and sessions[session][1] > time.monotonic()
+        )
         return {"player": player_id, "balance": service.balance(player_id), "signed_in": signed_in}
 
     @app.post("/api/login", dependencies=[Checked])
     def login(body: Login, response: Response) -> dict[str, Any]:
         player_id = service.login(body.name, body.password)
         token = new_token(32)
-        sessions[token] = player_id
-        response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict")
+        sessions[token] = (player_id, time.monotonic() + SESSION_SECONDS)
+        response.set_cookie(
+            SESSION_COOKIE, token, httponly=True, samesite="strict", max_age=SESSION_SECONDS
+        )
+        response.set_cookie(CSRF_COOKIE, new_token(24), samesite="strict")  # a fresh token
         return {"player": player_id, "balance": service.balance(player_id)}
 
     @app.post("/api/logout", dependencies=[Checked])
