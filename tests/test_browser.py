@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,9 @@ from riverboat.web.app import create_app
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 
 
-def _serve(database: Path, local_player: bool) -> tuple[uvicorn.Server, threading.Thread, str]:
+@contextmanager
+def _serving(database: Path, local_player: bool) -> Iterator[str]:
+    """The app on a free loopback port, in a thread, for as long as the block runs."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -33,23 +36,23 @@ def _serve(database: Path, local_player: bool) -> tuple[uvicorn.Server, threadin
         if runner.started:
             break
         time.sleep(0.1)
-    return runner, thread, f"http://127.0.0.1:{port}/"
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        runner.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    runner, thread, address = _serve(tmp_path_factory.mktemp("shared") / "shared.db", False)
-    yield address
-    runner.should_exit = True
-    thread.join(timeout=10)
+    with _serving(tmp_path_factory.mktemp("shared") / "shared.db", local_player=False) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    runner, thread, address = _serve(tmp_path_factory.mktemp("web") / "browser.db", True)
-    yield address
-    runner.should_exit = True
-    thread.join(timeout=10)
+    with _serving(tmp_path_factory.mktemp("web") / "browser.db", local_player=True) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
