@@ -190,3 +190,16 @@ def test_a_round_verifies_in_the_browser(page: Page) -> None:
         expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
             "verified in your browser"
         )
+
+
+def test_a_reload_picks_up_the_round_in_play(page: Page) -> None:
+    choose(page, "Rabbit Hunter")
+    page.click("#deal")  # the last wagers are still on the spots
+    expect(page.locator("[data-action=play]")).to_be_visible()
+    dealt = page.locator("#player").inner_html()
+    page.reload()
+    page.wait_for_selector(".spot")
+    expect(page.locator("#message")).to_contain_text("still open")
+    assert page.locator("#player").inner_html().count("<svg") == dealt.count("<svg")
+    page.click("[data-action=fold]")
+    expect(page.locator("#message")).to_contain_text("folds")
