@@ -4,6 +4,7 @@ acknowledged wager and decision is there (G7)."""
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -45,6 +46,14 @@ while True:
 """
 
 
+def _acknowledge(line: str, started: set[int], acted: set[int]) -> None:
+    """Count a whole acknowledgment line ("start 12\\n", "act 12\\n"); a line cut short
+    by the kill, or anything else, is not one."""
+    found = re.fullmatch(r"(start|act) (\d+)\n", line)
+    if found:
+        (started if found.group(1) == "start" else acted).add(int(found.group(2)))
+
+
 def test_killed_at_any_moment_the_books_stay_whole(database_url: str) -> None:
     started: set[int] = set()
     acted: set[int] = set()
@@ -61,14 +70,12 @@ def test_killed_at_any_moment_the_books_stay_whole(database_url: str) -> None:
             line = child.stdout.readline()
             if not line:
                 break
-            kind, number = line.split()
-            (started if kind == "start" else acted).add(int(number))
+            _acknowledge(line, started, acted)
         time.sleep(generator.uniform(0, 0.05))  # and die somewhere in the next one
         child.send_signal(signal.SIGKILL)
         child.wait()
-        for line in child.stdout.read().splitlines():  # acknowledged before it died
-            kind, number = line.split()
-            (started if kind == "start" else acted).add(int(number))
+        for line in child.stdout.read().splitlines(keepends=True):  # acknowledged before it died
+            _acknowledge(line, started, acted)
     assert started, "the player acknowledged nothing"
     service = TableService(database_url)
     service.recover()
