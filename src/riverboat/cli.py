@@ -1,7 +1,10 @@
 """The ``riverboat`` command: every user mistake ends in a clear message, exit code 2.
 
-riverboat deal                 a provably fair heads-up showdown
-riverboat name "As Kd Qh Jc Ts"  name a hand in every game that deals its size
+riverboat serve                      the tables in the browser
+riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand named
+riverboat analyze GAME               exact house edge, strategy and return tables
+riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
+riverboat accounts create|balance|top-up, history, verify, audit, recover
 """
 
 from __future__ import annotations
