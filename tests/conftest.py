@@ -32,7 +32,5 @@ def database_url(
     try:
         yield f"{POSTGRES}/{name}"
     finally:
-        from sqlalchemy.pool import NullPool  # noqa: F401 - engines are disposed by the tests
-
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -13,12 +13,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from riverboat.cards import DECK_SIZE, Card
 from riverboat.rng import RandomSource, SecureSource, shuffled
 
-__all__ = ["CardSource", "Deck", "DeckEmptyError", "Shoe", "burn_count"]
+__all__ = ["CardSource", "Deck", "DeckEmptyError", "Shoe", "burn_count", "cut_card_reached"]
 
 
 class DeckEmptyError(ValueError):
@@ -61,6 +61,12 @@ class Deck:
         cards = [Card(c) for c in self.order[self._next : self._next + n]]
         self._next += n
         return cards
+
+
+def cut_card_reached(remaining: Any, cut_card_from_end: int) -> Any:
+    """B1: the cut card has come out once no more than ``cut_card_from_end`` cards
+    remain (for one shoe, or a numpy array of shoes' remaining counts)."""
+    return remaining <= cut_card_from_end
 
 
 def burn_count(card: int) -> int:
@@ -106,7 +112,7 @@ class Shoe:
 
     @property
     def cut_card_reached(self) -> bool:
-        return self.remaining <= self.cut_card_from_end
+        return bool(cut_card_reached(self.remaining, self.cut_card_from_end))
 
     def reshuffle(self) -> None:
         """Shuffle every card back in, then show and burn as B1 says."""

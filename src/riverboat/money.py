@@ -12,10 +12,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TypeVar
 
 __all__ = ["Cents", "dollars", "format_money", "winnings"]
 
 Cents = int
+Stake = TypeVar("Stake")  # cents, or a numpy array of cents
 
 
 def dollars(amount: int) -> Cents:
@@ -30,7 +32,9 @@ def format_money(cents: Cents, signed: bool = False) -> str:
     return f"{sign}${whole:,}" + (f".{part:02d}" if part else "")
 
 
-def winnings(stake: Cents, pays: Fraction | int) -> Cents:
-    """What a winning stake earns at "pays X to 1", rounded down to the cent (G8)."""
+def winnings(stake: Stake, pays: Fraction | int) -> Stake:
+    """What a winning stake earns at "pays X to 1", rounded down to the cent (G8);
+    ``stake`` may be a number of cents or a numpy array of them."""
     ratio = Fraction(pays)
-    return stake * ratio.numerator // ratio.denominator
+    result: Stake = stake * ratio.numerator // ratio.denominator  # type: ignore[operator,assignment]
+    return result

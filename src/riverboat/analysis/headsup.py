@@ -17,7 +17,7 @@ The method, for any game described by a :class:`HeadsUpGame`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -429,11 +429,3 @@ def option_index(game: HeadsUpGame, name: str) -> int:
         if option.name == name:
             return i
     raise KeyError(name)
-
-
-def wagers_of(
-    game: HeadsUpGame, wagers: Mapping[str, Fraction] | Sequence[str]
-) -> dict[str, Fraction]:
-    if isinstance(wagers, Mapping):
-        return {k: Fraction(v) for k, v in wagers.items()}
-    return {w: Fraction(1) for w in wagers}

@@ -28,7 +28,7 @@ from riverboat.cards import Card
 from riverboat.deck import CardSource, Shoe
 from riverboat.games.engine import Choice, Round
 from riverboat.games.rules import RulesError, Spot
-from riverboat.money import Cents
+from riverboat.money import Cents, winnings
 from riverboat.rng import RandomSource
 
 __all__ = [
@@ -169,13 +169,13 @@ def settle(
         "player": np.where(player_wins, player, np.where(banker_wins, -player, 0)),
         "banker": np.where(
             banker_wins,
-            banker * banker_pays.numerator // banker_pays.denominator,  # G8: round down
+            winnings(banker, banker_pays),  # G8: round down
             np.where(player_wins, -banker, 0),
         ),
         "tie": np.where(
             player_wins | banker_wins,
             -tie,
-            tie * rules.tie_pays.numerator // rules.tie_pays.denominator,
+            winnings(tie, rules.tie_pays),
         ),
     }
 

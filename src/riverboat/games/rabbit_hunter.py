@@ -26,7 +26,7 @@ from riverboat.cards import Card, Rank
 from riverboat.games.engine import Choice, Round
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6
-from riverboat.money import Cents
+from riverboat.money import Cents, winnings
 
 __all__ = ["BONUS_TABLE", "BUY", "FOLD", "PLAY", "RabbitHunterRound", "RabbitHunterRules", "settle"]
 
@@ -105,8 +105,7 @@ def settle(
     bonus_line = np.where(~folded & (bonus_won > 0), bonus_won, -bonus)
     losing_hand = np.minimum(player, dealer)
     bad_beat_hit = ~folded & ~ties & (losing_hand >= FIVE_CARD.lowest(*rules.bad_beat_at_least))
-    pays = rules.bad_beat_pays
-    bad_beat_line = np.where(bad_beat_hit, bad_beat * pays.numerator // pays.denominator, -bad_beat)
+    bad_beat_line = np.where(bad_beat_hit, winnings(bad_beat, rules.bad_beat_pays), -bad_beat)
     lines = {
         "ante": ante_line,
         "play": showdown,
@@ -114,8 +113,8 @@ def settle(
         "bonus": bonus_line,
         "bad_beat": bad_beat_line,
     }
-    winnings = sum(np.maximum(line, 0) for line in lines.values())
-    cap = 0 if rules.max_payout is None else np.minimum(rules.max_payout - winnings, 0)
+    won = sum(np.maximum(line, 0) for line in lines.values())
+    cap = 0 if rules.max_payout is None else np.minimum(rules.max_payout - won, 0)
     lines["cap"] = np.asarray(cap + np.zeros_like(ante_line))  # R9
     return lines
 

@@ -71,23 +71,6 @@ def lookup3(hands: Hands, table: Table, out: Values) -> int:
     return -1
 
 
-@_compiled
-def lookup4(hands: Hands, table: Table, out: Values) -> int:
-    b1, b2, b3, b4 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3], BINOMIAL[4]
-    for i in range(hands.shape[0]):
-        a, b = np.int64(hands[i, 0]), np.int64(hands[i, 1])
-        c, d = np.int64(hands[i, 2]), np.int64(hands[i, 3])
-        a, c = _cas(a, c)
-        b, d = _cas(b, d)
-        a, b = _cas(a, b)
-        c, d = _cas(c, d)
-        b, c = _cas(b, c)
-        if d >= 52 or a == b or b == c or c == d:
-            return i
-        out[i] = table[b1[a] + b2[b] + b3[c] + b4[d]]
-    return -1
-
-
 @nb.njit(inline="always")
 def sort5(
     a: np.int64, b: np.int64, c: np.int64, d: np.int64, e: np.int64

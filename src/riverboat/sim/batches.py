@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.deck import burn_count
+from riverboat.deck import burn_count, cut_card_reached
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6
 from riverboat.hands._kernels import lookup3, lookup5
@@ -126,7 +126,7 @@ def _baccarat(
         position = burned[cards[:, 0]]
         rows = np.arange(shoes)
         while played < rounds:
-            live = rows[size - position > rules.cut_card_from_end]
+            live = rows[~cut_card_reached(size - position, rules.cut_card_from_end)]
             if not len(live):
                 break
             six = values[live[:, None], position[live, None] + np.arange(6)]
