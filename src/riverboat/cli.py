@@ -1,6 +1,7 @@
 """The ``riverboat`` command: every user mistake ends in a clear message, exit code 2.
 
 riverboat serve                      the tables in the browser
+riverboat play [GAME]                the tables in the terminal; --auto for scripts
 riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand named
 riverboat analyze GAME               exact house edge, strategy and return tables
 riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
@@ -527,6 +528,135 @@ def serve(
     application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+class Lines(StrEnum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def play(
+    game: Annotated[
+        str | None,
+        typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat (the first table)."),
+    ] = None,
+    auto: Annotated[
+        str | None,
+        typer.Option(
+            help="Play without a screen: optimal, simple, always-play or a CSV strategy file."
+        ),
+    ] = None,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play with --auto.")] = 1,
+    wagers: Annotated[
+        str | None,
+        typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'. --auto default: the minimums."),
+    ] = None,
+    client_seed: Annotated[
+        str | None, typer.Option(help="Your seed for every provably fair deal.")
+    ] = None,
+    top_up: Annotated[
+        bool, typer.Option("--top-up", help="With --auto, top up play money below $100.")
+    ] = False,
+    output: Annotated[
+        Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
+    ] = Lines.text,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="Monochrome (also when NO_COLOR is set).")
+    ] = False,
+    ascii_cards: Annotated[
+        bool, typer.Option("--ascii", help="Cards drawn in plain ASCII (As, Th).")
+    ] = False,
+    player: _PlayerName = None,
+    database: _Database = None,
+) -> None:
+    """Play at the tables in the terminal, or with --auto play rounds for scripts."""
+    from riverboat.games import find_game
+    from riverboat.games.rules import IllegalAction, RulesError, check_wagers
+
+    try:
+        if game is not None:
+            find_game(game)
+        placed = _parse_money_wagers(wagers) if wagers is not None else None
+        if placed is not None:
+            check_wagers(find_game(game or "rabbit-hunter").new_round().spots, placed)
+    except (RulesError, IllegalAction) as error:
+        raise typer.BadParameter(str(error)) from None
+    if auto is None:
+        for flag, given in (("--rounds", rounds != 1), ("--top-up", top_up),
+                            ("--format", output is not Lines.text)):  # fmt: skip
+            if given:
+                raise typer.BadParameter(f"{flag} goes with --auto STRATEGY", param_hint=flag)
+        _play_on_screen(game, placed, client_seed, no_color, ascii_cards, player, database)
+        return
+    if game is None:
+        raise typer.BadParameter("--auto plays one game: name it, e.g. riverboat play tri-card")
+    _play_plain(game, auto, rounds, placed, client_seed, top_up, output, player, database)
+
+
+def _play_on_screen(
+    game: str | None,
+    placed: dict[str, int] | None,
+    client_seed: str | None,
+    no_color: bool,
+    ascii_cards: bool,
+    player: str | None,
+    database: str | None,
+) -> None:
+    import os
+
+    if not _is_terminal():
+        raise typer.BadParameter(
+            "the table needs a terminal; scripts use --auto STRATEGY --rounds N"
+        )
+    if no_color:
+        os.environ["NO_COLOR"] = "1"  # Textual reads it when the app starts
+    from riverboat.terminal.app import TableApp
+
+    service = _service(database)
+    TableApp(
+        service,
+        _who(service, player),
+        game or "rabbit-hunter",
+        placed,
+        client_seed,
+        ascii_cards,
+    ).run()
+
+
+def _is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _play_plain(
+    game: str,
+    strategy: str,
+    rounds: int,
+    placed: dict[str, int] | None,
+    client_seed: str | None,
+    top_up: bool,
+    output: Lines,
+    player: str | None,
+    database: str | None,
+) -> None:
+    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.terminal.plain import AutoPlayer, default_wagers, play_rounds, round_json
+    from riverboat.terminal.plain import round_line as line
+
+    service = _service(database)
+    who = _who(service, player)
+    played = 0
+    try:
+        auto = AutoPlayer(game, strategy)
+        wagers = placed if placed is not None else default_wagers(game)
+        for record in play_rounds(service, who, game, wagers, auto, rounds, client_seed, top_up):
+            typer.echo(round_json(record) if output is Lines.json else line(record))
+            played += 1
+    except (RulesError, IllegalAction) as error:
+        if not played:
+            raise typer.BadParameter(str(error)) from None
+        typer.echo(f"Stopped after {played} of {rounds} rounds: {error}", err=True)
+        raise typer.Exit(1) from None
 
 
 _PLOT_FORMATS = (".png", ".svg", ".pdf")

@@ -1,0 +1,518 @@
+"""The terminal table: the four games in a Textual app, keyboard first.
+
+The table service decides everything (wagers, legal decisions, payouts) and keeps
+the money on the same database as the web table; this app shows what it is told.
+Every key that does something now is listed in the footer.
+
+>>> from riverboat.table.service import TableService
+>>> app = TableApp(TableService("sqlite://"), game="tri-card")   # app.run() shows it
+>>> app.game, app.chip_value("tri-card")
+('tri-card', 500)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from contextlib import suppress
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from rich.text import Text
+from sqlalchemy.exc import OperationalError
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, Static
+
+from riverboat.games import find_game
+from riverboat.games.chips import hold, tap
+from riverboat.games.rules import IllegalAction, RulesError, Spot
+from riverboat.money import Cents, format_money
+from riverboat.table.service import TOP_UP_BELOW, TableService
+from riverboat.terminal.cards import draw
+from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
+
+__all__ = ["DECISION_KEYS", "GAME_KEYS", "TableApp"]
+
+#: the games in key order, with the short names the games bar shows
+GAME_KEYS = {"1": "rabbit-hunter", "2": "tri-card", "3": "crazy4", "4": "baccarat"}
+_SHORT = {
+    "rabbit-hunter": "Rabbit Hunter",
+    "tri-card": "Tri-Card",
+    "crazy4": "Crazy 4",
+    "baccarat": "Baccarat",
+}
+#: the key of each decision the engine may offer
+DECISION_KEYS = {"fold": "f", "play": "p", "buy": "b", "raise": "r"}
+
+_SPOT = Binding.Group("Spot", compact=True)
+_CHIP = Binding.Group("Chip", compact=True)
+_BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
+_WELCOME = "↑↓ picks a spot, ←→ a chip; ⏎ adds the chip, ⌫ clears the spot; d deals."
+
+
+class TableApp(App[None]):
+    """The tables for one player: wagers, deal, decisions, hint, pay table, history.
+
+    ``game`` is the table shown first; ``wagers`` (cents) are placed on it to start;
+    ``client_seed`` goes into every deal (provably fair); ``house_edges`` lets the
+    pay table work out the analyzer's house edge in the background.
+    """
+
+    TITLE = "riverboat"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { background: #0d3b26; color: #f4f1e6; }
+    #top { height: 1; background: $panel; }
+    #games { width: 1fr; }
+    #balance { width: auto; text-style: bold; }
+    .hand { height: 3; margin: 1 1 0 1; }
+    #spots { height: auto; margin: 1 1 0 1; }
+    #chips { height: 1; margin: 0 1; }
+    #choices { height: 1; margin: 1 1 0 1; }
+    #message { height: 1fr; min-height: 2; margin: 1 1 0 1; }
+    #message.-error { color: $text-error; }
+    #status { height: 1; background: $panel; }
+    Footer.-compact KeyGroup { margin: 0; padding: 0; }
+    Footer.-compact FooterLabel { margin: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            # listed in the games bar at the top, each key beside its game
+            Binding(key, f"game('{name}')", _SHORT[name], show=False)
+            for key, name in GAME_KEYS.items()
+        ),
+        Binding("up", "spot(-1)", "Spot up", group=_SPOT),
+        Binding("down", "spot(1)", "Spot down", group=_SPOT),
+        Binding("left", "chip(-1)", "Smaller chip", group=_CHIP),
+        Binding("right", "chip(1)", "Bigger chip", group=_CHIP),
+        Binding("enter,space", "tap", "Add"),
+        Binding("backspace,delete", "hold", "Clear"),
+        Binding("d", "deal", "Deal"),
+        Binding("r", "replay", "Replay"),
+        *(
+            Binding(key, f"decide('{action}')", label)
+            for action, key, label in (
+                ("fold", "f", "Fold"),
+                ("play", "p", "Play"),
+                ("buy", "b", "Buy & Play"),
+                ("raise", "r", "Raise"),
+            )
+        ),
+        Binding("m", "most", "Play max"),
+        Binding("a", "amount", "Amount"),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "top_up", "Top up"),
+        Binding("t", "rules", "Rules"),
+        Binding("y", "history", "History"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        service: TableService,
+        player: int | None = None,
+        game: str = "rabbit-hunter",
+        wagers: dict[str, Cents] | None = None,
+        client_seed: str | None = None,
+        ascii_cards: bool = False,
+        house_edges: bool = True,
+    ) -> None:
+        super().__init__()
+        find_game(game)
+        self.service = service
+        self.player = service.local_player() if player is None else player
+        self.game = game
+        self.client_seed, self.ascii_cards, self.house_edges = client_seed, ascii_cards, house_edges
+        self.spots = {name: find_game(name).new_round().spots for name in GAME_KEYS.values()}
+        self.chips = {name: find_game(name).rules().chips for name in GAME_KEYS.values()}
+        #: per game: the wagers on the felt, the selected spot and chip, the round shown
+        self.wagers: dict[str, dict[str, Cents]] = {name: {} for name in GAME_KEYS.values()}
+        self.wagers[game] = dict(wagers or {})
+        self.spot_index = dict.fromkeys(GAME_KEYS.values(), 0)
+        self.chip_index = dict.fromkeys(GAME_KEYS.values(), 1)
+        self.rounds: dict[str, dict[str, Any] | None] = dict.fromkeys(GAME_KEYS.values())
+        self.hints: dict[int, str] = {}
+        self.hinting = False
+        self.balance: Cents = 0
+        self.message = Text(_WELCOME)
+        self.message_is_error = False
+        self.session_rounds, self.session_net = 0, 0
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield Static(id="games")
+            yield Static(id="balance")
+        yield Static(id="dealer", classes="hand")
+        yield Static(id="player", classes="hand")
+        yield Static(id="spots")
+        yield Static(id="chips")
+        yield Static(id="choices")
+        yield Static(id="message")
+        yield Static(id="status")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.balance = self.service.balance(self.player)
+        self._load(self.game)
+        self._show()
+
+    def chip_value(self, game: str) -> Cents:
+        """The selected chip at ``game``'s table, in cents."""
+        chips: tuple[Cents, ...] = self.chips[game]
+        return chips[self.chip_index[game]]
+
+    def spot(self) -> Spot:
+        """The selected wager spot at the current table."""
+        return self.spots[self.game][self.spot_index[self.game]]
+
+    def round_view(self) -> dict[str, Any] | None:
+        """The round shown at the current table (open, or the last one played)."""
+        return self.rounds[self.game]
+
+    def is_open(self) -> bool:
+        view = self.round_view()
+        return view is not None and view["status"] == "open"
+
+    def choices(self) -> dict[str, dict[str, Any]]:
+        """The decisions the engine allows now, by action."""
+        view = self.round_view()
+        if view is None or view["status"] != "open":
+            return {}
+        return {choice["action"]: choice for choice in view["choices"]}
+
+    def _ranged(self) -> dict[str, Any] | None:
+        """A choice with a range of amounts (Crazy 4's Play up to 3x, C3), if offered."""
+        return next((c for c in self.choices().values() if c["maximum"] > c["minimum"]), None)
+
+    # ------------------------------------------------------------- bindings
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only what can be done now is listed in the footer and runs on its key."""
+        if action in _BETTING:
+            return not self.is_open()
+        if action == "decide":
+            return parameters[0] in self.choices()
+        if action in ("most", "amount"):
+            return self._ranged() is not None
+        if action == "hint":
+            return self.game != "baccarat" and bool(self.choices())
+        if action == "top_up":
+            return self.balance < TOP_UP_BELOW
+        return True
+
+    # ------------------------------------------------------------- the felt
+    def action_game(self, name: str) -> None:
+        if name != self.game:
+            self.game = name
+            self._load(name)
+            self._show()
+
+    def action_spot(self, step: int) -> None:
+        spots = self.spots[self.game]
+        self.spot_index[self.game] = (self.spot_index[self.game] + step) % len(spots)
+        self._show()
+
+    def action_chip(self, step: int) -> None:
+        index = self.chip_index[self.game] + step
+        self.chip_index[self.game] = max(0, min(index, len(self.chips[self.game]) - 1))
+        self._show()
+
+    def action_tap(self) -> None:
+        """Add the selected chip to the selected spot (R2): capped at the maximum, and a
+        spot already at its maximum goes back to zero; the Bonus follows the Ante."""
+        spot = self.spot()
+        self._felt(lambda w: tap(w, spot.name, self.chip_value(self.game), self.spots[self.game]))
+
+    def action_hold(self) -> None:
+        """Clear the selected spot, as pressing and holding it does (R2)."""
+        spot = self.spot()
+        self._felt(lambda w: hold(w, spot.name, self.spots[self.game]))
+
+    def _felt(self, change: Callable[[dict[str, Cents]], dict[str, Cents]]) -> None:
+        try:
+            self.wagers[self.game] = change(self.wagers[self.game])
+        except IllegalAction as error:
+            self._say(str(error), error=True)
+        else:
+            spot = self.spot()
+            on = self.wagers[self.game].get(spot.name, 0)
+            self._say(f"{spot.label}: {format_money(on)}. {self._felt_total()}")
+        self._show()
+
+    def _felt_total(self) -> str:
+        total = sum(self.wagers[self.game].values())
+        return f"On the felt: {format_money(total)}; d deals." if total else ""
+
+    # -------------------------------------------------------------- rounds
+    def action_deal(self) -> None:
+        placed = {name: amount for name, amount in self.wagers[self.game].items() if amount}
+        game, seed = self.game, self.client_seed
+        self._play(lambda: self.service.start_round(self.player, game, placed, seed))
+
+    def action_replay(self) -> None:
+        """Quick Replay (R10): the last round's wagers at this table, checked as new ones."""
+        self._play(
+            lambda: self.service.quick_replay(self.player, self.game, client_seed=self.client_seed)
+        )
+
+    def action_decide(self, action: str, amount: Cents | None = None) -> None:
+        view = self.round_view()
+        if view is not None:
+            self._play(lambda: self.service.act(self.player, view["id"], action, amount))
+
+    def action_most(self) -> None:
+        choice = self._ranged()
+        if choice is not None:
+            self.action_decide(choice["action"], choice["maximum"])
+
+    def action_amount(self) -> None:
+        choice = self._ranged()
+        if choice is None:
+            return
+
+        def chosen(amount: Cents | None) -> None:
+            if amount is not None:
+                self.action_decide(choice["action"], amount)
+
+        asking = AmountScreen(choice["label"], choice["minimum"], choice["maximum"])
+        self.push_screen(asking, chosen)
+
+    def _play(self, call: Callable[[], dict[str, Any]]) -> None:
+        """One call to the service: the round it returns is shown; a refusal is said
+        and changes nothing."""
+        try:
+            view = call()
+        except (IllegalAction, RulesError) as error:
+            self._say(str(error), error=True)
+        except OperationalError as error:  # the database is away or busy
+            self._say(f"the database did not answer: {error.orig}", error=True)
+        else:
+            self.rounds[view["game"]] = view
+            self.wagers[view["game"]] = {k: v for k, v in view["wagers"].items() if v}
+            self.balance = view["balance"]
+            if view["status"] == "open":
+                self._say(self._decision_prompt(view))
+            else:
+                self._finished(view)
+        self._show()
+
+    def _decision_prompt(self, view: dict[str, Any]) -> str:
+        hint = "" if view["game"] == "baccarat" else " h shows each option's expected value."
+        return f"Round #{view['id']}: your decision.{hint}"
+
+    def _finished(self, view: dict[str, Any]) -> None:
+        text = " ".join(str(view["description"] or f"Round {view['status']}.").split())
+        if view["status"] == "settled":
+            self.session_rounds += 1
+            self.session_net += sum((view["result"] or {}).values())
+        if self.balance < TOP_UP_BELOW:
+            text += f" Below {format_money(TOP_UP_BELOW)}: u tops the play money up."
+        self._say(text)
+
+    def _load(self, game: str) -> None:
+        """Show ``game``'s table: a round left open there resumes (G7)."""
+        try:
+            view = self.service.open_round(self.player, game)
+        except OperationalError as error:
+            self._say(f"the database did not answer: {error.orig}", error=True)
+            return
+        if view is not None:
+            self.rounds[game] = view
+            self.wagers[game] = {k: v for k, v in view["wagers"].items() if v}
+            self._say(f"Your round is still open. {self._decision_prompt(view)}")
+        else:
+            last = self.rounds[game]
+            self._say(
+                " ".join(str(last["description"]).split())
+                if last and last["description"]
+                else f"{find_game(game).title}. {_WELCOME}"
+            )
+
+    # ----------------------------------------------------------- hint, pages
+    def action_hint(self) -> None:
+        """Each legal option's expected value in Antes, from the analyzer; worked out
+        in the background (the first Rabbit Hunter hand of a run takes seconds)."""
+        view = self.round_view()
+        if view is None or self.hinting:
+            return
+        if view["id"] in self.hints:
+            self._say(self.hints[view["id"]])
+            self._show()
+            return
+        self.hinting = True
+        self._say("Working out the hint...")
+        self._show()
+        threading.Thread(target=self._hint, args=(view,), daemon=True, name="hint").start()
+
+    def _hint(self, view: dict[str, Any]) -> None:
+        from riverboat.analysis import best_action
+
+        placed = view["wagers"]
+        units = {name: Fraction(amount, placed["ante"]) for name, amount in placed.items()}
+        try:
+            options = best_action(view["game"], " ".join(view["cards"]["player"]), units)
+            text = (
+                "Expected value per Ante: "
+                + ", ".join(f"{o.label} {float(o.expected):+.4f}" for o in options)
+                + f". Best: {options[0].label}."
+            )
+        except (RulesError, ValueError) as error:
+            text = f"No hint: {error}"
+        with suppress(RuntimeError):  # the app closed meanwhile
+            self.call_from_thread(self._hinted, view["id"], text)
+
+    def _hinted(self, round_id: int, text: str) -> None:
+        self.hinting = False
+        self.hints[round_id] = text
+        view = self.round_view()
+        if view is not None and view["id"] == round_id and view["status"] == "open":
+            self._say(text)
+            self._show()
+
+    def action_top_up(self) -> None:
+        try:
+            self.balance = self.service.top_up(self.player)
+        except IllegalAction as error:
+            self._say(str(error), error=True)
+        else:
+            self._say(f"Topped up: the balance is {format_money(self.balance)}.")
+        self._show()
+
+    def action_rules(self) -> None:
+        """The pay table and rules, viewable at any time without betting (R11)."""
+        self.push_screen(RulesScreen(self.game, self.house_edges))
+
+    def action_history(self) -> None:
+        try:
+            rounds = self.service.history(self.player, 20)
+        except OperationalError as error:
+            self._say(f"the database did not answer: {error.orig}", error=True)
+            self._show()
+            return
+        self.push_screen(HistoryScreen(rounds))
+
+    # ------------------------------------------------------------- drawing
+    def _say(self, text: str, error: bool = False) -> None:
+        self.message = Text(("! " if error else "") + text)
+        self.message_is_error = error
+
+    def _show(self) -> None:
+        """Redraw every part of the table from the state, and the footer's keys."""
+        self.query_one("#games", Static).update(self._games_bar())
+        self.query_one("#balance", Static).update(f"Balance {format_money(self.balance)} ")
+        dealer, player = self._hands()
+        self.query_one("#dealer", Static).update(dealer)
+        self.query_one("#player", Static).update(player)
+        self.query_one("#spots", Static).update(self._spots_text())
+        self.query_one("#chips", Static).update(self._chips_text())
+        self.query_one("#choices", Static).update(self._choices_text())
+        message = self.query_one("#message", Static)
+        message.update(self.message)
+        message.set_class(self.message_is_error, "-error")
+        self.query_one("#status", Static).update(self._status_text())
+        self.refresh_bindings()
+
+    def _games_bar(self) -> Text:
+        """The tables and their keys; the current one in brackets (and reversed)."""
+        text = Text(" ")
+        for key, name in GAME_KEYS.items():
+            current = name == self.game
+            text.append(f" {key} ", "bold reverse")
+            text.append(f"[{_SHORT[name]}]" if current else f" {_SHORT[name]} ",
+                        "bold underline" if current else "")  # fmt: skip
+            text.append(" ")
+        return text
+
+    def _hands(self) -> tuple[Text, Text]:
+        view = self.round_view()
+        baccarat = self.game == "baccarat"
+        dealer_key = "banker" if baccarat else "dealer"
+        cards = view["cards"] if view else {}
+        totals = (view or {}).get("totals") or []
+        open_ = self.is_open()
+        dealer_label = "Banker" if baccarat else "Dealer"
+        player_label = "Player" if baccarat else "You"
+        if len(totals) == 2:
+            player_label, dealer_label = f"Player {totals[0]}", f"Banker {totals[1]}"
+        dealer = self._hand(
+            dealer_label, cards.get(dealer_key, []), view["face_down"] if view and open_ else 0
+        )
+        mine = self._hand(player_label, cards.get("player", []), 0, cards.get("rabbit", []))
+        return dealer, mine
+
+    def _hand(
+        self, label: str, cards: list[str], face_down: int, rabbit: list[str] | None = None
+    ) -> Text:
+        drawn = draw(cards, face_down, self.ascii_cards)
+        lines = drawn.split("\n") if cards or face_down else [Text(), Text(), Text()]
+        if rabbit:
+            extra = draw(rabbit, 0, self.ascii_cards).split("\n")
+            notes = ["", " the rabbit", ""]
+            for line, more, note in zip(lines, extra, notes, strict=True):
+                line.append("  ")
+                line.append_text(more)
+                line.append(note, "italic")
+        heads = ["", f"{label:<10}", ""]
+        out = [Text(f"{head:<10}", "bold") + line for head, line in zip(heads, lines, strict=True)]
+        return Text("\n").join(out)
+
+    def _spots_text(self) -> Text:
+        text = Text()
+        betting = not self.is_open()
+        wagers = self.wagers[self.game]
+        for index, spot in enumerate(self.spots[self.game]):
+            chosen = betting and index == self.spot_index[self.game]
+            notes = "required" if spot.required else ""
+            if spot.equal_to:
+                leader = next(s for s in self.spots[self.game] if s.name == spot.equal_to)
+                notes = f"equals the {leader.label}" + (", required" if spot.required else "")
+            amount = format_money(wagers.get(spot.name, 0))
+            mark = ">" if chosen else " "
+            line = f"{mark} {spot.label:<12}{amount:>8}   {spot.limits():<15} {notes}"
+            if index:
+                text.append("\n")
+            text.append(line, "bold reverse" if chosen else "")
+        return text
+
+    def _chips_text(self) -> Text:
+        text = Text("  Chip        ")
+        for index, chip in enumerate(self.chips[self.game]):
+            label = format_money(chip)
+            chosen = index == self.chip_index[self.game]
+            text.append(f"[{label}]" if chosen else f" {label} ", "bold reverse" if chosen else "")
+            text.append(" ")
+        return text
+
+    def _choices_text(self) -> Text:
+        choices = self.choices()
+        if not choices:
+            total = sum(self.wagers[self.game].values())
+            return Text(
+                f"On the felt: {format_money(total)}. d deals it; r is Quick Replay "
+                "(the last round's wagers)."
+            )
+        text = Text("Your decision: ", "bold")
+        for action, choice in choices.items():
+            key = DECISION_KEYS.get(action, "?")
+            cost = f" {format_money(choice['minimum'])}" if choice["minimum"] else ""
+            text.append(f" {key} ", "bold reverse")
+            text.append(f" {choice['label']}{cost}  ")
+            if choice["maximum"] > choice["minimum"]:
+                text.append(" m ", "bold reverse")
+                text.append(f" {choice['label']} {format_money(choice['maximum'])}  ")
+                text.append(" a ", "bold reverse")
+                text.append(" other amount ")
+        return text
+
+    def _status_text(self) -> Text:
+        view = self.round_view()
+        parts = []
+        if view is not None:
+            parts.append(f"Round #{view['id']} {view['status']}")
+            parts.append(f"commitment {view['commitment'][:12]}...")
+        if self.session_rounds:
+            rounds = "1 round" if self.session_rounds == 1 else f"{self.session_rounds} rounds"
+            parts.append(f"this session: {rounds}, {format_money(self.session_net, signed=True)}")
+        return Text(" " + " · ".join(parts))

@@ -1,0 +1,223 @@
+"""Plain mode: rounds played by a strategy through the table service, without a screen.
+
+Each round is a dict (:func:`play_rounds`) that prints as one line of text
+(:func:`round_line`) or of JSON (:func:`round_json`).
+
+>>> from riverboat.table.service import TableService
+>>> service = TableService("sqlite://")
+>>> me = service.local_player()
+>>> played = list(play_rounds(service, me, "tri-card", {"ante": 500}, AutoPlayer("tri-card",
+...                           "always-play"), rounds=2))
+>>> [r["decision"]["action"] for r in played], played[-1]["balance"] == service.balance(me)
+(['raise', 'raise'], True)
+>>> round_line(played[0])                   # doctest: +ELLIPSIS
+'#1 Raise: Dealer: ... Net ... Balance $...'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from riverboat.games import find_game
+from riverboat.games.rules import RulesError, check_wagers
+from riverboat.money import Cents, format_money
+from riverboat.table.service import TOP_UP_BELOW, TableService
+
+__all__ = [
+    "STRATEGIES",
+    "AutoPlayer",
+    "Decision",
+    "default_wagers",
+    "play_rounds",
+    "round_json",
+    "round_line",
+]
+
+#: the named strategies; a CSV file (cards,best) such as `riverboat analyze --strategy`
+#: writes is the fourth kind
+STRATEGIES = ("optimal", "simple", "always-play")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An action for the service (``amount`` None: the choice's minimum), its label,
+    and a note when the strategy's choice could not be paid."""
+
+    action: str
+    amount: Cents | None
+    label: str
+    note: str = ""
+
+
+def default_wagers(game: str) -> dict[str, Cents]:
+    """The table minimum on each required wager (the first spot if none is required).
+
+    >>> default_wagers("crazy4"), default_wagers("baccarat")
+    ({'ante': 500, 'super_bonus': 500}, {'player': 500})
+    """
+    spots = find_game(game).new_round().spots
+    chosen = {spot.name: spot.minimum for spot in spots if spot.required}
+    return chosen or {spots[0].name: spots[0].minimum}
+
+
+class AutoPlayer:
+    """Decides hands for ``game`` with a strategy.
+
+    ``optimal`` weighs each hand exactly with the analyzer (``best_action``: the
+    first hand of a process builds the game's tables, Rabbit Hunter's in about six
+    seconds, then a hand takes about a millisecond); ``simple``, ``always-play`` or a
+    CSV file look the hand up in the simulator's strategy table.
+    """
+
+    def __init__(self, game: str, strategy: str) -> None:
+        find_game(game)
+        if strategy not in STRATEGIES and not Path(strategy).is_file():
+            raise RulesError(
+                f"no strategy {strategy!r}: use {', '.join(STRATEGIES)} or a CSV file "
+                "(cards,best) such as `riverboat analyze --strategy` writes"
+            )
+        if game == "baccarat" and strategy not in STRATEGIES:
+            raise RulesError("baccarat has no decisions: a strategy file does not apply")
+        self.game, self.strategy = game, strategy
+        self._tables: dict[tuple[tuple[str, Fraction], ...], Any] = {}
+
+    def check(self, wagers: Mapping[str, Cents]) -> None:
+        """Build the strategy table for these wagers now, so a bad file fails early."""
+        units = _units(wagers)
+        if self.game != "baccarat" and self.strategy != "optimal" and units.get("ante"):
+            self._table(units)
+
+    def _table(self, units: dict[str, Fraction]) -> Any:
+        from riverboat.sim.strategies import strategy_table
+
+        key = tuple(sorted(units.items()))
+        if key not in self._tables:
+            rules = find_game(self.game).rules()
+            self._tables[key] = strategy_table(self.game, rules, units, self.strategy)
+        return self._tables[key]
+
+    def decide(self, view: Mapping[str, Any]) -> Decision | None:
+        """The decision for an open round's view, or None when it has none to make."""
+        from riverboat.analysis import best_action, heads_up
+        from riverboat.analysis.headsup import colex_index
+        from riverboat.cards import parse_cards
+
+        choices = {choice["action"]: choice for choice in view["choices"]}
+        if not choices:
+            return None
+        units = _units(view["wagers"])
+        cards = " ".join(view["cards"]["player"])
+        options = heads_up(self.game, find_game(self.game).rules()).options
+        if self.strategy == "optimal":
+            name = best_action(self.game, cards, units)[0].option
+        else:
+            hand = np.array([[int(card) for card in parse_cards(cards)]], dtype=np.uint8)
+            name = options[int(self._table(units)[colex_index(hand)[0]])].name
+        option = next(o for o in options if o.name == name)
+        ante = view["wagers"]["ante"]
+        if name in choices:
+            choice, amount = choices[name], None
+        else:  # Crazy 4's "play3x" is the Play choice with an amount (C3)
+            choice = next(c for action, c in choices.items() if name.startswith(action))
+            amount = int(option.bet * ante)
+        label = option.label
+        cost = choice["minimum"] if amount is None else amount
+        if cost > view["balance"] and "fold" in choices:
+            return Decision(
+                "fold",
+                None,
+                "Fold",
+                f"{label} needs {format_money(cost)}; the balance is "
+                f"{format_money(view['balance'])}",
+            )
+        return Decision(choice["action"], amount, label)
+
+
+def _units(wagers: Mapping[str, Cents]) -> dict[str, Fraction]:
+    """Wagers in Antes, as the analyzer takes them (Baccarat's bets stand alone)."""
+    base = wagers.get("ante") or next((a for a in wagers.values() if a), 1)
+    return {name: Fraction(amount, base) for name, amount in wagers.items()}
+
+
+def play_rounds(
+    service: TableService,
+    player: int,
+    game: str,
+    wagers: Mapping[str, Cents],
+    auto: AutoPlayer,
+    rounds: int,
+    client_seed: str | None = None,
+    top_up: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """Play ``rounds`` rounds and yield each one settled (see :func:`round_json`).
+
+    A round left open at this table (after a restart, G7) is finished first and
+    counts as one of the rounds. A refusal (limits, balance) raises
+    ``IllegalAction`` and changes nothing; rounds already yielded stand.
+    """
+    placed = check_wagers(find_game(game).new_round().spots, wagers)
+    auto.check(placed)
+    for _ in range(rounds):
+        view = service.open_round(player, game)
+        resumed = view is not None
+        if view is None:
+            if top_up and service.balance(player) < TOP_UP_BELOW:
+                service.top_up(player)
+            view = service.start_round(player, game, placed, client_seed)
+        decision = auto.decide(view) if view["status"] == "open" else None
+        if decision is not None:
+            view = service.act(player, view["id"], decision.action, decision.amount)
+        yield _record(view, decision, resumed)
+
+
+def _record(view: Mapping[str, Any], decision: Decision | None, resumed: bool) -> dict[str, Any]:
+    result = view["result"] or {}
+    return {
+        "round": view["id"],
+        "game": view["game"],
+        "status": view["status"],
+        "resumed": resumed,
+        "wagers": view["wagers"],
+        "cards": view["cards"],
+        "decision": None
+        if decision is None
+        else {
+            "action": decision.action,
+            "amount": decision.amount,
+            "label": decision.label,
+            "note": decision.note or None,
+        },
+        "result": result,
+        "net": sum(result.values()),
+        "balance": view["balance"],
+        "description": view["description"],
+        "commitment": view["commitment"],
+        "server_seed": view["server_seed"],
+        "client_seed": view["client_seed"],
+        "nonce": view["nonce"],
+    }
+
+
+def round_line(record: Mapping[str, Any]) -> str:
+    """One line of text: round number, decision, the engine's description, balance."""
+    decision = record["decision"]
+    said = f"{decision['label']}: " if decision else ""
+    if decision and decision["note"]:
+        said = f"Fold ({decision['note']}): "
+    resumed = "resumed, " if record["resumed"] else ""
+    text = " ".join(str(record["description"] or record["status"]).split())
+    return f"#{record['round']} {resumed}{said}{text} Balance {format_money(record['balance'])}."
+
+
+def round_json(record: Mapping[str, Any]) -> str:
+    """One line of JSON: the round's wagers, cards, decision, result per wager, net and
+    balance (money in cents), and its seeds (`riverboat history --format json` gives the
+    full record that `riverboat verify` checks)."""
+    return json.dumps(record, ensure_ascii=False)

@@ -1,0 +1,236 @@
+"""The table's pop-up screens: pay table and rules (R11), history, a Play amount.
+
+Each closes with Escape and lists its keys in its own footer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from riverboat.games import find_game
+from riverboat.money import Cents, format_money
+
+__all__ = ["AmountScreen", "HistoryScreen", "RulesScreen", "house_edge"]
+
+_SCROLL = Binding.Group("Scroll", compact=True)
+
+
+class Page(VerticalScroll, can_focus=False):
+    """A scrolling page; its screen's keys scroll it, so the footer lists them."""
+
+
+class _PageScreen(ModalScreen[None]):
+    """A full-height page of text over the table."""
+
+    DEFAULT_CSS = """
+    _PageScreen { align: center middle; }
+    _PageScreen Page { width: 100%; height: 1fr; padding: 0 1; background: $surface; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("up", "scroll(-1)", "Up", group=_SCROLL),
+        Binding("down", "scroll(1)", "Down", group=_SCROLL),
+        Binding("pageup", "scroll(-10)", "Page up", show=False),
+        Binding("pagedown", "scroll(10)", "Page down", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Page():
+            yield Static(self.page(), id="page")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def page(self) -> Text:
+        raise NotImplementedError
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one(Page).scroll_relative(y=lines, animate=False)
+
+
+_EDGES: dict[str, str] = {}
+_PENDING: dict[str, list[Callable[[str], None]]] = {}
+_EDGES_LOCK = threading.Lock()
+
+
+def _edge_text(game: str) -> str:
+    from riverboat.analysis import analyze
+
+    if game == "baccarat":  # each bet stands alone
+        spots = find_game(game).new_round().spots
+        figures = analyze(game, wagers={spot.name: 1 for spot in spots}).figures
+        return ", ".join(
+            f"{spot.label} {float(wager.house_edge):.4%}"
+            for spot, wager in zip(spots, figures.per_wager, strict=True)
+        )
+    edge = float(analyze(game).figures.house_edge)
+    return f"{edge:.4%} per initial wager (optimal play, required wagers)"
+
+
+def house_edge(game: str, then: Callable[[str], None]) -> str | None:
+    """The game's house edge as text if known; else work it out once per process in
+    the background (Rabbit Hunter takes about half a minute) and call ``then`` with it."""
+    with _EDGES_LOCK:
+        if game in _EDGES:
+            return _EDGES[game]
+        if game in _PENDING:
+            _PENDING[game].append(then)
+            return None
+        _PENDING[game] = [then]
+
+    def work() -> None:
+        try:
+            text = _edge_text(game)
+        except Exception as error:  # shown on the page, never a traceback over the table
+            text = f"not available ({error})"
+        with _EDGES_LOCK:
+            _EDGES[game] = text
+            waiting = _PENDING.pop(game)
+        for callback in waiting:
+            callback(text)
+
+    threading.Thread(target=work, daemon=True, name=f"house-edge-{game}").start()
+    return None
+
+
+class RulesScreen(_PageScreen):
+    """The game's rules in brief, wagers with their limits, and pay tables (R11)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "dismiss", "Close", show=False),
+    ]
+
+    def __init__(self, game: str, edges: bool = True) -> None:
+        super().__init__()
+        self.game, self.edges = game, edges
+        self.edge: str | None = None
+
+    def on_mount(self) -> None:
+        if self.edges:
+            self.edge = house_edge(self.game, self._edge_ready)
+            self.query_one("#page", Static).update(self.page())
+
+    def _edge_ready(self, edge: str) -> None:
+        with suppress(RuntimeError):  # the app has closed meanwhile
+            self.app.call_from_thread(self._show_edge, edge)
+
+    def _show_edge(self, edge: str) -> None:
+        self.edge = edge
+        if self.is_attached:
+            self.query_one("#page", Static).update(self.page())
+
+    def page(self) -> Text:
+        info = find_game(self.game).table_info()
+        text = Text()
+        text.append(f"{info['title']}: pay table and rules\n\n", "bold")
+        for line in info["how_to_play"]:
+            text.append(f" * {line}\n")
+        edge = self.edge or ("being worked out..." if self.edges else "")
+        if edge:
+            text.append(f"\nHouse edge: {edge}\n")
+        text.append("\nWagers\n", "bold")
+        for spot in info["wagers"]:
+            notes = ", required" if spot["required"] else ""
+            if spot["equal_to"]:
+                notes += f", equal to the {spot['equal_to'].replace('_', ' ').title()}"
+            limits = f"{format_money(spot['minimum'])} to {format_money(spot['maximum'])}"
+            text.append(f"  {spot['label']:<12} {limits}{notes}\n")
+        for name, rows in info["pay_tables"].items():
+            title = name.removesuffix("_table").replace("_", " ").title()
+            text.append(f"\n{title} pays\n", "bold")
+            for hand, pays in rows:
+                text.append(f"  {hand:<28} {pays}\n")
+        text.append(f"\nChips: {', '.join(format_money(c) for c in info['chips'])}\n")
+        return text
+
+
+class HistoryScreen(_PageScreen):
+    """The player's last rounds at every table, newest first, with their seeds."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "dismiss", "Close", show=False),
+    ]
+
+    def __init__(self, rounds: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.rounds = rounds
+
+    def page(self) -> Text:
+        text = Text()
+        text.append("History: your last rounds, newest first\n", "bold")
+        text.append(
+            "Full seeds and records: riverboat history --format json; "
+            "check one with riverboat verify.\n\n"
+        )
+        if not self.rounds:
+            text.append("No rounds yet.\n")
+        for item in self.rounds:
+            after = item["balance_after"]
+            change = "" if after is None else format_money(after - item["balance_before"], True)
+            balance = "" if after is None else format_money(after)
+            title = find_game(item["game"]).title
+            text.append(
+                f"#{item['id']:<5} {item['played_at'][:16].replace('T', ' ')}  {title:<15}"
+                f"{item['status']:<8} {change:>9} {balance:>11}\n"
+            )
+            seed = (item["server_seed"] or "")[:16] or "shown when the round ends"
+            text.append(
+                f"       seed {seed}  client {str(item['client_seed'])[:16]}  "
+                f"nonce {item['nonce']}\n",
+                "dim",
+            )
+        return text
+
+
+class AmountScreen(ModalScreen[Cents | None]):
+    """Asks for a whole-dollar amount between a choice's minimum and maximum (C3)."""
+
+    DEFAULT_CSS = """
+    AmountScreen { align: center middle; }
+    AmountScreen #dialog {
+        width: 60; height: auto; padding: 1 2; border: heavy $accent; background: $surface;
+    }
+    AmountScreen #amount-error { color: $error; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, label: str, minimum: Cents, maximum: Cents) -> None:
+        super().__init__()
+        self.label, self.minimum, self.maximum = label, minimum, maximum
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(
+                f"{self.label}: how many dollars? Whole dollars from "
+                f"{format_money(self.minimum)} to {format_money(self.maximum)}; "
+                "Enter plays, Escape goes back."
+            )
+            yield Input(placeholder=str(self.minimum // 100), id="amount", max_length=9)
+            yield Static("", id="amount-error")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip().removeprefix("$").replace(",", "")
+        error = self.query_one("#amount-error", Static)
+        if not text.isdigit():
+            error.update(f"{event.value.strip() or 'nothing'}: type a whole number of dollars")
+            return
+        cents = int(text) * 100
+        if not self.minimum <= cents <= self.maximum:
+            error.update(
+                f"{format_money(cents)} is outside {format_money(self.minimum)} "
+                f"to {format_money(self.maximum)}"
+            )
+            return
+        self.dismiss(cents)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

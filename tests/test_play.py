@@ -1,0 +1,583 @@
+"""`riverboat play`: the terminal table driven by key presses in Textual's headless
+pilot at 80x24, and the plain mode for scripts through the command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
+from typer.testing import CliRunner
+
+import riverboat.rng
+from riverboat.analysis import best_action
+from riverboat.cli import app as cli
+from riverboat.table.service import TableService
+from riverboat.terminal.app import TableApp
+from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
+
+# wide enough that no error message wraps; never the player's own database
+runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "RIVERBOAT_DATABASE_URL": "sqlite://"})
+SCREEN = Region(0, 0, 80, 24)
+START = 100_000  # a new player's play money, in cents
+
+Scenario = Callable[[Pilot[None], TableApp], Awaitable[None]]
+
+
+def play(scenario: Scenario, service: TableService | None = None, **options: Any) -> TableApp:
+    """Run ``scenario`` against a fresh table at 80x24; the app, for checks after."""
+    app = TableApp(service or TableService("sqlite://"), house_edges=False, **options)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await scenario(pilot, app)
+
+    asyncio.run(run())
+    return app
+
+
+def text(app: TableApp, widget: str) -> str:
+    return " ".join(str(app.query_one(f"#{widget}", Static).content).split())
+
+
+def footer(app: TableApp) -> dict[str, str]:
+    """The keys the footer lists (key -> description); each must be on the screen."""
+    keys = {}
+    for key in app.screen.query(FooterKey):
+        assert SCREEN.contains_region(key.region), (key.key, key.region)
+        keys[key.key] = key.description
+    return keys
+
+
+def on_screen(app: TableApp) -> None:
+    """Every part of the table is inside the 80x24 screen."""
+    for widget in ("top", "dealer", "player", "spots", "chips", "choices", "message", "status"):
+        region = app.query_one(f"#{widget}").region
+        assert region.height, widget
+        assert SCREEN.contains_region(region), (widget, region)
+    assert SCREEN.contains_region(app.query_one(Footer).region)
+
+
+def net(view: dict[str, Any]) -> int:
+    return sum(view["result"].values())
+
+
+def decision(app: TableApp) -> dict[str, Any]:
+    """The last decision as the round's stored record has it."""
+    record = app.service.history(app.player, 1)[0]["record"]
+    decisions = [event for event in record["events"] if event["kind"] == "decision"]
+    return {"action": decisions[-1]["action"], "amount": decisions[-1]["amount"]}
+
+
+@pytest.fixture
+def fixed_server_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deal's server seed is the same, so a client seed picks the cards."""
+    monkeypatch.setattr(riverboat.rng, "new_server_seed", lambda: "5e" * 32)
+
+
+def seed_for(
+    game: str,
+    wagers: dict[str, int],
+    wanted: Callable[[dict[str, Any]], bool],
+    before: tuple[str, ...] = (),
+) -> str:
+    """A client seed whose deal satisfies ``wanted`` after the rounds ``before`` (played
+    with those seeds and folded) in a fresh database: found through the service itself."""
+    for candidate in range(2000):
+        service = TableService("sqlite://")
+        me = service.local_player()
+        for seed in before:
+            view = service.start_round(me, game, wagers, seed)
+            service.act(me, view["id"], "fold")
+        view = service.start_round(me, game, wagers, f"seed-{candidate}")
+        if wanted(view):
+            return f"seed-{candidate}"
+    raise AssertionError("no seed found")
+
+
+# ------------------------------------------------------------------ the table
+
+
+def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
+    """R2 taps and holds, R1 the Bonus follows the Ante, R4 Buy & Play and Fold, R10."""
+    seen: dict[str, Any] = {}
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        on_screen(app)
+        keys = footer(app)
+        assert {"up", "left", "enter", "backspace", "d", "r", "t", "y", "q"} <= set(keys)
+        assert keys["r"] == "Replay"
+        assert not {"f", "p", "b", "h"} & set(keys)
+        assert "1" in text(app, "games")
+        assert "4 Baccarat" in text(app, "games")
+        # a Bonus before the Ante is refused with a reason, and changes nothing
+        await pilot.press("down", "enter")
+        assert "place the Ante first" in text(app, "message")
+        assert not any(app.wagers["rabbit-hunter"].values())
+        await pilot.press("up", "right", "enter")  # $25 on the Ante
+        await pilot.press("down", "enter")  # the Bonus takes the Ante's amount
+        await pilot.press("up", "enter")  # the Ante grows, the Bonus follows (R1)
+        assert app.wagers["rabbit-hunter"] == {"ante": 5000, "bonus": 5000, "bad_beat": 0}
+        await pilot.press("right", "right", "enter")  # a $500 chip: capped at the maximum
+        assert app.wagers["rabbit-hunter"]["ante"] == 50000
+        await pilot.press("enter")  # a tap at the maximum resets the spot (R2)
+        assert app.wagers["rabbit-hunter"] == {"ante": 0, "bonus": 0, "bad_beat": 0}
+        await pilot.press("left", "left", "enter", "enter", "down", "enter")  # $50 and Bonus
+        await pilot.press("down", "left", "enter", "backspace")  # hold clears Bad Beat (R2)
+        assert app.wagers["rabbit-hunter"] == {"ante": 5000, "bonus": 5000, "bad_beat": 0}
+        assert "$50" in text(app, "spots")
+
+        await pilot.press("d")
+        view = app.round_view()
+        assert view is not None
+        assert view["status"] == "open"
+        assert app.balance == START - 10_000
+        assert text(app, "choices") == "Your decision: f Fold p Play $50 b Buy & Play $100"
+        keys = footer(app)
+        assert {"f", "p", "b", "h"} <= set(keys)
+        assert not {"d", "up", "enter"} & set(keys)
+        assert len(view["cards"]["player"]) == 5
+        assert view["face_down"] == 5
+        on_screen(app)
+        await pilot.press("d", "enter")  # no deal and no chip while deciding
+        assert app.round_view() is view
+
+        await pilot.press("b")  # Buy & Play: fee and Play, each equal to the Ante (R4)
+        bought = app.round_view()
+        assert bought is not None
+        assert bought["status"] == "settled"
+        assert bought["result"]["fee"] == -5000
+        assert len(bought["cards"]["rabbit"]) == 1
+        assert app.balance == START + net(bought) == app.service.balance(app.player)
+        assert text(app, "message").startswith("Dealer:")
+        assert "the rabbit" in text(app, "player")
+        seen["bought"] = bought
+
+        await pilot.press("r")  # Quick Replay: the same wagers, dealt again (R10)
+        again = app.round_view()
+        assert again is not None
+        assert again["id"] == bought["id"] + 1
+        assert again["wagers"] == {"ante": 5000, "bonus": 5000, "bad_beat": 0}
+        assert app.balance == START + net(bought) - 10_000
+        await pilot.press("f")  # Fold: Ante and Bonus lost (R4)
+        folded = app.round_view()
+        assert folded is not None
+        assert folded["result"]["ante"] == folded["result"]["bonus"] == -5000
+        assert app.balance == START + net(bought) - 10_000
+        assert "2 rounds" in text(app, "status")
+        on_screen(app)
+
+    app = play(scenario)
+    assert app.service.audit() == []
+
+
+def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> None:
+    """The hint gives the analyzer's value of each option; Raise equals the Ante (T3);
+    Pair Plus alone has no decision."""
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("2", "enter", "down", "enter", "d")  # $5 Ante and Pair Plus
+        view = app.round_view()
+        assert view is not None
+        assert view["game"] == "tri-card"
+        keys = footer(app)
+        assert keys["r"] == "Raise"
+        assert keys["f"] == "Fold"
+        assert "b" not in keys
+        await pilot.press("h")
+        for _ in range(600):
+            if not app.hinting:
+                break
+            await pilot.pause(0.05)
+        expected = best_action(
+            "tri-card", " ".join(view["cards"]["player"]), {"ante": 1, "pair_plus": 1}
+        )
+        hint = text(app, "message")
+        assert hint.startswith("Expected value per Ante:")
+        for option in expected:
+            assert f"{option.label} {float(option.expected):+.4f}" in hint
+        await pilot.press("r")
+        raised = app.round_view()
+        assert raised is not None
+        assert raised["status"] == "settled"
+        assert decision(app) == {"action": "raise", "amount": 500}
+        assert app.balance == START + net(raised)
+        await pilot.press("up", "backspace", "d")  # Pair Plus alone: settled at once
+        alone = app.round_view()
+        assert alone is not None
+        assert alone["status"] == "settled"
+        assert set(alone["result"]) >= {"pair_plus"}
+        assert alone["wagers"]["ante"] == 0
+        assert app.balance == START + net(raised) + net(alone)
+        assert "f" not in footer(app)
+
+    play(scenario, client_seed="fixed")
+
+
+def test_crazy4_play_up_to_three_times_with_aces(fixed_server_seed: None) -> None:
+    """C3: with a pair of aces or better, Play any whole-dollar amount from 1x to 3x;
+    a bad amount is refused and changes nothing."""
+    wagers = {"ante": 500, "super_bonus": 500}
+
+    def ranged(view: dict[str, Any]) -> bool:
+        return any(c["maximum"] > c["minimum"] for c in view["choices"])
+
+    first = seed_for("crazy4", wagers, ranged)
+    second = seed_for("crazy4", wagers, ranged, before=(first,))
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("3", "enter", "d")  # the Super Bonus is required and follows
+        view = app.round_view()
+        assert view is not None
+        assert view["wagers"] == {**wagers, "queens_up": 0}
+        assert {"f", "p", "m", "a"} <= set(footer(app))
+        assert "m Play $15" in text(app, "choices")
+        await pilot.press("a")
+        assert isinstance(app.screen, AmountScreen)
+        await pilot.press("2", "0", "enter")  # $20: above 3x
+        assert isinstance(app.screen, AmountScreen)
+        assert "$20 is outside $5 to $15" in str(app.screen.query_one("#amount-error").content)
+        await pilot.press("backspace", "backspace", "x", "enter")
+        assert "type a whole number of dollars" in str(
+            app.screen.query_one("#amount-error").content
+        )
+        await pilot.press("backspace", "1", "0", "enter")
+        assert not isinstance(app.screen, AmountScreen)
+        played = app.round_view()
+        assert played is not None
+        assert decision(app) == {"action": "play", "amount": 1000}
+        assert app.balance == START + net(played)
+        app.client_seed = second
+        await pilot.press("d", "m")  # the most: 3x the Ante
+        most = app.round_view()
+        assert most is not None
+        assert decision(app) == {"action": "play", "amount": 1500}
+        assert app.balance == START + net(played) + net(most)
+
+    play(scenario, client_seed=first)
+
+
+def test_baccarat_coup_and_no_hint() -> None:
+    """B2: Player, Banker, Tie in any combination; no decision, so no hint key."""
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("4", "down", "enter", "down", "enter", "d")
+        view = app.round_view()
+        assert view is not None
+        assert view["status"] == "settled"
+        assert view["wagers"] == {"player": 0, "banker": 500, "tie": 500}
+        assert app.balance == START + net(view)
+        player, banker = view["totals"]
+        assert f"Player {player}" in text(app, "player")
+        assert f"Banker {banker}" in text(app, "dealer")
+        assert "h" not in footer(app)
+        await pilot.press("h")
+        assert app.round_view() is view
+        on_screen(app)
+
+    play(scenario)
+
+
+def test_pay_table_history_and_top_up_without_betting() -> None:
+    """R11: the pay table and rules at any time without betting; history; a top-up
+    below $100 of play money."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+    for _ in range(2):  # two folded $500 Antes leave nothing
+        view = service.start_round(me, "rabbit-hunter", {"ante": 50_000})
+        service.act(me, view["id"], "fold")
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("t")
+        assert isinstance(app.screen, RulesScreen)
+        page = " ".join(str(app.screen.query_one("#page", Static).content).split())
+        assert "Royal Flush 500 to 1" in page
+        assert "Pair of 10s or Higher 1 to 1" in page
+        assert "Bad Beat $5 to $100" in page
+        assert "Bonus $5 to $500, equal to the Ante" in page
+        assert {"escape", "up", "down"} <= set(footer(app))
+        await pilot.press("down", "escape")
+        assert app.balance == 0
+        assert app.round_view() is None
+        await pilot.press("y")
+        assert isinstance(app.screen, HistoryScreen)
+        page = " ".join(str(app.screen.query_one("#page", Static).content).split())
+        assert page.count("Rabbit Hunter settled -$500") == 2
+        await pilot.press("escape")
+        keys = footer(app)
+        assert keys["u"] == "Top up"  # every key still fits on the 80 columns
+        await pilot.press("u")
+        assert app.balance == START == app.service.balance(app.player)
+        assert "u" not in footer(app)
+
+    play(scenario, service)
+
+
+def test_the_house_edge_on_the_pay_table() -> None:
+    """R11 beside the analyzer: the pay table shows each Baccarat bet's house edge."""
+    app = TableApp(TableService("sqlite://"), game="baccarat")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("t")
+            for _ in range(600):
+                page = str(app.screen.query_one("#page", Static).content)
+                if "Banker 1.0579%" in page:
+                    break
+                await pilot.pause(0.05)
+            assert "Player 1.2351%, Banker 1.0579%, Tie 14.3596%" in page  # Wizard of Odds
+
+    asyncio.run(run())
+
+
+def test_a_round_left_open_resumes_g7() -> None:
+    service = TableService("sqlite://")
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 1000})
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        assert app.round_view() == view
+        assert "still open" in text(app, "message")
+        await pilot.press("1", "2")  # away and back: still the same round
+        assert app.round_view() == view
+        await pilot.press("f")
+        assert app.balance == START - 1000
+
+    play(scenario, service, game="tri-card")
+
+
+def test_monochrome_and_ascii_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR turns colour off; --ascii draws cards with letters."""
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        assert app.no_color
+        await pilot.press("2", "enter", "d")
+        cards = app.round_view()["cards"]["player"]  # type: ignore[index]
+        drawn = text(app, "player")
+        assert "+---+" in drawn
+        assert "♠" not in drawn
+        for card in cards:
+            assert card.replace("T", "10") in drawn
+
+    play(scenario, ascii_cards=True)
+
+
+# ----------------------------------------------------------- the command line
+
+
+def lines(*args: str) -> list[str]:
+    result = runner.invoke(cli, ["play", *args])
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_plain_text_lines_on_the_shared_database(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'table.db'}"
+    out = lines("tri-card", "--auto", "always-play", "--rounds", "3", "--database", database)
+    assert len(out) == 3
+    assert all(line.startswith(f"#{n} Raise: Dealer:") for n, line in enumerate(out, 1))
+    balance = runner.invoke(cli, ["accounts", "balance", "--database", database]).output.strip()
+    assert out[-1].endswith(f"Balance {balance}.")
+    history = runner.invoke(cli, ["history", "--database", database, "--format", "json"])
+    assert [r["game"] for r in json.loads(history.output)] == ["tri-card"] * 3
+
+
+def test_plain_json_lines_follow_the_optimal_strategy() -> None:
+    out = lines(
+        "tri-card",
+        "--auto",
+        "optimal",
+        "--rounds",
+        "6",
+        "--wagers",
+        "ante=10,pair_plus=5",
+        "--format",
+        "json",
+        "--database",
+        "sqlite://",
+    )
+    balance = START
+    for line in out:
+        record = json.loads(line)
+        assert record["wagers"] == {"ante": 1000, "pair_plus": 500}
+        assert record["net"] == sum(record["result"].values())
+        balance += record["net"]
+        assert record["balance"] == balance
+        units = {"ante": Fraction(1), "pair_plus": Fraction(1, 2)}
+        best = best_action("tri-card", " ".join(record["cards"]["player"]), units)[0]
+        assert record["decision"]["action"] == best.option
+        assert len(record["server_seed"]) == 64
+
+
+def test_plain_rabbit_hunter_crazy4_and_baccarat() -> None:
+    rabbit = [
+        json.loads(x)
+        for x in lines(
+            "rabbit-hunter",
+            "--auto",
+            "simple",
+            "--rounds",
+            "4",
+            "--wagers",
+            "ante=10,bonus=10",
+            "--format",
+            "json",
+            "--database",
+            "sqlite://",
+        )
+    ]
+    assert all(r["decision"]["action"] in ("fold", "play") for r in rabbit)  # simple never buys
+    crazy = [
+        json.loads(x)
+        for x in lines(
+            "crazy4",
+            "--auto",
+            "always-play",
+            "--rounds",
+            "3",
+            "--format",
+            "json",
+            "--database",
+            "sqlite://",
+        )
+    ]
+    assert all(r["decision"]["action"] == "play" for r in crazy)
+    assert all(r["result"]["play"] in (-500, 0, 500) for r in crazy)  # the minimums, Play 1x
+    coups = lines(
+        "baccarat",
+        "--auto",
+        "optimal",
+        "--rounds",
+        "3",
+        "--wagers",
+        "banker=25",
+        "--database",
+        "sqlite://",
+    )
+    assert all(" Banker: " in line and "Banker " in line for line in coups)
+
+
+def test_plain_mode_resumes_a_round_left_open(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'table.db'}"
+    service = TableService(database)
+    service.start_round(service.local_player(), "tri-card", {"ante": 2000})
+    first, second = (
+        json.loads(x)
+        for x in lines(
+            "tri-card",
+            "--auto",
+            "always-play",
+            "--rounds",
+            "2",
+            "--format",
+            "json",
+            "--database",
+            database,
+        )
+    )
+    assert first["resumed"]
+    assert first["wagers"]["ante"] == 2000
+    assert not second["resumed"]
+    assert second["wagers"]["ante"] == 500
+
+
+def test_plain_mode_stops_when_the_money_runs_out() -> None:
+    """A Raise the balance cannot pay becomes a Fold, said in the line; then the next
+    deal is refused (G6) and the command stops with a clear message."""
+    result = runner.invoke(
+        cli,
+        [
+            "play",
+            "tri-card",
+            "--auto",
+            "always-play",
+            "--rounds",
+            "3",
+            "--wagers",
+            "ante=500,pair_plus=100",
+            "--database",
+            "sqlite://",
+        ],
+    )
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert out[0].startswith("#1 Fold (Raise needs $500; the balance is $400): ")
+    assert "Stopped after 1 of 3 rounds: the wagers come to $600; the balance is $400" in out[1]
+    assert "Traceback" not in result.output
+
+
+def test_plain_mode_with_a_strategy_file(tmp_path: Path) -> None:
+    table = tmp_path / "strategy.csv"
+    made = runner.invoke(cli, ["analyze", "tri-card", "--strategy", str(table)])
+    assert made.exit_code == 0, made.output
+    best = {row.split(",")[0]: row.split(",")[-1] for row in table.read_text().splitlines()[1:]}
+    assert set(best.values()) == {"fold", "raise"}
+    for line in lines(
+        "tri-card",
+        "--auto",
+        str(table),
+        "--rounds",
+        "3",
+        "--format",
+        "json",
+        "--database",
+        "sqlite://",
+    ):
+        assert json.loads(line)["decision"]["action"] in ("fold", "raise")
+
+
+def test_play_mistakes_get_clear_errors() -> None:
+    cases = {
+        ("poker", "--auto", "optimal"): "no game 'poker'",
+        ("rabbit-hunter", "--auto", "optimal", "--wagers", "ante=10,bonus=5"): (
+            "Bonus must equal the Ante ($10), not $5"
+        ),
+        ("tri-card", "--auto", "optimal", "--wagers", "ante=1000"): "outside the table limits",
+        ("tri-card", "--auto", "best"): "no strategy 'best'",
+        ("baccarat", "--auto", "missing.csv"): "no strategy 'missing.csv'",
+        ("--auto", "optimal"): "--auto plays one game",
+        ("tri-card", "--rounds", "5"): "--rounds goes with --auto",
+        ("tri-card",): "the table needs a terminal",
+        ("tri-card", "--auto", "simple", "--database", "nosuch://x"): "cannot open the database",
+    }
+    for args, message in cases.items():
+        result = runner.invoke(cli, ["play", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert message in " ".join(result.output.split()), (args, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_play_opens_the_table_in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal `riverboat play` runs the app: --no-color sets NO_COLOR for it."""
+    started: list[TableApp] = []
+    monkeypatch.setattr("riverboat.cli._is_terminal", lambda: True)
+    monkeypatch.setattr(TableApp, "run", lambda self, **_: started.append(self))
+    monkeypatch.setenv("NO_COLOR", "")  # restored after the test ...
+    monkeypatch.delenv("NO_COLOR")  # ... and absent during it
+    result = CliRunner(env={"RIVERBOAT_DATABASE_URL": "sqlite://"}).invoke(
+        cli,
+        [
+            "play",
+            "crazy4",
+            "--no-color",
+            "--wagers",
+            "ante=25,super_bonus=25",
+            "--database",
+            "sqlite://",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    (table,) = started
+    assert table.game == "crazy4"
+    assert table.no_color
+    assert table.wagers["crazy4"] == {"ante": 2500, "super_bonus": 2500}
