@@ -342,7 +342,8 @@ class TableApp(App[None]):
             self._show()
             return
         self.hinting = True
-        self._say("Working out the hint...")
+        slow = view["game"] == "rabbit-hunter"
+        self._say("Working out the hint" + (" (the first takes seconds)..." if slow else "..."))
         self._show()
         threading.Thread(target=self._hint, args=(view,), daemon=True, name="hint").start()
 
@@ -358,7 +359,7 @@ class TableApp(App[None]):
                 + ", ".join(f"{o.label} {float(o.expected):+.4f}" for o in options)
                 + f". Best: {options[0].label}."
             )
-        except (RulesError, ValueError) as error:
+        except Exception as error:  # said on the table, never a traceback over it
             text = f"No hint: {error}"
         with suppress(RuntimeError):  # the app closed meanwhile
             self.call_from_thread(self._hinted, view["id"], text)
