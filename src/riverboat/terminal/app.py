@@ -64,6 +64,7 @@ class TableApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { background: #0d3b26; color: #f4f1e6; }
+    ModalScreen { background: $background 50%; }
     #top { height: 1; background: $panel; }
     #games { width: 1fr; }
     #balance { width: auto; text-style: bold; }

@@ -191,12 +191,14 @@ class HistoryScreen(_PageScreen):
 
 
 class AmountScreen(ModalScreen[Cents | None]):
-    """Asks for a whole-dollar amount between a choice's minimum and maximum (C3)."""
+    """Asks for a whole-dollar amount between a choice's minimum and maximum (C3),
+    below the cards so that they stay in view."""
 
     DEFAULT_CSS = """
-    AmountScreen { align: center middle; }
+    AmountScreen { align: center bottom; }
     AmountScreen #dialog {
-        width: 60; height: auto; padding: 1 2; border: heavy $accent; background: $surface;
+        width: 64; height: auto; margin-bottom: 2; padding: 0 1;
+        border: heavy $accent; background: $surface;
     }
     AmountScreen #amount-error { color: $error; height: auto; }
     """
