@@ -194,7 +194,7 @@ def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> Non
         assert keys["f"] == "Fold"
         assert "b" not in keys
         await pilot.press("h")
-        for _ in range(600):
+        for _ in range(2400):  # the first hint of a run may compile code
             if not app.hinting:
                 break
             await pilot.pause(0.05)
@@ -329,7 +329,7 @@ def test_the_house_edge_on_the_pay_table() -> None:
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("t")
-            for _ in range(600):
+            for _ in range(2400):
                 page = str(app.screen.query_one("#page", Static).content)
                 if "Banker 1.0579%" in page:
                     break
