@@ -279,10 +279,15 @@ def test_baccarat_coup_and_no_hint() -> None:
         player, banker = view["totals"]
         assert f"Player {player}" in text(app, "player")
         assert f"Banker {banker}" in text(app, "dealer")
+        winner = "P" if player > banker else "B" if banker > player else "T"
+        assert text(app, "road") == f"Road {winner}"  # the bead road, as on the web
+        assert SCREEN.contains_region(app.query_one("#road").region)
         assert "h" not in footer(app)
         await pilot.press("h")
         assert app.round_view() is view
         on_screen(app)
+        await pilot.press("2")
+        assert not app.query_one("#road").display
 
     play(scenario)
 
@@ -351,6 +356,28 @@ def test_a_round_left_open_resumes_g7() -> None:
         assert app.round_view() == view
         await pilot.press("f")
         assert app.balance == START - 1000
+
+    play(scenario, service, game="tri-card")
+
+
+def test_a_round_played_elsewhere_meanwhile_is_picked_up() -> None:
+    """The same player at the web table (or another terminal) on the same database."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("enter", "d")
+        view = app.round_view()
+        assert view is not None
+        service.act(me, view["id"], "fold")  # elsewhere
+        await pilot.press("r")  # Raise here: refused, and the table catches up
+        assert f"round {view['id']} is settled" in text(app, "message")
+        assert not app.is_open()
+        assert app.balance == START - 500
+        elsewhere = service.start_round(me, "tri-card", {"ante": 1000})
+        await pilot.press("d")  # refused (G7): that round is shown, waiting for a decision
+        assert app.round_view() == elsewhere
+        assert "f" in footer(app)
 
     play(scenario, service, game="tri-card")
 

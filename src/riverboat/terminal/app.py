@@ -49,6 +49,7 @@ DECISION_KEYS = {"fold": "f", "play": "p", "buy": "b", "raise": "r"}
 _SPOT = Binding.Group("Spot", compact=True)
 _CHIP = Binding.Group("Chip", compact=True)
 _BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
+_ROAD_STYLES = {"P": "bold #7ab0ff", "B": "bold #ff7a7a", "T": "bold #8be08b"}
 _WELCOME = "↑↓ picks a spot, ←→ a chip; ⏎ adds the chip, ⌫ clears the spot; d deals."
 
 
@@ -71,6 +72,7 @@ class TableApp(App[None]):
     .hand { height: 3; margin: 1 1 0 1; }
     #spots { height: auto; margin: 1 1 0 1; }
     #chips { height: 1; margin: 0 1; }
+    #road { height: 1; margin: 0 1; }
     #choices { height: 1; margin: 1 1 0 1; }
     #message { height: 1fr; min-height: 2; margin: 1 1 0 1; }
     #message.-error { color: $text-error; }
@@ -140,6 +142,8 @@ class TableApp(App[None]):
         self.message = Text(_WELCOME)
         self.message_is_error = False
         self.session_rounds, self.session_net = 0, 0
+        #: Baccarat's bead road: P, B or T for each recent coup, oldest first
+        self.road = ""
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -150,6 +154,7 @@ class TableApp(App[None]):
         yield Static(id="player", classes="hand")
         yield Static(id="spots")
         yield Static(id="chips")
+        yield Static(id="road")
         yield Static(id="choices")
         yield Static(id="message")
         yield Static(id="status")
@@ -287,6 +292,7 @@ class TableApp(App[None]):
             view = call()
         except (IllegalAction, RulesError) as error:
             self._say(str(error), error=True)
+            self._sync()
         except OperationalError as error:  # the database is away or busy
             self._say(f"the database did not answer: {error.orig}", error=True)
         else:
@@ -297,7 +303,20 @@ class TableApp(App[None]):
                 self._say(self._decision_prompt(view))
             else:
                 self._finished(view)
+                self._load_road(view["game"])
         self._show()
+
+    def _sync(self) -> None:
+        """After a refusal, the table as the database has it: the same player may have
+        played on in another window (or the web table) meanwhile."""
+        with suppress(OperationalError, IllegalAction):
+            self.balance = self.service.balance(self.player)
+            waiting = self.service.open_round(self.player, self.game)
+            shown = self.round_view()
+            if waiting is not None:
+                self.rounds[self.game] = waiting
+            elif shown is not None and shown["status"] == "open":
+                self.rounds[self.game] = self.service.round(self.player, shown["id"])
 
     def _decision_prompt(self, view: dict[str, Any]) -> str:
         hint = "" if view["game"] == "baccarat" else " h shows each option's expected value."
@@ -312,8 +331,18 @@ class TableApp(App[None]):
             text += f" Below {format_money(TOP_UP_BELOW)}: u tops the play money up."
         self._say(text)
 
+    def _load_road(self, game: str) -> None:
+        """The winners of the last coups, from the history, as the web's bead plate."""
+        if game != "baccarat":
+            return
+        with suppress(OperationalError):
+            rounds = self.service.history(self.player, 60)
+            coups = [r["totals"] for r in reversed(rounds) if r["game"] == game and r["totals"]]
+            self.road = "".join("P" if p > b else "B" if b > p else "T" for p, b in coups)
+
     def _load(self, game: str) -> None:
         """Show ``game``'s table: a round left open there resumes (G7)."""
+        self._load_road(game)
         try:
             view = self.service.open_round(self.player, game)
         except OperationalError as error:
@@ -409,6 +438,9 @@ class TableApp(App[None]):
         self.query_one("#player", Static).update(player)
         self.query_one("#spots", Static).update(self._spots_text())
         self.query_one("#chips", Static).update(self._chips_text())
+        road = self.query_one("#road", Static)
+        road.display = self.game == "baccarat"
+        road.update(self._road_text())
         self.query_one("#choices", Static).update(self._choices_text())
         message = self.query_one("#message", Static)
         message.update(self.message)
@@ -487,6 +519,15 @@ class TableApp(App[None]):
             text.append(" ")
         return text
 
+    def _road_text(self) -> Text:
+        text = Text("  Road        ")
+        if not self.road:
+            return text.append("no coups yet", "italic")
+        for coup in self.road[-30:]:
+            text.append(coup, _ROAD_STYLES[coup])
+            text.append(" ")
+        return text
+
     def _choices_text(self) -> Text:
         choices = self.choices()
         if not choices:
@@ -513,7 +554,7 @@ class TableApp(App[None]):
         parts = []
         if view is not None:
             parts.append(f"Round #{view['id']} {view['status']}")
-            parts.append(f"commitment {view['commitment'][:12]}...")
+            parts.append(f"commitment {view['commitment'][:8]}...")
         if self.session_rounds:
             rounds = "1 round" if self.session_rounds == 1 else f"{self.session_rounds} rounds"
             parts.append(f"this session: {rounds}, {format_money(self.session_net, signed=True)}")
