@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "LedgerEntry", "Player", "RoundRow", "Transaction"]
+__all__ = ["Base", "Deal", "LedgerEntry", "Player", "RoundRow", "Transaction"]
 
 
 def _now() -> datetime:
@@ -80,3 +80,27 @@ class RoundRow(Base):
     balance_after: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)
+    #: at a shared table: the deal (deck or shoe) the cards came from, and their places in it
+    deal_id: Mapped[int | None] = mapped_column(ForeignKey("deals.id"))
+    deal_cards: Mapped[str | None] = mapped_column(Text)  # JSON list of places
+
+
+class Deal(Base):
+    """A shared table's deck (Crazy 4) or shoe (Baccarat), dealt to several players.
+
+    The server seed is committed to before any player's client seed is known; the
+    client seed joins the seated players' seeds when the first cards are dealt. The
+    seed is revealed once nothing dealt from it is still in play: at the end of a
+    Crazy 4 round, at the end of a Baccarat shoe.
+    """
+
+    __tablename__ = "deals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[str] = mapped_column(Text)  # JSON, as in a round record
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seed: Mapped[str | None] = mapped_column(String(128))
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(default=_now)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -36,14 +37,22 @@ from riverboat.deck import Deck, Shoe
 from riverboat.fairness import commitment as commit_to
 from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
-from riverboat.games.codec import to_json
+from riverboat.games.codec import from_json, to_json
 from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource, SecureSource
 from riverboat.store import connect
-from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
+from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 
-__all__ = ["LOCAL_PLAYER", "STARTING_CREDIT", "TOP_UP_BELOW", "TableService", "verify_round"]
+__all__ = [
+    "LOCAL_PLAYER",
+    "STARTING_CREDIT",
+    "TOP_UP_BELOW",
+    "DealLayout",
+    "SharedCards",
+    "TableService",
+    "verify_round",
+]
 
 #: a new player's play money, and the top-up rule: below $100, back up to $1,000
 STARTING_CREDIT: Cents = 100_000
@@ -58,6 +67,25 @@ _JITTER = SecureSource()
 
 T = TypeVar("T")
 _hasher = PasswordHasher()
+
+
+@dataclass(frozen=True)
+class SharedCards:
+    """Where a shared table's round takes its cards: places in a deal's deck or shoe,
+    in the order the round draws them (its positions' cards, then the dealer's)."""
+
+    deal_id: int
+    places: Sequence[int]
+
+
+@dataclass(frozen=True)
+class DealLayout:
+    """A deal's shape: its size, the first place not burned and where the cut card lies
+    (a shoe's, B1; a deck has none)."""
+
+    size: int
+    first: int
+    cut_card_from_end: int | None
 _DUMMY_HASH = _hasher.hash("riverboat: a password nobody has")
 
 
@@ -232,6 +260,14 @@ class TableService:
             raise IllegalAction(problem)
         return player_id
 
+    def name(self, player_id: int) -> str:
+        """The player's name, as other players at a shared table see it."""
+        with Session(self.engine) as session:
+            name = session.scalar(select(Player.name).where(Player.id == player_id))
+        if name is None:
+            raise IllegalAction(f"there is no player {player_id}")
+        return name
+
     def balance(self, player_id: int) -> Cents:
         with Session(self.engine) as session:
             return self._balance(session, player_id)
@@ -271,15 +307,23 @@ class TableService:
         client_seed: str | None = None,
         idempotency_key: str | None = None,
         variant: str | None = None,
+        second: Mapping[str, Cents] | None = None,
+        shared: SharedCards | None = None,
     ) -> dict[str, Any]:
-        """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6)."""
+        """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6).
+
+        ``second`` opens a second, blind position (Crazy 4, C8); ``shared`` deals from a
+        shared table's deck or shoe instead of a fresh one of the round's own.
+        """
         kind = find_game(game)
         request = {
             "player": player_id,
             "game": game,
             "wagers": dict(wagers),
+            "second": dict(second) if second is not None else None,
             "client_seed": client_seed,
             "variant": variant,
+            "shared": [shared.deal_id, list(shared.places)] if shared else None,
         }
 
         def work(session: Session, txn: Transaction) -> dict[str, Any]:
@@ -293,17 +337,33 @@ class TableService:
             )
             if unfinished is not None:
                 raise IllegalAction(f"finish round {unfinished} at this table first (G7)")
-            game_round = kind.new_round(kind.rules(variant))
+            deal = self._shared_deal(session, shared, game) if shared else None
+            rules = from_json(kind.rules_type, json.loads(deal.rules)) if deal else None
+            game_round = kind.new_round(rules or kind.rules(variant))
             game_round.place_wagers(wagers)
-            placed = sum(game_round.positions[0].wagers.values())
+            if second is not None:
+                game_round.place_wagers(second, blind=True)  # C8
             balance = self._balance(session, player_id)
-            if placed > balance:
+            if deal is not None and shared is not None:
+                source = FairSource(deal.server_seed, deal.client_seed or "", 0)
+                order = _fair_cards(game, json.loads(deal.rules), source).order
+                try:
+                    game_round.deal(Deck.stacked(order[place] for place in shared.places))
+                except IndexError:
+                    raise IllegalAction(f"deal {deal.id} has no such places") from None
+            else:
+                nonce = (
+                    session.scalar(select(func.count()).where(RoundRow.player_id == player_id))
+                    or 0
+                )
+                source = FairSource.new(client_seed, nonce)
+                game_round.deal(_fair_cards(game, to_json(game_round.rules), source))
+            staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
+            if staked > balance:
                 raise IllegalAction(
-                    f"the wagers come to {format_money(placed)}; "
+                    f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            nonce = session.scalar(select(func.count()).where(RoundRow.player_id == player_id)) or 0
-            source = FairSource.new(client_seed, nonce)
             row = RoundRow(
                 player_id=player_id,
                 game=game,
@@ -311,9 +371,13 @@ class TableService:
                 server_seed=source.server_seed,
                 commitment=source.commitment,
                 client_seed=source.client_seed,
-                nonce=nonce,
+                nonce=source.nonce,
                 record="{}",
                 balance_before=balance,
+                deal_id=deal.id if deal else None,
+                deal_cards=json.dumps(list(shared.places)[: len(game_round.drawn)])
+                if shared
+                else None,
             )
             session.add(row)
             session.flush()
@@ -321,9 +385,8 @@ class TableService:
             self._move(
                 session,
                 txn,
-                [(_player_account(player_id), -placed), (_round_account(row.id), placed)],
+                [(_player_account(player_id), -staked), (_round_account(row.id), staked)],
             )
-            game_round.deal(_fair_cards(game, to_json(game_round.rules), source))
             return self._store(session, row, game_round)
 
         return self._idempotent(idempotency_key, "wager", request, work)
@@ -335,8 +398,13 @@ class TableService:
         action: str,
         amount: Cents | None = None,
         idempotency_key: str | None = None,
+        at_table: bool = False,
     ) -> dict[str, Any]:
-        """A decision in an open round; its Play, Raise or fee is debited first."""
+        """A decision in an open round; its Play, Raise or fee is debited first.
+
+        A shared table's round takes decisions only from its table (``at_table``),
+        which makes them once every seat has decided, so no one settles early (C8).
+        """
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
 
         def work(session: Session, txn: Transaction) -> dict[str, Any]:
@@ -344,15 +412,10 @@ class TableService:
             row = self._owned(session, player_id, round_id, lock=True)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
+            if row.deal_id is not None and not at_table:
+                raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
             game_round = self._resume(row)
-            choice = game_round.check_action(action, amount)
-            cost = choice.minimum if amount is None else amount
-            balance = self._balance(session, player_id)
-            if cost > balance:
-                raise IllegalAction(
-                    f"{choice.label} needs {format_money(cost)}; "
-                    f"the balance is {format_money(balance)}"
-                )
+            cost = self._cost(session, player_id, game_round, action, amount)
             txn.player_id, txn.round_id = player_id, row.id
             self._move(
                 session, txn, [(_player_account(player_id), -cost), (_round_account(row.id), cost)]
@@ -361,6 +424,36 @@ class TableService:
             return self._store(session, row, game_round)
 
         return self._idempotent(idempotency_key, "decision", request, work)
+
+    def check_decision(
+        self, player_id: int, round_id: int, action: str, amount: Cents | None = None
+    ) -> Cents:
+        """What the decision would cost, or :class:`IllegalAction` if it is not legal
+        now or not affordable; changes nothing (a shared table checks, then waits)."""
+        with Session(self.engine) as session:
+            row = self._owned(session, player_id, round_id)
+            if row.status != "open":
+                raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
+            return self._cost(session, player_id, self._resume(row), action, amount)
+
+    def _cost(
+        self,
+        session: Session,
+        player_id: int,
+        game_round: Round[Any],
+        action: str,
+        amount: Cents | None,
+    ) -> Cents:
+        """The decision's cost, once the rules allow it and the balance covers it (G6)."""
+        choice = game_round.check_action(action, amount)
+        cost = choice.minimum if amount is None else amount
+        balance = self._balance(session, player_id)
+        if cost > balance:
+            raise IllegalAction(
+                f"{choice.label} needs {format_money(cost)}; "
+                f"the balance is {format_money(balance)}"
+            )
+        return cost
 
     def quick_replay(
         self,
@@ -390,9 +483,8 @@ class TableService:
         """Save the round's record; settle its money when it has settled or is void."""
         row.record = json.dumps(game_round.record())
         if game_round.settled:
-            position = game_round.positions[0]
-            staked = position.staked
-            returned = staked + position.net if game_round.phase is Phase.SETTLED else staked
+            staked = sum(p.staked for p in game_round.positions)
+            returned = staked + game_round.net() if game_round.phase is Phase.SETTLED else staked
             settle = Transaction(
                 kind="settle" if game_round.phase is Phase.SETTLED else "void",
                 player_id=row.player_id,
@@ -412,7 +504,8 @@ class TableService:
             row.status = "settled" if game_round.phase is Phase.SETTLED else "void"
             session.flush()
             row.balance_after = self._balance(session, row.player_id)
-        return _view(row, game_round, self._balance(session, row.player_id))
+        balance = self._balance(session, row.player_id)
+        return _view(row, game_round, balance, _revealed(session, row))
 
     @staticmethod
     def _owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
@@ -427,7 +520,72 @@ class TableService:
         """The round rebuilt from its record, dealing on from its provably fair deck."""
         record = json.loads(row.record)
         source = FairSource(row.server_seed, row.client_seed, row.nonce)
-        return replay(record, _fair_cards(row.game, record["rules"], source))
+        cards = _fair_cards(row.game, record["rules"], source)
+        if row.deal_cards is not None:  # its places in a shared deal
+            cards = Deck.stacked(cards.order[place] for place in json.loads(row.deal_cards))
+        return replay(record, cards)
+
+    # -------------------------------------------------------- shared tables
+    def new_deal(self, game: str, variant: str | None = None) -> dict[str, Any]:
+        """A shared table's next deck or shoe: a fresh server seed, committed to now,
+        before any player's client seed is known."""
+        kind = find_game(game)
+        rules = json.dumps(to_json(kind.rules(variant)))
+        source = FairSource.new("", 0)
+
+        def work(session: Session) -> dict[str, Any]:
+            deal = Deal(
+                game=game,
+                rules=rules,
+                server_seed=source.server_seed,
+                commitment=source.commitment,
+                revealed=False,
+            )
+            session.add(deal)
+            session.flush()
+            return {"id": deal.id, "commitment": deal.commitment}
+
+        return self._write(work)
+
+    def seal_deal(self, deal_id: int, client_seed: str) -> DealLayout:
+        """Fix the deal's client seed (the seated players' seeds, joined) before its
+        first cards; the layout of the cards it gives. A sealed deal keeps its seed."""
+        if len(client_seed) > 128:
+            raise IllegalAction("a shared table's client seed is at most 128 characters")
+
+        def work(session: Session) -> DealLayout:
+            deal = self._open_deal(session, deal_id)
+            if deal.client_seed is None:
+                deal.client_seed = client_seed
+            source = FairSource(deal.server_seed, deal.client_seed, 0)
+            cards = _fair_cards(deal.game, json.loads(deal.rules), source)
+            if isinstance(cards, Shoe):
+                return DealLayout(cards.size, len(cards.burned), cards.cut_card_from_end)
+            return DealLayout(len(cards.order), 0, None)
+
+        return self._write(work)
+
+    def reveal_deal(self, deal_id: int) -> None:
+        """Nothing from this deal is in play any more: its seed may be shown."""
+
+        def work(session: Session) -> None:
+            deal = self._open_deal(session, deal_id)
+            deal.revealed = True
+
+        self._write(work)
+
+    @staticmethod
+    def _open_deal(session: Session, deal_id: int) -> Deal:
+        deal = session.get(Deal, deal_id, with_for_update=True)
+        if deal is None or deal.revealed:
+            raise IllegalAction(f"deal {deal_id} is not open")
+        return deal
+
+    def _shared_deal(self, session: Session, shared: SharedCards, game: str) -> Deal:
+        deal = self._open_deal(session, shared.deal_id)
+        if deal.game != game or deal.client_seed is None:
+            raise IllegalAction(f"deal {deal.id} is not a sealed {game} deal")
+        return deal
 
     def open_round(self, player_id: int, game: str) -> dict[str, Any] | None:
         """The player's unfinished round at this table, to resume it (G7), or None."""
@@ -442,12 +600,16 @@ class TableService:
             )
             if row is None:
                 return None
-            return _view(row, self._resume(row), self._balance(session, player_id))
+            return _view(
+                row, self._resume(row), self._balance(session, player_id), _revealed(session, row)
+            )
 
     def round(self, player_id: int, round_id: int) -> dict[str, Any]:
         with Session(self.engine) as session:
             row = self._owned(session, player_id, round_id)
-            return _view(row, self._resume(row), self._balance(session, player_id))
+            return _view(
+                row, self._resume(row), self._balance(session, player_id), _revealed(session, row)
+            )
 
     def history(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
         """The player's last rounds, newest first, each with its seeds once finished."""
@@ -460,7 +622,7 @@ class TableService:
                 .order_by(RoundRow.id.desc())
                 .limit(limit)
             ).all()
-            return [export_round(row) for row in rows]
+            return [export_round(row, _revealed(session, row)) for row in rows]
 
     # ------------------------------------------------------------ recovery
     def recover(self) -> list[int]:
@@ -482,6 +644,13 @@ class TableService:
                 game_round.void("interrupted before the first decision")
                 self._store(session, row, game_round)
                 voided.append(row.id)
+            in_play = select(RoundRow.deal_id).where(
+                RoundRow.status == "open", RoundRow.deal_id.is_not(None)
+            )
+            for deal in session.scalars(
+                select(Deal).where(Deal.revealed.is_(False), Deal.id.not_in(in_play))
+            ):
+                deal.revealed = True  # its table is gone: no more cards come from it
             return voided
 
         return self._write(work)
@@ -540,8 +709,21 @@ def _fair_cards(game: str, rules: Mapping[str, Any], source: FairSource) -> Deck
     return Deck(source)
 
 
-def _view(row: RoundRow, game_round: Round[Any], balance: Cents) -> dict[str, Any]:
-    """What the player may see: their own cards while the round is open, everything after."""
+def _revealed(session: Session, row: RoundRow) -> bool:
+    """Whether the round's server seed may be shown: once it is over and, at a shared
+    table, once nothing dealt from its deck or shoe is still in play."""
+    if row.status == "open":
+        return False
+    return row.deal_id is None or bool(
+        session.scalar(select(Deal.revealed).where(Deal.id == row.deal_id))
+    )
+
+
+def _view(
+    row: RoundRow, game_round: Round[Any], balance: Cents, revealed: bool
+) -> dict[str, Any]:
+    """What the player may see: their own cards while the round is open (never the blind
+    second position's, C8), everything after; the seed once ``revealed``."""
     finished = row.status != "open"
     visible = (
         game_round.cards
@@ -550,14 +732,16 @@ def _view(row: RoundRow, game_round: Round[Any], balance: Cents) -> dict[str, An
             hand: cards for hand, cards in game_round.cards.items() if hand in ("player", "rabbit")
         }
     )
+    positions = game_round.positions
     return {
         "id": row.id,
         "game": row.game,
         "status": row.status,
+        "shared": row.deal_id is not None,
         "commitment": row.commitment,
         "client_seed": row.client_seed,
         "nonce": row.nonce,
-        "server_seed": row.server_seed if finished else None,
+        "server_seed": row.server_seed if revealed else None,
         "cards": {hand: [str(c) for c in cards] for hand, cards in visible.items()},
         "face_down": sum(len(c) for hand, c in game_round.cards.items() if hand not in visible),
         "totals": _totals(game_round) if finished else None,
@@ -565,8 +749,11 @@ def _view(row: RoundRow, game_round: Round[Any], balance: Cents) -> dict[str, An
             {"action": c.action, "label": c.label, "minimum": c.minimum, "maximum": c.maximum}
             for c in game_round.legal_actions()
         ],
-        "wagers": dict(game_round.positions[0].wagers),
-        "result": game_round.positions[0].result if finished else None,
+        "wagers": dict(positions[0].wagers),
+        "second": dict(positions[1].wagers) if len(positions) > 1 else None,
+        "result": positions[0].result if finished else None,
+        "second_result": positions[1].result if finished and len(positions) > 1 else None,
+        "net": game_round.net() if finished else None,
         "description": game_round.describe() if finished else None,
         "balance": balance,
     }
@@ -579,35 +766,48 @@ def _totals(game_round: Round[Any]) -> list[int] | None:
     return list(game_round.totals())  # type: ignore[attr-defined]
 
 
-def export_round(row: RoundRow) -> dict[str, Any]:
-    """A round as the player may keep it: the seed only once the round is over."""
+def export_round(row: RoundRow, revealed: bool | None = None) -> dict[str, Any]:
+    """A round as the player may keep it: the record once the round is over, the seed
+    once ``revealed`` (by default: once it is over; a shared table's once its deal is).
+
+    ``places`` are the places in the seeds' deck or shoe that the round's cards came
+    from: the top of a fresh deck, the cards after a fresh shoe's burn (B1), or at a
+    shared table the places its deal gave this round.
+    """
     finished = row.status != "open"
-    totals = (
-        _totals(replay(json.loads(row.record))) if finished and row.game == "baccarat" else None
-    )
-    burned = None
-    if finished and row.game == "baccarat":
-        shoe = _fair_cards(
-            "baccarat",
-            json.loads(row.record)["rules"],
-            FairSource(row.server_seed, row.client_seed, row.nonce),
-        )
-        burned = len(shoe.burned)  # type: ignore[union-attr]
+    revealed = finished if revealed is None else revealed
+    record = json.loads(row.record)
+    totals = _totals(replay(record)) if finished and row.game == "baccarat" else None
+    places = None
+    if revealed:
+        places = _places(row.game, record, row.server_seed, row.client_seed, row.nonce)
+        if row.deal_cards is not None:
+            places = json.loads(row.deal_cards)
     return {
-        "burned": burned,
         "totals": totals,
         "id": row.id,
         "game": row.game,
         "status": row.status,
+        "shared": row.deal_id is not None,
         "commitment": row.commitment,
-        "server_seed": row.server_seed if finished else None,
+        "server_seed": row.server_seed if revealed else None,
         "client_seed": row.client_seed,
         "nonce": row.nonce,
+        "places": places,
         "balance_before": row.balance_before,
         "balance_after": row.balance_after,
         "played_at": row.created_at.isoformat(),
-        "record": json.loads(row.record) if finished else None,
+        "record": record if finished else None,
     }
+
+
+def _places(
+    game: str, record: Mapping[str, Any], server_seed: str, client_seed: str, nonce: int
+) -> list[int]:
+    """Where a round of its own drew its cards: the top of its deck, or after the burn."""
+    cards = _fair_cards(game, record["rules"], FairSource(server_seed, client_seed, nonce))
+    first = len(cards.burned) if isinstance(cards, Shoe) else 0
+    return list(range(first, first + len(record["cards_drawn"])))
 
 
 def verify_round(exported: Mapping[str, Any]) -> list[str]:
@@ -621,13 +821,16 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
         return [f"not a round as history exports it: no {', '.join(sorted(missing))}"]
     seed = exported.get("server_seed")
     if not seed:
-        return ["the round is not over: its server seed is not revealed yet"]
+        return ["the round's server seed is not revealed yet (a shared shoe's, at its end)"]
     record = exported["record"]
     if commit_to(seed) != exported["commitment"]:
         problems.append("the server seed does not match the commitment made before the deal")
-    fair = FairSource(seed, exported["client_seed"], exported["nonce"])
-    dealt = _fair_cards(exported["game"], record["rules"], fair).deal(len(record["cards_drawn"]))
-    if [int(card) for card in dealt] != record["cards_drawn"]:
+    game, client_seed, nonce = exported["game"], exported["client_seed"], exported["nonce"]
+    order = _fair_cards(game, record["rules"], FairSource(seed, client_seed, nonce)).order
+    places = _places(game, record, seed, client_seed, nonce)
+    if exported.get("shared"):  # a shared table's places; each must lie in the deal
+        places = [p for p in exported.get("places") or [] if 0 <= p < len(order)]
+    if [order[p] for p in places] != record["cards_drawn"]:
         problems.append("the cards dealt are not the ones the seeds give")
     try:
         replay(record)

@@ -13,15 +13,29 @@ import hmac
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from fractions import Fraction
 from importlib.resources import files
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from fastapi import Cookie, Depends, FastAPI, Header, HTTPException, Path, Request, Response
+from fastapi import (
+    Cookie,
+    Depends,
+    FastAPI,
+    Header,
+    HTTPException,
+    Path,
+    Query,
+    Request,
+    Response,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from riverboat.games import GAMES, find_game
@@ -29,6 +43,7 @@ from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
+from riverboat.table.shared import SEATS, SharedTable
 
 __all__ = ["create_app"]
 
@@ -67,6 +82,41 @@ class ChipRequest(BaseModel):
     hold: bool = False
 
 
+class Bet(BaseModel):
+    type: Literal["bet"]
+    wagers: dict[str, int]
+    second: dict[str, int] | None = None
+
+
+class Decide(BaseModel):
+    type: Literal["decide"]
+    action: str = Field(max_length=32)
+    amount: int | None = None
+
+
+TableMessage: TypeAdapter[Bet | Decide] = TypeAdapter(
+    Annotated[Bet | Decide, Field(discriminator="type")]
+)
+
+
+async def _table_message(table: SharedTable, player: int, text: str) -> None:
+    """One message from a player at a shared table, checked before it acts."""
+    try:
+        message = TableMessage.validate_json(text)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "message"
+        raise IllegalAction(
+            f"{where}: {problem['msg']}; send "
+            '{"type": "bet", "wagers": {"ante": 1000, ...}} or '
+            '{"type": "decide", "action": "play", "amount": 1000}'
+        ) from None
+    if isinstance(message, Bet):
+        await table.bet(player, message.wagers, message.second)
+    else:
+        await table.decide(player, message.action, message.amount)
+
+
 class Login(BaseModel):
     name: str = Field(max_length=64, pattern=PRINTABLE)
     password: str = Field(max_length=256)
@@ -92,11 +142,8 @@ class RateLimiter:
             return True
 
 
-def current_player(
-    request: Request, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
-) -> int:
-    """The logged-in player, or on a loopback server the local player."""
-    state = request.app.state
+def player_of(state: Any, session: str | None) -> int | None:
+    """The session's player, or on a loopback server the local player; None if neither."""
     if session and session in state.sessions:
         player_id, expires = state.sessions[session]
         if time.monotonic() < expires:
@@ -104,7 +151,17 @@ def current_player(
         del state.sessions[session]  # expired: log in again
     if state.local_player:
         return int(state.service.local_player())
-    raise HTTPException(status_code=401, detail="log in first")
+    return None
+
+
+def current_player(
+    request: Request, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
+) -> int:
+    """The logged-in player, or on a loopback server the local player."""
+    player = player_of(request.app.state, session)
+    if player is None:
+        raise HTTPException(status_code=401, detail="log in first")
+    return player
 
 
 def check_csrf(
@@ -147,15 +204,33 @@ def create_app(
     house_edges: bool = True,
     allowed_hosts: list[str] | None = None,
     recover: bool = False,
+    betting_seconds: float = 15.0,
+    decision_seconds: float = 45.0,
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
-    ``house_edges`` works out each game's edge in the background for the pay tables."""
+    ``house_edges`` works out each game's edge in the background for the pay tables;
+    the shared tables close betting and decisions after the given seconds."""
     service = TableService(database)
     if recover:  # G7: rounds a stopped server left before their first decision are void
         service.recover()
     sessions: dict[str, tuple[int, float]] = {}  # token -> (player, expiry on the monotonic clock)
     limiter = RateLimiter(rate_limit)
-    app = FastAPI(title="riverboat", description="Casino table games, dealt fairly.", version="1")
+    tables = {
+        game: SharedTable(service, game, betting_seconds, decision_seconds) for game in SEATS
+    }
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        for table in tables.values():
+            await table.close()
+
+    app = FastAPI(
+        title="riverboat",
+        description="Casino table games, dealt fairly.",
+        version="1",
+        lifespan=lifespan,
+    )
     app.state.service, app.state.sessions, app.state.local_player = service, sessions, local_player
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
@@ -275,6 +350,47 @@ def create_app(
         return [
             {"action": o.option, "label": o.label, "expected": float(o.expected)} for o in options
         ]
+
+    @app.websocket("/ws/tables/{game}")
+    async def shared_table(
+        websocket: WebSocket,
+        game: str,
+        client_seed: Annotated[str | None, Query(max_length=20)] = None,
+    ) -> None:
+        """A shared table (Crazy 4 or Baccarat), live: the messages of
+        :mod:`riverboat.table.shared` as JSON. Send ``{"type": "bet", "wagers": {...},
+        "second": {...}}``, ``{"type": "decide", "action": "play", "amount": 2000}``."""
+        origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+        if not origin or urlsplit(origin).netloc != host:  # another site's page: refused
+            await websocket.close(code=1008, reason="this table takes its own page's connections")
+            return
+        player = player_of(app.state, websocket.cookies.get(SESSION_COOKIE))
+        table = tables.get(game)
+        if player is None or table is None:
+            reason = "log in first" if table else f"shared tables play {' or '.join(SEATS)}"
+            await websocket.close(code=1008, reason=reason)
+            return
+        await websocket.accept()
+        send = websocket.send_json
+        try:
+            await table.sit(player, send, client_seed)
+        except IllegalAction as error:
+            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.close()
+            return
+        try:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    if not limiter.allow(f"table:{player}"):
+                        raise IllegalAction("too many messages; slow down")
+                    await _table_message(table, player, text)
+                except (IllegalAction, RulesError) as error:
+                    await websocket.send_json({"type": "error", "message": str(error)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await table.leave(player, send)
 
     @app.get("/api/history")
     def history(player_id: Player, limit: int = 20) -> list[dict[str, Any]]:

@@ -220,9 +220,14 @@ async function verifyRound(round) {
     const j = x % bound;
     [order[i], order[j]] = [order[j], order[i]];
   }
-  const start = round.burned || 0, drawn = round.record.cards_drawn;
-  const same = drawn.every((card, i) => order[start + i] % 52 === card);
-  return same ? "verified in your browser: the seed matches its commitment and the cards come from the seeds" : "the cards are not the ones the seeds give";
+  // a round of its own deals from the top, after a fresh shoe's burn (B1: the shown
+  // card, then its value in cards); a shared table's round from the places it shows
+  const rank = Math.floor((order[0] % 52) / 4), burn = rank === 12 ? 1 : Math.min(rank + 2, 10);
+  const first = round.record.rules.decks ? 1 + burn : 0, drawn = round.record.cards_drawn;
+  const places = round.shared ? round.places : drawn.map((_, i) => first + i);
+  const same = drawn.every((card, i) => places[i] < size && order[places[i]] % 52 === card);
+  const where = round.shared ? ` at places ${places.join(", ")} of the table's ${size > 52 ? "shoe" : "deck"}` : "";
+  return same ? `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}` : "the cards are not the ones the seeds give";
 }
 
 async function loadHistory() {

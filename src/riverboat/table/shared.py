@@ -1,0 +1,405 @@
+"""Shared tables: several players at one live table.
+
+Crazy 4 Poker seats up to six players against one dealer hand dealt from one deck,
+with at most six betting positions in all; a player may take a second, blind one
+(C8). Baccarat deals every coup from one shoe to everyone seated, until the cut card
+comes out (B1).
+
+Each player's part of a deal is a round of their own in the table service, so their
+money, record, history and audit work as at a table of their own; the cards come from
+places in the shared deal (see ``SharedCards``), whose seed is committed to before the
+seated players' client seeds are joined, and revealed once nothing dealt from it is in
+play: after the showdown (Crazy 4), after the shoe (Baccarat).
+
+No one sees another player's cards (C8). At Crazy 4 a decision is checked when it is
+made but carried out at the showdown, once every seat has decided, so no round settles,
+and no dealer card shows, while another player is still deciding. A seat that has not
+decided when the time runs out folds.
+
+A table is an asyncio object. A front end seats a player with :meth:`SharedTable.sit`,
+giving a ``send`` coroutine for the messages meant for that player, then calls
+:meth:`bet`, :meth:`decide` and :meth:`leave`. Messages are dicts with a ``type``:
+``table`` (the seats, the phase, the deal's commitment), ``dealt`` and ``result`` (the
+player's own round, as the service shows it), ``coup`` (a Baccarat coup's cards, which
+every seat sees), ``decided`` and ``error``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from riverboat.deck import cut_card_reached
+from riverboat.games import find_game
+from riverboat.games.rules import IllegalAction
+from riverboat.money import Cents, format_money
+from riverboat.rng import new_token
+from riverboat.table.service import DealLayout, SharedCards, TableService
+
+__all__ = ["SEATS", "Send", "SharedTable"]
+
+#: the games with shared tables, and their seats
+SEATS = {"crazy4": 6, "baccarat": 7}
+#: a Crazy 4 hand and the dealer's: five cards each (C2)
+HAND = 5
+#: the most cards a Baccarat coup takes (B5, B6)
+COUP = 6
+SEED_CHARACTERS = 20
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class Seat:
+    """A player at the table, the connections that listen for them, and their round."""
+
+    player: int
+    name: str
+    client_seed: str
+    listeners: list[Send] = field(default_factory=list)
+    wagers: dict[str, Cents] | None = None
+    second: dict[str, Cents] | None = None
+    round_id: int | None = None
+    decision: tuple[str, Cents | None] | None = None
+
+    @property
+    def positions(self) -> int:
+        """The betting positions the seat plays: one, or two with a blind second (C8)."""
+        return 1 + (self.second is not None)
+
+    @property
+    def staked(self) -> Cents:
+        """The chips on the felt: the wagers, and a blind position's 1x Play (C8)."""
+        second = self.second or {}
+        return sum((self.wagers or {}).values()) + sum(second.values()) + second.get("ante", 0)
+
+
+class SharedTable:
+    """One live shared table of ``game`` ("crazy4" or "baccarat") over ``service``.
+
+    Betting closes when every seat has bet, or ``betting_seconds`` after the first bet;
+    Crazy 4 seats then have ``decision_seconds`` to decide.
+    """
+
+    def __init__(
+        self,
+        service: TableService,
+        game: str,
+        betting_seconds: float = 15.0,
+        decision_seconds: float = 45.0,
+        variant: str | None = None,
+    ) -> None:
+        if game not in SEATS:
+            raise IllegalAction(f"shared tables play {' or '.join(SEATS)}, not {game!r}")
+        self.service, self.game, self.variant = service, game, variant
+        self.kind = find_game(game)
+        self.rules = self.kind.rules(variant)
+        self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
+        self.seats: list[Seat] = []
+        self.phase = "betting"
+        self.deal: dict[str, Any] | None = None
+        self.layout: DealLayout | None = None
+        self.next_place = 0
+        self.road: list[tuple[int, int]] = []  # this shoe's coups: (Player, Banker) totals
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.Task[None] | None = None
+        self._deadline: float | None = None
+
+    # ------------------------------------------------------------ players
+    async def sit(self, player: int, send: Send, client_seed: str | None = None) -> None:
+        """Seat the player (or add a connection to their seat) and show them the table."""
+        seed = client_seed or new_token(8)
+        if len(seed) > SEED_CHARACTERS or "|" in seed or not seed.isprintable():
+            raise IllegalAction(
+                f"a shared table's client seed is 1 to {SEED_CHARACTERS} printable "
+                "characters without '|'"
+            )
+        async with self._lock:
+            seat = self._seat(player)
+            if seat is None:
+                if len(self.seats) >= SEATS[self.game]:
+                    raise IllegalAction(
+                        f"all {SEATS[self.game]} seats at this table are taken; try again soon"
+                    )
+                name = await asyncio.to_thread(self.service.name, player)
+                seat = Seat(player, name, seed)
+                self.seats.append(seat)
+            seat.listeners.append(send)
+            if self.deal is None:
+                self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+            await self._broadcast()
+            if seat.round_id is not None:  # back after a reload: their hand again
+                view = await asyncio.to_thread(self.service.round, player, seat.round_id)
+                await send({"type": "dealt", "round": view})
+
+    async def leave(self, player: int, send: Send) -> None:
+        """The connection has gone; the seat goes with its last one, unless it is in a
+        round, which plays out (an undecided hand folds when the time runs out)."""
+        async with self._lock:
+            seat = self._seat(player)
+            if seat is None:
+                return
+            with contextlib.suppress(ValueError):
+                seat.listeners.remove(send)
+            if not seat.listeners and seat.round_id is None:
+                self.seats.remove(seat)
+                if not any(s.wagers for s in self.seats):
+                    self._cancel_timer()
+                await self._broadcast()
+
+    async def bet(
+        self,
+        player: int,
+        wagers: Mapping[str, Cents],
+        second: Mapping[str, Cents] | None = None,
+    ) -> None:
+        """Place (or change) the seat's wagers for the next deal, checked now (G6)."""
+        async with self._lock:
+            seat = self._seated(player)
+            if self.phase != "betting" or seat.round_id is not None:
+                raise IllegalAction("betting is closed: wait for the next deal")
+            if second is not None and self.game != "crazy4":
+                raise IllegalAction("only Crazy 4 has a second, blind position (C8)")
+            probe = self.kind.new_round(self.rules)
+            probe.place_wagers(wagers)
+            if second is not None:
+                probe.place_wagers(second, blind=True)
+            if self.game == "crazy4":
+                taken = sum(s.positions for s in self.seats if s.wagers and s is not seat)
+                if taken + len(probe.positions) > probe.max_positions:
+                    raise IllegalAction(
+                        f"{probe.max_positions - taken} of the table's "
+                        f"{probe.max_positions} betting positions are free"
+                    )
+            placed = Seat(
+                player,
+                seat.name,
+                seat.client_seed,
+                wagers=dict(probe.positions[0].wagers),
+                second=dict(probe.positions[1].wagers) if second is not None else None,
+            )
+            balance = await asyncio.to_thread(self.service.balance, player)
+            if placed.staked > balance:
+                raise IllegalAction(
+                    f"the wagers come to {format_money(placed.staked)}; "
+                    f"the balance is {format_money(balance)}"
+                )
+            seat.wagers, seat.second = placed.wagers, placed.second
+            if all(s.wagers for s in self.seats):
+                await self._deal()
+                return
+            if self._timer is None:
+                self._arm(self.betting_seconds, self._deal)
+            await self._broadcast()
+
+    async def decide(self, player: int, action: str, amount: Cents | None = None) -> None:
+        """The seat's decision (Crazy 4), checked now and carried out at the showdown."""
+        async with self._lock:
+            seat = self._seated(player)
+            if self.phase != "deciding" or seat.round_id is None:
+                raise IllegalAction("there is no hand of yours to decide on now")
+            if seat.decision is not None:
+                raise IllegalAction("you have decided this hand; the dealer shows when all have")
+            round_id = seat.round_id
+            await asyncio.to_thread(self.service.check_decision, player, round_id, action, amount)
+            seat.decision = (action, amount)
+            waiting = sum(s.round_id is not None and s.decision is None for s in self.seats)
+            await self._send(seat, {"type": "decided", "action": action, "waiting": waiting})
+            if waiting == 0:
+                await self._showdown()
+            else:
+                await self._broadcast()
+
+    async def close(self) -> None:
+        """Stop the table's timer (the server is stopping)."""
+        self._cancel_timer()
+
+    # ---------------------------------------------------------- the deal
+    async def _deal(self) -> None:
+        """Close betting and deal to every seat that bet (lock held)."""
+        self._cancel_timer()
+        bettors = [s for s in self.seats if s.wagers]
+        if not bettors or self.deal is None:
+            return
+        if self.layout is None:
+            seed = "|".join(s.client_seed for s in bettors)
+            self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal["id"], seed)
+            self.next_place = self.layout.first
+        if self.game == "crazy4":
+            await self._deal_crazy4(bettors)
+        else:
+            await self._deal_coup(bettors)
+
+    async def _deal_crazy4(self, bettors: list[Seat]) -> None:
+        assert self.deal is not None
+        positions = sum(s.positions for s in bettors)
+        dealer = list(range(positions * HAND, (positions + 1) * HAND))
+        place = 0
+        for seat in bettors:
+            count = HAND * seat.positions
+            places = [*range(place, place + count), *dealer]
+            place += count
+            view = await self._start(seat, places)
+            if view is None:
+                continue
+            if view["status"] == "open":
+                seat.round_id = view["id"]
+            await self._send(seat, {"type": "dealt", "round": view})
+        if any(s.round_id is not None for s in self.seats):
+            self.phase = "deciding"
+            self._arm(self.decision_seconds, self._showdown)
+            await self._broadcast()
+        else:  # every wager refused or void: a fresh deck for the next deal
+            await self._next_deal()
+
+    async def _deal_coup(self, bettors: list[Seat]) -> None:
+        assert self.deal is not None
+        assert self.layout is not None
+        places = list(range(self.next_place, min(self.next_place + COUP, self.layout.size)))
+        coup: dict[str, Any] | None = None
+        for seat in bettors:
+            view = await self._start(seat, places)
+            if view is not None and view["status"] == "settled":
+                coup = coup or {"type": "coup", "cards": view["cards"], "totals": view["totals"]}
+                await self._send(seat, {"type": "result", "round": view})
+        if coup is not None:
+            self.next_place += sum(len(hand) for hand in coup["cards"].values())
+            player_total, banker_total = coup["totals"]
+            self.road.append((player_total, banker_total))
+            for seat in self.seats:
+                await self._send(seat, coup)
+        cut = self.layout.cut_card_from_end or 0
+        if cut_card_reached(self.layout.size - self.next_place, cut):  # B1: a new shoe
+            await self._next_deal()
+            self.road = []
+        else:
+            await self._broadcast()
+
+    async def _start(self, seat: Seat, places: list[int]) -> dict[str, Any] | None:
+        """The seat's round from these places of the deal, or None if it was refused."""
+        assert self.deal is not None
+        assert seat.wagers is not None
+        wagers, second = seat.wagers, seat.second
+        seat.wagers = seat.second = None
+        try:
+            return await asyncio.to_thread(
+                self.service.start_round,
+                seat.player,
+                self.game,
+                wagers,
+                second=second,
+                shared=SharedCards(self.deal["id"], places),
+            )
+        except IllegalAction as error:
+            await self._send(seat, {"type": "error", "message": f"not dealt in: {error}"})
+            return None
+
+    async def _showdown(self) -> None:
+        """Carry out every decision (an undecided hand folds), then show each player
+        their settled round (lock held)."""
+        self._cancel_timer()
+        playing = [s for s in self.seats if s.round_id is not None]
+        for seat in playing:
+            assert seat.round_id is not None
+            action, amount = seat.decision or ("fold", None)
+            if seat.decision is None:
+                await self._send(seat, {"type": "error", "message": "time ran out: the hand folds"})
+            try:
+                await asyncio.to_thread(
+                    self.service.act, seat.player, seat.round_id, action, amount, at_table=True
+                )
+            except IllegalAction as error:  # the balance changed since: fold, which is free
+                await self._send(seat, {"type": "error", "message": f"{error}; the hand folds"})
+                await asyncio.to_thread(
+                    self.service.act, seat.player, seat.round_id, "fold", at_table=True
+                )
+        await self._next_deal(broadcast=False)
+        for seat in playing:
+            assert seat.round_id is not None
+            view = await asyncio.to_thread(self.service.round, seat.player, seat.round_id)
+            seat.round_id, seat.decision = None, None
+            await self._send(seat, {"type": "result", "round": view})
+        self.seats = [s for s in self.seats if s.listeners]  # those who left go now
+        await self._broadcast()
+
+    async def _next_deal(self, broadcast: bool = True) -> None:
+        """Reveal the deal that is done with and commit to the next."""
+        if self.deal is not None:
+            await asyncio.to_thread(self.service.reveal_deal, self.deal["id"])
+        self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+        self.layout, self.next_place, self.phase = None, 0, "betting"
+        if broadcast:
+            await self._broadcast()
+
+    # ------------------------------------------------------------ helpers
+    def _seat(self, player: int) -> Seat | None:
+        return next((s for s in self.seats if s.player == player), None)
+
+    def _seated(self, player: int) -> Seat:
+        seat = self._seat(player)
+        if seat is None:
+            raise IllegalAction("take a seat at the table first")
+        return seat
+
+    def _arm(self, seconds: float, then: Callable[[], Awaitable[None]]) -> None:
+        async def later() -> None:
+            await asyncio.sleep(seconds)
+            async with self._lock:
+                self._timer = None
+                await then()
+
+        self._cancel_timer()
+        self._deadline = time.monotonic() + seconds
+        self._timer = asyncio.get_running_loop().create_task(later())
+
+    def _cancel_timer(self) -> None:
+        timer, self._timer, self._deadline = self._timer, None, None
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    def snapshot(self, player: int) -> dict[str, Any]:
+        """The table as ``player`` sees it: seats and chips, never anyone's cards."""
+        left = None
+        if self._deadline is not None:
+            left = max(0.0, self._deadline - time.monotonic())
+        table: dict[str, Any] = {
+            "type": "table",
+            "game": self.game,
+            "phase": self.phase,
+            "seconds_left": left,
+            "commitment": self.deal["commitment"] if self.deal else None,
+            "seats": [
+                {
+                    "name": s.name,
+                    "you": s.player == player,
+                    "staked": s.staked or None,
+                    "second": s.second is not None,
+                    "in_round": s.round_id is not None,
+                    "decided": s.decision is not None,
+                }
+                for s in self.seats
+            ],
+            "seats_free": SEATS[self.game] - len(self.seats),
+        }
+        if self.game == "baccarat":
+            size = self.layout.size if self.layout else None
+            table["shoe"] = {
+                "cards_left": size - self.next_place if size else None,
+                "road": [list(coup) for coup in self.road],
+            }
+        return table
+
+    async def _broadcast(self) -> None:
+        for seat in list(self.seats):
+            await self._send(seat, self.snapshot(seat.player))
+
+    async def _send(self, seat: Seat, message: dict[str, Any]) -> None:
+        for send in list(seat.listeners):
+            try:
+                await send(message)
+            except Exception:  # a connection that has gone: stop talking to it
+                seat.listeners.remove(send)

@@ -1,0 +1,234 @@
+"""Shared tables: Crazy 4 with up to six seats and blind second positions (C8), Baccarat
+on one shoe across coups (B1); each player sees only their own cards, and every
+player's part is a round of their own that verifies and audits."""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riverboat.games.rules import IllegalAction
+from riverboat.table.service import SharedCards, TableService, verify_round
+from riverboat.table.shared import SharedTable
+
+Messages = list[dict[str, Any]]
+
+
+def listener() -> tuple[Messages, Callable[[dict[str, Any]], Awaitable[None]]]:
+    inbox: Messages = []
+
+    async def send(message: dict[str, Any]) -> None:
+        inbox.append(message)
+
+    return inbox, send
+
+
+def of_type(inbox: Messages, kind: str) -> Messages:
+    return [m for m in inbox if m["type"] == kind]
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> TableService:
+    return TableService(f"sqlite:///{tmp_path / 'shared.db'}")
+
+
+def players(service: TableService, *names: str) -> list[int]:
+    return [service.register(name, "a long password") for name in names]
+
+
+ANTE = {"ante": 1000, "super_bonus": 1000}
+
+
+def test_crazy4_seats_deal_from_one_deck_and_show_down_together_c8(
+    service: TableService,
+) -> None:
+    ann, bob, cy = players(service, "ann", "bob", "cy")
+
+    async def play() -> tuple[Messages, Messages, Messages]:
+        table = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=60)
+        (a, send_a), (b, send_b), (c, send_c) = listener(), listener(), listener()
+        await table.sit(ann, send_a, "ann-seed")
+        await table.sit(bob, send_b, "bob-seed")
+        await table.sit(cy, send_c, "cy-seed")
+        await table.bet(ann, ANTE, second=ANTE)  # C8: a blind second position
+        await table.bet(bob, {**ANTE, "queens_up": 500})
+        assert not of_type(a, "dealt")  # cy has not bet yet
+        await table.bet(cy, ANTE)  # every seat has bet: the deal
+        assert table.phase == "deciding"
+        round_id = of_type(a, "dealt")[0]["round"]["id"]
+        with pytest.raises(IllegalAction, match="shared table: decide there"):
+            service.act(ann, round_id, "fold")  # not around the table's showdown
+        await table.decide(ann, "play", 1000)
+        await table.decide(bob, "fold")
+        assert not of_type(a, "result")  # cy is still deciding: nothing shows yet
+        with pytest.raises(IllegalAction, match="decided"):
+            await table.decide(ann, "fold")
+        await table.decide(cy, "play", 1000)
+        assert table.phase == "betting"
+        return a, b, c
+
+    a, b, c = asyncio.run(play())
+    inboxes = dict(zip("abc", (a, b, c), strict=True))
+    dealt = {who: of_type(inbox, "dealt")[0]["round"] for who, inbox in inboxes.items()}
+    results = {who: of_type(inbox, "result")[0]["round"] for who, inbox in inboxes.items()}
+    for view in dealt.values():  # only your own hand while deciding (C8)
+        assert set(view["cards"]) == {"player"}
+        assert view["server_seed"] is None
+    assert dealt["a"]["face_down"] == 10  # the blind hand and the dealer's
+    # one dealer hand for everyone, from one deck: no card twice across the seats
+    dealer = {tuple(r["cards"]["dealer"]) for r in results.values()}
+    assert len(dealer) == 1
+    hands = [
+        c
+        for r in results.values()
+        for hand, cs in r["cards"].items()
+        if hand != "dealer"
+        for c in cs
+    ]
+    assert len(hands) == len(set(hands)) == 20
+    assert results["a"]["cards"].keys() == {"player", "player:blind", "dealer"}
+    assert results["a"]["second"] == {**ANTE, "queens_up": 0}
+    # each player's round verifies against the shared deck's seed and its places
+    history = {p: service.history(p, 1)[0] for p in (1, 2, 3)}
+    assert len({h["server_seed"] for h in history.values()}) == 1
+    assert history[1]["places"] == [*range(0, 10), *range(20, 25)]
+    assert history[2]["places"] == [*range(10, 15), *range(20, 25)]
+    for exported in history.values():
+        assert verify_round(exported) == []
+    tampered = {**history[2], "places": history[3]["places"]}
+    assert verify_round(tampered) == ["the cards dealt are not the ones the seeds give"]
+    assert service.audit() == []
+    # money: each player's balance moved by exactly their round's net
+    for player, who in zip((1, 2, 3), "abc", strict=True):
+        assert service.balance(player) == 100_000 + results[who]["net"]
+
+
+def test_a_seat_that_does_not_decide_in_time_folds(service: TableService) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> Messages:
+        table = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=0.2)
+        (a, send_a), (_, send_b) = listener(), listener()
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        await table.bet(ann, ANTE)
+        await table.bet(bob, ANTE)
+        await table.decide(bob, "play", 1000)
+        await asyncio.sleep(0.5)
+        return a
+
+    a = asyncio.run(play())
+    assert {"type": "error", "message": "time ran out: the hand folds"} in a
+    result = of_type(a, "result")[0]["round"]
+    assert result["status"] == "settled"
+    assert result["net"] == -2000  # Ante and Super Bonus lost on the fold (C6)
+
+
+def test_betting_closes_on_time_and_refusals_change_nothing_g6(service: TableService) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> tuple[SharedTable, Messages]:
+        table = SharedTable(service, "crazy4", betting_seconds=0.2, decision_seconds=60)
+        (a, send_a), (_, send_b) = listener(), listener()
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        await table.bet(ann, ANTE)
+        with pytest.raises(IllegalAction, match="Super Bonus"):  # C1: must equal the Ante
+            await table.bet(ann, {"ante": 2000, "super_bonus": 1000})
+        with pytest.raises(IllegalAction, match="balance"):
+            await table.bet(ann, {"ante": 50_000, "super_bonus": 50_000}, second=ANTE)
+        with pytest.raises(IllegalAction, match="no hand of yours"):
+            await table.decide(ann, "play")
+        await asyncio.sleep(0.5)  # bob never bets: the deal goes ahead without him
+        return table, a
+
+    table, a = asyncio.run(play())
+    assert table.phase == "deciding"
+    view = of_type(a, "dealt")[0]["round"]
+    assert view["wagers"] == {**ANTE, "queens_up": 0}  # as first bet: the refusals changed nothing
+    assert [s["in_round"] for s in table.snapshot(ann)["seats"]] == [True, False]
+
+
+def test_six_betting_positions_at_most_c8(service: TableService) -> None:
+    names = players(service, *"abcdef")
+
+    async def play() -> None:
+        table = SharedTable(service, "crazy4", betting_seconds=60)
+        for player in names:
+            await table.sit(player, listener()[1])
+        await table.bet(names[0], ANTE, second=ANTE)
+        await table.bet(names[1], ANTE, second=ANTE)
+        await table.bet(names[2], ANTE)
+        with pytest.raises(IllegalAction, match="1 of the table's 6 betting positions"):
+            await table.bet(names[3], ANTE, second=ANTE)
+        seventh = service.register("g", "a long password")
+        with pytest.raises(IllegalAction, match="all 6 seats"):
+            await table.sit(seventh, listener()[1])
+
+    asyncio.run(play())
+
+
+def test_baccarat_deals_coups_from_one_shoe_and_shows_its_seed_at_the_end_b1(
+    service: TableService,
+) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> Messages:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        (a, send_a), (_, send_b) = listener(), listener()
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        for coup in range(5):
+            await table.bet(ann, {"banker": 1000})
+            await table.bet(bob, {"player": 500, "tie": 500})
+            assert len(table.road) == coup + 1
+        rounds, bobs = service.history(ann, 5), service.history(bob, 5)
+        cards = [r["record"]["cards_drawn"] for r in rounds]
+        assert cards == [r["record"]["cards_drawn"] for r in bobs]  # the same coups
+        assert len({tuple(c) for c in cards}) == 5
+        assert all(r["server_seed"] is None for r in rounds)  # the shoe is still in play
+        assert all(r["places"] is None for r in rounds)
+        while table.road:  # on to the cut card, which ends the shoe (B1)
+            await table.bet(ann, {"banker": 500})
+            await table.bet(bob, {"player": 500})
+        return a
+
+    a = asyncio.run(play())
+    coups = of_type(a, "coup")
+    shoe = service.history(ann, 1000)[::-1]
+    assert len(coups) == len(shoe) > 60
+    assert [c["totals"] for c in coups] == [r["totals"] for r in shoe]
+    assert len({r["server_seed"] for r in shoe}) == 1
+    assert all(verify_round(r) == [] for r in shoe)
+    places = [p for r in shoe for p in r["places"]]
+    assert places == list(range(places[0], places[0] + len(places)))  # none skipped or reused
+    assert places[-1] + 1 >= 416 - 14  # dealt up to the cut card
+    assert service.audit() == []
+
+
+def test_shared_deals_refuse_misuse(service: TableService) -> None:
+    (ann,) = players(service, "ann")
+    deal = service.new_deal("crazy4")
+    with pytest.raises(IllegalAction, match="not a sealed"):  # no client seed yet
+        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal["id"], range(10)))
+    service.seal_deal(deal["id"], "ann")
+    with pytest.raises(IllegalAction, match="no such places"):
+        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal["id"], [60] * 10))
+    service.reveal_deal(deal["id"])
+    with pytest.raises(IllegalAction, match="not open"):
+        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal["id"], range(10)))
+    assert service.balance(ann) == 100_000
+
+
+def test_recover_reveals_the_deals_of_a_stopped_server(service: TableService) -> None:
+    (ann,) = players(service, "ann")
+    deal = service.new_deal("baccarat")
+    service.seal_deal(deal["id"], "ann")
+    shoe = SharedCards(deal["id"], range(6))
+    view = service.start_round(ann, "baccarat", {"banker": 1000}, shared=shoe)
+    assert view["server_seed"] is None
+    service.recover()  # the table that dealt from this shoe is gone
+    assert service.round(ann, view["id"])["server_seed"] is not None
+    assert verify_round(service.history(ann, 1)[0]) == []
