@@ -1,6 +1,7 @@
 """The web table in a real browser (Debian's Chromium driven by Playwright): a full round
-of each game by clicking, with Fold, Buy & Play, Quick Replay and hold-to-reset, and a
-screenshot of each table in test-artifacts/screenshots/."""
+of each game by clicking, with Fold, Buy & Play, Quick Replay and hold-to-reset, two
+players at each shared table, and a screenshot of each table in
+test-artifacts/screenshots/."""
 
 import re
 import shutil
@@ -28,7 +29,8 @@ def _serving(database: Path, local_player: bool) -> Iterator[str]:
         port = probe.getsockname()[1]
     app = create_app(f"sqlite:///{database}", local_player=local_player, rate_limit=1000)
     if not local_player:
-        app.state.service.register("ann", "a long password")
+        for name in ("ann", "bob"):
+            app.state.service.register(name, "a long password")
     runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()
@@ -203,3 +205,66 @@ def test_a_reload_picks_up_the_round_in_play(page: Page) -> None:
     assert page.locator("#player").inner_html().count("<svg") == dealt.count("<svg")
     page.click("[data-action=fold]")
     expect(page.locator("#message")).to_contain_text("folds")
+
+
+def _signed_in(browser: Browser, address: str, name: str) -> Page:
+    tab = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    tab.goto(address)
+    tab.fill("#login-name", name)
+    tab.fill("#login-password", "a long password")
+    tab.click("#login-form button")
+    expect(tab.locator("#balance")).to_have_text(re.compile(r"\$"))
+    return tab
+
+
+def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Browser) -> None:
+    ann, bob = (_signed_in(browser, shared_server, name) for name in ("ann", "bob"))
+    for tab in (ann, bob):
+        choose(tab, "Crazy 4 Poker · shared")
+        expect(tab.locator("#seats")).to_contain_text("seat(s) free")
+        tap(tab, "ante")
+    expect(ann.locator("#seats")).to_contain_text("bob")  # each sees the other seated
+    ann.check("#blind-toggle")  # a blind second position (C8)
+    ann.click("#deal")
+    expect(bob.locator("#seats")).to_contain_text("$25 (2 hands)")  # two hands and the blind Play
+    bob.click("#deal")
+    for tab in (ann, bob):
+        expect(tab.locator("[data-action=fold]")).to_be_visible()
+        expect(tab.locator("#player svg")).to_have_count(5)
+        expect(tab.locator("#dealer svg[aria-label='face down']")).to_have_count(5)
+    expect(ann.locator("#blind svg[aria-label='face down']")).to_have_count(5)
+    ann.locator("[data-action=play]").first.click()
+    expect(ann.locator("#message")).to_contain_text("waiting for 1 more")
+    bob.click("[data-action=fold]")
+    for tab in (ann, bob):
+        expect(tab.locator("#message")).to_contain_text("Net")
+        expect(tab.locator("#dealer svg[aria-label='face down']")).to_have_count(0)
+    expect(ann.locator("#blind svg:not([aria-label='face down'])")).to_have_count(5)
+    assert ann.locator("#dealer").inner_html() == bob.locator("#dealer").inner_html()
+    ann.wait_for_timeout(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(SHOTS / "crazy4-shared.png"))
+    for tab in (ann, bob):
+        tab.context.close()
+
+
+def test_two_players_at_a_shared_baccarat_shoe_b1(shared_server: str, browser: Browser) -> None:
+    ann, bob = (_signed_in(browser, shared_server, name) for name in ("ann", "bob"))
+    for tab, spot in ((ann, "banker"), (bob, "player")):
+        choose(tab, "Baccarat · shared")
+        expect(tab.locator("#table-line")).to_contain_text("commitment")
+        tap(tab, spot)
+    expect(ann.locator("#seats")).to_contain_text("bob")
+    for coup in (1, 2):
+        ann.click("#deal" if coup == 1 else "#replay")  # the second coup by Quick Replay (R10)
+        bob.click("#deal" if coup == 1 else "#replay")
+        for tab in (ann, bob):
+            expect(tab.locator("#message")).to_contain_text("Net")
+            expect(tab.locator("#bead span")).to_have_count(coup)
+    assert ann.locator("#player").inner_html() == bob.locator("#player").inner_html()
+    expect(ann.locator("#table-line")).to_contain_text("cards left in the shoe")
+    ann.wait_for_timeout(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(SHOTS / "baccarat-shared.png"))
+    for tab in (ann, bob):
+        tab.context.close()

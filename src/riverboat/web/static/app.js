@@ -2,7 +2,11 @@
 // chip placement (R2), payouts; this page shows what it is told.
 "use strict";
 
-const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 } };
+const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 },
+  shared: false, socket: null, table: null, gotResult: false };
+// the games with shared tables, live over a WebSocket (Crazy 4: C8; Baccarat: one shoe, B1)
+const SHARED = ["crazy4", "baccarat"];
+const tableKey = () => (state.shared ? `${state.game}:shared` : state.game);
 const $ = (id) => document.getElementById(id);
 const money = (cents) => (cents < 0 ? "-$" : "$") + (Math.abs(cents) / 100).toLocaleString(undefined, { minimumFractionDigits: Math.abs(cents) % 100 ? 2 : 0 });
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -44,12 +48,13 @@ function info() { return state.games.find((g) => g.game === state.game); }
 
 function renderGames() {
   $("games").innerHTML = "";
-  for (const game of state.games) {
+  const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => SHARED.includes(g.game)).map((g) => [g, true])];
+  for (const [game, shared] of tables) {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = game.title;
-    button.setAttribute("aria-current", String(game.game === state.game));
-    button.onclick = () => selectGame(game.game);
+    button.textContent = shared ? `${game.title} · shared` : game.title;
+    button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
+    button.onclick = () => selectGame(game.game, shared);
     $("games").append(button);
   }
 }
@@ -106,14 +111,21 @@ function renderRound() {
   const dealerKey = state.game === "baccarat" ? "banker" : "dealer";
   const playerCards = round ? [...(round.cards.player || []), ...(round.cards.rabbit || [])] : [];
   const dealerCards = round ? round.cards[dealerKey] || [] : [];
-  const hidden = round ? round.face_down : 0;
+  const blindCards = round ? round.cards["player:blind"] || [] : [];
+  const blindDown = round && round.second && !blindCards.length ? 5 : 0;  // C8: shown at showdown
+  const hidden = round ? round.face_down - blindDown : 0;
   showCards($("player"), playerCards);
   showCards($("dealer"), dealerCards, hidden);
+  showCards($("blind"), blindCards, blindDown);
+  $("blind-area").hidden = !blindCards.length && !blindDown;
   $("dealer-title").textContent = state.game === "baccarat" ? "Banker" : "Dealer";
   $("player-title").textContent = state.game === "baccarat" ? "Player" : "You";
   const open = round && round.status === "open";
-  $("deal").disabled = !!open;
-  $("replay").disabled = !!open || !state.last[state.game];
+  const betting = !state.shared || (state.table && state.table.phase === "betting");
+  $("deal").textContent = state.shared ? "Bet" : "Deal";
+  $("deal").disabled = !!open || !betting;
+  $("replay").disabled = !!open || !betting || !state.last[tableKey()];
+  $("blind-label").hidden = !(state.shared && state.game === "crazy4");
   $("hint").disabled = !open;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
@@ -141,13 +153,14 @@ async function refreshBalance() {
 function finished(round) {
   if (round.status === "settled") {
     state.session.rounds += 1;
-    state.session.net += Object.values(round.result).reduce((a, b) => a + b, 0);
+    state.session.net += round.net;
   }
   loadHistory();
 }
 
 async function deal(replay) {
   $("hint-box").hidden = true;
+  if (state.shared) return bet(replay);
   try {
     state.round = replay
       ? await api(`/api/games/${state.game}/replay`, { idempotency_key: crypto.randomUUID() })
@@ -163,6 +176,10 @@ async function deal(replay) {
 }
 
 async function decide(action, amount) {
+  if (state.shared) {
+    send({ type: "decide", action, amount });
+    return;
+  }
   try {
     state.round = await api(`/api/rounds/${state.round.id}/actions`, { action, amount, idempotency_key: crypto.randomUUID() });
     $("hint-box").hidden = true;
@@ -242,7 +259,12 @@ async function loadHistory() {
     const round = rounds.find((r) => String(r.id) === button.dataset.round);
     button.onclick = async () => { button.nextElementSibling.textContent = await verifyRound(round); };
   }
-  const coups = rounds.filter((r) => r.totals).reverse().map(({ totals: [p, b] }) => (p > b ? "P" : b > p ? "B" : "T"));
+  if (!state.shared) drawRoads(rounds.filter((r) => r.totals).reverse().map((r) => r.totals));
+}
+
+// Baccarat's bead plate (every coup) and big road (runs of Player or Banker wins)
+function drawRoads(totals) {
+  const coups = totals.map(([p, b]) => (p > b ? "P" : b > p ? "B" : "T"));
   $("bead").innerHTML = coups.map((c) => `<span class="${c}">${c}</span>`).join("");
   const columns = [];
   for (const c of coups.filter((x) => x !== "T")) {
@@ -251,19 +273,107 @@ async function loadHistory() {
   $("big").innerHTML = columns.map((col) => col.map((c) => `<span class="${c}">${c}</span>`).join("") + "<span></span>".repeat(6 - col.length)).join("");
 }
 
-async function selectGame(name) {
+async function selectGame(name, shared = false) {
+  leaveTable();
   state.game = name;
-  state.round = await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
-  state.wagers = state.last[name] ? { ...state.last[name] } : {};
-  $("logo").textContent = info().title;
+  state.shared = shared;
+  state.round = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
+  state.wagers = state.last[tableKey()] ? { ...state.last[tableKey()] } : {};
+  $("logo").textContent = shared ? `${info().title} · shared` : info().title;
+  $("shared").hidden = !shared;
   renderGames();
   renderSpots();
   renderRound();
-  if (state.round) {
+  if (shared) {
+    joinTable(name);
+    say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
+  } else if (state.round) {
     state.wagers = { ...state.round.wagers };
     renderSpots();
     say("Your round is still open: your decision.");
   } else say("Tap a spot to place the selected chip; press and hold to clear it.");
+}
+
+// ------------------------------------------------------------ shared tables
+function joinTable(game) {
+  const seed = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${game}?client_seed=${seed}`);
+  state.socket = socket;
+  socket.onmessage = (event) => { if (state.socket === socket) onTable(JSON.parse(event.data)); };
+  socket.onclose = (event) => {
+    if (state.socket !== socket) return;
+    state.socket = null;
+    say(event.reason || "The table's connection closed: choose the table again to sit back down.");
+  };
+}
+
+function leaveTable() {
+  if (state.socket) { const socket = state.socket; state.socket = null; socket.close(); }
+  state.table = null;
+  clearInterval(state.ticker);
+}
+
+function send(message) {
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
+  else say("Not connected to the table: choose it again.");
+}
+
+function bet(replay) {
+  const wagers = replay ? state.last[tableKey()] : state.wagers;
+  const second = state.game === "crazy4" && $("blind-toggle").checked ? wagers : null;
+  state.last[tableKey()] = { ...wagers };
+  state.wagers = { ...wagers };
+  renderSpots();
+  send({ type: "bet", wagers, second });
+}
+
+function onTable(message) {
+  if (message.type === "table") {
+    state.table = message;
+    renderSeats();
+  } else if (message.type === "dealt") {
+    state.round = message.round;
+    say("Your decision: the dealer shows when every seat has decided.");
+  } else if (message.type === "decided") {
+    state.round = { ...state.round, choices: [] };
+    say(message.waiting ? `${message.action}: waiting for ${message.waiting} more seat(s).` : `${message.action}.`);
+  } else if (message.type === "result") {
+    state.round = message.round;
+    state.gotResult = true;
+    finished(message.round);
+    refreshBalance();
+  } else if (message.type === "coup") {  // every seat sees the coup; a bettor also their result
+    if (!state.gotResult) {
+      const [p, b] = message.totals;
+      state.round = { cards: message.cards, status: "settled", face_down: 0, choices: [], description: `Player ${p}, Banker ${b}: ${p > b ? "Player wins" : b > p ? "Banker wins" : "a tie"}.` };
+    }
+    state.gotResult = false;
+  } else if (message.type === "error") {
+    say(message.message);
+    return;
+  }
+  renderRound();
+}
+
+function renderSeats() {
+  const table = state.table;
+  $("seats").innerHTML = table.seats.map((seat) => {
+    const chips = seat.staked ? ` · ${money(seat.staked)}${seat.second ? " (2 hands)" : ""}` : "";
+    const mark = seat.in_round ? (seat.decided ? " · decided" : " · deciding") : seat.staked ? " · bet" : "";
+    return `<li class="${seat.you ? "you" : ""}">${escape(seat.you ? `You (${seat.name})` : seat.name)}${chips}${mark}</li>`;
+  }).join("") + `<li>${table.seats_free} seat(s) free</li>`;
+  const shoe = table.shoe && table.shoe.cards_left ? ` · ${table.shoe.cards_left} cards left in the shoe` : "";
+  const closes = Date.now() + (table.seconds_left || 0) * 1000;
+  const line = () => {
+    const left = Math.max(0, Math.round((closes - Date.now()) / 1000));
+    const when = table.seconds_left === null ? "" : table.phase === "betting" ? `betting closes in ${left} s · ` : `decisions close in ${left} s · `;
+    $("table-line").textContent = `${when}commitment ${table.commitment}${shoe}`;
+  };
+  clearInterval(state.ticker);
+  line();
+  if (table.seconds_left !== null) state.ticker = setInterval(line, 1000);
+  if (table.shoe) drawRoads(table.shoe.road);
 }
 
 async function signIn() {
