@@ -255,3 +255,22 @@ def test_a_name_registered_twice_at_once_is_refused_once(service: TableService) 
     for thread in threads:
         thread.join()
     assert sorted(results) == ["ok", "taken"]
+
+
+def test_a_blind_second_position_is_staked_hidden_and_replayed_c8(service: TableService) -> None:
+    me = service.local_player()
+    ante = {"ante": 1000, "super_bonus": 1000}
+    view = service.start_round(me, "crazy4", ante, second=ante)
+    # both positions' wagers, and the blind hand's 1x Play, are staked at the deal
+    assert service.balance(me) == STARTING_CREDIT - 5000
+    assert set(view["cards"]) == {"player"}  # the blind hand stays face down
+    assert view["face_down"] == 10
+    done = service.act(me, view["id"], "fold")
+    assert done["cards"].keys() == {"player", "player:blind", "dealer"}
+    assert done["second_result"]["play"] in (-1000, 0, 1000)  # the blind Play, settled
+    assert service.balance(me) == STARTING_CREDIT + done["net"]
+    again = service.quick_replay(me, "crazy4")  # R10: both positions again
+    assert again["second"] == done["second"]
+    assert service.audit() == []
+    assert ledger_total(service) == 0
+    assert verify_round(service.history(me, 2)[1]) == []

@@ -611,7 +611,13 @@ def _play_on_screen(
         )
     if no_color:
         os.environ["NO_COLOR"] = "1"  # Textual reads it when the app starts
-    from riverboat.terminal.app import TableApp
+    try:
+        from riverboat.terminal.app import TableApp
+    except ImportError:  # Textual is an extra: the core and --auto need none of it
+        raise typer.BadParameter(
+            "the terminal table needs Textual: pip install 'riverboat[terminal]' "
+            "(--auto works without it)"
+        ) from None
 
     service = _service(database)
     TableApp(

@@ -206,7 +206,10 @@ class Crazy4Round(Round[Crazy4Rules]):
                 verdict = "folds"
             else:
                 verdict = "wins" if value > dealer else "ties" if value == dealer else "loses"
-            who = f"{position.seat}'s blind hand" if position.blind else position.seat
+            if position.seat == "player":  # the seat of a round of one's own
+                who = "Your blind hand" if position.blind else "You"
+            else:
+                who = f"{position.seat}'s blind hand" if position.blind else position.seat
             text.append(
                 f"{who}: {self._show(self.cards[self.hand_name(index)])}, "
                 f"{FOUR_CARD.describe(value)}, {verdict}: {self._results_text(position, _LABELS)}."

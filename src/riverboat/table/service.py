@@ -472,12 +472,16 @@ class TableService:
             )
             if last is None:
                 raise IllegalAction("there is no previous round to replay: place wagers and deal")
-            wagers = json.loads(last.record)["events"][0]["wagers"]
+            placed = [e for e in json.loads(last.record)["events"] if e["kind"] == "wagers"]
             balance = self._balance(session, player_id)
+        wagers = placed[0]["wagers"]
+        second = placed[1]["wagers"] if len(placed) > 1 else None  # a blind position (C8)
         kind = find_game(game)
         probe = kind.new_round()
         quick_replay(wagers, probe.spots, balance, probe.at_least_one)
-        return self.start_round(player_id, game, wagers, client_seed, idempotency_key)
+        return self.start_round(
+            player_id, game, wagers, client_seed, idempotency_key, second=second
+        )
 
     def _store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> dict[str, Any]:
         """Save the round's record; settle its money when it has settled or is void."""

@@ -60,6 +60,9 @@ RoundId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 class RoundRequest(BaseModel):
     game: str = Field(description="rabbit-hunter, tri-card, crazy4 or baccarat", max_length=32)
     wagers: dict[str, int] = Field(description="spot name to cents")
+    second: dict[str, int] | None = Field(
+        default=None, description="Crazy 4: a second position, played blind (C8)"
+    )
     client_seed: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
     idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
 
@@ -315,7 +318,12 @@ def create_app(
     @app.post("/api/rounds", dependencies=[Checked])
     def start(body: RoundRequest, player_id: Player) -> dict[str, Any]:
         return service.start_round(
-            player_id, body.game, body.wagers, body.client_seed, body.idempotency_key
+            player_id,
+            body.game,
+            body.wagers,
+            body.client_seed,
+            body.idempotency_key,
+            second=body.second,
         )
 
     @app.post("/api/games/{game}/replay", dependencies=[Checked])

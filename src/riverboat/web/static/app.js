@@ -125,7 +125,7 @@ function renderRound() {
   $("deal").textContent = state.shared ? "Bet" : "Deal";
   $("deal").disabled = !!open || !betting;
   $("replay").disabled = !!open || !betting || !state.last[tableKey()];
-  $("blind-label").hidden = !(state.shared && state.game === "crazy4");
+  $("blind-label").hidden = state.game !== "crazy4";
   $("hint").disabled = !open;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
@@ -164,7 +164,7 @@ async function deal(replay) {
   try {
     state.round = replay
       ? await api(`/api/games/${state.game}/replay`, { idempotency_key: crypto.randomUUID() })
-      : await api("/api/rounds", { game: state.game, wagers: state.wagers, idempotency_key: crypto.randomUUID() });
+      : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), idempotency_key: crypto.randomUUID() });
     state.last[state.game] = { ...state.round.wagers };
     state.wagers = { ...state.round.wagers };
     say(state.round.status === "open" ? "Your decision." : "");
@@ -319,9 +319,12 @@ function send(message) {
   else say("Not connected to the table: choose it again.");
 }
 
+// Crazy 4: the same wagers again on a second position, played blind (C8)
+const blindWagers = (wagers) => (state.game === "crazy4" && $("blind-toggle").checked ? wagers : null);
+
 function bet(replay) {
   const wagers = replay ? state.last[tableKey()] : state.wagers;
-  const second = state.game === "crazy4" && $("blind-toggle").checked ? wagers : null;
+  const second = blindWagers(wagers);
   state.last[tableKey()] = { ...wagers };
   state.wagers = { ...wagers };
   renderSpots();
