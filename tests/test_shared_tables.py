@@ -49,13 +49,13 @@ def test_crazy4_seats_deal_from_one_deck_and_show_down_together_c8(
     async def play() -> tuple[Messages, Messages, Messages]:
         table = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=60)
         (a, send_a), (b, send_b), (c, send_c) = listener(), listener(), listener()
-        await table.sit(ann, send_a, "ann-seed")
-        await table.sit(bob, send_b, "bob-seed")
-        await table.sit(cy, send_c, "cy-seed")
-        await table.bet(ann, ANTE, second=ANTE)  # C8: a blind second position
-        await table.bet(bob, {**ANTE, "queens_up": 500})
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        await table.sit(cy, send_c)
+        await table.bet(ann, ANTE, second=ANTE, client_seed="ann-seed")  # C8: a blind hand
+        await table.bet(bob, {**ANTE, "queens_up": 500}, client_seed="bob-seed")
         assert not of_type(a, "dealt")  # cy has not bet yet
-        await table.bet(cy, ANTE)  # every seat has bet: the deal
+        await table.bet(cy, ANTE, client_seed="cy-seed")  # every seat has bet: the deal
         assert table.phase == "deciding"
         round_id = of_type(a, "dealt")[0]["round"]["id"]
         with pytest.raises(IllegalAction, match="shared table: decide there"):
@@ -93,6 +93,9 @@ def test_crazy4_seats_deal_from_one_deck_and_show_down_together_c8(
     # each player's round verifies against the shared deck's seed and its places
     history = {p: service.history(p, 1)[0] for p in (1, 2, 3)}
     assert len({h["server_seed"] for h in history.values()}) == 1
+    # the seeds came with the bets, after the deck's commitment was shown
+    assert {h["client_seed"] for h in history.values()} == {"ann-seed|bob-seed|cy-seed"}
+    assert of_type(a, "table")[0]["commitment"] == history[1]["commitment"]
     assert history[1]["places"] == [*range(0, 10), *range(20, 25)]
     assert history[2]["places"] == [*range(10, 15), *range(20, 25)]
     for exported in history.values():
@@ -225,10 +228,81 @@ def test_shared_deals_refuse_misuse(service: TableService) -> None:
 def test_recover_reveals_the_deals_of_a_stopped_server(service: TableService) -> None:
     (ann,) = players(service, "ann")
     deal = service.new_deal("baccarat")
-    service.seal_deal(deal["id"], "ann")
-    shoe = SharedCards(deal["id"], range(6))
+    layout = service.seal_deal(deal["id"], "ann")
+    shoe = SharedCards(deal["id"], range(layout.first, layout.first + 6))  # after the burn
     view = service.start_round(ann, "baccarat", {"banker": 1000}, shared=shoe)
     assert view["server_seed"] is None
     service.recover()  # the table that dealt from this shoe is gone
     assert service.round(ann, view["id"])["server_seed"] is not None
     assert verify_round(service.history(ann, 1)[0]) == []
+
+
+def test_a_forged_layout_does_not_verify(service: TableService) -> None:
+    """Places must follow the table's layout (docs/fairness.md), or any hand in the deck
+    could be claimed: a seat's blocks of five in a row, then the dealer's after them."""
+    (ann,) = players(service, "ann")
+    solo = service.start_round(ann, "crazy4", ANTE)
+    service.act(ann, solo["id"], "fold")
+    honest = service.history(ann, 1)[0]
+    order = list(range(0, 15))
+    forged = {**honest, "shared": True}
+    for places, problem in [
+        (order[:10], None),  # the round of its own: its hand, then the dealer's
+        ([*order[:5], 60, 61, 62, 63, 64], "outside the deal"),
+        ([*order[:5], *order[:5]], "repeated"),
+        ([*order[5:10], *order[:5]], "blocks of five"),  # the dealer's block before
+        ([1, 2, 3, 4, 5, *order[10:15]], "blocks of five"),  # not on a block
+    ]:
+        found = verify_round({**forged, "places": places})
+        assert (problem is None and found == []) or problem in " ".join(found), (places, found)
+    coup = service.start_round(ann, "baccarat", {"banker": 1000})
+    exported = {**service.history(ann, 1)[0], "shared": True}
+    burned = exported["places"][0]
+    assert verify_round(exported) == []
+    backwards = [burned - 1, *exported["places"][:-1]]
+    assert "after the shoe's burn" in verify_round({**exported, "places": backwards})[0]
+    assert coup["status"] == "settled"
+
+
+def test_a_showdown_after_recover_skips_the_voided_rounds_and_the_table_goes_on(
+    service: TableService,
+) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> Messages:
+        table = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=0.3)
+        (a, send_a), (_, send_b) = listener(), listener()
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        await table.bet(ann, ANTE)
+        await table.bet(bob, ANTE)
+        service.recover()  # wrongly, while the table runs: both rounds are void
+        with pytest.raises(IllegalAction, match="void"):
+            await table.decide(ann, "play", 1000)
+        await asyncio.sleep(0.6)  # the time runs out: the showdown finds them void
+        assert table.phase == "betting"
+        await table.bet(ann, ANTE)  # the table deals again, from a fresh deck
+        await table.bet(bob, ANTE)
+        assert table.phase == "deciding"
+        return a
+
+    a = asyncio.run(play())
+    assert any("before the showdown" in m.get("message", "") for m in a)
+    assert service.balance(ann) == 100_000 - 2000  # refunded once, staked again
+    assert service.audit() == []
+
+
+def test_seven_seats_of_long_seeds_still_deal(service: TableService) -> None:
+    names = players(service, *"abcdefg")
+
+    async def play() -> SharedTable:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        for player in names:
+            await table.sit(player, listener()[1])
+        for player in names:
+            await table.bet(player, {"banker": 500}, client_seed="x" * 16)
+        with pytest.raises(IllegalAction, match="1 to 16 printable"):
+            await table.bet(names[0], {"banker": 500}, client_seed="x" * 17)
+        return table
+
+    assert len(asyncio.run(play()).road) == 1

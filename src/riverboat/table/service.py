@@ -398,12 +398,10 @@ class TableService:
         action: str,
         amount: Cents | None = None,
         idempotency_key: str | None = None,
-        at_table: bool = False,
     ) -> dict[str, Any]:
         """A decision in an open round; its Play, Raise or fee is debited first.
 
-        A shared table's round takes decisions only from its table (``at_table``),
-        which makes them once every seat has decided, so no one settles early (C8).
+        A shared table's round is decided at its table's showdown (:meth:`showdown`).
         """
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
 
@@ -412,7 +410,7 @@ class TableService:
             row = self._owned(session, player_id, round_id, lock=True)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
-            if row.deal_id is not None and not at_table:
+            if row.deal_id is not None:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
             game_round = self._resume(row)
             cost = self._cost(session, player_id, game_round, action, amount)
@@ -424,6 +422,47 @@ class TableService:
             return self._store(session, row, game_round)
 
         return self._idempotent(idempotency_key, "decision", request, work)
+
+    def showdown(
+        self, decisions: Sequence[tuple[int, int, str, Cents | None]]
+    ) -> dict[int, str]:
+        """A shared table's decisions, ``(player, round, action, amount)``, carried out
+        in one transaction, so no round settles, and no dealer card shows, before the
+        others (C8). A decision no longer legal or affordable folds; a round no longer
+        open is left as it is. Notes for the players, by round.
+        """
+
+        def work(session: Session) -> dict[int, str]:
+            notes = {}
+            for player_id in sorted({player_id for player_id, *_ in decisions}):
+                self._lock(session, player_id)  # in one order: no deadlock between tables
+            for player_id, round_id, action, amount in decisions:
+                row = self._owned(session, player_id, round_id, lock=True)
+                if row.status != "open":
+                    notes[round_id] = f"round {round_id} was {row.status} before the showdown"
+                    continue
+                game_round = self._resume(row)
+                try:
+                    cost = self._cost(session, player_id, game_round, action, amount)
+                except IllegalAction as error:
+                    notes[round_id] = f"{error}: the hand folds"
+                    action, amount, cost = "fold", None, 0
+                request = {"player": player_id, "round": round_id, "action": action}
+                txn = Transaction(
+                    kind="decision",
+                    player_id=player_id,
+                    round_id=round_id,
+                    request=json.dumps({**request, "amount": amount}),
+                )
+                session.add(txn)
+                session.flush()
+                stake = [(_player_account(player_id), -cost), (_round_account(round_id), cost)]
+                self._move(session, txn, stake)
+                game_round.act(action, amount)
+                self._store(session, row, game_round)
+            return notes
+
+        return self._write(work)
 
     def check_decision(
         self, player_id: int, round_id: int, action: str, amount: Cents | None = None
@@ -570,10 +609,12 @@ class TableService:
         return self._write(work)
 
     def reveal_deal(self, deal_id: int) -> None:
-        """Nothing from this deal is in play any more: its seed may be shown."""
+        """Nothing from this deal is in play any more: its seed may be shown (again)."""
 
         def work(session: Session) -> None:
-            deal = self._open_deal(session, deal_id)
+            deal = session.get(Deal, deal_id, with_for_update=True)
+            if deal is None:
+                raise IllegalAction(f"there is no deal {deal_id}")
             deal.revealed = True
 
         self._write(work)
@@ -832,8 +873,12 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     game, client_seed, nonce = exported["game"], exported["client_seed"], exported["nonce"]
     order = _fair_cards(game, record["rules"], FairSource(seed, client_seed, nonce)).order
     places = _places(game, record, seed, client_seed, nonce)
-    if exported.get("shared"):  # a shared table's places; each must lie in the deal
-        places = [p for p in exported.get("places") or [] if 0 <= p < len(order)]
+    if exported.get("shared"):  # a shared table's places, laid out as the table deals
+        after_burn = places[0] if places else 0
+        places = list(exported.get("places") or [])
+        problem = _shared_layout_problem(game, places, len(order), after_burn)
+        if problem:
+            return [*problems, problem]
     if [order[p] for p in places] != record["cards_drawn"]:
         problems.append("the cards dealt are not the ones the seeds give")
     try:
@@ -841,3 +886,32 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     except ValueError as error:
         problems.append(str(error))
     return problems
+
+
+def _shared_layout_problem(
+    game: str, places: Sequence[int], size: int, after_burn: int
+) -> str | None:
+    """What is wrong with a shared round's places, if anything (docs/fairness.md): a
+    coup's run on after the shoe's burn; a Crazy 4 seat's hands are whole blocks of
+    five in a row, then the dealer's block, which comes after every seat's."""
+    if not places or len(set(places)) != len(places) or not all(0 <= p < size for p in places):
+        return "the places are missing, repeated or outside the deal"
+    run = list(range(places[0], places[0] + len(places)))
+    if game == "baccarat":
+        if places[0] < after_burn or list(places) != run:
+            return "a coup's places must run on, unbroken, after the shoe's burn"
+        return None
+    hand = 5  # C2
+    *own, dealer = [list(places[i : i + hand]) for i in range(0, len(places), hand)]
+    mine = [p for block in own for p in block]
+    if (
+        len(places) % hand
+        or not own
+        or places[0] % hand
+        or mine != run[: len(mine)]
+        or dealer[0] % hand
+        or dealer != list(range(dealer[0], dealer[0] + hand))
+        or dealer[0] <= mine[-1]
+    ):
+        return "a seat's places must be whole blocks of five in a row, then the dealer's after"
+    return None

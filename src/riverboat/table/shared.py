@@ -12,9 +12,12 @@ seated players' client seeds are joined, and revealed once nothing dealt from it
 play: after the showdown (Crazy 4), after the shoe (Baccarat).
 
 No one sees another player's cards (C8). At Crazy 4 a decision is checked when it is
-made but carried out at the showdown, once every seat has decided, so no round settles,
-and no dealer card shows, while another player is still deciding. A seat that has not
-decided when the time runs out folds.
+made but carried out at the showdown, once every seat has decided, for every seat in
+one transaction, so no round settles, and no dealer card shows, while another player
+is still deciding. A seat that has not decided when the time runs out folds.
+
+Each bet carries the player's client seed for the next deal, sent after that deal's
+commitment was shown, so the house commits before it knows the seeds.
 
 A table is an asyncio object. A front end seats a player with :meth:`SharedTable.sit`,
 giving a ``send`` coroutine for the messages meant for that player, then calls
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -48,7 +52,9 @@ SEATS = {"crazy4": 6, "baccarat": 7}
 HAND = 5
 #: the most cards a Baccarat coup takes (B5, B6)
 COUP = 6
-SEED_CHARACTERS = 20
+#: a seat's client seed; seven of them, joined, fit the 128 characters a deal keeps
+SEED_CHARACTERS = 16
+_log = logging.getLogger(__name__)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -59,7 +65,7 @@ class Seat:
 
     player: int
     name: str
-    client_seed: str
+    client_seed: str = ""
     listeners: list[Send] = field(default_factory=list)
     wagers: dict[str, Cents] | None = None
     second: dict[str, Cents] | None = None
@@ -110,14 +116,8 @@ class SharedTable:
         self._deadline: float | None = None
 
     # ------------------------------------------------------------ players
-    async def sit(self, player: int, send: Send, client_seed: str | None = None) -> None:
+    async def sit(self, player: int, send: Send) -> None:
         """Seat the player (or add a connection to their seat) and show them the table."""
-        seed = client_seed or new_token(8)
-        if len(seed) > SEED_CHARACTERS or "|" in seed or not seed.isprintable():
-            raise IllegalAction(
-                f"a shared table's client seed is 1 to {SEED_CHARACTERS} printable "
-                "characters without '|'"
-            )
         async with self._lock:
             seat = self._seat(player)
             if seat is None:
@@ -126,7 +126,7 @@ class SharedTable:
                         f"all {SEATS[self.game]} seats at this table are taken; try again soon"
                     )
                 name = await asyncio.to_thread(self.service.name, player)
-                seat = Seat(player, name, seed)
+                seat = Seat(player, name)
                 self.seats.append(seat)
             seat.listeners.append(send)
             if self.deal is None:
@@ -156,8 +156,16 @@ class SharedTable:
         player: int,
         wagers: Mapping[str, Cents],
         second: Mapping[str, Cents] | None = None,
+        client_seed: str | None = None,
     ) -> None:
-        """Place (or change) the seat's wagers for the next deal, checked now (G6)."""
+        """Place (or change) the seat's wagers for the next deal, checked now (G6), with
+        the player's client seed for it (a random one if none)."""
+        seed = client_seed or new_token(8)
+        if len(seed) > SEED_CHARACTERS or "|" in seed or not seed.isprintable():
+            raise IllegalAction(
+                f"a shared table's client seed is 1 to {SEED_CHARACTERS} printable "
+                "characters without '|'"
+            )
         async with self._lock:
             seat = self._seated(player)
             if self.phase != "betting" or seat.round_id is not None:
@@ -178,7 +186,7 @@ class SharedTable:
             placed = Seat(
                 player,
                 seat.name,
-                seat.client_seed,
+                seed,
                 wagers=dict(probe.positions[0].wagers),
                 second=dict(probe.positions[1].wagers) if second is not None else None,
             )
@@ -189,6 +197,7 @@ class SharedTable:
                     f"the balance is {format_money(balance)}"
                 )
             seat.wagers, seat.second = placed.wagers, placed.second
+            seat.client_seed = seed
             if all(s.wagers for s in self.seats):
                 await self._deal()
                 return
@@ -223,8 +232,10 @@ class SharedTable:
         """Close betting and deal to every seat that bet (lock held)."""
         self._cancel_timer()
         bettors = [s for s in self.seats if s.wagers]
-        if not bettors or self.deal is None:
+        if not bettors:
             return
+        if self.deal is None:  # the last one could not be made: make it now
+            self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
         if self.layout is None:
             seed = "|".join(s.client_seed for s in bettors)
             self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal["id"], seed)
@@ -274,8 +285,8 @@ class SharedTable:
                 await self._send(seat, coup)
         cut = self.layout.cut_card_from_end or 0
         if cut_card_reached(self.layout.size - self.next_place, cut):  # B1: a new shoe
-            await self._next_deal()
             self.road = []
+            await self._next_deal()
         else:
             await self._broadcast()
 
@@ -295,43 +306,63 @@ class SharedTable:
                 shared=SharedCards(self.deal["id"], places),
             )
         except IllegalAction as error:
-            await self._send(seat, {"type": "error", "message": f"not dealt in: {error}"})
-            return None
+            message = f"not dealt in: {error}"
+        except Exception:  # the database failed: its transaction took nothing
+            _log.exception("dealing to player %s failed", seat.player)
+            message = "not dealt in: the table could not reach its database; nothing was staked"
+        await self._send(seat, {"type": "error", "message": message})
+        return None
 
     async def _showdown(self) -> None:
-        """Carry out every decision (an undecided hand folds), then show each player
-        their settled round (lock held)."""
+        """Carry out every decision (an undecided hand folds) in one transaction, reveal
+        the deck, then show each player their settled round (lock held)."""
         self._cancel_timer()
         playing = [s for s in self.seats if s.round_id is not None]
+        decisions = []
         for seat in playing:
             assert seat.round_id is not None
-            action, amount = seat.decision or ("fold", None)
             if seat.decision is None:
                 await self._send(seat, {"type": "error", "message": "time ran out: the hand folds"})
-            try:
-                await asyncio.to_thread(
-                    self.service.act, seat.player, seat.round_id, action, amount, at_table=True
-                )
-            except IllegalAction as error:  # the balance changed since: fold, which is free
-                await self._send(seat, {"type": "error", "message": f"{error}; the hand folds"})
-                await asyncio.to_thread(
-                    self.service.act, seat.player, seat.round_id, "fold", at_table=True
-                )
-        await self._next_deal(broadcast=False)
-        for seat in playing:
-            assert seat.round_id is not None
-            view = await asyncio.to_thread(self.service.round, seat.player, seat.round_id)
-            seat.round_id, seat.decision = None, None
-            await self._send(seat, {"type": "result", "round": view})
-        self.seats = [s for s in self.seats if s.listeners]  # those who left go now
-        await self._broadcast()
+            decisions.append((seat.player, seat.round_id, *(seat.decision or ("fold", None))))
+        try:
+            notes = await asyncio.to_thread(self.service.showdown, decisions)
+            settled = True
+        except Exception:  # nothing was carried out: the rounds stay open (G7)
+            _log.exception("the showdown failed")
+            notes, settled = {}, False
+        try:
+            if settled:
+                await self._next_deal(broadcast=False)
+            for seat in playing:
+                assert seat.round_id is not None
+                if not settled:
+                    message = (
+                        "the table could not reach its database: your round stays open "
+                        "and is void and refunded when the server restarts (G7)"
+                    )
+                    await self._send(seat, {"type": "error", "message": message})
+                    continue
+                if seat.round_id in notes:
+                    await self._send(seat, {"type": "error", "message": notes[seat.round_id]})
+                view = await asyncio.to_thread(self.service.round, seat.player, seat.round_id)
+                await self._send(seat, {"type": "result", "round": view})
+        finally:  # whatever failed, the table goes back to betting
+            for seat in playing:
+                seat.round_id, seat.decision = None, None
+            self.phase = "betting"
+            if not settled:  # a fresh deck for the next deal
+                self.deal, self.layout = None, None
+            self.seats = [s for s in self.seats if s.listeners]  # those who left go now
+            await self._broadcast()
 
     async def _next_deal(self, broadcast: bool = True) -> None:
-        """Reveal the deal that is done with and commit to the next."""
-        if self.deal is not None:
-            await asyncio.to_thread(self.service.reveal_deal, self.deal["id"])
+        """Reveal the deal that is done with and commit to the next. The old deal is
+        dropped first: whatever fails, no card of it is dealt again."""
+        done, self.deal, self.layout = self.deal, None, None
+        self.next_place, self.phase = 0, "betting"
+        if done is not None:
+            await asyncio.to_thread(self.service.reveal_deal, done["id"])
         self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
-        self.layout, self.next_place, self.phase = None, 0, "betting"
         if broadcast:
             await self._broadcast()
 
@@ -350,7 +381,10 @@ class SharedTable:
             await asyncio.sleep(seconds)
             async with self._lock:
                 self._timer = None
-                await then()
+                try:
+                    await then()
+                except Exception:  # no one awaits a timer: say it here
+                    _log.exception("the %s table's timer failed", self.game)
 
         self._cancel_timer()
         self._deadline = time.monotonic() + seconds

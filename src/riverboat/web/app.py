@@ -27,7 +27,6 @@ from fastapi import (
     Header,
     HTTPException,
     Path,
-    Query,
     Request,
     Response,
     WebSocket,
@@ -43,7 +42,7 @@ from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
-from riverboat.table.shared import SEATS, SharedTable
+from riverboat.table.shared import SEATS, SEED_CHARACTERS, SharedTable
 
 __all__ = ["create_app"]
 
@@ -89,6 +88,7 @@ class Bet(BaseModel):
     type: Literal["bet"]
     wagers: dict[str, int]
     second: dict[str, int] | None = None
+    client_seed: str | None = Field(default=None, max_length=SEED_CHARACTERS)
 
 
 class Decide(BaseModel):
@@ -115,7 +115,7 @@ async def _table_message(table: SharedTable, player: int, text: str) -> None:
             '{"type": "decide", "action": "play", "amount": 1000}'
         ) from None
     if isinstance(message, Bet):
-        await table.bet(player, message.wagers, message.second)
+        await table.bet(player, message.wagers, message.second, message.client_seed)
     else:
         await table.decide(player, message.action, message.amount)
 
@@ -360,14 +360,11 @@ def create_app(
         ]
 
     @app.websocket("/ws/tables/{game}")
-    async def shared_table(
-        websocket: WebSocket,
-        game: str,
-        client_seed: Annotated[str | None, Query(max_length=20)] = None,
-    ) -> None:
+    async def shared_table(websocket: WebSocket, game: str) -> None:
         """A shared table (Crazy 4 or Baccarat), live: the messages of
         :mod:`riverboat.table.shared` as JSON. Send ``{"type": "bet", "wagers": {...},
-        "second": {...}}``, ``{"type": "decide", "action": "play", "amount": 2000}``."""
+        "second": {...}, "client_seed": "..."}`` and ``{"type": "decide", "action":
+        "play", "amount": 2000}``."""
         origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
         if not origin or urlsplit(origin).netloc != host:  # another site's page: refused
             await websocket.close(code=1008, reason="this table takes its own page's connections")
@@ -381,7 +378,7 @@ def create_app(
         await websocket.accept()
         send = websocket.send_json
         try:
-            await table.sit(player, send, client_seed)
+            await table.sit(player, send)
         except IllegalAction as error:
             await websocket.send_json({"type": "error", "message": str(error)})
             await websocket.close()

@@ -242,9 +242,31 @@ async function verifyRound(round) {
   const rank = Math.floor((order[0] % 52) / 4), burn = rank === 12 ? 1 : Math.min(rank + 2, 10);
   const first = round.record.rules.decks ? 1 + burn : 0, drawn = round.record.cards_drawn;
   const places = round.shared ? round.places : drawn.map((_, i) => first + i);
+  if (round.shared) {
+    const problem = sharedLayoutProblem(round.game, places, size, first);
+    if (problem) return problem;
+  }
   const same = drawn.every((card, i) => places[i] < size && order[places[i]] % 52 === card);
   const where = round.shared ? ` at places ${places.join(", ")} of the table's ${size > 52 ? "shoe" : "deck"}` : "";
   return same ? `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}` : "the cards are not the ones the seeds give";
+}
+
+// A shared round's places as the table lays them out (docs/fairness.md): a coup's
+// run on after the shoe's burn; a Crazy 4 seat's hands are whole blocks of five in a
+// row, then the dealer's block after them.
+function sharedLayoutProblem(game, places, size, afterBurn) {
+  const run = (start, n) => Array.from({ length: n }, (_, i) => start + i);
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!places || !places.length || new Set(places).size !== places.length || places.some((p) => p < 0 || p >= size)) {
+    return "the places are missing, repeated or outside the deal";
+  }
+  if (game === "baccarat") {
+    return places[0] >= afterBurn && same(places, run(places[0], places.length)) ? null : "a coup's places must run on, unbroken, after the shoe's burn";
+  }
+  const mine = places.slice(0, -5), dealer = places.slice(-5);
+  const ok = places.length % 5 === 0 && mine.length && places[0] % 5 === 0 && same(mine, run(places[0], mine.length)) &&
+    dealer[0] % 5 === 0 && same(dealer, run(dealer[0], 5)) && dealer[0] > mine.at(-1);
+  return ok ? null : "a seat's places must be whole blocks of five in a row, then the dealer's after";
 }
 
 async function loadHistory() {
@@ -296,9 +318,8 @@ async function selectGame(name, shared = false) {
 
 // ------------------------------------------------------------ shared tables
 function joinTable(game) {
-  const seed = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${game}?client_seed=${seed}`);
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${game}`);
   state.socket = socket;
   socket.onmessage = (event) => { if (state.socket === socket) onTable(JSON.parse(event.data)); };
   socket.onclose = (event) => {
@@ -328,7 +349,9 @@ function bet(replay) {
   state.last[tableKey()] = { ...wagers };
   state.wagers = { ...wagers };
   renderSpots();
-  send({ type: "bet", wagers, second });
+  // a fresh client seed with every bet, sent after the deal's commitment was shown
+  const seed = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+  send({ type: "bet", wagers, second, client_seed: seed });
 }
 
 function onTable(message) {
