@@ -162,3 +162,19 @@ def test_a_baccarat_shoe_keeps_its_seed_until_it_ends_b1(client: TestClient) -> 
     assert "wagers.banker" in ann.until("error")["message"]
     bad.send_text('{"type": "decide", "action": "play"}')
     assert "no hand of yours" in ann.until("error")["message"]
+
+
+def test_a_table_connection_ends_with_its_session(client: TestClient) -> None:
+    cookie = log_in(client, "ann")
+    ann = Player(client, cookie, "crazy4")
+    ann.until("table")
+    client.get("/", headers={"cookie": cookie})
+    csrf = client.cookies["riverboat_csrf"]
+    client.post(
+        "/api/logout", headers={"cookie": f"{cookie}; riverboat_csrf={csrf}", "X-CSRF-Token": csrf}
+    )
+    ann.send({"type": "bet", "wagers": {"ante": 1000, "super_bonus": 1000}})
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ann.until("table")
+    assert closed.value.code == 1008
+    assert "log in again" in closed.value.reason

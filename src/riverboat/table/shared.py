@@ -54,6 +54,9 @@ HAND = 5
 COUP = 6
 #: a seat's client seed; seven of them, joined, fit the 128 characters a deal keeps
 SEED_CHARACTERS = 16
+#: connections (tabs) one player may keep at a table, and how long a message may take
+CONNECTIONS = 4
+SEND_SECONDS = 5.0
 _log = logging.getLogger(__name__)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -128,6 +131,8 @@ class SharedTable:
                 name = await asyncio.to_thread(self.service.name, player)
                 seat = Seat(player, name)
                 self.seats.append(seat)
+            if len(seat.listeners) >= CONNECTIONS:
+                raise IllegalAction(f"you are at this table in {CONNECTIONS} windows already")
             seat.listeners.append(send)
             if self.deal is None:
                 self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
@@ -433,7 +438,7 @@ class SharedTable:
 
     async def _send(self, seat: Seat, message: dict[str, Any]) -> None:
         for send in list(seat.listeners):
-            try:
-                await send(message)
-            except Exception:  # a connection that has gone: stop talking to it
+            try:  # a connection that stopped reading must not hold up the table
+                await asyncio.wait_for(send(message), SEND_SECONDS)
+            except Exception:  # a connection that has gone, or hangs: stop talking to it
                 seat.listeners.remove(send)

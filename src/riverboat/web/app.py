@@ -386,6 +386,9 @@ def create_app(
         try:
             while True:
                 text = await websocket.receive_text()
+                if player_of(app.state, websocket.cookies.get(SESSION_COOKIE)) != player:
+                    await websocket.close(code=1008, reason="the session has ended: log in again")
+                    return
                 try:
                     if not limiter.allow(f"table:{player}"):
                         raise IllegalAction("too many messages; slow down")
