@@ -2,9 +2,11 @@
 
 Starts `riverboat serve`'s app with uvicorn in a child process (shared-server mode),
 registers N players, and lets each play Tri-Card rounds (deal, then raise) for a
-fixed time. Prints settled rounds per second and the p50/p99 latency of the requests,
+fixed time. Then up to seven of them sit at the shared Baccarat table over
+WebSockets and bet every coup for the same time. Prints settled rounds per second and
+the p50/p99 latency (of the HTTP requests; of a bet's answer at the shared table),
 for each database; the PostgreSQL figure is shown as a ratio to SQLite's, measured in
-the same run. Bounded: at most --seconds per database, loopback only.
+the same run. Bounded: at most twice --seconds per database, loopback only.
 
     python bench/load.py [--players 8] [--seconds 10] [--postgres URL_WITHOUT_DATABASE]
 """
@@ -12,6 +14,7 @@ the same run. Bounded: at most --seconds per database, loopback only.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -23,6 +26,7 @@ import time
 import uuid
 
 import httpx
+from websockets.sync.client import connect
 
 _SERVER = """
 import sys, uvicorn
@@ -67,6 +71,7 @@ def run(url: str, players: int, seconds: float) -> dict[str, float]:
                 headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
                 login = {"name": f"player{number}", "password": "load-test-password"}
                 client.post("/api/login", json=login, headers=headers).raise_for_status()
+                headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}  # renewed
 
                 def post(path: str, body: dict[str, object]) -> httpx.Response:
                     began = time.perf_counter()
@@ -99,16 +104,72 @@ def run(url: str, players: int, seconds: float) -> dict[str, float]:
         duration = time.monotonic() - started
         if errors:
             raise RuntimeError(f"{len(errors)} players stopped: {errors[0]}")
-        latencies.sort()
         return {
-            "rounds_per_s": settled[0] / duration,
-            "p50_ms": statistics.median(latencies) * 1000,
-            "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
-            "requests": len(latencies),
+            **_figures(settled[0] / duration, latencies),
+            **{f"shared_{k}": v for k, v in shared(base, min(players, 7), seconds).items()},
         }
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _figures(rate: float, latencies: list[float]) -> dict[str, float]:
+    latencies.sort()
+    return {
+        "rounds_per_s": rate,
+        "p50_ms": statistics.median(latencies) * 1000,
+        "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+        "requests": len(latencies),
+    }
+
+
+def shared(base: str, players: int, seconds: float) -> dict[str, float]:
+    """``players`` at the shared Baccarat table, each betting every coup: settled player
+    rounds per second, and how long a bet waits for its result (the coup deals when
+    the last seat has bet, so this includes waiting for the others)."""
+    latencies: list[float] = []
+    settled = [0]
+    lock = threading.Lock()
+    ready = threading.Barrier(players)
+    stop = time.monotonic() + seconds
+    errors: list[str] = []
+
+    def player(number: int) -> None:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            client.get("/")
+            headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+            login = {"name": f"player{number}", "password": "load-test-password"}
+            client.post("/api/login", json=login, headers=headers).raise_for_status()
+            headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}  # renewed
+            client.post("/api/top-up", headers=headers)
+            cookie = f"riverboat_session={client.cookies['riverboat_session']}"
+        socket_url = base.replace("http://", "ws://") + "/ws/tables/baccarat"
+        with connect(socket_url, origin=base, additional_headers={"Cookie": cookie}) as table:  # type: ignore[arg-type]
+            ready.wait()
+            while time.monotonic() < stop:
+                began = time.perf_counter()
+                table.send('{"type": "bet", "wagers": {"banker": 500}}')
+                while True:
+                    message = json.loads(table.recv())
+                    if message["type"] == "result":
+                        break
+                    if message["type"] == "error":
+                        errors.append(message["message"])
+                        return
+                with lock:
+                    latencies.append(time.perf_counter() - began)
+                    settled[0] += 1
+            ready.wait()  # leave together: a seat gone mid-coup would wait out the timer
+
+    threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise RuntimeError(f"{len(errors)} shared-table players stopped: {errors[0]}")
+    return _figures(settled[0] / (time.monotonic() - started), latencies)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,13 +197,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.players} players over loopback, {args.seconds:g} s each, Tri-Card deal + raise")
     header = f"{'database':<11} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9}"
     print(f"{header} {'vs sqlite':>10}")
-    base = results["sqlite"]["rounds_per_s"]
-    for name_, figures in results.items():
-        ratio = figures["rounds_per_s"] / base
-        print(
-            f"{name_:<11} {figures['rounds_per_s']:9.1f} {figures['p50_ms']:8.1f} "
-            f"{figures['p99_ms']:8.1f} {figures['requests']:9.0f} {ratio:9.2f}x"
-        )
+    for prefix in ("", "shared_"):
+        if prefix:
+            seated = min(args.players, 7)
+            print(f"\n{seated} players at the shared Baccarat table (WebSockets), every coup")
+            print(header.replace("requests", "bets    "), f"{'vs sqlite':>10}")
+        base = results["sqlite"][f"{prefix}rounds_per_s"]
+        for name_, figures in results.items():
+            rate = figures[f"{prefix}rounds_per_s"]
+            print(
+                f"{name_:<11} {rate:9.1f} {figures[f'{prefix}p50_ms']:8.1f} "
+                f"{figures[f'{prefix}p99_ms']:8.1f} {figures[f'{prefix}requests']:9.0f} "
+                f"{rate / base:9.2f}x"
+            )
     return 0
 
 
