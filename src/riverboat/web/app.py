@@ -379,11 +379,6 @@ def create_app(
         send = websocket.send_json
         try:
             await table.sit(player, send)
-        except IllegalAction as error:
-            await websocket.send_json({"type": "error", "message": str(error)})
-            await websocket.close()
-            return
-        try:
             while True:
                 text = await websocket.receive_text()
                 if player_of(app.state, websocket.cookies.get(SESSION_COOKIE)) != player:
@@ -395,9 +390,12 @@ def create_app(
                     await _table_message(table, player, text)
                 except (IllegalAction, RulesError) as error:
                     await websocket.send_json({"type": "error", "message": str(error)})
+        except IllegalAction as error:  # no seat: the table is full, say
+            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.close()
         except WebSocketDisconnect:
             pass
-        finally:
+        finally:  # whatever ended the connection, its seat is not left behind
             await table.leave(player, send)
 
     @app.get("/api/history")
