@@ -447,12 +447,11 @@ class TableService:
                 except IllegalAction as error:
                     notes[round_id] = f"{error}: the hand folds"
                     action, amount, cost = "fold", None, 0
-                request = {"player": player_id, "round": round_id, "action": action}
+                request = json.dumps(
+                    {"player": player_id, "round": round_id, "action": action, "amount": amount}
+                )
                 txn = Transaction(
-                    kind="decision",
-                    player_id=player_id,
-                    round_id=round_id,
-                    request=json.dumps({**request, "amount": amount}),
+                    kind="decision", player_id=player_id, round_id=round_id, request=request
                 )
                 session.add(txn)
                 session.flush()
