@@ -20,8 +20,10 @@ from typer.testing import CliRunner
 import riverboat.rng
 from riverboat.analysis import best_action
 from riverboat.cli import app as cli
+from riverboat.money import format_money
 from riverboat.table.service import TableService
 from riverboat.terminal.app import TableApp
+from riverboat.terminal.cards import face
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 
 # wide enough that no error message wraps; never the player's own database
@@ -266,6 +268,114 @@ def test_crazy4_play_up_to_three_times_with_aces(fixed_server_seed: None) -> Non
     play(scenario, client_seed=first)
 
 
+def hand_lines(app: TableApp) -> list[str]:
+    return str(app.query_one("#player", Static).content).split("\n")
+
+
+def test_crazy4_blind_second_position_by_keys(fixed_server_seed: None) -> None:
+    """C8: b adds a blind second position with the same wagers and its 1x Play; its
+    cards stay face down until the showdown; the balance and the session move by the
+    whole round's net; Quick Replay deals both positions again."""
+    wagers = {"ante": 500, "super_bonus": 500, "queens_up": 0}
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("3", "enter")
+        keys = footer(app)  # every key inside the 80 columns
+        assert keys["b"] == "Blind"
+        assert "Blind second hand: off" in text(app, "spots")
+        await pilot.press("b", "b", "b")  # on, off, on
+        assert app.blind
+        assert "Blind second hand: on" in text(app, "spots")
+        assert "On the felt: $25 on two hands" in text(app, "choices")  # with its 1x Play
+        await pilot.press("right", "right", "right", "enter", "down", "down", "enter")
+        felt = "On the felt: $2,700 on two hands. d deals it; r is Quick Replay."
+        assert text(app, "choices") == felt  # the most there can be, on one line
+        assert app.query_one("#choices").region.width >= len(felt)
+        await pilot.press("up", "up", "backspace", "down", "down", "backspace")
+        await pilot.press("up", "up", "left", "left", "left", "enter")
+        assert "On the felt: $25 on two hands" in text(app, "choices")
+        on_screen(app)
+
+        await pilot.press("d")
+        view = app.round_view()
+        assert view is not None
+        assert view["status"] == "open"
+        assert view["second"] == wagers
+        assert "player:blind" not in view["cards"]
+        assert app.balance == START - 2500 == app.service.balance(app.player)
+        lines = hand_lines(app)
+        assert [line[41:47].strip() for line in lines] == ["Your", "blind", "hand"]
+        assert lines[1][47:].count("░░░") == 5  # the blind hand, face down
+        assert text(app, "dealer").count("░░░") == 5  # and the dealer's, not ten
+        assert "b" not in footer(app)
+        await pilot.press("b")  # no toggling while the round is open
+        assert app.blind
+        on_screen(app)
+
+        await pilot.press("p")
+        played = app.round_view()
+        assert played is not None
+        assert played["status"] == "settled"
+        blind = played["cards"]["player:blind"]
+        assert len(blind) == 5
+        assert "░" not in text(app, "player")
+        for card in blind:
+            assert face(card) in text(app, "player")
+        whole = net(played) + sum(played["second_result"].values())
+        assert played["net"] == whole
+        assert app.balance == START + whole == app.service.balance(app.player)
+        assert app.session_net == whole
+        assert f"1 round, {format_money(whole, signed=True)}" in text(app, "status")
+        assert f"Both hands: {format_money(whole, signed=True)}." in text(app, "message")
+
+        await pilot.press("b")  # off; Quick Replay still replays the last round's positions
+        assert not app.blind
+        await pilot.press("r")
+        again = app.round_view()
+        assert again is not None
+        assert again["id"] == played["id"] + 1
+        assert again["second"] == wagers
+        assert app.blind
+        assert "player:blind" not in again["cards"]
+        assert hand_lines(app)[1].count("░░░") == 5
+        assert app.balance == START + whole - 2500
+        await pilot.press("f")  # the first position folds; the blind one plays 1x
+        folded = app.round_view()
+        assert folded is not None
+        assert app.balance == START + whole + folded["net"] == app.service.balance(app.player)
+        assert app.session_net == whole + folded["net"]
+        on_screen(app)
+
+    app = play(scenario, client_seed="blind")
+    assert app.service.audit() == []
+
+
+def test_crazy4_blind_key_with_a_top_up_in_the_footer() -> None:
+    """Below $100 the footer lists the top-up; b still works, listed on the felt."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+    for _ in range(2):  # $80 left
+        view = service.start_round(me, "rabbit-hunter", {"ante": 46_000})
+        service.act(me, view["id"], "fold")
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        keys = footer(app)
+        assert keys["u"] == "Top up"
+        assert "b" not in keys
+        assert "b Blind second hand: off" in text(app, "spots")
+        await pilot.press("enter", "b", "d")
+        view = app.round_view()
+        assert view is not None
+        assert view["second"] is not None
+        assert app.balance == 8000 - 2500
+        await pilot.press("f")
+        done = app.round_view()
+        assert done is not None
+        assert app.balance == 8000 + done["net"] == service.balance(me)
+
+    play(scenario, service, game="crazy4")
+
+
 def test_baccarat_coup_and_no_hint() -> None:
     """B2: Player, Banker, Tie in any combination; no decision, so no hint key."""
 
@@ -494,6 +604,38 @@ def test_plain_rabbit_hunter_crazy4_and_baccarat() -> None:
     assert all(" Banker: " in line and "Banker " in line for line in coups)
 
 
+def test_plain_crazy4_with_a_blind_second_position() -> None:
+    out = lines(
+        "crazy4",
+        "--auto",
+        "always-play",
+        "--blind",
+        "--rounds",
+        "3",
+        "--format",
+        "json",
+        "--database",
+        "sqlite://",
+    )
+    balance = START
+    for line in out:
+        record = json.loads(line)
+        assert record["second"] == record["wagers"] == {
+            "ante": 500,
+            "super_bonus": 500,
+            "queens_up": 0,
+        }
+        assert len(record["cards"]["player:blind"]) == 5
+        assert record["second_result"]["play"] in (-500, 0, 500)  # always 1x (C8)
+        whole = sum(record["result"].values()) + sum(record["second_result"].values())
+        assert record["net"] == whole
+        balance += whole
+        assert record["balance"] == balance
+    text_line = lines("crazy4", "--auto", "always-play", "--blind", "--database", "sqlite://")
+    assert "Your blind hand:" in text_line[0]
+    assert " Both hands: " in text_line[0]
+
+
 def test_plain_mode_resumes_a_round_left_open(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'table.db'}"
     service = TableService(database)
@@ -574,6 +716,7 @@ def test_play_mistakes_get_clear_errors() -> None:
         ("baccarat", "--auto", "missing.csv"): "no strategy 'missing.csv'",
         ("--auto", "optimal"): "--auto plays one game",
         ("tri-card", "--rounds", "5"): "--rounds goes with --auto",
+        ("tri-card", "--auto", "optimal", "--blind"): "--blind goes with crazy4",
         ("tri-card",): "the table needs a terminal",
         ("tri-card", "--auto", "simple", "--database", "nosuch://x"): "cannot open the database",
     }
@@ -597,6 +740,7 @@ def test_play_opens_the_table_in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> 
             "play",
             "crazy4",
             "--no-color",
+            "--blind",
             "--wagers",
             "ante=25,super_bonus=25",
             "--database",
@@ -607,4 +751,5 @@ def test_play_opens_the_table_in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> 
     (table,) = started
     assert table.game == "crazy4"
     assert table.no_color
+    assert table.blind
     assert table.wagers["crazy4"] == {"ante": 2500, "super_bonus": 2500}

@@ -558,6 +558,12 @@ def play(
     top_up: Annotated[
         bool, typer.Option("--top-up", help="With --auto, top up play money below $100.")
     ] = False,
+    blind: Annotated[
+        bool,
+        typer.Option(
+            "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
+        ),
+    ] = False,
     output: Annotated[
         Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
     ] = Lines.text,
@@ -582,16 +588,18 @@ def play(
             check_wagers(find_game(game or "rabbit-hunter").new_round().spots, placed)
     except (RulesError, IllegalAction) as error:
         raise typer.BadParameter(str(error)) from None
+    if blind and game != "crazy4":
+        raise typer.BadParameter("--blind goes with crazy4 (C8)", param_hint="--blind")
     if auto is None:
         for flag, given in (("--rounds", rounds != 1), ("--top-up", top_up),
                             ("--format", output is not Lines.text)):  # fmt: skip
             if given:
                 raise typer.BadParameter(f"{flag} goes with --auto STRATEGY", param_hint=flag)
-        _play_on_screen(game, placed, client_seed, no_color, ascii_cards, player, database)
+        _play_on_screen(game, placed, client_seed, no_color, ascii_cards, blind, player, database)
         return
     if game is None:
         raise typer.BadParameter("--auto plays one game: name it, e.g. riverboat play tri-card")
-    _play_plain(game, auto, rounds, placed, client_seed, top_up, output, player, database)
+    _play_plain(game, auto, rounds, placed, client_seed, top_up, blind, output, player, database)
 
 
 def _play_on_screen(
@@ -600,6 +608,7 @@ def _play_on_screen(
     client_seed: str | None,
     no_color: bool,
     ascii_cards: bool,
+    blind: bool,
     player: str | None,
     database: str | None,
 ) -> None:
@@ -627,6 +636,7 @@ def _play_on_screen(
         placed,
         client_seed,
         ascii_cards,
+        blind=blind,
     ).run()
 
 
@@ -641,6 +651,7 @@ def _play_plain(
     placed: dict[str, int] | None,
     client_seed: str | None,
     top_up: bool,
+    blind: bool,
     output: Lines,
     player: str | None,
     database: str | None,
@@ -655,7 +666,9 @@ def _play_plain(
     try:
         auto = AutoPlayer(game, strategy)
         wagers = placed if placed is not None else default_wagers(game)
-        for record in play_rounds(service, who, game, wagers, auto, rounds, client_seed, top_up):
+        for record in play_rounds(
+            service, who, game, wagers, auto, rounds, client_seed, top_up, blind
+        ):
             typer.echo(round_json(record) if output is Lines.json else line(record))
             played += 1
     except (RulesError, IllegalAction) as error:

@@ -2,7 +2,9 @@
 
 The table service decides everything (wagers, legal decisions, payouts) and keeps
 the money on the same database as the web table; this app shows what it is told.
-Every key that does something now is listed in the footer.
+Every key that does something now is listed in the footer. At Crazy 4, ``b`` adds a
+blind second position with the same wagers (C8): its cards stay face down until the
+showdown, and the money shown is the whole round's net over both positions.
 
 >>> from riverboat.table.service import TableService
 >>> app = TableApp(TableService("sqlite://"), game="tri-card")   # app.run() shows it
@@ -49,6 +51,8 @@ DECISION_KEYS = {"fold": "f", "play": "p", "buy": "b", "raise": "r"}
 _SPOT = Binding.Group("Spot", compact=True)
 _CHIP = Binding.Group("Chip", compact=True)
 _BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
+#: the game with a blind second position (C8)
+_BLIND_GAME = "crazy4"
 _ROAD_STYLES = {"P": "bold #7ab0ff", "B": "bold #ff7a7a", "T": "bold #8be08b"}
 _WELCOME = "↑↓ picks a spot, ←→ a chip; ⏎ adds the chip, ⌫ clears the spot; d deals."
 
@@ -58,7 +62,8 @@ class TableApp(App[None]):
 
     ``game`` is the table shown first; ``wagers`` (cents) are placed on it to start;
     ``client_seed`` goes into every deal (provably fair); ``house_edges`` lets the
-    pay table work out the analyzer's house edge in the background.
+    pay table work out the analyzer's house edge in the background; ``blind`` starts
+    Crazy 4 with its blind second position on (C8).
     """
 
     TITLE = "riverboat"
@@ -93,6 +98,10 @@ class TableApp(App[None]):
         Binding("enter,space", "tap", "Add"),
         Binding("backspace,delete", "hold", "Clear"),
         Binding("d", "deal", "Deal"),
+        # Crazy 4's blind second position (C8); listed on the felt as well, and only
+        # there when the footer also lists the top-up and has no room left for it
+        Binding("b", "blind(True)", "Blind"),
+        Binding("b", "blind(False)", "Blind", show=False),
         Binding("r", "replay", "Replay"),
         *(
             Binding(key, f"decide('{action}')", label)
@@ -121,6 +130,7 @@ class TableApp(App[None]):
         client_seed: str | None = None,
         ascii_cards: bool = False,
         house_edges: bool = True,
+        blind: bool = False,
     ) -> None:
         super().__init__()
         find_game(game)
@@ -142,6 +152,8 @@ class TableApp(App[None]):
         self.message = Text(_WELCOME)
         self.message_is_error = False
         self.session_rounds, self.session_net = 0, 0
+        #: Crazy 4: deal a blind second position with the same wagers (C8)
+        self.blind = blind
         #: Baccarat's bead road: P, B or T for each recent coup, oldest first
         self.road = ""
 
@@ -198,6 +210,9 @@ class TableApp(App[None]):
         """Only what can be done now is listed in the footer and runs on its key."""
         if action in _BETTING:
             return not self.is_open()
+        if action == "blind":
+            listed = not self.check_action("top_up", ())
+            return self.game == _BLIND_GAME and not self.is_open() and parameters[0] == listed
         if action == "decide":
             return parameters[0] in self.choices()
         if action in ("most", "amount"):
@@ -248,17 +263,47 @@ class TableApp(App[None]):
         self._show()
 
     def _felt_total(self) -> str:
-        total = sum(self.wagers[self.game].values())
-        return f"On the felt: {format_money(total)}; d deals." if total else ""
+        total = self._staked()
+        two = " on two hands" if self._blind_on() else ""
+        return f"On the felt: {format_money(total)}{two}; d deals." if total else ""
+
+    def _blind_on(self) -> bool:
+        return self.blind and self.game == _BLIND_GAME
+
+    def _staked(self) -> Cents:
+        """What the deal takes: the wagers, and with the blind second position the same
+        again plus its 1x Play (C8)."""
+        wagers = self.wagers[self.game]
+        total: Cents = sum(wagers.values())
+        if self._blind_on():
+            total += total + wagers.get("ante", 0)
+        return total
+
+    def action_blind(self, listed: bool = True) -> None:
+        """Crazy 4: a blind second position with the same wagers, on or off (C8)."""
+        self.blind = not self.blind
+        if self.blind:
+            self._say(
+                "Blind second hand on: the same wagers again on a second position, "
+                "played unseen with a 1x Play and shown at the showdown (C8). "
+                + self._felt_total()
+            )
+        else:
+            self._say("Blind second hand off: one position. " + self._felt_total())
+        self._show()
 
     # -------------------------------------------------------------- rounds
     def action_deal(self) -> None:
         placed = {name: amount for name, amount in self.wagers[self.game].items() if amount}
         game, seed = self.game, self.client_seed
-        self._play(lambda: self.service.start_round(self.player, game, placed, seed))
+        second = placed if self._blind_on() else None  # C8
+        self._play(
+            lambda: self.service.start_round(self.player, game, placed, seed, second=second)
+        )
 
     def action_replay(self) -> None:
-        """Quick Replay (R10): the last round's wagers at this table, checked as new ones."""
+        """Quick Replay (R10): the last round's wagers at this table, checked as new ones,
+        its blind second position included (C8)."""
         self._play(
             lambda: self.service.quick_replay(self.player, self.game, client_seed=self.client_seed)
         )
@@ -296,8 +341,7 @@ class TableApp(App[None]):
         except OperationalError as error:  # the database is away or busy
             self._say(f"the database did not answer: {error.orig}", error=True)
         else:
-            self.rounds[view["game"]] = view
-            self.wagers[view["game"]] = {k: v for k, v in view["wagers"].items() if v}
+            self._take(view)
             self.balance = view["balance"]
             if view["status"] == "open":
                 self._say(self._decision_prompt(view))
@@ -305,6 +349,15 @@ class TableApp(App[None]):
                 self._finished(view)
                 self._load_road(view["game"])
         self._show()
+
+    def _take(self, view: dict[str, Any]) -> None:
+        """Show ``view`` at its table: its wagers on the felt, and at Crazy 4 whether it
+        has a blind second position (Quick Replay keeps one, a resumed round has one)."""
+        game = view["game"]
+        self.rounds[game] = view
+        self.wagers[game] = {k: v for k, v in view["wagers"].items() if v}
+        if game == _BLIND_GAME:
+            self.blind = view.get("second") is not None
 
     def _sync(self) -> None:
         """After a refusal, the table as the database has it: the same player may have
@@ -324,9 +377,12 @@ class TableApp(App[None]):
 
     def _finished(self, view: dict[str, Any]) -> None:
         text = " ".join(str(view["description"] or f"Round {view['status']}.").split())
+        net = _net(view)
+        if view.get("second") is not None and view["status"] == "settled":
+            text += f" Both hands: {format_money(net, signed=True)}."
         if view["status"] == "settled":
             self.session_rounds += 1
-            self.session_net += sum((view["result"] or {}).values())
+            self.session_net += net
         if self.balance < TOP_UP_BELOW:
             text += f" Below {format_money(TOP_UP_BELOW)}: u tops the play money up."
         self._say(text)
@@ -349,8 +405,7 @@ class TableApp(App[None]):
             self._say(f"the database did not answer: {error.orig}", error=True)
             return
         if view is not None:
-            self.rounds[game] = view
-            self.wagers[game] = {k: v for k, v in view["wagers"].items() if v}
+            self._take(view)
             self._say(f"Your round is still open. {self._decision_prompt(view)}")
         else:
             last = self.rounds[game]
@@ -470,10 +525,21 @@ class TableApp(App[None]):
         player_label = "Player" if baccarat else "You"
         if len(totals) == 2:
             player_label, dealer_label = f"Player {totals[0]}", f"Banker {totals[1]}"
-        dealer = self._hand(
-            dealer_label, cards.get(dealer_key, []), view["face_down"] if view and open_ else 0
-        )
+        blind = cards.get("player:blind", [])
+        blind_down = 0
+        if view and open_ and view.get("second") is not None and not blind:
+            blind_down = len(cards.get("player", []))  # C8: as many as the player's own
+        hidden = view["face_down"] - blind_down if view and open_ else 0
+        dealer = self._hand(dealer_label, cards.get(dealer_key, []), hidden)
         mine = self._hand(player_label, cards.get("player", []), 0, cards.get("rabbit", []))
+        if blind or blind_down:
+            drawn = draw(blind, blind_down, self.ascii_cards).split("\n")
+            heads = ("Your", "blind", "hand")
+            lines = mine.split("\n")
+            for line, head, more in zip(lines, heads, drawn, strict=True):
+                line.append(f"  {head:<6}", "bold")
+                line.append_text(more)
+            mine = Text("\n").join(lines)
         return dealer, mine
 
     def _hand(
@@ -508,6 +574,28 @@ class TableApp(App[None]):
             if index:
                 text.append("\n")
             text.append(line, "bold reverse" if chosen else "")
+        if self.game == _BLIND_GAME:
+            text.append("\n")
+            text.append_text(self._blind_text())
+        return text
+
+    def _blind_text(self) -> Text:
+        """Crazy 4's blind second position (C8): whether it is on, and its result."""
+        view = self.round_view()
+        text = Text("  ")
+        if self.is_open():
+            text.append("   ")
+        else:  # the key that turns it on or off
+            text.append(" b ", "bold reverse")
+        text.append(" Blind second hand: ")
+        text.append("on " if self.blind else "off", "bold")
+        if view is not None and view["status"] != "open" and view.get("second_result"):
+            result = sum(view["second_result"].values())
+            text.append(f"   last round's blind hand {format_money(result, signed=True)}")
+        elif self.is_open():
+            text.append("   face down until the showdown" if self.blind else "")
+        else:
+            text.append("   the same wagers again, unseen, with a 1x Play")
         return text
 
     def _chips_text(self) -> Text:
@@ -531,10 +619,11 @@ class TableApp(App[None]):
     def _choices_text(self) -> Text:
         choices = self.choices()
         if not choices:
-            total = sum(self.wagers[self.game].values())
+            staked = format_money(self._staked())
+            if self._blind_on():  # within the 78 columns at the most, $2,700
+                return Text(f"On the felt: {staked} on two hands. d deals it; r is Quick Replay.")
             return Text(
-                f"On the felt: {format_money(total)}. d deals it; r is Quick Replay "
-                "(the last round's wagers)."
+                f"On the felt: {staked}. d deals it; r is Quick Replay (the last round's wagers)."
             )
         text = Text("Your decision: ", "bold")
         for action, choice in choices.items():
@@ -559,3 +648,11 @@ class TableApp(App[None]):
             rounds = "1 round" if self.session_rounds == 1 else f"{self.session_rounds} rounds"
             parts.append(f"this session: {rounds}, {format_money(self.session_net, signed=True)}")
         return Text(" " + " · ".join(parts))
+
+
+def _net(view: dict[str, Any]) -> Cents:
+    """The whole round's net, over both positions when there is a blind one (C8)."""
+    if view.get("net") is not None:
+        net: Cents = view["net"]
+        return net
+    return sum((view["result"] or {}).values())

@@ -155,14 +155,17 @@ def play_rounds(
     rounds: int,
     client_seed: str | None = None,
     top_up: bool = False,
+    blind: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """Play ``rounds`` rounds and yield each one settled (see :func:`round_json`).
 
     A round left open at this table (after a restart, G7) is finished first and
     counts as one of the rounds. A refusal (limits, balance) raises
-    ``IllegalAction`` and changes nothing; rounds already yielded stand.
+    ``IllegalAction`` and changes nothing; rounds already yielded stand. ``blind``
+    (Crazy 4) deals a blind second position with the same wagers too (C8).
     """
     placed = check_wagers(find_game(game).new_round().spots, wagers)
+    second = placed if blind else None
     auto.check(placed)
     for _ in range(rounds):
         view = service.open_round(player, game)
@@ -170,7 +173,7 @@ def play_rounds(
         if view is None:
             if top_up and service.balance(player) < TOP_UP_BELOW:
                 service.top_up(player)
-            view = service.start_round(player, game, placed, client_seed)
+            view = service.start_round(player, game, placed, client_seed, second=second)
         decision = auto.decide(view) if view["status"] == "open" else None
         if decision is not None:
             view = service.act(player, view["id"], decision.action, decision.amount)
@@ -195,7 +198,9 @@ def _record(view: Mapping[str, Any], decision: Decision | None, resumed: bool) -
             "note": decision.note or None,
         },
         "result": result,
-        "net": sum(result.values()),
+        "second": view.get("second"),
+        "second_result": view.get("second_result"),
+        "net": sum(result.values()) if view.get("net") is None else view["net"],
         "balance": view["balance"],
         "description": view["description"],
         "commitment": view["commitment"],
@@ -213,11 +218,14 @@ def round_line(record: Mapping[str, Any]) -> str:
         said = f"Fold ({decision['note']}): "
     resumed = "resumed, " if record["resumed"] else ""
     text = " ".join(str(record["description"] or record["status"]).split())
+    if record.get("second") is not None:  # a blind second position (C8)
+        text += f" Both hands: {format_money(record['net'], signed=True)}."
     return f"#{record['round']} {resumed}{said}{text} Balance {format_money(record['balance'])}."
 
 
 def round_json(record: Mapping[str, Any]) -> str:
     """One line of JSON: the round's wagers, cards, decision, result per wager, net and
-    balance (money in cents), and its seeds (`riverboat history --format json` gives the
+    balance (money in cents; with a blind second position its wagers and result too, and
+    the net over both), and its seeds (`riverboat history --format json` gives the
     full record that `riverboat verify` checks)."""
     return json.dumps(record, ensure_ascii=False)
