@@ -47,6 +47,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def log_in(client: httpx.Client, number: int) -> dict[str, str]:
+    """Log in as the numbered player; the headers (CSRF token) for its requests."""
+    client.get("/")
+    headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+    login = {"name": f"player{number}", "password": "load-test-password"}
+    client.post("/api/login", json=login, headers=headers).raise_for_status()
+    return {"X-CSRF-Token": client.cookies["riverboat_csrf"]}  # renewed at log-in
+
+
 def run(url: str, players: int, seconds: float) -> dict[str, float]:
     port = free_port()
     server = subprocess.Popen([sys.executable, "-c", _SERVER, url, str(port), str(players)])
@@ -67,11 +76,7 @@ def run(url: str, players: int, seconds: float) -> dict[str, float]:
 
         def player(number: int) -> None:
             with httpx.Client(base_url=base, timeout=30) as client:
-                client.get("/")
-                headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
-                login = {"name": f"player{number}", "password": "load-test-password"}
-                client.post("/api/login", json=login, headers=headers).raise_for_status()
-                headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}  # renewed
+                headers = log_in(client, number)
 
                 def post(path: str, body: dict[str, object]) -> httpx.Response:
                     began = time.perf_counter()
@@ -130,23 +135,21 @@ def shared(base: str, players: int, seconds: float) -> dict[str, float]:
     latencies: list[float] = []
     settled = [0]
     lock = threading.Lock()
-    ready = threading.Barrier(players)
     stop = time.monotonic() + seconds
+    going = [True]  # decided once per coup for every seat: no one bets alone at the end
+    ready = threading.Barrier(players, action=lambda: going.__setitem__(0, time.monotonic() < stop))
     errors: list[str] = []
 
     def player(number: int) -> None:
         with httpx.Client(base_url=base, timeout=30) as client:
-            client.get("/")
-            headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
-            login = {"name": f"player{number}", "password": "load-test-password"}
-            client.post("/api/login", json=login, headers=headers).raise_for_status()
-            headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}  # renewed
-            client.post("/api/top-up", headers=headers)
+            client.post("/api/top-up", headers=log_in(client, number))
             cookie = f"riverboat_session={client.cookies['riverboat_session']}"
         socket_url = base.replace("http://", "ws://") + "/ws/tables/baccarat"
         with connect(socket_url, origin=base, additional_headers={"Cookie": cookie}) as table:  # type: ignore[arg-type]
-            ready.wait()
-            while time.monotonic() < stop:
+            while True:
+                ready.wait()  # every seat decides at once whether to bet again
+                if not going[0]:
+                    break
                 began = time.perf_counter()
                 table.send('{"type": "bet", "wagers": {"banker": 500}}')
                 while True:
@@ -159,7 +162,6 @@ def shared(base: str, players: int, seconds: float) -> dict[str, float]:
                 with lock:
                     latencies.append(time.perf_counter() - began)
                     settled[0] += 1
-            ready.wait()  # leave together: a seat gone mid-coup would wait out the timer
 
     threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
     started = time.monotonic()
