@@ -85,24 +85,36 @@ def test_pay_tables_and_rules_without_betting_r11(client: TestClient) -> None:
 
 
 def test_no_response_reveals_a_hidden_card_or_seed(client: TestClient) -> None:
-    for game, wagers, action in [
-        ("rabbit-hunter", {"ante": 1000}, "play"),
-        ("tri-card", {"ante": 1000}, "raise"),
-        ("crazy4", {"ante": 1000, "super_bonus": 1000}, "play"),
+    for game, wagers, action, second in [
+        ("rabbit-hunter", {"ante": 1000}, "play", None),
+        ("rabbit-hunter", {"ante": 1000}, "buy", None),  # the rabbit, unseen until bought
+        ("tri-card", {"ante": 1000}, "raise", None),
+        ("crazy4", {"ante": 1000, "super_bonus": 1000}, "play", None),
+        ("crazy4", {"ante": 1000, "super_bonus": 1000}, "fold", {"ante": 500, "super_bonus": 500}),
     ]:
-        view = post(client, "/api/rounds", {"game": game, "wagers": wagers}).json()  # type: ignore[attr-defined]
+        body = {"game": game, "wagers": wagers, "second": second}
+        view = post(client, "/api/rounds", body).json()  # type: ignore[attr-defined]
         seen_open = [
             json.dumps(view),
             client.get(f"/api/rounds/{view['id']}").text,
-            client.get("/api/history").text,
+            client.get(f"/api/games/{game}/open").text,
+            client.get(f"/api/rounds/{view['id']}/hint").text,
         ]
+        history = client.get("/api/history")
+        mine = next(r for r in history.json() if r["id"] == view["id"])
+        assert (mine["record"], mine["places"], mine["server_seed"]) == (None, None, None)
+        seen_open.append(history.text)  # earlier rounds' records hold cards as numbers
         done = post(client, f"/api/rounds/{view['id']}/actions", {"action": action}).json()  # type: ignore[attr-defined]
-        dealer = done["cards"]["dealer"]
+        hidden = [
+            card for hand, cards in done["cards"].items() if hand != "player" for card in cards
+        ]
+        assert hidden  # the dealer's, the rabbit, a blind hand: all shown once it is over
         for text in seen_open:
             assert done["server_seed"] not in text
-            for card in dealer:  # none of the dealer's cards while the round was open
+            assert text is seen_open[-1] or "cards_drawn" not in text  # no deck order
+            for card in hidden:  # none of them while the round was open
                 assert not re.search(rf'"{card}"', text), (game, card)
-        assert view["face_down"] == len(dealer)
+        assert view["face_down"] == len(hidden) - len(done["cards"].get("rabbit", []))
 
 
 def test_logins_on_a_shared_server(tmp_path: Path) -> None:
