@@ -15,7 +15,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["connect", "database_url", "inspect"]
+__all__ = ["connect", "database_url", "inspect", "migrate"]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -32,8 +32,8 @@ def database_url() -> str:
     return f"sqlite:///{folder / 'riverboat.db'}"
 
 
-def connect(url: str | None = None) -> Engine:
-    """An engine on ``url`` (default :func:`database_url`), migrated to the latest schema.
+def connect(url: str | None = None, revision: str = "head") -> Engine:
+    """An engine on ``url`` (default :func:`database_url`), migrated to ``revision``.
 
     SQLite runs in WAL mode with foreign keys on and a busy timeout, one writer at a
     time; on PostgreSQL every call that moves a player's money first locks that
@@ -64,14 +64,14 @@ def connect(url: str | None = None) -> Engine:
 
     else:
         engine = create_engine(url, isolation_level="READ COMMITTED", pool_pre_ping=True)
-    migrate(engine)
+    migrate(engine, revision)
     return engine
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the latest Alembic revision."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema up to an Alembic revision: by default the latest."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)

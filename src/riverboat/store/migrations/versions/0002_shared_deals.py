@@ -25,15 +25,19 @@ def upgrade() -> None:
         sa.Column("revealed", sa.Boolean, nullable=False),
         sa.Column("created_at", sa.DateTime, nullable=False),
     )
-    with op.batch_alter_table("rounds") as rounds:  # SQLite alters by copying the table
-        rounds.add_column(sa.Column("deal_id", sa.Integer, nullable=True))
-        rounds.add_column(sa.Column("deal_cards", sa.Text, nullable=True))
-        rounds.create_foreign_key("rounds_deal", "deals", ["deal_id"], ["id"])
+    # a plain ADD COLUMN, which SQLite does in place: copying the table, as a batch
+    # alteration would, cannot drop the old one while transactions refer to its rounds
+    if op.get_bind().dialect.name == "sqlite":  # Alembic leaves SQLite's REFERENCES to SQL
+        op.execute("ALTER TABLE rounds ADD COLUMN deal_id INTEGER REFERENCES deals (id)")
+    else:
+        op.add_column(
+            "rounds",
+            sa.Column("deal_id", sa.Integer, sa.ForeignKey("deals.id", name="rounds_deal")),
+        )
+    op.add_column("rounds", sa.Column("deal_cards", sa.Text))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rounds") as rounds:
-        rounds.drop_constraint("rounds_deal", type_="foreignkey")
-        rounds.drop_column("deal_cards")
-        rounds.drop_column("deal_id")
+    op.drop_column("rounds", "deal_cards")
+    op.drop_column("rounds", "deal_id")
     op.drop_table("deals")
