@@ -168,11 +168,22 @@ def test_accounts_passwords_and_lockout(service: TableService) -> None:
         service.register("b o b", "a long password")
     for _ in range(5):
         with pytest.raises(IllegalAction, match="unknown name or wrong password"):
-            service.login("ann", "wrong password")
-    with pytest.raises(IllegalAction, match="locked"):
-        service.login("ann", "a long password")
-    with pytest.raises(IllegalAction, match="unknown name or wrong password"):
-        service.login("nobody", "a long password")
+            service.login("ann", "wrong password", "10.0.0.66")
+    with pytest.raises(IllegalAction, match="5 failed log-ins from here"):
+        service.login("ann", "a long password", "10.0.0.66")
+    # the stranger's address is shut out, not ann's own
+    assert service.login("ann", "a long password", "10.0.0.1") == ann
+    for _ in range(5):  # an unknown name locks out the same way: no name is given away
+        with pytest.raises(IllegalAction, match="unknown name or wrong password"):
+            service.login("nobody", "a long password", "10.0.0.66")
+    with pytest.raises(IllegalAction, match="from here"):
+        service.login("nobody", "a long password", "10.0.0.66")
+    # guessing from many addresses locks the account itself, for everyone
+    for attempt in range(50):
+        with pytest.raises(IllegalAction, match="wrong password"):
+            service.login("ann", "wrong password", f"10.1.{attempt // 4}.{attempt % 4}")
+    with pytest.raises(IllegalAction, match="the account is locked"):
+        service.login("ann", "a long password", "10.0.0.1")
 
 
 def test_recovery_voids_rounds_waiting_for_the_first_decision_g7(service: TableService) -> None:

@@ -20,6 +20,7 @@ first answer again; the same key with another request is refused.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -58,8 +59,10 @@ __all__ = [
 STARTING_CREDIT: Cents = 100_000
 TOP_UP_BELOW: Cents = 10_000
 LOCAL_PLAYER = "local"
-#: failed log-ins before a lockout, and how long it lasts
+#: failed log-ins from one address before it is locked out of that name, failed
+#: log-ins from all addresses before the account locks, and how long either lasts
 LOCKOUT_AFTER = 5
+ACCOUNT_LOCKOUT_AFTER = 50
 LOCKOUT = timedelta(minutes=15)
 #: attempts at a transaction that PostgreSQL could not serialise
 RETRIES = 60
@@ -107,6 +110,9 @@ class TableService:
     """The service over one database (SQLite file by default, PostgreSQL by URL)."""
 
     def __init__(self, url: str | None = None) -> None:
+        # (name, address) -> (failed log-ins, locked until), in this process's memory
+        self._failures: dict[tuple[str, str], tuple[int, datetime | None]] = {}
+        self._failures_lock = threading.Lock()
         self.engine = connect(url)
 
     # ------------------------------------------------------------ plumbing
@@ -230,25 +236,34 @@ class TableService:
         except IntegrityError:
             return self._write(work)  # created concurrently: read it
 
-    def login(self, name: str, password: str) -> int:
-        """The player's id, or a refusal; repeated failures lock the account."""
+    def login(self, name: str, password: str, address: str = "local") -> int:
+        """The player's id, or a refusal. Five failures from one address lock that
+        address out of the name for a while, whether the name exists or not; fifty from
+        all addresses together lock the account. So a stranger can shut out their own
+        address, not the player's, unless they guess from many."""
+        key = (name, address[:64])
+        now = datetime.now(UTC).replace(tzinfo=None)
+        with self._failures_lock:
+            failures, until = self._failures.get(key, (0, None))
+        if until is not None and until > now:
+            _spend_a_hash(password)
+            raise IllegalAction(
+                f"{LOCKOUT_AFTER} failed log-ins from here: try again in a quarter of an hour"
+            )
 
         def work(session: Session) -> tuple[int | None, str]:
             player = session.scalar(select(Player).where(Player.name == name))
             if player is None or player.password_hash is None:
                 _spend_a_hash(password)
                 return None, "unknown name or wrong password"
-            now = datetime.now(UTC).replace(tzinfo=None)
             if player.locked_until is not None and player.locked_until.replace(tzinfo=None) > now:
-                return (
-                    None,
-                    f"the account is locked after {LOCKOUT_AFTER} failed log-ins; try later",
-                )
+                _spend_a_hash(password)
+                return None, "the account is locked after many failed log-ins; try later"
             try:
                 _hasher.verify(player.password_hash, password)
             except VerificationError:
                 player.failed_logins += 1
-                if player.failed_logins >= LOCKOUT_AFTER:
+                if player.failed_logins >= ACCOUNT_LOCKOUT_AFTER:
                     player.locked_until = now + LOCKOUT
                     player.failed_logins = 0
                 return None, "unknown name or wrong password"
@@ -256,6 +271,13 @@ class TableService:
             return player.id, ""
 
         player_id, problem = self._write(work)
+        with self._failures_lock:
+            if player_id is not None:
+                self._failures.pop(key, None)
+            elif failures + 1 >= LOCKOUT_AFTER:
+                self._failures[key] = (0, now + LOCKOUT)
+            else:
+                self._failures[key] = (failures + 1, None)
         if player_id is None:
             raise IllegalAction(problem)
         return player_id

@@ -285,8 +285,9 @@ def create_app(
         return {"player": player_id, "balance": service.balance(player_id), "signed_in": signed_in}
 
     @app.post("/api/login", dependencies=[Checked])
-    def login(body: Login, response: Response) -> dict[str, Any]:
-        player_id = service.login(body.name, body.password)
+    def login(body: Login, request: Request, response: Response) -> dict[str, Any]:
+        address = request.client.host if request.client else "unknown"
+        player_id = service.login(body.name, body.password, address)
         token = new_token(32)
         sessions[token] = (player_id, time.monotonic() + SESSION_SECONDS)
         response.set_cookie(
