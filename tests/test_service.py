@@ -285,3 +285,32 @@ def test_a_blind_second_position_is_staked_hidden_and_replayed_c8(service: Table
     assert service.audit() == []
     assert ledger_total(service) == 0
     assert verify_round(service.history(me, 2)[1]) == []
+
+
+def test_history_nets_each_round_and_own_tables_ignore_shared_rounds(
+    service: TableService,
+) -> None:
+    """A round's net comes from its record, whatever else moved the balance meanwhile;
+    a shared table's round neither blocks nor replays at the player's own table (G7, R10)."""
+    from riverboat.table.service import SharedCards
+
+    me = service.local_player()
+    ante = {"ante": 1000, "super_bonus": 1000}
+    first = service.start_round(me, "crazy4", ante)
+    service.act(me, service.start_round(me, "tri-card", {"ante": 5000})["id"], "fold")
+    done = service.act(me, first["id"], "fold")
+    crazy4 = next(r for r in service.history(me) if r["id"] == first["id"])
+    assert crazy4["net"] == done["net"] == -2000
+    assert crazy4["balance_after"] - crazy4["balance_before"] == -7000  # the fold between
+    deal = service.new_deal("crazy4")
+    service.seal_deal(deal["id"], "me")
+    shared = service.start_round(
+        me, "crazy4", {**ante, "queens_up": 500}, shared=SharedCards(deal["id"], range(10))
+    )
+    assert service.open_round(me, "crazy4") is None  # it is the shared table's
+    own = service.start_round(me, "crazy4", ante)  # the own table is free
+    with pytest.raises(IllegalAction, match="G7"):
+        service.start_round(me, "crazy4", ante)
+    service.act(me, own["id"], "fold")
+    assert service.quick_replay(me, "crazy4")["wagers"]["queens_up"] == 0  # not the shared one
+    assert shared["status"] == "open"

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -355,6 +355,7 @@ class TableService:
                     RoundRow.player_id == player_id,
                     RoundRow.game == game,
                     RoundRow.status == "open",
+                    _at_table(shared is not None),
                 )
             )
             if unfinished is not None:
@@ -526,7 +527,9 @@ class TableService:
         with Session(self.engine) as session:
             last = session.scalar(
                 select(RoundRow)
-                .where(RoundRow.player_id == player_id, RoundRow.game == game)
+                .where(
+                    RoundRow.player_id == player_id, RoundRow.game == game, _at_table(False)
+                )
                 .order_by(RoundRow.id.desc())
                 .limit(1)
             )
@@ -654,7 +657,8 @@ class TableService:
         return deal
 
     def open_round(self, player_id: int, game: str) -> dict[str, Any] | None:
-        """The player's unfinished round at this table, to resume it (G7), or None."""
+        """The player's unfinished round at their own table of the game, to resume it
+        (G7), or None; a shared table's round is resumed at the shared table."""
         find_game(game)
         with Session(self.engine) as session:
             row = session.scalar(
@@ -662,6 +666,7 @@ class TableService:
                     RoundRow.player_id == player_id,
                     RoundRow.game == game,
                     RoundRow.status == "open",
+                    _at_table(False),
                 )
             )
             if row is None:
@@ -775,6 +780,12 @@ def _fair_cards(game: str, rules: Mapping[str, Any], source: FairSource) -> Deck
     return Deck(source)
 
 
+def _at_table(shared: bool) -> ColumnElement[bool]:
+    """Rounds at a shared table of the game, or at the player's own: two tables, each
+    with at most one unfinished round (G7)."""
+    return RoundRow.deal_id.is_not(None) if shared else RoundRow.deal_id.is_(None)
+
+
 def _revealed(session: Session, row: RoundRow) -> bool:
     """Whether the round's server seed may be shown: once it is over and, at a shared
     table, once nothing dealt from its deck or shoe is still in play."""
@@ -843,7 +854,8 @@ def export_round(row: RoundRow, revealed: bool | None = None) -> dict[str, Any]:
     finished = row.status != "open"
     revealed = finished if revealed is None else revealed
     record = json.loads(row.record)
-    totals = _totals(replay(record)) if finished and row.game == "baccarat" else None
+    played = replay(record) if finished else None
+    totals = _totals(played) if played and row.game == "baccarat" else None
     places = None
     if revealed:
         places = _places(row.game, record, row.server_seed, row.client_seed, row.nonce)
@@ -862,6 +874,7 @@ def export_round(row: RoundRow, revealed: bool | None = None) -> dict[str, Any]:
         "places": places,
         "balance_before": row.balance_before,
         "balance_after": row.balance_after,
+        "net": played.net() if played else None,  # other rounds may fall between the balances
         "played_at": row.created_at.isoformat(),
         "record": record if finished else None,
     }

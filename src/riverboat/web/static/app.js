@@ -272,7 +272,7 @@ function sharedLayoutProblem(game, places, size, afterBurn) {
 async function loadHistory() {
   const rounds = await api("/api/history?limit=60");
   $("rounds").innerHTML = rounds.slice(0, 20).map((r) => {
-    const net = r.balance_after === null ? "" : money(r.balance_after - r.balance_before);
+    const net = r.net === null ? "" : money(r.net);
     return `<li>#${r.id} ${r.game} ${r.status} ${net}<br><code>commitment ${r.commitment}</code>` +
       (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${escape(r.client_seed)} · nonce ${r.nonce}</code>` +
         ` <button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict"></span>` : "") + "</li>";
