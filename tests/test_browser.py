@@ -244,6 +244,9 @@ def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Br
     ann.wait_for_timeout(400)
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann.screenshot(path=str(SHOTS / "crazy4-shared.png"))
+    ann.reload()  # back at the same table
+    expect(ann.locator("#logo")).to_have_text("Crazy 4 Poker · shared")
+    expect(ann.locator("#seats")).to_contain_text("You (ann)")
     for tab in (ann, bob):
         tab.context.close()
 

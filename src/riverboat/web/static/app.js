@@ -299,6 +299,7 @@ async function selectGame(name, shared = false) {
   leaveTable();
   state.game = name;
   state.shared = shared;
+  localStorage.setItem("riverboat-table", JSON.stringify({ game: name, shared }));  // back here after a reload
   state.round = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
   state.wagers = state.last[tableKey()] ? { ...state.last[tableKey()] } : {};
   $("logo").textContent = shared ? `${info().title} · shared` : info().title;
@@ -426,7 +427,9 @@ async function start() {
   $("hint").onclick = hint;
   $("logo").onclick = payTable;
   $("history-toggle").onclick = () => { $("history").hidden = !$("history").hidden; };
-  await selectGame("rabbit-hunter");
+  const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
+  const known = last && state.games.some((g) => g.game === last.game) && (!last.shared || SHARED.includes(last.game));
+  await selectGame(known ? last.game : "rabbit-hunter", known && last.shared);
   await refreshBalance();
   await loadHistory();
 }
