@@ -152,11 +152,21 @@ def test_analyze_refuses_bad_input_clearly() -> None:
         ("analyze", "crazy4", "--paytable", "x=y"): "one pay table per variant",
         ("analyze", "tri-card", "--paytable", "pair-plus=9-9"): "no Pair Plus table '9-9'",
         ("analyze", "tri-card", "--format", "xml"): "xml",
+        ("analyze", "tri-card", "--wagers", "ante,ante=2"): "ante is named twice",
+        ("analyze", "tri-card", "--wagers", "ante=1e999"): "at most 1000",
+        ("analyze", "tri-card", "--wagers", "ante,pair_plus=1/1001"): "no finer than 1/1000",
+        ("bankroll", "tri-card", "--bankroll", "100", "--wagers", "ante=1e999"): (
+            "the Ante takes $5 to $500"
+        ),
+        ("bankroll", "tri-card", "--bankroll", "100", "--wagers", "ante"): (
+            "'ante': a wager is NAME=DOLLARS"
+        ),
     }
     for args, message in cases.items():
         result = runner.invoke(app, list(args))
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
+        assert len(result.output) < 1000, (args, result.output)
 
 
 def test_output_paths_and_numbers_are_checked_before_the_work() -> None:
@@ -232,3 +242,32 @@ def test_accounts_history_verify_and_audit_commands(tmp_path: object) -> None:
     audited = runner.invoke(app, ["audit"], env=env)
     assert audited.exit_code == 0
     assert "audit clean" in audited.output
+
+
+def test_history_gives_each_round_its_own_net(tmp_path: object) -> None:
+    """Other rounds may be played between a round's balances: its net comes from its
+    own record; a round still open has none yet."""
+    from pathlib import Path
+
+    from riverboat.money import format_money
+    from riverboat.table.service import TableService
+
+    url = f"sqlite:///{Path(str(tmp_path)) / 'history.db'}"
+    service = TableService(url)
+    me = service.local_player()
+    waiting = service.start_round(me, "tri-card", {"ante": 1000})
+    coup = service.start_round(me, "baccarat", {"banker": 5000, "tie": 500})
+    assert coup["net"]  # never 0 with these two bets
+    service.act(me, waiting["id"], "fold")
+    service.start_round(me, "crazy4", {"ante": 500, "super_bonus": 500})
+    service.engine.dispose()
+    listing = runner.invoke(app, ["history", "--database", url])
+    assert listing.exit_code == 0, listing.output
+    rows = [line.split() for line in listing.output.splitlines()]
+    nets = {row[2]: (row[3], row[4], row[-1]) for row in rows}
+    after = format_money(coup["balance"])  # the fold cost nothing more
+    assert nets == {
+        "crazy4": ("open", "-", "-"),
+        "baccarat": ("settled", format_money(coup["net"], signed=True), after),
+        "tri-card": ("settled", "-$10", after),
+    }

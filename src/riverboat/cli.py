@@ -14,13 +14,14 @@ import csv
 import io
 import json
 import math
+import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -36,6 +37,9 @@ from riverboat.hands import (
     evaluate7,
 )
 from riverboat.rng import FairSource, shuffled
+
+if TYPE_CHECKING:
+    from riverboat.games.rules import Spot
 
 app = typer.Typer(
     help="riverboat: casino table games, dealt fairly, with every number behind them exact.",
@@ -153,18 +157,60 @@ class Format(StrEnum):
     markdown = "markdown"
 
 
+_IN_UNITS = (
+    "a wager is NAME or NAME=AMOUNT in base units, at most 1000 and no finer than 1/1000, "
+    "e.g. bad_beat=0.5"
+)
+_IN_DOLLARS = "a wager is NAME=DOLLARS in whole cents, e.g. ante=10 or ante=12.50"
+#: the largest wager in base units, and the finest step (a denominator)
+_MOST_UNITS = 1000
+#: dollars with up to two decimals: at most $9,999,999.99, beyond every table's limits
+_DOLLARS = re.compile(r"\$?([0-9]{1,7})(?:\.([0-9]{1,2}))?")
+
+
+def _wager_parts(text: str, form: str) -> Iterator[tuple[str, str, str]]:
+    """Each ``NAME[=AMOUNT]`` of a ``--wagers`` list as (name, amount as given, the
+    part); ``form`` says what a wager looks like. A wager named twice is refused."""
+    seen: set[str] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, amount = part.partition("=")
+        name = name.strip().replace("-", "_")
+        if not name:
+            raise typer.BadParameter(f"{part!r}: {form}", param_hint="--wagers")
+        if name in seen:
+            raise typer.BadParameter(
+                f"{name} is named twice: give each wager once", param_hint="--wagers"
+            )
+        seen.add(name)
+        yield name, amount.strip(), part
+
+
 def _parse_wagers(text: str) -> dict[str, Fraction]:
     """``"ante,bonus,bad_beat=1/2"``: each named wager, 1 base unit unless given."""
     wagers = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, amount = part.partition("=")
+    for name, amount, part in _wager_parts(text, _IN_UNITS):
         try:
-            wagers[name.strip().replace("-", "_")] = Fraction(amount.strip() or 1)
+            units = Fraction(amount or 1)
         except (ValueError, ZeroDivisionError):
-            raise typer.BadParameter(
-                f"{part!r}: a wager is NAME or NAME=AMOUNT in base units, e.g. bad_beat=0.5",
-                param_hint="--wagers",
-            ) from None
+            units = None
+        if units is None or abs(units) > _MOST_UNITS or units.denominator > _MOST_UNITS:
+            raise typer.BadParameter(f"{part!r}: {_IN_UNITS}", param_hint="--wagers")
+        wagers[name] = units
+    return wagers
+
+
+def _parse_money_wagers(text: str, spots: Sequence[Spot] = ()) -> dict[str, int]:
+    """``"ante=10,bonus=10"``: amounts in dollars, into cents. With the game's
+    ``spots``, an amount that is no dollar figure is refused with its spot's limits."""
+    limits = {spot.name: spot for spot in spots}
+    wagers = {}
+    for name, amount, part in _wager_parts(text, _IN_DOLLARS):
+        dollars = _DOLLARS.fullmatch(amount)
+        if dollars is None:
+            spot = limits.get(name)
+            allowed = f"; the {spot.label} takes {spot.limits()}" if spot else ""
+            raise typer.BadParameter(f"{part!r}: {_IN_DOLLARS}{allowed}", param_hint="--wagers")
+        wagers[name] = int(dollars[1]) * 100 + int((dollars[2] or "0").ljust(2, "0"))
     return wagers
 
 
@@ -279,19 +325,6 @@ def simulate(
         typer.echo(result.to_text(), nl=False)
 
 
-def _parse_money_wagers(text: str) -> dict[str, int]:
-    """``"ante=10,bonus=10"``: amounts in dollars, into cents."""
-    wagers = {}
-    for name, amount in _parse_wagers(text).items():
-        cents = amount * 100
-        if cents.denominator != 1:
-            raise typer.BadParameter(
-                f"{name}: whole cents only, not {float(amount)}", param_hint="--wagers"
-            )
-        wagers[name] = int(cents)
-    return wagers
-
-
 @app.command()
 def bankroll(
     game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
@@ -311,6 +344,7 @@ def bankroll(
     output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
 ) -> None:
     """How a bankroll fares: ruin, reaching a target, rounds survived, session results."""
+    from riverboat.games import find_game
     from riverboat.games.rules import IllegalAction, RulesError
     from riverboat.sim.bankroll import bankroll as run
 
@@ -323,7 +357,7 @@ def bankroll(
         study = run(
             game,
             round(bankroll * 100),
-            _parse_money_wagers(wagers),
+            _parse_money_wagers(wagers, find_game(game).new_round(rules).spots),
             rounds_per_session,
             sessions,
             None if target is None else round(target * 100),
@@ -436,19 +470,24 @@ def history(
     output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
 ) -> None:
     """The last rounds, newest first; JSON gives each round's record and seeds."""
+    from sqlalchemy.exc import DBAPIError
+
     from riverboat.money import format_money
 
     service = _service(database)
-    found = service.history(_who(service, player), rounds)
+    try:
+        found = service.history(_who(service, player), rounds)
+    except DBAPIError as error:
+        _no_answer(error)
     if output is Format.json:
         typer.echo(json.dumps(found, indent=2))
         return
     for item in found:
-        after = item["balance_after"]
-        change = 0 if after is None else after - item["balance_before"]
+        # the round's own net: other rounds may have been played between its balances
+        net, after = item["net"], item["balance_after"]
         typer.echo(
             f"#{item['id']:<6} {item['played_at'][:19]}  {item['game']:<14} {item['status']:<8} "
-            f"{format_money(change, signed=True):>10}  "
+            f"{'-' if net is None else format_money(net, signed=True):>10}  "
             f"balance {'-' if after is None else format_money(after)}"
         )
 
@@ -581,11 +620,10 @@ def play(
     from riverboat.games.rules import IllegalAction, RulesError, check_wagers
 
     try:
-        if game is not None:
-            find_game(game)
-        placed = _parse_money_wagers(wagers) if wagers is not None else None
+        spots = find_game(game or "rabbit-hunter").new_round().spots
+        placed = _parse_money_wagers(wagers, spots) if wagers is not None else None
         if placed is not None:
-            check_wagers(find_game(game or "rabbit-hunter").new_round().spots, placed)
+            check_wagers(spots, placed)
     except (RulesError, IllegalAction) as error:
         raise typer.BadParameter(str(error)) from None
     if blind and game != "crazy4":
@@ -628,10 +666,16 @@ def _play_on_screen(
             "(--auto works without it)"
         ) from None
 
+    from sqlalchemy.exc import DBAPIError
+
     service = _service(database)
+    try:
+        who = _who(service, player)
+    except DBAPIError as error:
+        _no_answer(error)
     TableApp(
         service,
-        _who(service, player),
+        who,
         game or "rabbit-hunter",
         placed,
         client_seed,
@@ -656,14 +700,16 @@ def _play_plain(
     player: str | None,
     database: str | None,
 ) -> None:
+    from sqlalchemy.exc import DBAPIError
+
     from riverboat.games.rules import IllegalAction, RulesError
     from riverboat.terminal.plain import AutoPlayer, default_wagers, play_rounds, round_json
     from riverboat.terminal.plain import round_line as line
 
     service = _service(database)
-    who = _who(service, player)
     played = 0
     try:
+        who = _who(service, player)
         auto = AutoPlayer(game, strategy)
         wagers = placed if placed is not None else default_wagers(game)
         for record in play_rounds(
@@ -676,6 +722,16 @@ def _play_plain(
             raise typer.BadParameter(str(error)) from None
         typer.echo(f"Stopped after {played} of {rounds} rounds: {error}", err=True)
         raise typer.Exit(1) from None
+    except DBAPIError as error:
+        _no_answer(error, f"Stopped after {played} of {rounds} rounds: " if played else "")
+
+
+def _no_answer(error: Exception, before: str = "") -> NoReturn:
+    """The database did not answer (away, or locked by another program for longer than
+    the busy timeout): one line on standard error and exit code 1, no traceback."""
+    reason = getattr(error, "orig", None) or error
+    typer.echo(f"{before}the database did not answer: {reason}", err=True)
+    raise typer.Exit(1)
 
 
 _PLOT_FORMATS = (".png", ".svg", ".pdf")

@@ -15,13 +15,13 @@ showdown, and the money shown is the whole round's net over both positions.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from rich.text import Text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -33,6 +33,7 @@ from riverboat.games.rules import IllegalAction, RulesError, Spot
 from riverboat.money import Cents, format_money
 from riverboat.table.service import TOP_UP_BELOW, TableService
 from riverboat.terminal.cards import draw
+from riverboat.terminal.plain import result_text, round_net
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 
 __all__ = ["DECISION_KEYS", "GAME_KEYS", "TableApp"]
@@ -55,6 +56,8 @@ _BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
 _BLIND_GAME = "crazy4"
 _ROAD_STYLES = {"P": "bold #7ab0ff", "B": "bold #ff7a7a", "T": "bold #8be08b"}
 _WELCOME = "↑↓ picks a spot, ←→ a chip; ⏎ adds the chip, ⌫ clears the spot; d deals."
+#: the parts with a blank line above them, which a long message may take, nearest first
+_SPACED = ("#message", "#choices", "#spots", "#player", "#dealer")
 
 
 class TableApp(App[None]):
@@ -100,8 +103,8 @@ class TableApp(App[None]):
         Binding("d", "deal", "Deal"),
         # Crazy 4's blind second position (C8); listed on the felt as well, and only
         # there when the footer also lists the top-up and has no room left for it
-        Binding("b", "blind(True)", "Blind"),
-        Binding("b", "blind(False)", "Blind", show=False),
+        Binding("b", "blind", "Blind"),
+        Binding("b", "blind_unlisted", "Blind", show=False),
         Binding("r", "replay", "Replay"),
         *(
             Binding(key, f"decide('{action}')", label)
@@ -173,9 +176,11 @@ class TableApp(App[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.balance = self.service.balance(self.player)
         self._load(self.game)
         self._show()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_message)
 
     def chip_value(self, game: str) -> Cents:
         """The selected chip at ``game``'s table, in cents."""
@@ -210,9 +215,10 @@ class TableApp(App[None]):
         """Only what can be done now is listed in the footer and runs on its key."""
         if action in _BETTING:
             return not self.is_open()
-        if action == "blind":
-            listed = not self.check_action("top_up", ())
-            return self.game == _BLIND_GAME and not self.is_open() and parameters[0] == listed
+        if action in ("blind", "blind_unlisted"):
+            footer_full = bool(self.check_action("top_up", ()))
+            listed = action == "blind"
+            return self.game == _BLIND_GAME and not self.is_open() and listed != footer_full
         if action == "decide":
             return parameters[0] in self.choices()
         if action in ("most", "amount"):
@@ -279,7 +285,7 @@ class TableApp(App[None]):
             total += total + wagers.get("ante", 0)
         return total
 
-    def action_blind(self, listed: bool = True) -> None:
+    def action_blind(self) -> None:
         """Crazy 4: a blind second position with the same wagers, on or off (C8)."""
         self.blind = not self.blind
         if self.blind:
@@ -291,6 +297,10 @@ class TableApp(App[None]):
         else:
             self._say("Blind second hand off: one position. " + self._felt_total())
         self._show()
+
+    def action_blind_unlisted(self) -> None:
+        """``b`` while the footer has no room to list it (the felt lists it)."""
+        self.action_blind()
 
     # -------------------------------------------------------------- rounds
     def action_deal(self) -> None:
@@ -330,17 +340,25 @@ class TableApp(App[None]):
         asking = AmountScreen(choice["label"], choice["minimum"], choice["maximum"])
         self.push_screen(asking, chosen)
 
-    def _play(self, call: Callable[[], dict[str, Any]]) -> None:
-        """One call to the service: the round it returns is shown; a refusal is said
-        and changes nothing."""
+    @contextmanager
+    def _asking(self) -> Iterator[None]:
+        """Around calls to the service: a refusal (limits, balance, a round played on
+        elsewhere) is said and the table catches up with the database; a database that
+        does not answer (away, or locked by another program) is said. Neither changes
+        anything, and what follows the refused call in the block does not run."""
         try:
-            view = call()
-        except (IllegalAction, RulesError) as error:
-            self._say(str(error), error=True)
-            self._sync()
-        except OperationalError as error:  # the database is away or busy
+            try:
+                yield
+            except (IllegalAction, RulesError) as error:
+                self._say(str(error), error=True)
+                self._refresh(self.game)
+        except DBAPIError as error:
             self._say(f"the database did not answer: {error.orig}", error=True)
-        else:
+
+    def _play(self, call: Callable[[], dict[str, Any]]) -> None:
+        """One call to the service: the round it returns is shown."""
+        with self._asking():
+            view = call()
             self._take(view)
             self.balance = view["balance"]
             if view["status"] == "open":
@@ -359,30 +377,28 @@ class TableApp(App[None]):
         if game == _BLIND_GAME:
             self.blind = view.get("second") is not None
 
-    def _sync(self) -> None:
-        """After a refusal, the table as the database has it: the same player may have
-        played on in another window (or the web table) meanwhile."""
-        with suppress(OperationalError, IllegalAction):
-            self.balance = self.service.balance(self.player)
-            waiting = self.service.open_round(self.player, self.game)
-            shown = self.round_view()
-            if waiting is not None:
-                self.rounds[self.game] = waiting
-            elif shown is not None and shown["status"] == "open":
-                self.rounds[self.game] = self.service.round(self.player, shown["id"])
+    def _refresh(self, game: str) -> dict[str, Any] | None:
+        """The balance and ``game``'s table as the database has them: the same player
+        may have played on in another window (or at the web table) meanwhile. The round
+        waiting for a decision there, if any."""
+        self.balance = self.service.balance(self.player)
+        waiting = self.service.open_round(self.player, game)
+        shown = self.rounds[game]
+        if waiting is not None:
+            self._take(waiting)
+        elif shown is not None and shown["status"] == "open":  # finished elsewhere
+            self._take(self.service.round(self.player, shown["id"]))
+        return waiting
 
     def _decision_prompt(self, view: dict[str, Any]) -> str:
         hint = "" if view["game"] == "baccarat" else " h shows each option's expected value."
         return f"Round #{view['id']}: your decision.{hint}"
 
     def _finished(self, view: dict[str, Any]) -> None:
-        text = " ".join(str(view["description"] or f"Round {view['status']}.").split())
-        net = _net(view)
-        if view.get("second") is not None and view["status"] == "settled":
-            text += f" Both hands: {format_money(net, signed=True)}."
+        text = result_text(view)
         if view["status"] == "settled":
             self.session_rounds += 1
-            self.session_net += net
+            self.session_net += round_net(view)
         if self.balance < TOP_UP_BELOW:
             text += f" Below {format_money(TOP_UP_BELOW)}: u tops the play money up."
         self._say(text)
@@ -391,29 +407,24 @@ class TableApp(App[None]):
         """The winners of the last coups, from the history, as the web's bead plate."""
         if game != "baccarat":
             return
-        with suppress(OperationalError):
+        with suppress(DBAPIError):  # the road waits for the next round
             rounds = self.service.history(self.player, 60)
             coups = [r["totals"] for r in reversed(rounds) if r["game"] == game and r["totals"]]
             self.road = "".join("P" if p > b else "B" if b > p else "T" for p, b in coups)
 
     def _load(self, game: str) -> None:
-        """Show ``game``'s table: a round left open there resumes (G7)."""
+        """Show ``game``'s table as the database has it: a round left open there resumes
+        (G7); one finished elsewhere meanwhile is shown finished."""
         self._load_road(game)
-        try:
-            view = self.service.open_round(self.player, game)
-        except OperationalError as error:
-            self._say(f"the database did not answer: {error.orig}", error=True)
-            return
-        if view is not None:
-            self._take(view)
-            self._say(f"Your round is still open. {self._decision_prompt(view)}")
-        else:
+        with self._asking():
+            waiting = self._refresh(game)
             last = self.rounds[game]
-            self._say(
-                " ".join(str(last["description"]).split())
-                if last and last["description"]
-                else f"{find_game(game).title}. {_WELCOME}"
-            )
+            if waiting is not None:
+                self._say(f"Your round is still open. {self._decision_prompt(waiting)}")
+            elif last is not None:
+                self._say(result_text(last))
+            else:
+                self._say(f"{find_game(game).title}. {_WELCOME}")
 
     # ----------------------------------------------------------- hint, pages
     def action_hint(self) -> None:
@@ -458,11 +469,8 @@ class TableApp(App[None]):
             self._show()
 
     def action_top_up(self) -> None:
-        try:
+        with self._asking():
             self.balance = self.service.top_up(self.player)
-        except IllegalAction as error:
-            self._say(str(error), error=True)
-        else:
             self._say(f"Topped up: the balance is {format_money(self.balance)}.")
         self._show()
 
@@ -471,13 +479,9 @@ class TableApp(App[None]):
         self.push_screen(RulesScreen(self.game, self.house_edges))
 
     def action_history(self) -> None:
-        try:
-            rounds = self.service.history(self.player, 20)
-        except OperationalError as error:
-            self._say(f"the database did not answer: {error.orig}", error=True)
-            self._show()
-            return
-        self.push_screen(HistoryScreen(rounds))
+        with self._asking():
+            self.push_screen(HistoryScreen(self.service.history(self.player, 20)))
+        self._show()
 
     # ------------------------------------------------------------- drawing
     def _say(self, text: str, error: bool = False) -> None:
@@ -502,6 +506,23 @@ class TableApp(App[None]):
         message.set_class(self.message_is_error, "-error")
         self.query_one("#status", Static).update(self._status_text())
         self.refresh_bindings()
+        self.call_after_refresh(self._fit_message)
+
+    def _fit_message(self) -> None:
+        """Give the message as many of the blank lines between the parts of the table
+        as it needs to be read whole, the nearest first, and give them back when it is
+        shorter. At 80x24 a Crazy 4 result over two hands (C8) with the top-up note
+        takes five or six lines; the message has four of its own at that table."""
+        message = self.query_one("#message", Static)
+        width, rows = message.size
+        if not width:
+            return
+        spaced = [self.query_one(part) for part in _SPACED]
+        taken = sum(1 for part in spaced if not part.styles.margin.top)
+        needed = message.get_content_height(message.size, self.size, width)
+        short = needed - (rows - taken)  # lines missing with every blank line in place
+        for index, part in enumerate(spaced):
+            part.styles.margin = (0 if index < short else 1, 1, 0, 1)
 
     def _games_bar(self) -> Text:
         """The tables and their keys; the current one in brackets (and reversed)."""
@@ -520,17 +541,13 @@ class TableApp(App[None]):
         dealer_key = "banker" if baccarat else "dealer"
         cards = view["cards"] if view else {}
         totals = (view or {}).get("totals") or []
-        open_ = self.is_open()
         dealer_label = "Banker" if baccarat else "Dealer"
         player_label = "Player" if baccarat else "You"
         if len(totals) == 2:
             player_label, dealer_label = f"Player {totals[0]}", f"Banker {totals[1]}"
         blind = cards.get("player:blind", [])
-        blind_down = 0
-        if view and open_ and view.get("second") is not None and not blind:
-            blind_down = len(cards.get("player", []))  # C8: as many as the player's own
-        hidden = view["face_down"] - blind_down if view and open_ else 0
-        dealer = self._hand(dealer_label, cards.get(dealer_key, []), hidden)
+        dealer_down, blind_down = _face_down(view)
+        dealer = self._hand(dealer_label, cards.get(dealer_key, []), dealer_down)
         mine = self._hand(player_label, cards.get("player", []), 0, cards.get("rabbit", []))
         if blind or blind_down:
             drawn = draw(blind, blind_down, self.ascii_cards).split("\n")
@@ -650,9 +667,15 @@ class TableApp(App[None]):
         return Text(" " + " · ".join(parts))
 
 
-def _net(view: dict[str, Any]) -> Cents:
-    """The whole round's net, over both positions when there is a blind one (C8)."""
-    if view.get("net") is not None:
-        net: Cents = view["net"]
-        return net
-    return sum((view["result"] or {}).values())
+def _face_down(view: dict[str, Any] | None) -> tuple[int, int]:
+    """The cards face down while the round is open: (the dealer's, the blind hand's).
+
+    The service counts every card it keeps back in ``face_down``: the dealer's (or the
+    banker's) and, with a blind second position (C8), the blind hand's, which has as
+    many cards as the player's own.
+    """
+    if view is None or view["status"] != "open":
+        return 0, 0
+    blind = len(view["cards"]["player"]) if view.get("second") is not None else 0
+    face_down: int = view["face_down"]
+    return face_down - blind, blind

@@ -17,6 +17,7 @@ Each round is a dict (:func:`play_rounds`) that prints as one line of text
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,8 +37,10 @@ __all__ = [
     "Decision",
     "default_wagers",
     "play_rounds",
+    "result_text",
     "round_json",
     "round_line",
+    "round_net",
 ]
 
 #: the named strategies; a CSV file (cards,best) such as `riverboat analyze --strategy`
@@ -121,12 +124,13 @@ class AutoPlayer:
             hand = np.array([[int(card) for card in parse_cards(cards)]], dtype=np.uint8)
             name = options[int(self._table(units)[colex_index(hand)[0]])].name
         option = next(o for o in options if o.name == name)
-        ante = view["wagers"]["ante"]
         if name in choices:
             choice, amount = choices[name], None
-        else:  # Crazy 4's "play3x" is the Play choice with an amount (C3)
-            choice = next(c for action, c in choices.items() if name.startswith(action))
-            amount = int(option.bet * ante)
+        else:  # Crazy 4's "play3x" is the Play choice with an amount: 3 Antes (C3)
+            times = _TIMES.fullmatch(name)
+            if times is None or times["action"] not in choices:
+                raise RulesError(f"the strategy's {option.label} is not a choice in this round")
+            choice, amount = choices[times["action"]], int(option.bet * view["wagers"]["ante"])
         label = option.label
         cost = choice["minimum"] if amount is None else amount
         if cost > view["balance"] and "fold" in choices:
@@ -138,6 +142,10 @@ class AutoPlayer:
                 f"{format_money(view['balance'])}",
             )
         return Decision(choice["action"], amount, label)
+
+
+#: an analyzer option that is a choice with an amount: ``play3x`` is Play, 3 Antes
+_TIMES = re.compile(r"(?P<action>[a-z_]+?)(?P<times>[0-9]+)x")
 
 
 def _units(wagers: Mapping[str, Cents]) -> dict[str, Fraction]:
@@ -181,7 +189,6 @@ def play_rounds(
 
 
 def _record(view: Mapping[str, Any], decision: Decision | None, resumed: bool) -> dict[str, Any]:
-    result = view["result"] or {}
     return {
         "round": view["id"],
         "game": view["game"],
@@ -197,10 +204,10 @@ def _record(view: Mapping[str, Any], decision: Decision | None, resumed: bool) -
             "label": decision.label,
             "note": decision.note or None,
         },
-        "result": result,
+        "result": view["result"] or {},
         "second": view.get("second"),
         "second_result": view.get("second_result"),
-        "net": sum(result.values()) if view.get("net") is None else view["net"],
+        "net": round_net(view),
         "balance": view["balance"],
         "description": view["description"],
         "commitment": view["commitment"],
@@ -217,10 +224,30 @@ def round_line(record: Mapping[str, Any]) -> str:
     if decision and decision["note"]:
         said = f"Fold ({decision['note']}): "
     resumed = "resumed, " if record["resumed"] else ""
-    text = " ".join(str(record["description"] or record["status"]).split())
-    if record.get("second") is not None:  # a blind second position (C8)
-        text += f" Both hands: {format_money(record['net'], signed=True)}."
+    text = result_text(record)
     return f"#{record['round']} {resumed}{said}{text} Balance {format_money(record['balance'])}."
+
+
+def round_net(view: Mapping[str, Any]) -> Cents:
+    """What a finished round won or lost in all, over both positions when it has a blind
+    second one (C8); 0 while it is open. ``view`` is the service's view of the round, or
+    a record of :func:`play_rounds`."""
+    net: Cents | None = view["net"]
+    return 0 if net is None else net
+
+
+def result_text(view: Mapping[str, Any]) -> str:
+    """A finished round in words on one line: the engine's description, and with a blind
+    second position (C8) the net over both hands.
+
+    >>> result_text({"description": "You win, Net +$15. Your blind hand loses, Net -$20.",
+    ...              "status": "settled", "second": {"ante": 500}, "net": -500})
+    'You win, Net +$15. Your blind hand loses, Net -$20. Both hands: -$5.'
+    """
+    text = " ".join(str(view["description"] or f"Round {view['status']}.").split())
+    if view.get("second") is not None and view["status"] == "settled":
+        text += f" Both hands: {format_money(round_net(view), signed=True)}."
+    return text
 
 
 def round_json(record: Mapping[str, Any]) -> str:

@@ -173,8 +173,9 @@ class HistoryScreen(_PageScreen):
         if not self.rounds:
             text.append("No rounds yet.\n")
         for item in self.rounds:
-            after = item["balance_after"]
-            change = "" if after is None else format_money(after - item["balance_before"], True)
+            # the round's own net: other rounds may have been played between its balances
+            net, after = item["net"], item["balance_after"]
+            change = "" if net is None else format_money(net, signed=True)
             balance = "" if after is None else format_money(after)
             title = find_game(item["game"]).title
             text.append(
@@ -222,15 +223,15 @@ class AmountScreen(ModalScreen[Cents | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip().removeprefix("$").replace(",", "")
         error = self.query_one("#amount-error", Static)
-        if not text.isdigit():
-            error.update(f"{event.value.strip() or 'nothing'}: type a whole number of dollars")
+        limits = f"{format_money(self.minimum)} to {format_money(self.maximum)}"
+        # the digits 0 to 9 only: str.isdigit() also takes "²", which int() refuses
+        if not (text.isascii() and text.isdecimal()):
+            typed = event.value.strip() or "nothing"
+            error.update(f"{typed}: type a whole number of dollars, {limits}")
             return
         cents = int(text) * 100
         if not self.minimum <= cents <= self.maximum:
-            error.update(
-                f"{format_money(cents)} is outside {format_money(self.minimum)} "
-                f"to {format_money(self.maximum)}"
-            )
+            error.update(f"{format_money(cents)} is outside {limits}")
             return
         self.dismiss(cents)
 
