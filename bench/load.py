@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 
 import httpx
 from websockets.sync.client import connect
@@ -100,13 +101,7 @@ def run(url: str, players: int, seconds: float) -> dict[str, float]:
                     with lock:
                         settled[0] += 1
 
-        threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
-        started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        duration = time.monotonic() - started
+        duration = _all_at_once(player, players)
         if errors:
             raise RuntimeError(f"{len(errors)} players stopped: {errors[0]}")
         return {
@@ -116,6 +111,17 @@ def run(url: str, players: int, seconds: float) -> dict[str, float]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _all_at_once(player: Callable[[int], None], players: int) -> float:
+    """Run ``player(0)`` ... ``player(players - 1)`` in threads; the seconds they took."""
+    threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.monotonic() - started
 
 
 def _figures(rate: float, latencies: list[float]) -> dict[str, float]:
@@ -163,15 +169,10 @@ def shared(base: str, players: int, seconds: float) -> dict[str, float]:
                     latencies.append(time.perf_counter() - began)
                     settled[0] += 1
 
-    threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    duration = _all_at_once(player, players)
     if errors:
         raise RuntimeError(f"{len(errors)} shared-table players stopped: {errors[0]}")
-    return _figures(settled[0] / (time.monotonic() - started), latencies)
+    return _figures(settled[0] / duration, latencies)
 
 
 def main(argv: list[str] | None = None) -> int:
