@@ -112,9 +112,15 @@ def test_rabbit_hunter_buy_and_play(page: Page) -> None:
 def test_tri_card_fold_and_quick_replay(page: Page) -> None:
     choose(page, "Tri-Card Poker")
     tap(page, "ante", 2)
+    expect(page.locator("#fair-line")).to_contain_text("committed to its seed, SHA-256 ")
+    shown = page.locator("#fair-line").inner_text().split("SHA-256 ")[1][:64]
     page.click("#deal")
     page.click("[data-action=fold]")
     expect(page.locator("#message")).to_contain_text("folds")
+    page.click("#history-toggle")  # the round was dealt on the seed committed to before
+    expect(page.locator("#rounds li").first).to_contain_text(f"commitment {shown}")
+    page.click("#history-toggle")
+    expect(page.locator("#fair-line")).not_to_contain_text(shown)  # a new one for the next
     page.click("#replay")  # the same $10 Ante again (R10)
     expect(page.locator("[data-spot=ante] strong")).to_have_text("$10")
     page.click("[data-action=raise]")

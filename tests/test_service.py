@@ -314,3 +314,26 @@ def test_history_nets_each_round_and_own_tables_ignore_shared_rounds(
     service.act(me, own["id"], "fold")
     assert service.quick_replay(me, "crazy4")["wagers"]["queens_up"] == 0  # not the shared one
     assert shared["status"] == "open"
+
+
+def test_the_server_seed_is_committed_before_the_client_seed_is_known(
+    service: TableService,
+) -> None:
+    """Provably fair: the player sees the commitment, then chooses a client seed; the
+    round must deal from the seed committed to, so the house cannot pick its seed
+    after seeing the player's."""
+    me = service.local_player()
+    shown = service.next_commitment(me, "tri-card")
+    assert service.next_commitment(me, "tri-card") == shown  # the same until used
+    assert service.next_commitment(me, "crazy4") != shown  # one per table
+    with pytest.raises(IllegalAction):  # a refused round leaves the seed where it was
+        service.start_round(me, "tri-card", {"ante": 1}, client_seed="mine")
+    service.recover()  # a restart keeps it secret and in place
+    view = service.start_round(me, "tri-card", {"ante": 1000}, client_seed="chosen after")
+    assert view["commitment"] == shown
+    assert view["client_seed"] == "chosen after"
+    assert service.next_commitment(me, "tri-card") != shown  # a fresh seed for the next
+    service.act(me, view["id"], "fold")
+    exported = service.history(me, 1)[0]
+    assert exported["commitment"] == shown
+    assert verify_round(exported) == []

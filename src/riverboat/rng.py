@@ -101,9 +101,12 @@ class FairSource:
         self._stream = HmacStream(self.server_seed, self.client_seed, self.nonce)
 
     @classmethod
-    def new(cls, client_seed: str | None = None, nonce: int = 0) -> FairSource:
-        """A source with a fresh secret server seed (and a random client seed if none)."""
-        return cls(new_server_seed(), client_seed or secrets.token_hex(8), nonce)
+    def new(
+        cls, client_seed: str | None = None, nonce: int = 0, server_seed: str | None = None
+    ) -> FairSource:
+        """A source on ``server_seed`` (by default a fresh secret one), with a random
+        client seed if none is given."""
+        return cls(server_seed or new_server_seed(), client_seed or secrets.token_hex(8), nonce)
 
     @property
     def commitment(self) -> str:

@@ -86,12 +86,14 @@ class RoundRow(Base):
 
 
 class Deal(Base):
-    """A shared table's deck (Crazy 4) or shoe (Baccarat), dealt to several players.
+    """A server seed committed to before the client seed that goes with it is known.
 
-    The server seed is committed to before any player's client seed is known; the
-    client seed joins the seated players' seeds when the first cards are dealt. The
-    seed is revealed once nothing dealt from it is still in play: at the end of a
-    Crazy 4 round, at the end of a Baccarat shoe.
+    A shared table's deck (Crazy 4) or shoe (Baccarat), dealt to several players: the
+    client seed joins the bettors' seeds when the first cards are dealt, and the seed
+    is revealed once nothing dealt from it is still in play (the end of a Crazy 4
+    round, of a Baccarat shoe). Or, with ``player_id``, the seed of that player's next
+    round at their own table of ``game``, shown as a commitment before they choose a
+    client seed; the round copies it and the deal is deleted.
     """
 
     __tablename__ = "deals"
@@ -104,3 +106,4 @@ class Deal(Base):
     client_seed: Mapped[str | None] = mapped_column(String(128))
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))

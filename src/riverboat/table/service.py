@@ -379,7 +379,9 @@ class TableService:
                     session.scalar(select(func.count()).where(RoundRow.player_id == player_id))
                     or 0
                 )
-                source = FairSource.new(client_seed, nonce)
+                committed = self._next_seed(session, player_id, game)  # shown beforehand
+                source = FairSource.new(client_seed, nonce, committed.server_seed)
+                session.delete(committed)  # each seed deals once; the next is made when asked
                 game_round.deal(_fair_cards(game, to_json(game_round.rules), source))
             staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
             if staked > balance:
@@ -592,6 +594,44 @@ class TableService:
             cards = Deck.stacked(cards.order[place] for place in json.loads(row.deal_cards))
         return replay(record, cards)
 
+    # ------------------------------------------------ committed server seeds
+    def next_commitment(self, player_id: int, game: str) -> str:
+        """The commitment to the server seed of the player's next round at their own
+        table of ``game``, the same until that round is dealt. Show it before they
+        choose a client seed: the house is bound to its seed before it sees theirs.
+
+        >>> service = TableService("sqlite://")
+        >>> me = service.local_player()
+        >>> shown = service.next_commitment(me, "baccarat")
+        >>> service.start_round(me, "baccarat", {"banker": 500}, "mine")["commitment"] == shown
+        True
+        """
+        find_game(game)
+
+        def work(session: Session) -> str:
+            self._lock(session, player_id)
+            return self._next_seed(session, player_id, game).commitment
+
+        return self._write(work)
+
+    @staticmethod
+    def _next_seed(session: Session, player_id: int, game: str) -> Deal:
+        """The player's committed seed for their next round of ``game``, made if none."""
+        deal = session.scalar(select(Deal).where(Deal.player_id == player_id, Deal.game == game))
+        if deal is None:
+            source = FairSource.new()
+            deal = Deal(
+                game=game,
+                rules="{}",
+                server_seed=source.server_seed,
+                commitment=source.commitment,
+                revealed=False,
+                player_id=player_id,
+            )
+            session.add(deal)
+            session.flush()
+        return deal
+
     # -------------------------------------------------------- shared tables
     def new_deal(self, game: str, variant: str | None = None) -> dict[str, Any]:
         """A shared table's next deck or shoe: a fresh server seed, committed to now,
@@ -719,7 +759,11 @@ class TableService:
                 RoundRow.status == "open", RoundRow.deal_id.is_not(None)
             )
             for deal in session.scalars(
-                select(Deal).where(Deal.revealed.is_(False), Deal.id.not_in(in_play))
+                select(Deal).where(
+                    Deal.revealed.is_(False),
+                    Deal.id.not_in(in_play),
+                    Deal.player_id.is_(None),  # a player's next seed stays secret
+                )
             ):
                 deal.revealed = True  # its table is gone: no more cards come from it
             return voided

@@ -73,6 +73,7 @@ class ActionRequest(BaseModel):
 
 
 class ReplayRequest(BaseModel):
+    client_seed: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
     idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
 
 
@@ -330,7 +331,13 @@ def create_app(
     @app.post("/api/games/{game}/replay", dependencies=[Checked])
     def replay(game: str, body: ReplayRequest, player_id: Player) -> dict[str, Any]:
         """Quick Replay (R10): the last round's wagers, checked again."""
-        return service.quick_replay(player_id, game, body.idempotency_key)
+        return service.quick_replay(player_id, game, body.idempotency_key, body.client_seed)
+
+    @app.get("/api/games/{game}/commitment")
+    def commitment(game: str, player_id: Player) -> dict[str, str]:
+        """The commitment to your next round's server seed at this table: note it, then
+        deal with a client seed of your own; the round must show the same commitment."""
+        return {"commitment": service.next_commitment(player_id, game)}
 
     @app.get("/api/games/{game}/open")
     def open_round(game: str, player_id: Player) -> dict[str, Any] | None:

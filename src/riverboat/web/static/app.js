@@ -158,18 +158,33 @@ function finished(round) {
   loadHistory();
 }
 
+// a client seed of the player's own, drawn here after the house showed its commitment
+const clientSeed = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+
+// the commitment to the next round's server seed, shown before the player's seed is drawn
+async function showCommitment() {
+  state.commitment = null;
+  if (state.shared) { $("fair-line").textContent = ""; return; }
+  const { commitment } = await api(`/api/games/${state.game}/commitment`);
+  state.commitment = commitment;
+  $("fair-line").textContent = `Next deal: the house has committed to its seed, SHA-256 ${commitment}; your browser adds a seed of its own when you deal.`;
+}
+
 async function deal(replay) {
   $("hint-box").hidden = true;
   if (state.shared) return bet(replay);
+  const client_seed = clientSeed(), shown = state.commitment;
   try {
     state.round = replay
-      ? await api(`/api/games/${state.game}/replay`, { idempotency_key: crypto.randomUUID() })
-      : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), idempotency_key: crypto.randomUUID() });
+      ? await api(`/api/games/${state.game}/replay`, { client_seed, idempotency_key: crypto.randomUUID() })
+      : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), client_seed, idempotency_key: crypto.randomUUID() });
+    if (shown && state.round.commitment !== shown) say("Warning: this round's commitment is not the one shown before the deal.");
     state.last[state.game] = { ...state.round.wagers };
     state.wagers = { ...state.round.wagers };
-    say(state.round.status === "open" ? "Your decision." : "");
+    if (state.round.commitment === shown) say(state.round.status === "open" ? "Your decision." : "");
     if (state.round.status !== "open") finished(state.round);
   } catch (error) { say(error.message); }
+  await showCommitment().catch(() => {});
   renderSpots();
   renderRound();
   refreshBalance();
@@ -307,6 +322,7 @@ async function selectGame(name, shared = false) {
   renderGames();
   renderSpots();
   renderRound();
+  await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
   if (shared) {
     joinTable(name);
     say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
