@@ -9,6 +9,7 @@ logging in.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import threading
 import time
@@ -158,6 +159,11 @@ def player_of(state: Any, session: str | None) -> int | None:
     return None
 
 
+def _alive(sessions: dict[str, tuple[int, float]], token: str | None) -> bool:
+    """Whether the session is still open (a dictionary look-up, no database)."""
+    return bool(token) and token in sessions and sessions[token][1] > time.monotonic()
+
+
 def current_player(
     request: Request, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
 ) -> int:
@@ -280,9 +286,7 @@ def create_app(
     def me(
         player_id: Player, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
     ) -> dict[str, Any]:
-        signed_in = bool(
-            session and session in sessions and sessions[session][1] > time.monotonic()
-        )
+        signed_in = _alive(sessions, session)
         return {"player": player_id, "balance": service.balance(player_id), "signed_in": signed_in}
 
     @app.post("/api/login", dependencies=[Checked])
@@ -377,7 +381,9 @@ def create_app(
         if not origin or urlsplit(origin).netloc != host:  # another site's page: refused
             await websocket.close(code=1008, reason="this table takes its own page's connections")
             return
-        player = player_of(app.state, websocket.cookies.get(SESSION_COOKIE))
+        token = websocket.cookies.get(SESSION_COOKIE)
+        player = await asyncio.to_thread(player_of, app.state, token)  # may touch the database
+        signed_in = _alive(sessions, token)
         table = tables.get(game)
         if player is None or table is None:
             reason = "log in first" if table else f"shared tables play {' or '.join(SEATS)}"
@@ -389,7 +395,7 @@ def create_app(
             await table.sit(player, send)
             while True:
                 text = await websocket.receive_text()
-                if player_of(app.state, websocket.cookies.get(SESSION_COOKIE)) != player:
+                if signed_in and not _alive(sessions, token):  # logged out, or expired
                     await websocket.close(code=1008, reason="the session has ended: log in again")
                     return
                 try:
