@@ -24,12 +24,13 @@ from typer.testing import CliRunner
 import riverboat.rng
 from riverboat.analysis import best_action
 from riverboat.cli import app as cli
+from riverboat.fairness import commitment as commit_to
 from riverboat.games.rules import RulesError
 from riverboat.money import format_money
 from riverboat.table.service import TableService
 from riverboat.terminal.app import TableApp
 from riverboat.terminal.cards import face
-from riverboat.terminal.plain import AutoPlayer, Decision
+from riverboat.terminal.plain import COMMITMENT_WARNING, AutoPlayer, Decision
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 
 # wide enough that no error message wraps; never the player's own database
@@ -695,6 +696,108 @@ def test_monochrome_and_ascii_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     play(scenario, ascii_cards=True)
 
 
+def next_deal(app: TableApp) -> str:
+    """The commitment to the next deal's seed as the status line shows it: 16 digits."""
+    found = re.search(r"next deal ([0-9a-f]{16})…", shown(app, "status"))
+    assert found, shown(app, "status")
+    return found[1]
+
+
+def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
+    """The status line shows the next deal's commitment before the app draws its own
+    client seed, a fresh one per deal; the round dealt carries that commitment, and
+    the next one is shown after each deal and on coming to a table."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+    dealt: list[dict[str, Any]] = []
+
+    async def deal(pilot: Pilot[None], app: TableApp, key: str) -> None:
+        """Deal with ``key`` from the commitment on the screen, and check the round."""
+        full = app.commitments[app.game]
+        assert full is not None
+        assert full == service.next_commitment(me, app.game)
+        assert next_deal(app) == full[:16]
+        await pilot.press(key)
+        view = app.round_view()
+        assert view is not None
+        assert view["id"] not in [d["id"] for d in dealt]
+        assert view["commitment"] == full
+        assert "Warning" not in text(app, "message")
+        assert "not the one shown" not in text(app, "status")
+        if view["status"] == "open":  # the round's own, beside its number
+            assert f"commitment {full[:16]}…" in shown(app, "status")
+        else:
+            assert next_deal(app) != full[:16]
+        dealt.append(view)
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        on_screen(app)
+        await pilot.press("2", "enter")
+        await deal(pilot, app, "d")
+        await pilot.press("f")
+        after = next_deal(app)  # shown once the round is over, and the same until a deal
+        assert service.next_commitment(me, "tri-card")[:16] == after
+        await deal(pilot, app, "r")  # Quick Replay
+        await pilot.press("f")
+        await pilot.press("4", "enter")
+        await deal(pilot, app, "d")  # a coup, settled at once
+        await deal(pilot, app, "r")
+        elsewhere = service.start_round(me, "tri-card", {"ante": 500})  # takes the seed
+        service.act(me, elsewhere["id"], "fold")
+        await pilot.press("2")
+        await deal(pilot, app, "d")
+        on_screen(app)
+        await pilot.press("y")  # the history has it in full
+        page = " ".join(str(app.screen.query_one("#page", Static).content).split())
+        full = service.next_commitment(me, "tri-card")
+        assert "Next round at Tri-Card Poker: the house has committed to its server" in page
+        assert f"SHA-256 {full}" in page
+        await pilot.press("escape", "f")
+        app.client_seed = "mine"  # --client-seed: the one given, every deal
+        await deal(pilot, app, "r")
+
+    play(scenario, service)
+    seeds = [view["client_seed"] for view in dealt]
+    assert all(re.fullmatch("[0-9a-f]{16}", seed) for seed in seeds[:-1]), seeds
+    assert len(set(seeds[:-1])) == len(seeds) - 1  # a fresh one for each deal
+    assert seeds[-1] == "mine"
+    assert len({view["commitment"] for view in dealt}) == len(dealt)
+    assert service.audit() == []
+
+
+def test_a_round_dealt_from_another_commitment_is_said() -> None:
+    """The commitment shown no longer deals (a round dealt at the web table meanwhile
+    took its seed): the round is dealt from another, and the table says so plainly."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("enter")
+        before = app.commitments["tri-card"]
+        assert before is not None
+        elsewhere = service.start_round(me, "tri-card", {"ante": 500})
+        service.act(me, elsewhere["id"], "fold")
+        await pilot.press("d")
+        view = app.round_view()
+        assert view is not None
+        assert view["commitment"] != before
+        assert text(app, "message").startswith(
+            f"! Warning: round #{view['id']} was dealt from the commitment "
+            f"{view['commitment'][:16]}…, not from {before[:16]}… shown before the deal. "
+            f"Round #{view['id']}: your decision."
+        )
+        assert app.message_is_error
+        assert "! commitment not the one shown" in text(app, "status")
+        on_screen(app)
+        await pilot.press("f")  # said of that round while it is shown
+        assert "! commitment not the one shown" in text(app, "status")
+        await pilot.press("r")  # the next deal is from the commitment shown after it
+        assert "Warning" not in text(app, "message")
+        assert "not the one shown" not in text(app, "status")
+
+    play(scenario, service, game="tri-card")
+
+
 # ----------------------------------------------------------- the command line
 
 
@@ -824,6 +927,34 @@ def test_plain_crazy4_with_a_blind_second_position() -> None:
     assert " Both hands: " in text_line[0]
 
 
+def test_plain_json_lines_carry_the_commitment_shown_before_each_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each round's commitment is fetched before its client seed is drawn, a fresh one
+    per round unless --client-seed gives one; the round must carry it, or the line
+    says it does not."""
+    args = ["baccarat", "--auto", "optimal", "--rounds", "3", "--format", "json"]
+    drawn = [json.loads(line) for line in lines(*args, "--database", "sqlite://")]
+    given = [json.loads(line) for line in lines(*args, "--client-seed", "mine")]
+    for record in drawn + given:
+        assert record["commitment_before_deal"] == record["commitment"]
+        assert commit_to(record["server_seed"]) == record["commitment"]
+    seeds = [record["client_seed"] for record in drawn]
+    assert all(re.fullmatch("[0-9a-f]{16}", seed) for seed in seeds)
+    assert len(set(seeds)) == 3
+    assert [record["client_seed"] for record in given] == ["mine"] * 3
+    assert len({record["commitment"] for record in drawn}) == 3
+
+    service = TableService("sqlite://")  # shows one commitment, deals from another
+    monkeypatch.setattr(service, "next_commitment", lambda player, game: "0" * 64)
+    monkeypatch.setattr("riverboat.cli._service", lambda database: service)
+    (line,) = lines("baccarat", "--auto", "optimal")
+    balance = format_money(service.balance(service.local_player()))
+    assert line.endswith(f"Balance {balance}. {COMMITMENT_WARNING}")
+    (record,) = [json.loads(x) for x in lines(*args[:3], "--format", "json")]
+    assert record["commitment_before_deal"] == "0" * 64 != record["commitment"]
+
+
 def test_plain_mode_resumes_a_round_left_open(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'table.db'}"
     service = TableService(database)
@@ -844,7 +975,9 @@ def test_plain_mode_resumes_a_round_left_open(tmp_path: Path) -> None:
     )
     assert first["resumed"]
     assert first["wagers"]["ante"] == 2000
+    assert first["commitment_before_deal"] is None  # dealt before: nothing fetched for it
     assert not second["resumed"]
+    assert second["commitment_before_deal"] == second["commitment"]
     assert second["wagers"]["ante"] == 500
 
 

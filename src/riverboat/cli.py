@@ -592,7 +592,11 @@ def play(
         typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'. --auto default: the minimums."),
     ] = None,
     client_seed: Annotated[
-        str | None, typer.Option(help="Your seed for every provably fair deal.")
+        str | None,
+        typer.Option(
+            help="Your seed for every provably fair deal. Default: a fresh one for each "
+            "deal, drawn here after the house has committed to its seed."
+        ),
     ] = None,
     top_up: Annotated[
         bool, typer.Option("--top-up", help="With --auto, top up play money below $100.")

@@ -6,6 +6,11 @@ Every key that does something now is listed in the footer. At Crazy 4, ``b`` add
 blind second position with the same wagers (C8): its cards stay face down until the
 showdown, and the money shown is the whole round's net over both positions.
 
+Provably fair: before each deal the status line shows the house's commitment (SHA-256)
+to the next round's server seed at this table, and the history its full value; the
+app then draws its own client seed for the deal (unless one was given), and checks
+that the round dealt carries the commitment shown: a round that does not is said.
+
 >>> from riverboat.table.service import TableService
 >>> app = TableApp(TableService("sqlite://"), game="tri-card")   # app.run() shows it
 >>> app.game, app.chip_value("tri-card")
@@ -14,6 +19,7 @@ showdown, and the money shown is the whole round's net over both positions.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -36,7 +42,7 @@ from riverboat.terminal.cards import draw
 from riverboat.terminal.plain import result_text, round_net
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 
-__all__ = ["DECISION_KEYS", "GAME_KEYS", "TableApp"]
+__all__ = ["DECISION_KEYS", "GAME_KEYS", "TableApp", "short_commitment"]
 
 #: the games in key order, with the short names the games bar shows
 GAME_KEYS = {"1": "rabbit-hunter", "2": "tri-card", "3": "crazy4", "4": "baccarat"}
@@ -64,7 +70,8 @@ class TableApp(App[None]):
     """The tables for one player: wagers, deal, decisions, hint, pay table, history.
 
     ``game`` is the table shown first; ``wagers`` (cents) are placed on it to start;
-    ``client_seed`` goes into every deal (provably fair); ``house_edges`` lets the
+    ``client_seed`` goes into every deal (provably fair; by default the app draws a
+    fresh one for each deal, after the commitment is shown); ``house_edges`` lets the
     pay table work out the analyzer's house edge in the background; ``blind`` starts
     Crazy 4 with its blind second position on (C8).
     """
@@ -159,6 +166,10 @@ class TableApp(App[None]):
         self.blind = blind
         #: Baccarat's bead road: P, B or T for each recent coup, oldest first
         self.road = ""
+        #: per game: the commitment to the next round's server seed, as shown
+        self.commitments: dict[str, str | None] = dict.fromkeys(GAME_KEYS.values())
+        #: the rounds dealt with another commitment than the one shown before the deal
+        self.unexpected: set[int] = set()
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -305,18 +316,45 @@ class TableApp(App[None]):
     # -------------------------------------------------------------- rounds
     def action_deal(self) -> None:
         placed = {name: amount for name, amount in self.wagers[self.game].items() if amount}
-        game, seed = self.game, self.client_seed
+        game = self.game
         second = placed if self._blind_on() else None  # C8
-        self._play(
-            lambda: self.service.start_round(self.player, game, placed, seed, second=second)
+        self._deal(
+            lambda seed: self.service.start_round(self.player, game, placed, seed, second=second)
         )
 
     def action_replay(self) -> None:
         """Quick Replay (R10): the last round's wagers at this table, checked as new ones,
         its blind second position included (C8)."""
-        self._play(
-            lambda: self.service.quick_replay(self.player, self.game, client_seed=self.client_seed)
-        )
+        game = self.game
+        self._deal(lambda seed: self.service.quick_replay(self.player, game, client_seed=seed))
+
+    def _deal(self, deal: Callable[[str], dict[str, Any]]) -> None:
+        """Deal from the seed whose commitment the table shows: the client seed is drawn
+        now, after it was shown (the one given, if any); the round must carry that
+        commitment, or the table says it does not. Then the next round's is shown."""
+        game = self.game
+        with self._asking():
+            shown = self.commitments[game] or self._commit(game)
+            seed = self.client_seed or secrets.token_hex(8)
+            view = deal(seed)
+            self._showing(view)
+            if view["commitment"] != shown:
+                self.unexpected.add(view["id"])
+                warning = (
+                    f"Warning: round #{view['id']} was dealt from the commitment "
+                    f"{short_commitment(view['commitment'])}, not from "
+                    f"{short_commitment(shown)} shown before the deal."
+                )
+                self._say(f"{warning} {self.message.plain}", error=True)
+        with self._asking():
+            self._commit(game)
+        self._show()
+
+    def _commit(self, game: str) -> str:
+        """Fetch the commitment to the next round's server seed at ``game``'s table."""
+        shown = self.service.next_commitment(self.player, game)
+        self.commitments[game] = shown
+        return shown
 
     def action_decide(self, action: str, amount: Cents | None = None) -> None:
         view = self.round_view()
@@ -358,15 +396,18 @@ class TableApp(App[None]):
     def _play(self, call: Callable[[], dict[str, Any]]) -> None:
         """One call to the service: the round it returns is shown."""
         with self._asking():
-            view = call()
-            self._take(view)
-            self.balance = view["balance"]
-            if view["status"] == "open":
-                self._say(self._decision_prompt(view))
-            else:
-                self._finished(view)
-                self._load_road(view["game"])
+            self._showing(call())
         self._show()
+
+    def _showing(self, view: dict[str, Any]) -> None:
+        """A round the service returned, at its table, with what to do next or its result."""
+        self._take(view)
+        self.balance = view["balance"]
+        if view["status"] == "open":
+            self._say(self._decision_prompt(view))
+        else:
+            self._finished(view)
+            self._load_road(view["game"])
 
     def _take(self, view: dict[str, Any]) -> None:
         """Show ``view`` at its table: its wagers on the felt, and at Crazy 4 whether it
@@ -388,6 +429,7 @@ class TableApp(App[None]):
             self._take(waiting)
         elif shown is not None and shown["status"] == "open":  # finished elsewhere
             self._take(self.service.round(self.player, shown["id"]))
+        self._commit(game)  # another round may have been dealt there meanwhile
         return waiting
 
     def _decision_prompt(self, view: dict[str, Any]) -> str:
@@ -480,7 +522,10 @@ class TableApp(App[None]):
 
     def action_history(self) -> None:
         with self._asking():
-            self.push_screen(HistoryScreen(self.service.history(self.player, 20)))
+            rounds = self.service.history(self.player, 20)
+            shown = self.commitments[self.game]
+            upcoming = (find_game(self.game).title, shown) if shown else None
+            self.push_screen(HistoryScreen(rounds, upcoming))
         self._show()
 
     # ------------------------------------------------------------- drawing
@@ -656,15 +701,39 @@ class TableApp(App[None]):
         return text
 
     def _status_text(self) -> Text:
-        view = self.round_view()
-        parts = []
+        """The round shown, the commitment to the next deal's seed (the open round's
+        own while it is open), and the session; shorter forms where 80 columns need."""
+        view, upcoming = self.round_view(), self.commitments[self.game]
+        commitment = Text()
+        if self.is_open() and view is not None:
+            commitment.append(f"commitment {short_commitment(view['commitment'])}")
+        elif upcoming:
+            commitment.append(f"next deal {short_commitment(upcoming)}")
+        if view is not None and view["id"] in self.unexpected:
+            commitment = Text("! commitment not the one shown", "bold reverse")
+        rounds = "1 round" if self.session_rounds == 1 else f"{self.session_rounds} rounds"
+        session = f"{rounds}, {format_money(self.session_net, signed=True)}"
+        title = "" if view is None else f"Round #{view['id']} {view['status']}"
+        heads = [(title, f"this session: {session}")]
         if view is not None:
-            parts.append(f"Round #{view['id']} {view['status']}")
-            parts.append(f"commitment {view['commitment'][:8]}...")
-        if self.session_rounds:
-            rounds = "1 round" if self.session_rounds == 1 else f"{self.session_rounds} rounds"
-            parts.append(f"this session: {rounds}, {format_money(self.session_net, signed=True)}")
-        return Text(" " + " · ".join(parts))
+            heads.append((f"#{view['id']} {view['status']}", f"session {session}"))
+            heads.append(("", f"session {session}"))
+        lines = []
+        for head, tail in heads:
+            parts = [Text(part) for part in (head,) if part]
+            parts += [commitment] if commitment else []
+            parts += [Text(tail)] if self.session_rounds else []
+            lines.append(Text(" ") + Text(" · ").join(parts))
+        return next((line for line in lines if line.cell_len <= self.size.width), lines[-1])
+
+
+def short_commitment(commitment: str) -> str:
+    """A commitment as the status line shows it: its first 16 hex digits.
+
+    >>> short_commitment("0123456789abcdef" * 4)
+    '0123456789abcdef…'
+    """
+    return f"{commitment[:16]}…"
 
 
 def _face_down(view: dict[str, Any] | None) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,9 +33,11 @@ from riverboat.money import Cents, format_money
 from riverboat.table.service import TOP_UP_BELOW, TableService
 
 __all__ = [
+    "COMMITMENT_WARNING",
     "STRATEGIES",
     "AutoPlayer",
     "Decision",
+    "commitment_kept",
     "default_wagers",
     "play_rounds",
     "result_text",
@@ -167,8 +170,12 @@ def play_rounds(
 ) -> Iterator[dict[str, Any]]:
     """Play ``rounds`` rounds and yield each one settled (see :func:`round_json`).
 
-    A round left open at this table (after a restart, G7) is finished first and
-    counts as one of the rounds. A refusal (limits, balance) raises
+    Before each deal the commitment to its server seed is fetched, then the client
+    seed drawn (``client_seed`` if given, else a fresh one each round); the record
+    keeps the commitment fetched, ``commitment_before_deal``, which the round's own
+    must equal (:func:`commitment_kept`). A round left open at this table (after a
+    restart, G7) is finished first and counts as one of the rounds; it has none.
+    A refusal (limits, balance) raises
     ``IllegalAction`` and changes nothing; rounds already yielded stand. ``blind``
     (Crazy 4) deals a blind second position with the same wagers too (C8).
     """
@@ -178,17 +185,29 @@ def play_rounds(
     for _ in range(rounds):
         view = service.open_round(player, game)
         resumed = view is not None
+        shown = None
         if view is None:
             if top_up and service.balance(player) < TOP_UP_BELOW:
                 service.top_up(player)
-            view = service.start_round(player, game, placed, client_seed, second=second)
+            shown = service.next_commitment(player, game)
+            seed = client_seed or secrets.token_hex(8)  # drawn after the commitment
+            view = service.start_round(player, game, placed, seed, second=second)
         decision = auto.decide(view) if view["status"] == "open" else None
         if decision is not None:
             view = service.act(player, view["id"], decision.action, decision.amount)
-        yield _record(view, decision, resumed)
+        yield _record(view, decision, resumed, shown)
 
 
-def _record(view: Mapping[str, Any], decision: Decision | None, resumed: bool) -> dict[str, Any]:
+def commitment_kept(record: Mapping[str, Any]) -> bool:
+    """Whether the round was dealt from the seed committed to before its client seed
+    was drawn (a resumed round, dealt before, has nothing to check here)."""
+    shown = record["commitment_before_deal"]
+    return shown is None or shown == record["commitment"]
+
+
+def _record(
+    view: Mapping[str, Any], decision: Decision | None, resumed: bool, shown: str | None
+) -> dict[str, Any]:
     return {
         "round": view["id"],
         "game": view["game"],
@@ -211,6 +230,7 @@ def _record(view: Mapping[str, Any], decision: Decision | None, resumed: bool) -
         "balance": view["balance"],
         "description": view["description"],
         "commitment": view["commitment"],
+        "commitment_before_deal": shown,
         "server_seed": view["server_seed"],
         "client_seed": view["client_seed"],
         "nonce": view["nonce"],
@@ -225,7 +245,12 @@ def round_line(record: Mapping[str, Any]) -> str:
         said = f"Fold ({decision['note']}): "
     resumed = "resumed, " if record["resumed"] else ""
     text = result_text(record)
-    return f"#{record['round']} {resumed}{said}{text} Balance {format_money(record['balance'])}."
+    line = f"#{record['round']} {resumed}{said}{text} Balance {format_money(record['balance'])}."
+    return line if commitment_kept(record) else f"{line} {COMMITMENT_WARNING}"
+
+
+#: said of a round dealt from another seed than the one committed to before the deal
+COMMITMENT_WARNING = "Warning: the round's commitment is not the one shown before the deal."
 
 
 def round_net(view: Mapping[str, Any]) -> Cents:
@@ -253,6 +278,8 @@ def result_text(view: Mapping[str, Any]) -> str:
 def round_json(record: Mapping[str, Any]) -> str:
     """One line of JSON: the round's wagers, cards, decision, result per wager, net and
     balance (money in cents; with a blind second position its wagers and result too, and
-    the net over both), and its seeds (`riverboat history --format json` gives the
-    full record that `riverboat verify` checks)."""
+    the net over both), and its seeds: ``commitment`` the round's, and
+    ``commitment_before_deal`` the one fetched before its client seed was drawn, which
+    must be the same (`riverboat history --format json` gives the full record that
+    `riverboat verify` checks)."""
     return json.dumps(record, ensure_ascii=False)

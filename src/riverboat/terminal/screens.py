@@ -153,15 +153,19 @@ class RulesScreen(_PageScreen):
 
 
 class HistoryScreen(_PageScreen):
-    """The player's last rounds at every table, newest first, with their seeds."""
+    """The player's last rounds at every table, newest first, with their seeds; first,
+    ``upcoming``: the table's title and the commitment to its next round's server seed,
+    in full (the status line shows its first digits)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "dismiss", "Close", show=False),
     ]
 
-    def __init__(self, rounds: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, rounds: list[dict[str, Any]], upcoming: tuple[str, str] | None = None
+    ) -> None:
         super().__init__()
-        self.rounds = rounds
+        self.rounds, self.upcoming = rounds, upcoming
 
     def page(self) -> Text:
         text = Text()
@@ -170,6 +174,14 @@ class HistoryScreen(_PageScreen):
             "Full seeds and records: riverboat history --format json; "
             "check one with riverboat verify.\n\n"
         )
+        if self.upcoming is not None:
+            title, commitment = self.upcoming
+            text.append(f"Next round at {title}: the house has committed to its server seed:\n")
+            text.append(f"  SHA-256 {commitment}\n", "bold")
+            text.append(
+                "Your client seed for it is drawn when you deal; the seed shows once the "
+                "round is over.\n\n"
+            )
         if not self.rounds:
             text.append("No rounds yet.\n")
         for item in self.rounds:
