@@ -37,6 +37,7 @@ __all__ = [
     "SeededSource",
     "chunk_generator",
     "deal_prefixes",
+    "new_client_seed",
     "new_server_seed",
     "new_token",
     "shuffled",
@@ -80,6 +81,11 @@ def new_token(nbytes: int = 32) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
+def new_client_seed() -> str:
+    """A fresh client seed, 16 hex digits, for a front end that has none from its player."""
+    return secrets.token_hex(8)
+
+
 def new_server_seed() -> str:
     """A fresh 256-bit server seed as 64 hex digits."""
     return secrets.token_hex(32)
@@ -106,7 +112,7 @@ class FairSource:
     ) -> FairSource:
         """A source on ``server_seed`` (by default a fresh secret one), with a random
         client seed if none is given."""
-        return cls(server_seed or new_server_seed(), client_seed or secrets.token_hex(8), nonce)
+        return cls(server_seed or new_server_seed(), client_seed or new_client_seed(), nonce)
 
     @property
     def commitment(self) -> str:

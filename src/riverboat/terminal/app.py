@@ -19,7 +19,6 @@ that the round dealt carries the commitment shown: a round that does not is said
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -37,6 +36,7 @@ from riverboat.games import find_game
 from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError, Spot
 from riverboat.money import Cents, format_money
+from riverboat.rng import new_client_seed
 from riverboat.table.service import TOP_UP_BELOW, TableService
 from riverboat.terminal.cards import draw
 from riverboat.terminal.plain import result_text, round_net
@@ -335,7 +335,7 @@ class TableApp(App[None]):
         game = self.game
         with self._asking():
             shown = self.commitments[game] or self._commit(game)
-            seed = self.client_seed or secrets.token_hex(8)
+            seed = self.client_seed or new_client_seed()
             view = deal(seed)
             self._showing(view)
             if view["commitment"] != shown:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,6 +29,7 @@ import numpy as np
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError, check_wagers
 from riverboat.money import Cents, format_money
+from riverboat.rng import new_client_seed
 from riverboat.table.service import TOP_UP_BELOW, TableService
 
 __all__ = [
@@ -190,7 +190,7 @@ def play_rounds(
             if top_up and service.balance(player) < TOP_UP_BELOW:
                 service.top_up(player)
             shown = service.next_commitment(player, game)
-            seed = client_seed or secrets.token_hex(8)  # drawn after the commitment
+            seed = client_seed or new_client_seed()  # drawn after the commitment
             view = service.start_round(player, game, placed, seed, second=second)
         decision = auto.decide(view) if view["status"] == "open" else None
         if decision is not None:
