@@ -190,19 +190,42 @@ def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser)
     tab.close()
 
 
-def test_a_round_verifies_in_the_browser(page: Page) -> None:
+def _verify_latest(page: Page, game: str) -> None:
+    button = page.locator(f"#rounds li:has-text('{game}') .verify").first
+    button.click()
+    expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
+        "verified in your browser"
+    )
+
+
+def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
     page.click("#history-toggle")
-    for game in ("rabbit-hunter", "baccarat"):  # a deck, and a shoe dealt after its burn
-        button = page.locator(f"#rounds li:has-text('{game}') .verify").first
-        button.click()
-        expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
-            "verified in your browser"
-        )
+    _verify_latest(page, "rabbit-hunter")  # a deck, from its top
+    # a Baccarat shoe deals coup after coup and shows its seed at the cut card (B1):
+    # play this player's shoe to its end, then check a coup from its middle
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "riverboat_csrf")
+    for _ in range(120):
+        coup = page.request.post(
+            server + "api/rounds",
+            data={"game": "baccarat", "wagers": {"banker": 500}},
+            headers={"X-CSRF-Token": csrf},
+        ).json()
+        if coup["server_seed"]:
+            break
+    page.reload()
+    page.wait_for_selector(".spot")
+    page.click("#history-toggle")
+    button = page.locator("#rounds li:has-text('baccarat') .verify").nth(5)
+    button.click()
+    expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
+        "verified in your browser"
+    )
 
 
 def test_a_reload_picks_up_the_round_in_play(page: Page) -> None:
     choose(page, "Rabbit Hunter")
-    page.click("#deal")  # the last wagers are still on the spots
+    tap(page, "ante")
+    page.click("#deal")
     expect(page.locator("[data-action=play]")).to_be_visible()
     dealt = page.locator("#player").inner_html()
     page.reload()

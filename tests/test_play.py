@@ -726,8 +726,9 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
         assert "not the one shown" not in text(app, "status")
         if view["status"] == "open":  # the round's own, beside its number
             assert f"commitment {full[:16]}…" in shown(app, "status")
-        else:
-            assert next_deal(app) != full[:16]
+        else:  # a fresh seed next; but a Baccarat shoe deals on until its cut card (B1)
+            shoe_deals_on = app.game == "baccarat" and not view["server_seed"]
+            assert (next_deal(app) == full[:16]) == shoe_deals_on
         dealt.append(view)
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
@@ -757,11 +758,16 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
         await deal(pilot, app, "r")
 
     play(scenario, service)
-    seeds = [view["client_seed"] for view in dealt]
+    # one shoe for the two coups: its client seed is the first coup's, as its commitment
+    coups = [view for view in dealt if view["game"] == "baccarat"]
+    assert len(coups) == 2
+    assert coups[0]["client_seed"] == coups[1]["client_seed"]
+    assert coups[0]["commitment"] == coups[1]["commitment"]
+    seeds = [view["client_seed"] for view in dealt if view is not coups[1]]
     assert all(re.fullmatch("[0-9a-f]{16}", seed) for seed in seeds[:-1]), seeds
     assert len(set(seeds[:-1])) == len(seeds) - 1  # a fresh one for each deal
     assert seeds[-1] == "mine"
-    assert len({view["commitment"] for view in dealt}) == len(dealt)
+    assert len({view["commitment"] for view in dealt}) == len(dealt) - 1
     assert service.audit() == []
 
 
@@ -933,7 +939,8 @@ def test_plain_json_lines_carry_the_commitment_shown_before_each_deal(
     """Each round's commitment is fetched before its client seed is drawn, a fresh one
     per round unless --client-seed gives one; the round must carry it, or the line
     says it does not."""
-    args = ["baccarat", "--auto", "optimal", "--rounds", "3", "--format", "json"]
+    # Tri-Card: a fresh seed each round (a Baccarat shoe keeps one to its cut card)
+    args = ["tri-card", "--auto", "optimal", "--rounds", "3", "--format", "json"]
     drawn = [json.loads(line) for line in lines(*args, "--database", "sqlite://")]
     given = [json.loads(line) for line in lines(*args, "--client-seed", "mine")]
     for record in drawn + given:
@@ -948,7 +955,7 @@ def test_plain_json_lines_carry_the_commitment_shown_before_each_deal(
     service = TableService("sqlite://")  # shows one commitment, deals from another
     monkeypatch.setattr(service, "next_commitment", lambda player, game: "0" * 64)
     monkeypatch.setattr("riverboat.cli._service", lambda database: service)
-    (line,) = lines("baccarat", "--auto", "optimal")
+    (line,) = lines("tri-card", "--auto", "optimal")
     balance = format_money(service.balance(service.local_player()))
     assert line.endswith(f"Balance {balance}. {COMMITMENT_WARNING}")
     (record,) = [json.loads(x) for x in lines(*args[:3], "--format", "json")]

@@ -255,13 +255,37 @@ def test_a_forged_layout_does_not_verify(service: TableService) -> None:
     ]:
         found = verify_round({**forged, "places": places})
         assert (problem is None and found == []) or problem in " ".join(found), (places, found)
-    coup = service.start_round(ann, "baccarat", {"banker": 1000})
-    exported = {**service.history(ann, 1)[0], "shared": True}
-    burned = exported["places"][0]
-    assert verify_round(exported) == []
-    backwards = [burned - 1, *exported["places"][:-1]]
-    assert "after the shoe's burn" in verify_round({**exported, "places": backwards})[0]
-    assert coup["status"] == "settled"
+    for _ in range(120):  # an own shoe's seed shows at its cut card (B1)
+        service.start_round(ann, "baccarat", {"banker": 1000})
+        if service.history(ann, 1)[0]["server_seed"]:
+            break
+    first = [r for r in service.history(ann, 200) if r["game"] == "baccarat"][-1]
+    assert verify_round(first) == []
+    burned = first["places"][0]
+    backwards = [burned - 1, *first["places"][:-1]]
+    assert "after the shoe's burn" in verify_round({**first, "places": backwards})[0]
+
+
+def test_an_own_baccarat_shoe_deals_coup_after_coup_to_its_cut_card_b1(
+    service: TableService,
+) -> None:
+    (ann,) = players(service, "ann")
+    shown = service.next_commitment(ann, "baccarat")
+    coups = []
+    while not coups or not coups[-1]["server_seed"]:
+        coups.append(service.start_round(ann, "baccarat", {"banker": 500}, client_seed="ann"))
+        if not coups[-1]["server_seed"]:  # the shoe deals on: its commitment stands
+            assert service.next_commitment(ann, "baccarat") == shown
+        assert len(coups) < 120
+    assert {c["commitment"] for c in coups} == {shown}  # one shoe, committed before
+    shoe = service.history(ann, 200)[::-1]
+    assert all(r["server_seed"] for r in shoe)  # shown together, at the cut card
+    places = [p for r in shoe for p in r["places"]]
+    assert places == list(range(places[0], places[0] + len(places)))  # none skipped or reused
+    assert places[-1] + 1 >= 416 - 14
+    assert all(verify_round(r) == [] for r in shoe)
+    assert service.next_commitment(ann, "baccarat") != shown  # a new shoe next
+    assert service.audit() == []
 
 
 def test_a_showdown_after_recover_skips_the_voided_rounds_and_the_table_goes_on(

@@ -30,18 +30,18 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
-from riverboat.deck import Deck, Shoe
+from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.fairness import commitment as commit_to
 from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
 from riverboat.games.codec import from_json, to_json
 from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
-from riverboat.rng import FairSource, SecureSource
+from riverboat.rng import FairSource, SecureSource, new_client_seed
 from riverboat.store import connect
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 
@@ -69,6 +69,8 @@ RETRIES = 60
 _JITTER = SecureSource()
 
 T = TypeVar("T")
+#: the most cards a Baccarat coup takes (B5, B6)
+COUP_CARDS = 6
 _hasher = PasswordHasher()
 
 
@@ -374,6 +376,17 @@ class TableService:
                     game_round.deal(Deck.stacked(order[place] for place in shared.places))
                 except IndexError:
                     raise IllegalAction(f"deal {deal.id} has no such places") from None
+                places = list(shared.places)
+            elif game == "baccarat":  # the player's own shoe, coup after coup (B1)
+                deal, shoe, first = self._own_shoe(
+                    session, player_id, client_seed, to_json(game_round.rules)
+                )
+                places = list(range(first, min(first + COUP_CARDS, shoe.size)))
+                game_round.deal(Deck.stacked(shoe.order[place] for place in places))
+                source = FairSource(deal.server_seed, deal.client_seed or "", 0)
+                left = shoe.size - first - len(game_round.drawn)
+                if cut_card_reached(left, shoe.cut_card_from_end):
+                    deal.revealed = True  # the shoe is done: its seed may be shown
             else:
                 nonce = (
                     session.scalar(select(func.count()).where(RoundRow.player_id == player_id))
@@ -383,6 +396,7 @@ class TableService:
                 source = FairSource.new(client_seed, nonce, committed.server_seed)
                 session.delete(committed)  # each seed deals once; the next is made when asked
                 game_round.deal(_fair_cards(game, to_json(game_round.rules), source))
+                places = None
             staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
             if staked > balance:
                 raise IllegalAction(
@@ -400,9 +414,7 @@ class TableService:
                 record="{}",
                 balance_before=balance,
                 deal_id=deal.id if deal else None,
-                deal_cards=json.dumps(list(shared.places)[: len(game_round.drawn)])
-                if shared
-                else None,
+                deal_cards=json.dumps(places[: len(game_round.drawn)]) if places else None,
             )
             session.add(row)
             session.flush()
@@ -435,7 +447,7 @@ class TableService:
             row = self._owned(session, player_id, round_id, lock=True)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
-            if row.deal_id is not None:
+            if _reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
             game_round = self._resume(row)
             cost = self._cost(session, player_id, game_round, action, amount)
@@ -574,7 +586,7 @@ class TableService:
             session.flush()
             row.balance_after = self._balance(session, row.player_id)
         balance = self._balance(session, row.player_id)
-        return _view(row, game_round, balance, _revealed(session, row))
+        return _view(row, game_round, balance, *_reveal_state(session, row))
 
     @staticmethod
     def _owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
@@ -610,14 +622,54 @@ class TableService:
 
         def work(session: Session) -> str:
             self._lock(session, player_id)
-            return self._next_seed(session, player_id, game).commitment
+            shoe = self._running_shoe(session, player_id) if game == "baccarat" else None
+            return (shoe or self._next_seed(session, player_id, game)).commitment
 
         return self._write(work)
+
+    def _own_shoe(
+        self,
+        session: Session,
+        player_id: int,
+        client_seed: str | None,
+        rules: Mapping[str, Any],
+    ) -> tuple[Deal, Shoe, int]:
+        """The player's own Baccarat shoe, dealing coup after coup until its cut card
+        (B1): the one in play, or a new one on their committed seed, sealed with this
+        client seed (new rules start a new shoe). With the place its next coup starts."""
+        deal = self._running_shoe(session, player_id)
+        if deal is not None and json.loads(deal.rules) != rules:
+            deal.revealed = True  # the table's rules changed: this shoe is done
+            deal = None
+        if deal is None:
+            deal = self._next_seed(session, player_id, "baccarat")
+            deal.client_seed = client_seed or new_client_seed()
+            deal.rules = json.dumps(rules)
+        source = FairSource(deal.server_seed, deal.client_seed or "", 0)
+        shoe = Shoe(rules["decks"], rules["cut_card_from_end"], source)
+        dealt = session.scalars(select(RoundRow.deal_cards).where(RoundRow.deal_id == deal.id))
+        last = max((json.loads(c)[-1] for c in dealt if c), default=len(shoe.burned) - 1)
+        return deal, shoe, last + 1
+
+    @staticmethod
+    def _running_shoe(session: Session, player_id: int) -> Deal | None:
+        return session.scalar(
+            select(Deal).where(
+                Deal.player_id == player_id,
+                Deal.game == "baccarat",
+                Deal.client_seed.is_not(None),
+                Deal.revealed.is_(False),
+            )
+        )
 
     @staticmethod
     def _next_seed(session: Session, player_id: int, game: str) -> Deal:
         """The player's committed seed for their next round of ``game``, made if none."""
-        deal = session.scalar(select(Deal).where(Deal.player_id == player_id, Deal.game == game))
+        deal = session.scalar(
+            select(Deal).where(
+                Deal.player_id == player_id, Deal.game == game, Deal.client_seed.is_(None)
+            )
+        )
         if deal is None:
             source = FairSource.new()
             deal = Deal(
@@ -711,16 +763,16 @@ class TableService:
             )
             if row is None:
                 return None
-            return _view(
-                row, self._resume(row), self._balance(session, player_id), _revealed(session, row)
-            )
+            return self._shown(session, row)
+
+    def _shown(self, session: Session, row: RoundRow) -> dict[str, Any]:
+        balance = self._balance(session, row.player_id)
+        return _view(row, self._resume(row), balance, *_reveal_state(session, row))
 
     def round(self, player_id: int, round_id: int) -> dict[str, Any]:
         with Session(self.engine) as session:
             row = self._owned(session, player_id, round_id)
-            return _view(
-                row, self._resume(row), self._balance(session, player_id), _revealed(session, row)
-            )
+            return self._shown(session, row)
 
     def history(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
         """The player's last rounds, newest first, each with its seeds once finished."""
@@ -733,7 +785,7 @@ class TableService:
                 .order_by(RoundRow.id.desc())
                 .limit(limit)
             ).all()
-            return [export_round(row, _revealed(session, row)) for row in rows]
+            return [export_round(row, *_reveal_state(session, row)) for row in rows]
 
     # ------------------------------------------------------------ recovery
     def recover(self) -> list[int]:
@@ -826,22 +878,25 @@ def _fair_cards(game: str, rules: Mapping[str, Any], source: FairSource) -> Deck
 
 def _at_table(shared: bool) -> ColumnElement[bool]:
     """Rounds at a shared table of the game, or at the player's own: two tables, each
-    with at most one unfinished round (G7)."""
-    return RoundRow.deal_id.is_not(None) if shared else RoundRow.deal_id.is_(None)
+    with at most one unfinished round (G7). A shared table's deals belong to no player."""
+    shared_deals = select(Deal.id).where(Deal.player_id.is_(None))
+    if shared:
+        return RoundRow.deal_id.in_(shared_deals)
+    return or_(RoundRow.deal_id.is_(None), RoundRow.deal_id.not_in(shared_deals))
 
 
-def _revealed(session: Session, row: RoundRow) -> bool:
-    """Whether the round's server seed may be shown: once it is over and, at a shared
-    table, once nothing dealt from its deck or shoe is still in play."""
-    if row.status == "open":
-        return False
-    return row.deal_id is None or bool(
-        session.scalar(select(Deal.revealed).where(Deal.id == row.deal_id))
-    )
+def _reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
+    """Whether the round's server seed may be shown (once it is over and, if it came
+    from a deck or shoe that deals on, once nothing of that is in play), and whether
+    it was played at a shared table."""
+    deal = session.get(Deal, row.deal_id) if row.deal_id is not None else None
+    shared = deal is not None and deal.player_id is None
+    revealed = row.status != "open" and (deal is None or deal.revealed)
+    return revealed, shared
 
 
 def _view(
-    row: RoundRow, game_round: Round[Any], balance: Cents, revealed: bool
+    row: RoundRow, game_round: Round[Any], balance: Cents, revealed: bool, shared: bool
 ) -> dict[str, Any]:
     """What the player may see: their own cards while the round is open (never the blind
     second position's, C8), everything after; the seed once ``revealed``."""
@@ -858,7 +913,7 @@ def _view(
         "id": row.id,
         "game": row.game,
         "status": row.status,
-        "shared": row.deal_id is not None,
+        "shared": shared,
         "commitment": row.commitment,
         "client_seed": row.client_seed,
         "nonce": row.nonce,
@@ -887,16 +942,15 @@ def _totals(game_round: Round[Any]) -> list[int] | None:
     return list(game_round.totals())  # type: ignore[attr-defined]
 
 
-def export_round(row: RoundRow, revealed: bool | None = None) -> dict[str, Any]:
+def export_round(row: RoundRow, revealed: bool, shared: bool) -> dict[str, Any]:
     """A round as the player may keep it: the record once the round is over, the seed
-    once ``revealed`` (by default: once it is over; a shared table's once its deal is).
+    once ``revealed`` (see :func:`_reveal_state`).
 
     ``places`` are the places in the seeds' deck or shoe that the round's cards came
-    from: the top of a fresh deck, the cards after a fresh shoe's burn (B1), or at a
-    shared table the places its deal gave this round.
+    from: the top of a fresh deck, a coup's run of its shoe after the burn (B1), or at
+    a shared Crazy 4 table the places its deal gave this round.
     """
     finished = row.status != "open"
-    revealed = finished if revealed is None else revealed
     record = json.loads(row.record)
     played = replay(record) if finished else None
     totals = _totals(played) if played and row.game == "baccarat" else None
@@ -910,7 +964,7 @@ def export_round(row: RoundRow, revealed: bool | None = None) -> dict[str, Any]:
         "id": row.id,
         "game": row.game,
         "status": row.status,
-        "shared": row.deal_id is not None,
+        "shared": shared,
         "commitment": row.commitment,
         "server_seed": row.server_seed if revealed else None,
         "client_seed": row.client_seed,
@@ -951,7 +1005,7 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     game, client_seed, nonce = exported["game"], exported["client_seed"], exported["nonce"]
     order = _fair_cards(game, record["rules"], FairSource(seed, client_seed, nonce)).order
     places = _places(game, record, seed, client_seed, nonce)
-    if exported.get("shared"):  # a shared table's places, laid out as the table deals
+    if exported.get("shared") or game == "baccarat":  # as the table deals, or coups go
         after_burn = places[0] if places else 0
         places = list(exported.get("places") or [])
         problem = _shared_layout_problem(game, places, len(order), after_burn)

@@ -256,8 +256,9 @@ async function verifyRound(round) {
   // card, then its value in cards); a shared table's round from the places it shows
   const rank = Math.floor((order[0] % 52) / 4), burn = rank === 12 ? 1 : Math.min(rank + 2, 10);
   const first = round.record.rules.decks ? 1 + burn : 0, drawn = round.record.cards_drawn;
-  const places = round.shared ? round.places : drawn.map((_, i) => first + i);
-  if (round.shared) {
+  const coup = round.game === "baccarat";  // a run of its shoe, wherever the shoe stands
+  const places = round.shared || coup ? round.places : drawn.map((_, i) => first + i);
+  if (round.shared || coup) {
     const problem = sharedLayoutProblem(round.game, places, size, first);
     if (problem) return problem;
   }
