@@ -195,3 +195,15 @@ def test_serving_again_voids_rounds_left_before_their_first_decision_g7(tmp_path
     assert again.state.service.history(player, 1)[0]["status"] == "void"
     assert again.state.service.balance(player) == 100_000
     assert view["status"] == "open"
+
+
+def test_the_commitment_comes_before_the_deal_and_a_shoe_deals_on(client: TestClient) -> None:
+    shown = client.get("/api/games/tri-card/commitment").json()
+    assert shown["shoe_in_play"] is False
+    body = {"game": "tri-card", "wagers": {"ante": 500}, "client_seed": "me"}
+    view = post(client, "/api/rounds", body).json()  # type: ignore[attr-defined]
+    assert view["commitment"] == shown["commitment"]
+    assert view["client_seed"] == "me"
+    coup = post(client, "/api/rounds", {"game": "baccarat", "wagers": {"banker": 500}}).json()  # type: ignore[attr-defined]
+    after = client.get("/api/games/baccarat/commitment").json()
+    assert after == {"commitment": coup["commitment"], "shoe_in_play": True}  # B1

@@ -651,6 +651,12 @@ class TableService:
         last = max((json.loads(c)[-1] for c in dealt if c), default=len(shoe.burned) - 1)
         return deal, shoe, last + 1
 
+    def shoe_in_play(self, player_id: int) -> bool:
+        """Whether the player's own Baccarat shoe has coups dealt and more to come: its
+        seed and client seed are then fixed, and the next coup deals on from it."""
+        with Session(self.engine) as session:
+            return self._running_shoe(session, player_id) is not None
+
     @staticmethod
     def _running_shoe(session: Session, player_id: int) -> Deal | None:
         return session.scalar(

@@ -338,10 +338,13 @@ def create_app(
         return service.quick_replay(player_id, game, body.idempotency_key, body.client_seed)
 
     @app.get("/api/games/{game}/commitment")
-    def commitment(game: str, player_id: Player) -> dict[str, str]:
+    def commitment(game: str, player_id: Player) -> dict[str, Any]:
         """The commitment to your next round's server seed at this table: note it, then
-        deal with a client seed of your own; the round must show the same commitment."""
-        return {"commitment": service.next_commitment(player_id, game)}
+        deal with a client seed of your own; the round must show the same commitment.
+        ``shoe_in_play``: Baccarat's shoe deals on, on the seeds it already has (B1)."""
+        commitment = service.next_commitment(player_id, game)
+        in_play = game == "baccarat" and service.shoe_in_play(player_id)
+        return {"commitment": commitment, "shoe_in_play": in_play}
 
     @app.get("/api/games/{game}/open")
     def open_round(game: str, player_id: Player) -> dict[str, Any] | None:

@@ -165,9 +165,11 @@ const clientSeed = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (
 async function showCommitment() {
   state.commitment = null;
   if (state.shared) { $("fair-line").textContent = ""; return; }
-  const { commitment } = await api(`/api/games/${state.game}/commitment`);
+  const { commitment, shoe_in_play } = await api(`/api/games/${state.game}/commitment`);
   state.commitment = commitment;
-  $("fair-line").textContent = `Next deal: the house has committed to its seed, SHA-256 ${commitment}; your browser adds a seed of its own when you deal.`;
+  $("fair-line").textContent = shoe_in_play
+    ? `This shoe deals on from its seeds: SHA-256 ${commitment}; its seed shows when the cut card comes out.`
+    : `Next deal: the house has committed to its seed, SHA-256 ${commitment}; your browser adds a seed of its own when you deal.`;
 }
 
 async function deal(replay) {
