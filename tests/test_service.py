@@ -337,3 +337,23 @@ def test_the_server_seed_is_committed_before_the_client_seed_is_known(
     exported = service.history(me, 1)[0]
     assert exported["commitment"] == shown
     assert verify_round(exported) == []
+
+
+def test_guesses_at_once_count_each_one(service: TableService) -> None:
+    """A burst of parallel wrong log-ins from one address is held to five checks."""
+    service.register("ann", "a long password")
+    answers: list[str] = []
+
+    def guess() -> None:
+        try:
+            service.login("ann", "wrong password", "10.0.0.66")
+        except IllegalAction as error:
+            answers.append(str(error))
+
+    threads = [threading.Thread(target=guess) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum("wrong password" in answer for answer in answers) == 5
+    assert sum("from here" in answer for answer in answers) == 15

@@ -65,7 +65,10 @@ class RoundRow(Base):
     """A round: its provably fair seeds and its record (the events, as JSON)."""
 
     __tablename__ = "rounds"
-    __table_args__ = (Index("rounds_player_status", "player_id", "status"),)
+    __table_args__ = (
+        Index("rounds_player_status", "player_id", "status"),
+        Index("rounds_deal", "deal_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
@@ -97,6 +100,7 @@ class Deal(Base):
     """
 
     __tablename__ = "deals"
+    __table_args__ = (Index("deals_player_game", "player_id", "game"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(32))

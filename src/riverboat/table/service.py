@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -245,16 +245,21 @@ class TableService:
         address, not the player's, unless they guess from many."""
         key = (name, address[:64])
         now = datetime.now(UTC).replace(tzinfo=None)
-        with self._failures_lock:
-            failures, until = self._failures.get(key, (0, None))
-        if until is not None and until > now:
+        with self._failures_lock:  # count the attempt as failed until it succeeds, so
+            failures, until = self._failures.get(key, (0, None))  # guesses at once count
+            locked = until is not None and until > now
+            if not locked:
+                failures += 1
+                until = now + LOCKOUT if failures >= LOCKOUT_AFTER else None
+                self._failures[key] = (0, until) if until else (failures, None)
+        if locked:
             _spend_a_hash(password)
             raise IllegalAction(
                 f"{LOCKOUT_AFTER} failed log-ins from here: try again in a quarter of an hour"
             )
 
         def work(session: Session) -> tuple[int | None, str]:
-            player = session.scalar(select(Player).where(Player.name == name))
+            player = session.scalar(select(Player).where(Player.name == name).with_for_update())
             if player is None or player.password_hash is None:
                 _spend_a_hash(password)
                 return None, "unknown name or wrong password"
@@ -273,13 +278,9 @@ class TableService:
             return player.id, ""
 
         player_id, problem = self._write(work)
-        with self._failures_lock:
-            if player_id is not None:
+        if player_id is not None:
+            with self._failures_lock:
                 self._failures.pop(key, None)
-            elif failures + 1 >= LOCKOUT_AFTER:
-                self._failures[key] = (0, now + LOCKOUT)
-            else:
-                self._failures[key] = (failures + 1, None)
         if player_id is None:
             raise IllegalAction(problem)
         return player_id
@@ -636,11 +637,10 @@ class TableService:
     ) -> tuple[Deal, Shoe, int]:
         """The player's own Baccarat shoe, dealing coup after coup until its cut card
         (B1): the one in play, or a new one on their committed seed, sealed with this
-        client seed (new rules start a new shoe). With the place its next coup starts."""
+        client seed. With the place its next coup starts."""
         deal = self._running_shoe(session, player_id)
         if deal is not None and json.loads(deal.rules) != rules:
-            deal.revealed = True  # the table's rules changed: this shoe is done
-            deal = None
+            raise IllegalAction("the shoe in play deals by its own rules until its cut card")
         if deal is None:
             deal = self._next_seed(session, player_id, "baccarat")
             deal.client_seed = client_seed or new_client_seed()
@@ -885,10 +885,8 @@ def _fair_cards(game: str, rules: Mapping[str, Any], source: FairSource) -> Deck
 def _at_table(shared: bool) -> ColumnElement[bool]:
     """Rounds at a shared table of the game, or at the player's own: two tables, each
     with at most one unfinished round (G7). A shared table's deals belong to no player."""
-    shared_deals = select(Deal.id).where(Deal.player_id.is_(None))
-    if shared:
-        return RoundRow.deal_id.in_(shared_deals)
-    return or_(RoundRow.deal_id.is_(None), RoundRow.deal_id.not_in(shared_deals))
+    shared_deal = exists().where(Deal.id == RoundRow.deal_id, Deal.player_id.is_(None))
+    return shared_deal if shared else ~shared_deal
 
 
 def _reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:

@@ -164,9 +164,11 @@ const clientSeed = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (
 // the commitment to the next round's server seed, shown before the player's seed is drawn
 async function showCommitment() {
   state.commitment = null;
+  state.shoeInPlay = false;
   if (state.shared) { $("fair-line").textContent = ""; return; }
   const { commitment, shoe_in_play } = await api(`/api/games/${state.game}/commitment`);
   state.commitment = commitment;
+  state.shoeInPlay = shoe_in_play;
   $("fair-line").textContent = shoe_in_play
     ? `This shoe deals on from its seeds: SHA-256 ${commitment}; its seed shows when the cut card comes out.`
     : `Next deal: the house has committed to its seed, SHA-256 ${commitment}; your browser adds a seed of its own when you deal.`;
@@ -175,20 +177,24 @@ async function showCommitment() {
 async function deal(replay) {
   $("hint-box").hidden = true;
   if (state.shared) return bet(replay);
-  const client_seed = clientSeed(), shown = state.commitment;
+  const client_seed = clientSeed(), shown = state.commitment, sealed = state.shoeInPlay;
+  let fair = true;
   try {
     state.round = replay
       ? await api(`/api/games/${state.game}/replay`, { client_seed, idempotency_key: crypto.randomUUID() })
       : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), client_seed, idempotency_key: crypto.randomUUID() });
-    if (shown && state.round.commitment !== shown) say("Warning: this round's commitment is not the one shown before the deal.");
+    // the round must deal from the commitment shown and, unless a shoe deals on from
+    // the seeds it has, from the client seed drawn here
+    fair = state.round.commitment === shown && (sealed || state.round.client_seed === client_seed);
     state.last[state.game] = { ...state.round.wagers };
     state.wagers = { ...state.round.wagers };
-    if (state.round.commitment === shown) say(state.round.status === "open" ? "Your decision." : "");
+    if (fair) say(state.round.status === "open" ? "Your decision." : "");
     if (state.round.status !== "open") finished(state.round);
   } catch (error) { say(error.message); }
   await showCommitment().catch(() => {});
   renderSpots();
   renderRound();
+  if (!fair) say("Warning: this round's commitment or client seed is not the one shown and drawn here before the deal.");
   refreshBalance();
 }
 

@@ -22,7 +22,12 @@ def upgrade() -> None:
             "deals",
             sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id", name="deals_player")),
         )
+    # a player's seeds and shoe are looked up on every round; a deal's rounds likewise
+    op.create_index("deals_player_game", "deals", ["player_id", "game"])
+    op.create_index("rounds_deal", "rounds", ["deal_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("rounds_deal", "rounds")
+    op.drop_index("deals_player_game", "deals")
     op.drop_column("deals", "player_id")
