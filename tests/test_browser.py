@@ -218,7 +218,7 @@ def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
     button = page.locator("#rounds li:has-text('baccarat') .verify").nth(5)
     button.click()
     expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
-        "verified in your browser"
+        "coups run end to end from the burn to the cut card"
     )
 
 

@@ -271,3 +271,25 @@ def test_history_gives_each_round_its_own_net(tmp_path: object) -> None:
         "baccarat": ("settled", format_money(coup["net"], signed=True), after),
         "tri-card": ("settled", "-$10", after),
     }
+
+
+def test_verify_checks_a_whole_baccarat_shoe_b1(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from riverboat.table.service import TableService
+
+    folder = Path(str(tmp_path))
+    service = TableService(f"sqlite:///{folder / 'shoe.db'}")
+    me = service.local_player()
+    while not service.start_round(me, "baccarat", {"banker": 500})["server_seed"]:
+        pass  # to the cut card, when the shoe's seed shows
+    commitment = service.history(me, 1)[0]["commitment"]
+    shoe = service.history(me, 200, commitment)
+    (folder / "shoe.json").write_text(json.dumps(shoe))
+    checked = runner.invoke(app, ["verify", str(folder / "shoe.json")])
+    assert checked.exit_code == 0, checked.output
+    assert f"shoe: verified: its {len(shoe)} coups run end to end" in checked.output
+    (folder / "gap.json").write_text(json.dumps(shoe[:3] + shoe[4:]))  # one coup left out
+    gap = runner.invoke(app, ["verify", str(folder / "gap.json")])
+    assert gap.exit_code == 1
+    assert "shoe: FAILED: coup" in gap.output

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from riverboat.games.rules import IllegalAction
-from riverboat.table.service import SharedCards, TableService, verify_round
+from riverboat.table.service import SharedCards, TableService, verify_round, verify_shoe
 from riverboat.table.shared import SharedTable
 
 Messages = list[dict[str, Any]]
@@ -284,6 +284,11 @@ def test_an_own_baccarat_shoe_deals_coup_after_coup_to_its_cut_card_b1(
     assert places == list(range(places[0], places[0] + len(places)))  # none skipped or reused
     assert places[-1] + 1 >= 416 - 14
     assert all(verify_round(r) == [] for r in shoe)
+    assert verify_shoe(shoe) == []  # end to end: the house chose no coup's start
+    gap = verify_shoe(shoe[:5] + shoe[6:])  # each coup verifies, but one is missing
+    assert gap == [f"coup {shoe[6]['id']} starts at place {shoe[6]['places'][0]}, "
+                   f"not {shoe[5]['places'][0]}"]  # fmt: skip
+    assert "before its cut card" in verify_shoe(shoe[:-1])[0]
     assert service.next_commitment(ann, "baccarat") != shown  # a new shoe next
     assert service.audit() == []
 

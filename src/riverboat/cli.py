@@ -495,11 +495,15 @@ def history(
 @app.command()
 def verify(
     path: Annotated[
-        Path, typer.Argument(help="A round as `riverboat history --format json` gives it.")
+        Path,
+        typer.Argument(
+            help="A round, or a list of them, as `riverboat history --format json` gives; "
+            "a list of one Baccarat shoe's coups is checked as a whole shoe too."
+        ),
     ],
 ) -> None:
     """Re-derive a round's cards from its seeds and re-settle it."""
-    from riverboat.table.service import verify_round
+    from riverboat.table.service import verify_round, verify_shoe
 
     try:
         data = json.loads(path.read_text())
@@ -523,6 +527,15 @@ def verify(
         else:
             typer.echo(f"{name}: verified: the seed matches its commitment, the cards come "
                        "from the seeds and the settlement replays")  # fmt: skip
+    shoe = [i for i in items if isinstance(i, dict) and i.get("game") == "baccarat"]
+    if len(shoe) > 1 and len(shoe) == len(items) and not failed:  # a whole shoe (B1)
+        problems = verify_shoe(shoe)
+        failed += bool(problems)
+        typer.echo(
+            f"shoe: FAILED: {'; '.join(problems)}"
+            if problems
+            else f"shoe: verified: its {len(shoe)} coups run end to end, burn to cut card"
+        )
     if failed:
         raise typer.Exit(1)
 

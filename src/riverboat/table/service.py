@@ -53,6 +53,7 @@ __all__ = [
     "SharedCards",
     "TableService",
     "verify_round",
+    "verify_shoe",
 ]
 
 #: a new player's play money, and the top-up rule: below $100, back up to $1,000
@@ -780,17 +781,18 @@ class TableService:
             row = self._owned(session, player_id, round_id)
             return self._shown(session, row)
 
-    def history(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
-        """The player's last rounds, newest first, each with its seeds once finished."""
+    def history(
+        self, player_id: int, limit: int = 20, commitment: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The player's last rounds, newest first, each with its seeds once finished;
+        with ``commitment``, only the rounds dealt on that seed (a shoe's coups)."""
         if not 1 <= limit <= 1000:
             raise IllegalAction(f"history shows 1 to 1000 rounds, not {limit}")
+        query = select(RoundRow).where(RoundRow.player_id == player_id)
+        if commitment is not None:
+            query = query.where(RoundRow.commitment == commitment)
         with Session(self.engine) as session:
-            rows = session.scalars(
-                select(RoundRow)
-                .where(RoundRow.player_id == player_id)
-                .order_by(RoundRow.id.desc())
-                .limit(limit)
-            ).all()
+            rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(limit)).all()
             return [export_round(row, *_reveal_state(session, row)) for row in rows]
 
     # ------------------------------------------------------------ recovery
@@ -1022,6 +1024,33 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     except ValueError as error:
         problems.append(str(error))
     return problems
+
+
+def verify_shoe(coups: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Check a whole Baccarat shoe of a player's own table, its coups as history
+    exports them: each verifies, and in order of play they run end to end, from the
+    first place after the burn to the cut card, so the house could not choose where
+    any coup began (B1). The problems."""
+    if not coups or any(c.get("game") != "baccarat" or c.get("shared") for c in coups):
+        return ["a shoe is the coups of one's own Baccarat table"]
+    if len({c.get("commitment") for c in coups}) != 1:
+        return ["the coups are not of one shoe: their commitments differ"]
+    ordered = sorted(coups, key=lambda c: c.get("id", 0))
+    problems = [f"coup {c.get('id')}: {p}" for c in ordered for p in verify_round(c)]
+    if problems:
+        return problems
+    first = ordered[0]
+    rules = first["record"]["rules"]
+    seeds = (first["server_seed"], first["client_seed"], first["nonce"])
+    shoe = _fair_cards("baccarat", rules, FairSource(*seeds))
+    expected = len(shoe.burned)  # type: ignore[union-attr]
+    for coup in ordered:
+        if coup["places"][0] != expected:
+            return [f"coup {coup['id']} starts at place {coup['places'][0]}, not {expected}"]
+        expected = coup["places"][-1] + 1
+    if not cut_card_reached(len(shoe.order) - expected, rules["cut_card_from_end"]):
+        return [f"the shoe stops at place {expected}, before its cut card"]
+    return []
 
 
 def _shared_layout_problem(

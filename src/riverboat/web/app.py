@@ -28,6 +28,7 @@ from fastapi import (
     Header,
     HTTPException,
     Path,
+    Query,
     Request,
     Response,
     WebSocket,
@@ -416,8 +417,13 @@ def create_app(
             await table.leave(player, send)
 
     @app.get("/api/history")
-    def history(player_id: Player, limit: int = 20) -> list[dict[str, Any]]:
-        return service.history(player_id, limit)
+    def history(
+        player_id: Player,
+        limit: int = 20,
+        commitment: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> list[dict[str, Any]]:
+        """Your last rounds, newest first; with ``commitment``, a shoe's coups."""
+        return service.history(player_id, limit, commitment)
 
     @app.post("/api/top-up", dependencies=[Checked])
     def top_up(player_id: Player) -> dict[str, int]:

@@ -271,8 +271,19 @@ async function verifyRound(round) {
     if (problem) return problem;
   }
   const same = drawn.every((card, i) => places[i] < size && order[places[i]] % 52 === card);
-  const where = round.shared ? ` at places ${places.join(", ")} of the table's ${size > 52 ? "shoe" : "deck"}` : "";
-  return same ? `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}` : "the cards are not the ones the seeds give";
+  if (!same) return "the cards are not the ones the seeds give";
+  let where = round.shared ? ` at places ${places.join(", ")} of the table's ${size > 52 ? "shoe" : "deck"}` : "";
+  if (coup && !round.shared) {  // a shoe of one's own: its coups must run end to end (B1)
+    const shoe = (await api(`/api/history?limit=200&commitment=${round.commitment}`)).sort((a, b) => a.id - b.id);
+    let next = first;
+    for (const c of shoe) {
+      if (!c.places || c.places[0] !== next) return `coup #${c.id} of this shoe starts at place ${c.places ? c.places[0] : "?"}, not ${next}`;
+      next = c.places.at(-1) + 1;
+    }
+    if (size - next > round.record.rules.cut_card_from_end) return "the shoe's coups stop before its cut card";
+    where = `, and the shoe's ${shoe.length} coups run end to end from the burn to the cut card`;
+  }
+  return `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}`;
 }
 
 // A shared round's places as the table lays them out (docs/fairness.md): a coup's
