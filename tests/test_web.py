@@ -207,3 +207,13 @@ def test_the_commitment_comes_before_the_deal_and_a_shoe_deals_on(client: TestCl
     coup = post(client, "/api/rounds", {"game": "baccarat", "wagers": {"banker": 500}}).json()  # type: ignore[attr-defined]
     after = client.get("/api/games/baccarat/commitment").json()
     assert after == {"commitment": coup["commitment"], "shoe_in_play": True}  # B1
+
+
+def test_a_player_may_end_their_shoe_to_check_it_now_b1(client: TestClient) -> None:
+    coup = post(client, "/api/rounds", {"game": "baccarat", "wagers": {"banker": 500}}).json()  # type: ignore[attr-defined]
+    assert coup["server_seed"] is None  # the shoe deals on
+    assert post(client, "/api/games/baccarat/shoe/end", {}).json() == {"ended": True}  # type: ignore[attr-defined]
+    exported = client.get("/api/history?limit=1").json()[0]
+    assert exported["server_seed"] is not None  # shown now, and it checks
+    assert client.get("/api/games/baccarat/commitment").json()["shoe_in_play"] is False
+    assert post(client, "/api/games/baccarat/shoe/end", {}).json() == {"ended": False}  # type: ignore[attr-defined]

@@ -534,7 +534,7 @@ def verify(
         typer.echo(
             f"shoe: FAILED: {'; '.join(problems)}"
             if problems
-            else f"shoe: verified: its {len(shoe)} coups run end to end, burn to cut card"
+            else f"shoe: verified: its {len(shoe)} coups run end to end from the burn"
         )
     if failed:
         raise typer.Exit(1)

@@ -652,6 +652,20 @@ class TableService:
         last = max((json.loads(c)[-1] for c in dealt if c), default=len(shoe.burned) - 1)
         return deal, shoe, last + 1
 
+    def end_shoe(self, player_id: int) -> bool:
+        """End the player's own Baccarat shoe before its cut card: its seed shows, so
+        its coups can be checked now, and the next coup starts a new shoe. Whether a
+        shoe was in play."""
+
+        def work(session: Session) -> bool:
+            self._lock(session, player_id)
+            shoe = self._running_shoe(session, player_id)
+            if shoe is not None:
+                shoe.revealed = True
+            return shoe is not None
+
+        return self._write(work)
+
     def shoe_in_play(self, player_id: int) -> bool:
         """Whether the player's own Baccarat shoe has coups dealt and more to come: its
         seed and client seed are then fixed, and the next coup deals on from it."""
@@ -1028,9 +1042,9 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
 
 def verify_shoe(coups: Sequence[Mapping[str, Any]]) -> list[str]:
     """Check a whole Baccarat shoe of a player's own table, its coups as history
-    exports them: each verifies, and in order of play they run end to end, from the
-    first place after the burn to the cut card, so the house could not choose where
-    any coup began (B1). The problems."""
+    exports them: each verifies, and in order of play they run end to end from the
+    first place after the burn, so the house could not choose where any coup began
+    (B1). A shoe ends at its cut card, or earlier when its player ends it. The problems."""
     if not coups or any(c.get("game") != "baccarat" or c.get("shared") for c in coups):
         return ["a shoe is the coups of one's own Baccarat table"]
     if len({c.get("commitment") for c in coups}) != 1:
@@ -1048,8 +1062,6 @@ def verify_shoe(coups: Sequence[Mapping[str, Any]]) -> list[str]:
         if coup["places"][0] != expected:
             return [f"coup {coup['id']} starts at place {coup['places'][0]}, not {expected}"]
         expected = coup["places"][-1] + 1
-    if not cut_card_reached(len(shoe.order) - expected, rules["cut_card_from_end"]):
-        return [f"the shoe stops at place {expected}, before its cut card"]
     return []
 
 

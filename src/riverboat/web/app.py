@@ -347,6 +347,11 @@ def create_app(
         in_play = game == "baccarat" and service.shoe_in_play(player_id)
         return {"commitment": commitment, "shoe_in_play": in_play}
 
+    @app.post("/api/games/baccarat/shoe/end", dependencies=[Checked])
+    def end_shoe(player_id: Player) -> dict[str, bool]:
+        """End your own Baccarat shoe now: its seed shows, and the next coup starts a new one."""
+        return {"ended": service.end_shoe(player_id)}
+
     @app.get("/api/games/{game}/open")
     def open_round(game: str, player_id: Player) -> dict[str, Any] | None:
         """The unfinished round at this table, to pick it up again after a reload."""

@@ -165,10 +165,12 @@ const clientSeed = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (
 async function showCommitment() {
   state.commitment = null;
   state.shoeInPlay = false;
+  $("new-shoe").hidden = true;
   if (state.shared) { $("fair-line").textContent = ""; return; }
   const { commitment, shoe_in_play } = await api(`/api/games/${state.game}/commitment`);
   state.commitment = commitment;
   state.shoeInPlay = shoe_in_play;
+  $("new-shoe").hidden = !shoe_in_play;
   $("fair-line").textContent = shoe_in_play
     ? `This shoe deals on from its seeds: SHA-256 ${commitment}; its seed shows when the cut card comes out.`
     : `Next deal: the house has committed to its seed, SHA-256 ${commitment}; your browser adds a seed of its own when you deal.`;
@@ -280,8 +282,8 @@ async function verifyRound(round) {
       if (!c.places || c.places[0] !== next) return `coup #${c.id} of this shoe starts at place ${c.places ? c.places[0] : "?"}, not ${next}`;
       next = c.places.at(-1) + 1;
     }
-    if (size - next > round.record.rules.cut_card_from_end) return "the shoe's coups stop before its cut card";
-    where = `, and the shoe's ${shoe.length} coups run end to end from the burn to the cut card`;
+    const to = size - next > round.record.rules.cut_card_from_end ? "to where it was ended" : "to the cut card";
+    where = `, and the shoe's ${shoe.length} coups run end to end from the burn ${to}`;
   }
   return `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}`;
 }
@@ -461,6 +463,12 @@ async function start() {
   $("deal").onclick = () => deal(false);
   $("replay").onclick = () => deal(true);
   $("hint").onclick = hint;
+  $("new-shoe").onclick = async () => {  // its seed shows now; the next coup starts a new shoe
+    await api("/api/games/baccarat/shoe/end", {}).catch((error) => say(error.message));
+    say("The shoe is done: its seed shows in History, and the next coup starts a new shoe.");
+    await showCommitment().catch(() => {});
+    loadHistory();
+  };
   $("logo").onclick = payTable;
   $("history-toggle").onclick = () => { $("history").hidden = !$("history").hidden; };
   const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
