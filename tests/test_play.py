@@ -481,6 +481,43 @@ def test_baccarat_coup_and_no_hint() -> None:
     play(scenario)
 
 
+def test_baccarat_shoe_deals_on_until_n_ends_it() -> None:
+    """B1: coup after coup from one shoe, the same commitment shown before each; between
+    coups n ends the shoe: its seed shows in the history, and a new one is committed."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("4", "down", "enter")
+        assert "n" not in footer(app)  # no shoe yet
+        first = next_deal(app)
+        await pilot.press("d")
+        assert next_deal(app) == first  # the shoe deals on from its seed
+        assert footer(app)["n"] == "Shuffle"  # inside the 80 columns
+        assert "n Shoe: in play" in text(app, "spots")
+        await pilot.press("r")
+        assert next_deal(app) == first
+        coups = service.history(me, 2)
+        assert [coup["commitment"][:16] for coup in coups] == [first, first]
+        assert coups[0]["server_seed"] is None
+        on_screen(app)
+
+        await pilot.press("n")
+        assert text(app, "message") == (
+            "The shoe is done: its seed shows in history; the next coup starts a new shoe."
+        )
+        assert not service.shoe_in_play(me)
+        latest = service.history(me, 1)[0]
+        assert commit_to(latest["server_seed"]) == latest["commitment"]
+        assert next_deal(app) != first
+        assert next_deal(app) == service.next_commitment(me, "baccarat")[:16]
+        assert "n" not in footer(app)
+        assert "Shoe: new" in text(app, "spots")
+        on_screen(app)
+
+    play(scenario, service)
+
+
 def test_pay_table_history_and_top_up_without_betting() -> None:
     """R11: the pay table and rules at any time without betting; history; a top-up
     below $100 of play money."""

@@ -4,7 +4,9 @@ The table service decides everything (wagers, legal decisions, payouts) and keep
 the money on the same database as the web table; this app shows what it is told.
 Every key that does something now is listed in the footer. At Crazy 4, ``b`` adds a
 blind second position with the same wagers (C8): its cards stay face down until the
-showdown, and the money shown is the whole round's net over both positions.
+showdown, and the money shown is the whole round's net over both positions. At
+Baccarat, ``n`` ends the shoe in play between coups (B1): its seed shows in the
+history, and the next coup starts a new shoe.
 
 Provably fair: before each deal the status line shows the house's commitment (SHA-256)
 to the next round's server seed at this table, and the history its full value; the
@@ -60,6 +62,9 @@ _CHIP = Binding.Group("Chip", compact=True)
 _BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
 #: the game with a blind second position (C8)
 _BLIND_GAME = "crazy4"
+#: the game dealt from a shoe, coup after coup, to its cut card (B1)
+_SHOE_GAME = "baccarat"
+_SHOE_DONE = "The shoe is done: its seed shows in history; the next coup starts a new shoe."
 _ROAD_STYLES = {"P": "bold #7ab0ff", "B": "bold #ff7a7a", "T": "bold #8be08b"}
 _WELCOME = "↑↓ picks a spot, ←→ a chip; ⏎ adds the chip, ⌫ clears the spot; d deals."
 #: the parts with a blank line above them, which a long message may take, nearest first
@@ -113,6 +118,10 @@ class TableApp(App[None]):
         Binding("b", "blind", "Blind"),
         Binding("b", "blind_unlisted", "Blind", show=False),
         Binding("r", "replay", "Replay"),
+        # Baccarat: end the shoe in play (B1); listed on the felt as well, and only there
+        # when the footer also lists the top-up and has no room left for it
+        Binding("n", "new_shoe", "Shuffle"),
+        Binding("n", "new_shoe_unlisted", "Shuffle", show=False),
         *(
             Binding(key, f"decide('{action}')", label)
             for action, key, label in (
@@ -170,6 +179,8 @@ class TableApp(App[None]):
         self.commitments: dict[str, str | None] = dict.fromkeys(GAME_KEYS.values())
         #: the rounds dealt with another commitment than the one shown before the deal
         self.unexpected: set[int] = set()
+        #: Baccarat: the player's own shoe has coups dealt and more to come (B1)
+        self.shoe_in_play = False
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -227,9 +238,12 @@ class TableApp(App[None]):
         if action in _BETTING:
             return not self.is_open()
         if action in ("blind", "blind_unlisted"):
-            footer_full = bool(self.check_action("top_up", ()))
             listed = action == "blind"
-            return self.game == _BLIND_GAME and not self.is_open() and listed != footer_full
+            return self.game == _BLIND_GAME and not self.is_open() and listed == self._room()
+        if action in ("new_shoe", "new_shoe_unlisted"):
+            listed = action == "new_shoe"
+            between = self.game == _SHOE_GAME and self.shoe_in_play and not self.is_open()
+            return between and listed == self._room()
         if action == "decide":
             return parameters[0] in self.choices()
         if action in ("most", "amount"):
@@ -239,6 +253,11 @@ class TableApp(App[None]):
         if action == "top_up":
             return self.balance < TOP_UP_BELOW
         return True
+
+    def _room(self) -> bool:
+        """Whether the footer has room for Crazy 4's blind key or Baccarat's new shoe at
+        80 columns: not while it lists the top-up."""
+        return not self.check_action("top_up", ())
 
     # ------------------------------------------------------------- the felt
     def action_game(self, name: str) -> None:
@@ -351,10 +370,26 @@ class TableApp(App[None]):
         self._show()
 
     def _commit(self, game: str) -> str:
-        """Fetch the commitment to the next round's server seed at ``game``'s table."""
+        """Fetch the commitment to the next round's server seed at ``game``'s table (at
+        Baccarat, the shoe's while one is in play, B1)."""
         shown = self.service.next_commitment(self.player, game)
         self.commitments[game] = shown
+        if game == _SHOE_GAME:
+            self.shoe_in_play = self.service.shoe_in_play(self.player)
         return shown
+
+    def action_new_shoe(self) -> None:
+        """Baccarat: end the shoe in play before its cut card (B1). Its seed shows in the
+        history at once, and the next coup starts a new shoe, with a new commitment."""
+        with self._asking():
+            ended = self.service.end_shoe(self.player)
+            self._say(_SHOE_DONE if ended else "No shoe in play: the next coup starts a new one.")
+            self._commit(_SHOE_GAME)
+        self._show()
+
+    def action_new_shoe_unlisted(self) -> None:
+        """``n`` while the footer has no room to list it (the felt lists it)."""
+        self.action_new_shoe()
 
     def action_decide(self, action: str, amount: Cents | None = None) -> None:
         view = self.round_view()
@@ -639,6 +674,9 @@ class TableApp(App[None]):
         if self.game == _BLIND_GAME:
             text.append("\n")
             text.append_text(self._blind_text())
+        if self.game == _SHOE_GAME:
+            text.append("\n")
+            text.append_text(self._shoe_text())
         return text
 
     def _blind_text(self) -> Text:
@@ -658,6 +696,23 @@ class TableApp(App[None]):
             text.append("   face down until the showdown" if self.blind else "")
         else:
             text.append("   the same wagers again, unseen, with a 1x Play")
+        return text
+
+    def _shoe_text(self) -> Text:
+        """Baccarat's shoe (B1): dealing on from its seed, or a new one at the next coup;
+        while one is in play, the key that ends it between coups."""
+        text = Text("  ")
+        if self.shoe_in_play and not self.is_open():
+            text.append(" n ", "bold reverse")
+        else:
+            text.append("   ")
+        text.append(" Shoe: ")
+        if self.shoe_in_play:
+            text.append("in play", "bold")
+            text.append("   deals on to its cut card; n ends it now, its seed shows")
+        else:
+            text.append("new", "bold")
+            text.append("   shuffled at the next coup; its seed shows at the cut card")
         return text
 
     def _chips_text(self) -> Text:
