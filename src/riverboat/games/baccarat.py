@@ -41,6 +41,7 @@ __all__ = [
     "coup_totals",
     "player_draws",
     "settle",
+    "winner",
 ]
 
 #: B3: baccarat value of each rank 2..A
@@ -148,6 +149,18 @@ def coup(
 Lines = dict[str, npt.NDArray[np.int64]]
 
 
+def winner(player_total: int, banker_total: int) -> str:
+    """The side a coup's totals favour: "Player", "Banker" or "Tie" (the higher total
+    wins, B7), as the description, the bead plate and the big road name it.
+
+    >>> winner(7, 3), winner(0, 9), winner(6, 6)
+    ('Player', 'Banker', 'Tie')
+    """
+    if player_total == banker_total:
+        return "Tie"
+    return "Player" if player_total > banker_total else "Banker"
+
+
 def settle(
     rules: BaccaratRules,
     player_total: npt.ArrayLike,
@@ -235,11 +248,8 @@ class BaccaratRound(Round[BaccaratRules]):
 
     def _describe(self) -> str:
         player_total, banker_total = self.totals()
-        outcome = (
-            "Player wins" if player_total > banker_total
-            else "Banker wins" if banker_total > player_total
-            else "Tie"
-        )  # fmt: skip
+        side = winner(player_total, banker_total)
+        outcome = "Tie" if side == "Tie" else f"{side} wins"
         text = [
             f"Player: {self._show(self.cards['player'])}, {player_total}.",
             f"Banker: {self._show(self.cards['banker'])}, {banker_total}.",

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.fairness import commitment as commit_to
 from riverboat.games import Phase, Round, find_game, replay
+from riverboat.games.baccarat import winner as baccarat_winner
 from riverboat.games.chips import quick_replay
 from riverboat.games.codec import from_json, to_json
 from riverboat.games.rules import IllegalAction
@@ -941,6 +942,7 @@ def _view(
         "cards": {hand: [str(c) for c in cards] for hand, cards in visible.items()},
         "face_down": sum(len(c) for hand, c in game_round.cards.items() if hand not in visible),
         "totals": _totals(game_round) if finished else None,
+        "winner": _winner(game_round) if finished else None,
         "choices": [
             {"action": c.action, "label": c.label, "minimum": c.minimum, "maximum": c.maximum}
             for c in game_round.legal_actions()
@@ -953,6 +955,12 @@ def _view(
         "description": game_round.describe() if finished else None,
         "balance": balance,
     }
+
+
+def _winner(game_round: Round[Any]) -> str | None:
+    """A Baccarat coup's winning side (for the bead plate and big road), else None."""
+    totals = _totals(game_round)
+    return baccarat_winner(*totals) if totals else None
 
 
 def _totals(game_round: Round[Any]) -> list[int] | None:
@@ -981,6 +989,7 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> dict[str, Any]:
             places = json.loads(row.deal_cards)
     return {
         "totals": totals,
+        "winner": _winner(played) if played else None,
         "id": row.id,
         "game": row.game,
         "status": row.status,

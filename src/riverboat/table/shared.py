@@ -113,7 +113,7 @@ class SharedTable:
         self.deal: dict[str, Any] | None = None
         self.layout: DealLayout | None = None
         self.next_place = 0
-        self.road: list[tuple[int, int]] = []  # this shoe's coups: (Player, Banker) totals
+        self.road: list[str] = []  # this shoe's coups' winners: Player, Banker or Tie
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
         self._deadline: float | None = None
@@ -280,12 +280,16 @@ class SharedTable:
         for seat in bettors:
             view = await self._start(seat, places)
             if view is not None and view["status"] == "settled":
-                coup = coup or {"type": "coup", "cards": view["cards"], "totals": view["totals"]}
+                coup = coup or {
+                    "type": "coup",
+                    "cards": view["cards"],
+                    "totals": view["totals"],
+                    "winner": view["winner"],
+                }
                 await self._send(seat, {"type": "result", "round": view})
         if coup is not None:
             self.next_place += sum(len(hand) for hand in coup["cards"].values())
-            player_total, banker_total = coup["totals"]
-            self.road.append((player_total, banker_total))
+            self.road.append(coup["winner"])
             for seat in self.seats:
                 await self._send(seat, coup)
         cut = self.layout.cut_card_from_end or 0
@@ -428,7 +432,7 @@ class SharedTable:
             size = self.layout.size if self.layout else None
             table["shoe"] = {
                 "cards_left": size - self.next_place if size else None,
-                "road": [list(coup) for coup in self.road],
+                "road": list(self.road),
             }
         return table
 

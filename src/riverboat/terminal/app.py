@@ -486,8 +486,8 @@ class TableApp(App[None]):
             return
         with suppress(DBAPIError):  # the road waits for the next round
             rounds = self.service.history(self.player, 60)
-            coups = [r["totals"] for r in reversed(rounds) if r["game"] == game and r["totals"]]
-            self.road = "".join("P" if p > b else "B" if b > p else "T" for p, b in coups)
+            coups = [r["winner"] for r in reversed(rounds) if r["game"] == game and r["winner"]]
+            self.road = "".join(side[0] for side in coups)  # P, B or T
 
     def _load(self, game: str) -> None:
         """Show ``game``'s table as the database has it: a round left open there resumes

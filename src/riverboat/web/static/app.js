@@ -318,12 +318,13 @@ async function loadHistory() {
     const round = rounds.find((r) => String(r.id) === button.dataset.round);
     button.onclick = async () => { button.nextElementSibling.textContent = await verifyRound(round); };
   }
-  if (!state.shared) drawRoads(rounds.filter((r) => r.totals).reverse().map((r) => r.totals));
+  if (!state.shared) drawRoads(rounds.filter((r) => r.winner).reverse().map((r) => r.winner));
 }
 
-// Baccarat's bead plate (every coup) and big road (runs of Player or Banker wins)
-function drawRoads(totals) {
-  const coups = totals.map(([p, b]) => (p > b ? "P" : b > p ? "B" : "T"));
+// Baccarat's bead plate (every coup) and big road (runs of Player or Banker wins),
+// from the coups' winners as the server names them
+function drawRoads(winners) {
+  const coups = winners.map((side) => side[0]);
   $("bead").innerHTML = coups.map((c) => `<span class="${c}">${c}</span>`).join("");
   const columns = [];
   for (const c of coups.filter((x) => x !== "T")) {
@@ -411,7 +412,8 @@ function onTable(message) {
   } else if (message.type === "coup") {  // every seat sees the coup; a bettor also their result
     if (!state.gotResult) {
       const [p, b] = message.totals;
-      state.round = { cards: message.cards, status: "settled", face_down: 0, choices: [], description: `Player ${p}, Banker ${b}: ${p > b ? "Player wins" : b > p ? "Banker wins" : "a tie"}.` };
+      const outcome = message.winner === "Tie" ? "a tie" : `${message.winner} wins`;
+      state.round = { cards: message.cards, status: "settled", face_down: 0, choices: [], description: `Player ${p}, Banker ${b}: ${outcome}.` };
     }
     state.gotResult = false;
   } else if (message.type === "error") {
