@@ -217,3 +217,19 @@ def test_a_player_may_end_their_shoe_to_check_it_now_b1(client: TestClient) -> N
     assert exported["server_seed"] is not None  # shown now, and it checks
     assert client.get("/api/games/baccarat/commitment").json()["shoe_in_play"] is False
     assert post(client, "/api/games/baccarat/shoe/end", {}).json() == {"ended": False}  # type: ignore[attr-defined]
+
+
+def test_malformed_requests_say_where_and_what(client: TestClient) -> None:
+    bad = post(
+        client, "/api/rounds", {"game": "crazy4", "wagers": {"ante": 500}, "second": {"ante": "x"}}
+    )
+    assert bad.status_code == 422  # type: ignore[attr-defined]
+    assert bad.json()["error"].startswith("second.ante: Input should be a valid integer")  # type: ignore[attr-defined]
+    blind = post(
+        client,
+        "/api/rounds",
+        {"game": "baccarat", "wagers": {"banker": 500}, "second": {"banker": 500}},
+    )
+    assert blind.json() == {"error": "this game has no second, blind position (C8 is Crazy 4's)"}  # type: ignore[attr-defined]
+    unknown = post(client, "/api/games/nope/replay", {})
+    assert unknown.json()["error"].startswith("no game 'nope'")  # type: ignore[attr-defined]

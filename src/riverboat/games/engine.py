@@ -126,6 +126,8 @@ class Round(ABC, Generic[RulesT]):
     ) -> dict[str, Cents]:
         """The wagers filled out, or :class:`IllegalAction` saying why not."""
         self._require(Phase.BETTING, "place wagers")
+        if blind and self.positions_per_seat < 2:
+            raise IllegalAction("this game has no second, blind position (C8 is Crazy 4's)")
         if len(self.positions) >= self.max_positions:
             raise IllegalAction(
                 f"this table has {self.max_positions} betting position(s), all taken"

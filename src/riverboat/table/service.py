@@ -541,6 +541,7 @@ class TableService:
         client_seed: str | None = None,
     ) -> dict[str, Any]:
         """Deal again with the last round's wagers, checked as new wagers (R10)."""
+        find_game(game)
         with Session(self.engine) as session:
             last = session.scalar(
                 select(RoundRow)

@@ -175,8 +175,6 @@ class SharedTable:
             seat = self._seated(player)
             if self.phase != "betting" or seat.round_id is not None:
                 raise IllegalAction("betting is closed: wait for the next deal")
-            if second is not None and self.game != "crazy4":
-                raise IllegalAction("only Crazy 4 has a second, blind position (C8)")
             probe = self.kind.new_round(self.rules)
             probe.place_wagers(wagers)
             if second is not None:

@@ -14,7 +14,7 @@ import hmac
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from fractions import Fraction
 from importlib.resources import files
@@ -34,6 +34,7 @@ from fastapi import (
     WebSocket,
     WebSocketDisconnect,
 )
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -105,15 +106,20 @@ TableMessage: TypeAdapter[Bet | Decide] = TypeAdapter(
 )
 
 
+def _first_problem(problems: Sequence[Any], skip: int = 0) -> str:
+    """The first of pydantic's problems with an input, as "where: what"."""
+    problem = problems[0]
+    where = ".".join(str(part) for part in problem["loc"][skip:]) or "message"
+    return f"{where}: {problem['msg']}"
+
+
 async def _table_message(table: SharedTable, player: int, text: str) -> None:
     """One message from a player at a shared table, checked before it acts."""
     try:
         message = TableMessage.validate_json(text)
     except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"]) or "message"
         raise IllegalAction(
-            f"{where}: {problem['msg']}; send "
+            f"{_first_problem(error.errors())}; send "
             '{"type": "bet", "wagers": {"ante": 1000, ...}} or '
             '{"type": "decide", "action": "play", "amount": 1000}'
         ) from None
@@ -262,6 +268,11 @@ def create_app(
     @app.exception_handler(IllegalAction)
     async def refused(_: Request, error: IllegalAction) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        """A malformed request: what and where, as every other refusal says it."""
+        return JSONResponse({"error": _first_problem(error.errors(), skip=1)}, status_code=422)
 
     @app.exception_handler(RulesError)
     async def bad_rules(_: Request, error: RulesError) -> JSONResponse:
