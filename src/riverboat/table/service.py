@@ -71,8 +71,10 @@ RETRIES = 60
 _JITTER = SecureSource()
 
 T = TypeVar("T")
-#: the most cards a Baccarat coup takes (B5, B6)
+#: the most cards a Baccarat coup takes (B5, B6), and a Crazy 4 hand's (C2): the
+#: shapes of the places a shared deal gives
 COUP_CARDS = 6
+HAND_CARDS = 5
 _hasher = PasswordHasher()
 
 
@@ -1088,7 +1090,7 @@ def _shared_layout_problem(
         if places[0] < after_burn or list(places) != run:
             return "a coup's places must run on, unbroken, after the shoe's burn"
         return None
-    hand = 5  # C2
+    hand = HAND_CARDS
     *own, dealer = [list(places[i : i + hand]) for i in range(0, len(places), hand)]
     mine = [p for block in own for p in block]
     if (

@@ -42,16 +42,18 @@ from riverboat.games import find_game
 from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
-from riverboat.table.service import DealLayout, SharedCards, TableService
+from riverboat.table.service import (
+    COUP_CARDS,
+    HAND_CARDS,
+    DealLayout,
+    SharedCards,
+    TableService,
+)
 
-__all__ = ["SEATS", "Send", "SharedTable"]
+__all__ = ["SHARED_GAMES", "Send", "SharedTable"]
 
-#: the games with shared tables, and their seats
-SEATS = {"crazy4": 6, "baccarat": 7}
-#: a Crazy 4 hand and the dealer's: five cards each (C2)
-HAND = 5
-#: the most cards a Baccarat coup takes (B5, B6)
-COUP = 6
+#: the games with shared tables; their seats are the round's (``max_seats``)
+SHARED_GAMES = ("crazy4", "baccarat")
 #: a seat's client seed; seven of them, joined, fit the 128 characters a deal keeps
 SEED_CHARACTERS = 16
 #: connections (tabs) one player may keep at a table, and how long a message may take
@@ -102,11 +104,12 @@ class SharedTable:
         decision_seconds: float = 45.0,
         variant: str | None = None,
     ) -> None:
-        if game not in SEATS:
-            raise IllegalAction(f"shared tables play {' or '.join(SEATS)}, not {game!r}")
+        if game not in SHARED_GAMES:
+            raise IllegalAction(f"shared tables play {' or '.join(SHARED_GAMES)}, not {game!r}")
         self.service, self.game, self.variant = service, game, variant
         self.kind = find_game(game)
         self.rules = self.kind.rules(variant)
+        self.max_seats = self.kind.round_type.max_seats
         self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
         self.seats: list[Seat] = []
         self.phase = "betting"
@@ -124,9 +127,9 @@ class SharedTable:
         async with self._lock:
             seat = self._seat(player)
             if seat is None:
-                if len(self.seats) >= SEATS[self.game]:
+                if len(self.seats) >= self.max_seats:
                     raise IllegalAction(
-                        f"all {SEATS[self.game]} seats at this table are taken; try again soon"
+                        f"all {self.max_seats} seats at this table are taken; try again soon"
                     )
                 name = await asyncio.to_thread(self.service.name, player)
                 seat = Seat(player, name)
@@ -251,10 +254,10 @@ class SharedTable:
     async def _deal_crazy4(self, bettors: list[Seat]) -> None:
         assert self.deal is not None
         positions = sum(s.positions for s in bettors)
-        dealer = list(range(positions * HAND, (positions + 1) * HAND))
+        dealer = list(range(positions * HAND_CARDS, (positions + 1) * HAND_CARDS))
         place = 0
         for seat in bettors:
-            count = HAND * seat.positions
+            count = HAND_CARDS * seat.positions
             places = [*range(place, place + count), *dealer]
             place += count
             view = await self._start(seat, places)
@@ -273,7 +276,7 @@ class SharedTable:
     async def _deal_coup(self, bettors: list[Seat]) -> None:
         assert self.deal is not None
         assert self.layout is not None
-        places = list(range(self.next_place, min(self.next_place + COUP, self.layout.size)))
+        places = list(range(self.next_place, min(self.next_place + COUP_CARDS, self.layout.size)))
         coup: dict[str, Any] | None = None
         for seat in bettors:
             view = await self._start(seat, places)
@@ -424,7 +427,7 @@ class SharedTable:
                 }
                 for s in self.seats
             ],
-            "seats_free": SEATS[self.game] - len(self.seats),
+            "seats_free": self.max_seats - len(self.seats),
         }
         if self.game == "baccarat":
             size = self.layout.size if self.layout else None

@@ -45,7 +45,7 @@ from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
-from riverboat.table.shared import SEATS, SEED_CHARACTERS, SharedTable
+from riverboat.table.shared import SEED_CHARACTERS, SHARED_GAMES, SharedTable
 
 __all__ = ["create_app"]
 
@@ -233,7 +233,7 @@ def create_app(
     sessions: dict[str, tuple[int, float]] = {}  # token -> (player, expiry on the monotonic clock)
     limiter = RateLimiter(rate_limit)
     tables = {
-        game: SharedTable(service, game, betting_seconds, decision_seconds) for game in SEATS
+        game: SharedTable(service, game, betting_seconds, decision_seconds) for game in SHARED_GAMES
     }
 
     @asynccontextmanager
@@ -406,7 +406,7 @@ def create_app(
         signed_in = _alive(sessions, token)
         table = tables.get(game)
         if player is None or table is None:
-            reason = "log in first" if table else f"shared tables play {' or '.join(SEATS)}"
+            reason = "log in first" if table else f"shared tables play {' or '.join(SHARED_GAMES)}"
             await websocket.close(code=1008, reason=reason)
             return
         await websocket.accept()
