@@ -23,6 +23,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from riverboat.errors import IllegalAction
 from riverboat.hands import HandRanking
 from riverboat.money import Cents, format_money
 
@@ -34,13 +35,6 @@ __all__ = [
     "Spot",
     "check_wagers",
 ]
-
-
-class IllegalAction(ValueError):  # noqa: N818 - the name the architecture gives it
-    """A wager or action the rules refuse, with a message a player can read.
-
-    Nothing changes when one is raised (G6, ARCHITECTURE principle 5).
-    """
 
 
 class RulesError(ValueError):
