@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 
-class Refusal(ValueError):
+class Refusal(ValueError):  # noqa: N818 - a refusal is not a failure of the code
     """A request riverboat refuses, with a message that says why and what is allowed."""
 
     code: ClassVar[str] = "refused"
@@ -56,7 +56,7 @@ class BadCredentials(Refusal):
     code = "bad_credentials"
 
 
-class IllegalAction(Refusal):  # noqa: N818 - the name the architecture gives it
+class IllegalAction(Refusal):
     """A wager or action the rules refuse (a limit, "Bonus must equal Ante", the
     balance, the order of play), with a message a player can read (G6)."""
 
