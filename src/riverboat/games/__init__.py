@@ -18,20 +18,26 @@ from typing import Any, Generic, TypeVar
 from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.games.codec import from_json, to_json
-from riverboat.games.engine import Choice, Event, Phase, Position, Round
+from riverboat.games.engine import Choice, Phase, Position, Round
+from riverboat.games.events import Dealt, Decision, Event, Voided, Wagered, event_from_json
 from riverboat.games.rules import IllegalAction, PayTable, RulesError, Spot
+from riverboat.games.spec import GameSpec, HandSpec, OptionSpec, ShoeSpec
 
 __all__ = [
     "GAMES",
     "Choice",
     "Event",
     "Game",
+    "GameSpec",
+    "HandSpec",
     "IllegalAction",
+    "OptionSpec",
     "Phase",
     "Position",
     "ReplayMismatch",
     "Round",
     "RulesError",
+    "ShoeSpec",
     "Spot",
     "find_game",
     "replay",
@@ -42,7 +48,8 @@ RulesT = TypeVar("RulesT")
 
 @dataclass(frozen=True)
 class Game(Generic[RulesT]):
-    """A game: its name, its rules type and named variants, its round engine."""
+    """A game: its name, its rules type and named variants, its shape (spec), its
+    round engine and its settlement."""
 
     name: str
     title: str
@@ -50,8 +57,12 @@ class Game(Generic[RulesT]):
     round_type: type[Round[RulesT]]
     variants: Mapping[str, RulesT]
     settle: Callable[..., dict[str, Any]]
-    pay_table_fields: tuple[str, ...]
+    make_spec: Callable[[RulesT], GameSpec]
     how_to_play: tuple[str, ...] = ()  # the rules in brief, for people (R11)
+
+    def spec(self, rules: RulesT | None = None) -> GameSpec:
+        """The game's shape under ``rules`` (the default variant's if None)."""
+        return self.make_spec(self.rules() if rules is None else rules)
 
     def rules(self, variant: str | None = None) -> RulesT:
         """The rules of a named variant (the first is the default)."""
@@ -70,8 +81,8 @@ class Game(Generic[RulesT]):
     def table_info(self, rules: RulesT | None = None) -> dict[str, Any]:
         """The wagers, chips and pay tables a front end shows without betting (R11)."""
         rules = self.rules() if rules is None else rules
-        spots = self.round_type(rules).spots
-        tables = {name: getattr(rules, name) for name in self.pay_table_fields}
+        spots = self.spec(rules).spots
+        tables = self.spec(rules).pay_tables
         return {
             "game": self.name,
             "title": self.title,
@@ -102,7 +113,7 @@ GAMES: dict[str, Game[Any]] = {
             rabbit_hunter.RabbitHunterRound,
             _variants(rabbit_hunter.RabbitHunterRules()),
             rabbit_hunter.settle,
-            ("bonus_table",),
+            rabbit_hunter.spec,
             (
                 "Place an Ante; the Bonus (equal to the Ante) and the 2-Way Bad Beat are optional.",
                 "You and the dealer get five cards. Fold (every wager lost), Play (a Play wager "
@@ -123,7 +134,7 @@ GAMES: dict[str, Game[Any]] = {
             tri_card.TriCardRound,
             _variants(tri_card.TriCardRules()),
             tri_card.settle,
-            ("raise_table", "ante_bonus_table", "pair_plus_table"),
+            tri_card.spec,
             (
                 "Place an Ante, a Pair Plus, or both. Three cards each.",
                 "With an Ante, fold (Ante and Pair Plus lost) or raise an amount equal to "
@@ -141,7 +152,7 @@ GAMES: dict[str, Game[Any]] = {
             crazy4.Crazy4Round,
             _variants(crazy4.Crazy4Rules(), crazy4.Crazy4Rules.standard()),
             crazy4.settle,
-            ("super_bonus_table", "queens_up_table"),
+            crazy4.spec,
             (
                 "Ante and Super Bonus (equal) are required; Queens Up is optional.",
                 "Five cards each; the best four count. Four Aces top the ranking, and a flush "
@@ -160,7 +171,7 @@ GAMES: dict[str, Game[Any]] = {
             baccarat.BaccaratRound,
             _variants(baccarat.BaccaratRules(), baccarat.BaccaratRules.six_decks()),
             baccarat.settle,
-            (),
+            baccarat.spec,
             (
                 "Bet on Player, Banker or Tie, in any combination. Tens and pictures count "
                 "0, aces 1; a total is the sum's last digit.",
@@ -210,13 +221,13 @@ def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round
 
 
 def _apply_events(game_round: Round[Any], events: list[Any], source: CardSource) -> None:
-    for event in events:
-        kind = event["kind"]
-        if kind == "wagers":
-            game_round.place_wagers(event["wagers"], event["seat"], event["blind"])
-        elif kind == "deal":
-            game_round.deal(source)
-        elif kind == "decision" and event["action"] not in ("auto", "blind"):
-            game_round.act(event["action"], event["amount"], event["seat"])
-        elif kind == "void" and game_round.phase is not Phase.VOID:
-            game_round.void(event["reason"])
+    for event in map(event_from_json, events):
+        match event:
+            case Wagered(seat=seat, blind=blind, wagers=wagers):
+                game_round.place_wagers(wagers, seat, blind)
+            case Dealt():
+                game_round.deal(source)
+            case Decision(seat=seat, action=action, amount=amount) if event.by_player:
+                game_round.act(action, amount, seat)
+            case Voided(reason=reason) if game_round.phase is not Phase.VOID:
+                game_round.void(reason)

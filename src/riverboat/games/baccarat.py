@@ -25,9 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.cards import Card
-from riverboat.deck import CardSource, Shoe
-from riverboat.games.engine import Choice, Round
+from riverboat.deck import Shoe
+from riverboat.games.engine import Round
 from riverboat.games.rules import RulesError, Spot
+from riverboat.games.spec import GameSpec, HandSpec, ShoeSpec
 from riverboat.money import Cents, winnings
 from riverboat.rng import RandomSource
 
@@ -41,6 +42,7 @@ __all__ = [
     "coup_totals",
     "player_draws",
     "settle",
+    "spec",
     "winner",
 ]
 
@@ -146,6 +148,27 @@ def coup(
     return player_total.astype(np.int64), banker_total.astype(np.int64), cards
 
 
+def spec(rules: BaccaratRules) -> GameSpec:
+    """Baccarat's shape: Player and Banker take two or three cards by the drawing
+    rules (B3-B6) from a shoe with a burn (B1); no decisions; seven seats may bet."""
+    return GameSpec(
+        name="baccarat",
+        title="Baccarat",
+        variant=rules.variant,
+        hands=(
+            HandSpec("player", "Player", 3, fewest=2),
+            HandSpec("banker", "Banker", 3, fewest=2),
+        ),
+        spots=(rules.player, rules.banker, rules.tie),
+        chips=rules.chips,
+        decides_with=None,
+        at_least_one=("player", "banker", "tie"),  # B2
+        shoe=ShoeSpec(rules.decks, rules.cut_card_from_end),
+        max_seats=7,
+        max_positions=7,
+    )
+
+
 Lines = dict[str, npt.NDArray[np.int64]]
 
 
@@ -200,17 +223,9 @@ class BaccaratRound(Round[BaccaratRules]):
     """One coup of baccarat; several seats may bet on it (a shared shoe)."""
 
     game = "baccarat"
-    max_seats = 7
-    max_positions = 7
-    at_least_one = ("player", "banker", "tie")  # B2
-    _one_deck = False
 
-    @property
-    def spots(self) -> tuple[Spot, ...]:
-        return (self.rules.player, self.rules.banker, self.rules.tie)
-
-    def _default_source(self) -> CardSource:
-        return Shoe(self.rules.decks, self.rules.cut_card_from_end)
+    def _spec(self) -> GameSpec:
+        return spec(self.rules)
 
     def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
         first, second, third, fourth = draw(4)  # B3: player, banker, player, banker
@@ -227,12 +242,6 @@ class BaccaratRound(Round[BaccaratRules]):
     @staticmethod
     def _total(cards: list[Card]) -> int:
         return int(card_values(cards).sum() % 10)
-
-    def _hand_sizes(self) -> dict[str, int]:
-        return {}  # the drawing rules fix how many cards each hand takes
-
-    def _choices(self, index: int) -> list[Choice]:
-        return []  # no decisions in baccarat
 
     def totals(self) -> tuple[int, int]:
         """The Player's and the Banker's totals."""

@@ -14,16 +14,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.cards import Card, Rank
-from riverboat.games.engine import Choice, Round
+from riverboat.cards import Rank
+from riverboat.games.engine import Round
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
+from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import FOUR_CARD, FourCard, evaluate4of5
 from riverboat.money import Cents
 
@@ -33,6 +33,7 @@ __all__ = [
     "Crazy4Round",
     "Crazy4Rules",
     "settle",
+    "spec",
 ]
 
 #: C6: Super Bonus on a straight or better; flush 3 to 2 is the common table
@@ -99,6 +100,41 @@ class Crazy4Rules:
         )
 
 
+def spec(rules: Crazy4Rules) -> GameSpec:
+    """Crazy 4's shape: five cards to each position and the dealer (C2), up to six
+    seats with a blind second position each (C8), Play 1x or up to 3x (C3)."""
+    return GameSpec(
+        name="crazy4",
+        title="Crazy 4 Poker",
+        variant=rules.variant,
+        hands=(
+            HandSpec("player", "You", 5, each_position=True),
+            HandSpec("dealer", "Dealer", 5, house=True),
+        ),
+        spots=(rules.ante, rules.super_bonus, rules.queens_up),
+        chips=rules.chips,
+        options=(
+            OptionSpec("fold", "Fold"),
+            OptionSpec(
+                "play",
+                "Play",
+                Fraction(1),
+                Fraction(rules.max_play_multiple),
+                most_from=rules.raise_up_to_3x_at_least,
+                line="play",
+            ),
+        ),
+        max_seats=6,
+        max_positions=6,  # six betting positions on the felt; a player may take two
+        positions_per_seat=2,
+        blind_play=Fraction(1),  # C8: the blind position always plays 1x
+        pay_tables={
+            "super_bonus_table": rules.super_bonus_table,
+            "queens_up_table": rules.queens_up_table,
+        },
+    )
+
+
 Lines = dict[str, npt.NDArray[np.int64]]
 
 
@@ -149,36 +185,12 @@ class Crazy4Round(Round[Crazy4Rules]):
     """One round of Crazy 4 Poker: up to six seats, two positions each, one dealer (C8)."""
 
     game = "crazy4"
-    max_seats = 6
-    positions_per_seat = 2
-    max_positions = 6  # six betting positions on the felt; a player may take two
 
-    @property
-    def spots(self) -> tuple[Spot, ...]:
-        return (self.rules.ante, self.rules.super_bonus, self.rules.queens_up)
+    def _spec(self) -> GameSpec:
+        return spec(self.rules)
 
-    def hand_name(self, index: int) -> str:
-        """The key of position ``index``'s cards: the seat, ``seat:blind`` for the second."""
-        position = self.positions[index]
-        return f"{position.seat}:blind" if position.blind else position.seat
-
-    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
-        hands = {self.hand_name(i): draw(5) for i in range(len(self.positions))}  # C2
-        return {**hands, "dealer": draw(5)}
-
-    def _hand_sizes(self) -> dict[str, int]:
-        return {**{self.hand_name(i): 5 for i in range(len(self.positions))}, "dealer": 5}
-
-    def _choices(self, index: int) -> list[Choice]:
-        ante = self.positions[index].wagers["ante"]
-        value = evaluate4of5(self.cards[self.hand_name(index)])
-        big = value >= FOUR_CARD.lowest(*self.rules.raise_up_to_3x_at_least)
-        most = ante * (self.rules.max_play_multiple if big else 1)  # C3
-        return [Choice("fold", "Fold"), Choice("play", "Play", ante, most)]
-
-    def _auto_decide(self, index: int) -> None:
-        position = self.positions[index]
-        self._decide(index, "blind", position.wagers["ante"])  # C8: always a 1x Play
+    def _reaches(self, index: int, key: tuple[int, ...]) -> bool:
+        return bool(evaluate4of5(self.cards[self.hand_name(index)]) >= FOUR_CARD.lowest(*key))
 
     def _settle(self) -> list[dict[str, Cents]]:
         indices = range(len(self.positions))

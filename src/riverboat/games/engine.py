@@ -3,12 +3,15 @@
 A round moves through :class:`Phase` BETTING -> DECIDING -> SETTLED (or VOID on a
 misdeal, G7). Every action has a check that says why it is illegal and the action
 itself, which refuses what the check refuses and changes nothing when it does
-(G6, ARCHITECTURE principle 5). What happened is an append-only list of frozen
-:class:`Event` records; :func:`replay` rebuilds a round from them and must reach
+(G6, ARCHITECTURE principle 5). What happened is an append-only list of frozen, typed
+events (:mod:`riverboat.games.events`); :func:`replay` rebuilds a round from them and must reach
 the same settlement.
 
 A round holds one or more *positions* (betting boxes): one for the player in
-Rabbit Hunter, Tri-Card and Baccarat; up to two per seat at Crazy 4 (C8).
+Rabbit Hunter, Tri-Card and Baccarat; up to two per seat at Crazy 4 (C8). What a
+round deals, which spots it has and which decisions it offers come from the game's
+:class:`~riverboat.games.spec.GameSpec`; a game module adds its settlement and the
+few steps only it takes (Baccarat's drawing rules, the rabbit).
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from riverboat.cards import Card, format_cards
-from riverboat.deck import CardSource, Deck, DeckEmptyError
+from riverboat.deck import CardSource, Deck, DeckEmptyError, Shoe
+from riverboat.games.events import Dealt, Decision, Drawn, Event, Settled, Voided, Wagered
 from riverboat.games.rules import IllegalAction, Spot, check_wagers
+from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
 
 __all__ = [
@@ -41,21 +45,6 @@ class Phase(StrEnum):
     DECIDING = "deciding"
     SETTLED = "settled"
     VOID = "void"
-
-
-@dataclass(frozen=True)
-class Event:
-    """One thing that happened in a round: ``wagers``, ``deal``, ``decision``,
-    ``draw``, ``settle`` or ``void``, with JSON-ready details."""
-
-    kind: str
-    detail: Mapping[str, Any]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "detail", MappingProxyType(dict(self.detail)))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.detail}
 
 
 @dataclass(frozen=True)
@@ -98,13 +87,10 @@ class Round(ABC, Generic[RulesT]):
     """One round of a game at one table."""
 
     game: ClassVar[str]
-    #: how many positions one round may hold, and how many one seat may play
-    max_positions: ClassVar[int] = 1
-    max_seats: ClassVar[int] = 1
-    positions_per_seat: ClassVar[int] = 1
 
     def __init__(self, rules: RulesT) -> None:
         self.rules = rules
+        self.spec = self._spec()
         self.phase = Phase.BETTING
         self.positions: list[Position] = []
         self.cards: dict[str, list[Card]] = {}
@@ -112,14 +98,42 @@ class Round(ABC, Generic[RulesT]):
         self.events: list[Event] = []
         self._source: CardSource = Deck.stacked([])
         self._player_decided = False
+        self._pending: dict[str, list[Card]] = {}
 
-    # ----------------------------------------------------------------- wagers
-    @property
     @abstractmethod
+    def _spec(self) -> GameSpec:
+        """The game's shape under these rules (its module's ``spec(rules)``)."""
+
+    # ------------------------------------------------------------- the shape
+    @property
     def spots(self) -> tuple[Spot, ...]:
         """The wager spots of one position."""
+        return self.spec.spots
 
-    at_least_one: ClassVar[tuple[str, ...]] = ()
+    @property
+    def at_least_one(self) -> tuple[str, ...]:
+        return self.spec.at_least_one
+
+    @property
+    def max_positions(self) -> int:
+        """How many positions one round may hold."""
+        return self.spec.max_positions
+
+    @property
+    def max_seats(self) -> int:
+        return self.spec.max_seats
+
+    @property
+    def positions_per_seat(self) -> int:
+        return self.spec.positions_per_seat
+
+    def hand_name(self, index: int) -> str:
+        """The key of position ``index``'s cards: its seat, ``seat:blind`` for a blind
+        second position (C8)."""
+        position = self.positions[index]
+        return f"{position.seat}:blind" if position.blind else position.seat
+
+    # ----------------------------------------------------------------- wagers
 
     def check_wagers(
         self, wagers: Mapping[str, Cents], seat: str = "player", blind: bool = False
@@ -156,7 +170,7 @@ class Round(ABC, Generic[RulesT]):
         placed = self.check_wagers(wagers, seat, blind)
         position = Position(seat, placed, blind)
         self.positions.append(position)
-        self._log("wagers", seat=seat, blind=blind, wagers=placed)
+        self.events.append(Wagered(seat, blind, placed))
         return position
 
     # ------------------------------------------------------------------- deal
@@ -180,7 +194,7 @@ class Round(ABC, Generic[RulesT]):
             self.void(f"misdeal: {error}")
             return
         self.cards = cards
-        self._log("deal", cards={hand: [int(c) for c in cs] for hand, cs in cards.items()})
+        self.events.append(Dealt({hand: tuple(int(c) for c in cs) for hand, cs in cards.items()}))
         problem = self._misdeal()
         if problem:
             self.void(f"misdeal: {problem}")
@@ -191,7 +205,8 @@ class Round(ABC, Generic[RulesT]):
         self._settle_if_done()
 
     def _default_source(self) -> CardSource:
-        return Deck()
+        shoe = self.spec.shoe
+        return Shoe(shoe.decks, shoe.cut_card_from_end) if shoe else Deck()
 
     def _draw(self, n: int) -> list[Card]:
         cards = self._source.deal(n)
@@ -200,15 +215,28 @@ class Round(ABC, Generic[RulesT]):
 
     def _misdeal(self) -> str | None:
         everything = [c for hand in self.cards.values() for c in hand]
-        if len(set(everything)) != len(everything) and self._one_deck:
+        if len(set(everything)) != len(everything) and self.spec.shoe is None:
             seen = [c for c in everything if everything.count(c) > 1]
             return f"{seen[0]} was dealt twice"
-        for hand, expected in self._hand_sizes().items():
-            if len(self.cards.get(hand, [])) != expected:
-                return f"{hand} holds {len(self.cards.get(hand, []))} cards, not {expected}"
+        for name, hand in self._dealt_hands():
+            held = len(self.cards.get(name, []))
+            if not hand.fewest <= held <= hand.cards:
+                most = hand.cards
+                expected = most if hand.fewest == most else f"{hand.fewest} to {most}"
+                return f"{name} holds {held} cards, not {expected}"
         return None
 
-    _one_deck: ClassVar[bool] = True
+    def _dealt_hands(self) -> list[tuple[str, HandSpec]]:
+        """(key, hand spec) of every hand the deal gives, in dealing order."""
+        named = []
+        for hand in self.spec.hands:
+            if hand.dealt_on is not None:
+                continue
+            if hand.each_position:
+                named += [(self.hand_name(i), hand) for i in range(len(self.positions))]
+            else:
+                named.append((hand.name, hand))
+        return named
 
     # -------------------------------------------------------------- decisions
     def legal_actions(self, seat: str = "player") -> list[Choice]:
@@ -263,9 +291,7 @@ class Round(ABC, Generic[RulesT]):
         position = self.positions[index]
         position.decision = action
         position.amount = amount
-        self._log(
-            "decision", seat=position.seat, blind=position.blind, action=action, amount=amount
-        )
+        self.events.append(Decision(position.seat, position.blind, action, amount))
         self._after_decision(index)
 
     def _deciding_index(self, seat: str) -> int | None:
@@ -280,9 +306,8 @@ class Round(ABC, Generic[RulesT]):
         for position, result in zip(self.positions, self._settle(), strict=True):
             position.result = result
         self.phase = Phase.SETTLED
-        self._log(
-            "settle",
-            results=[{"seat": p.seat, "blind": p.blind, **p.result} for p in self.positions],
+        self.events.append(
+            Settled(tuple({"seat": p.seat, "blind": p.blind, **p.result} for p in self.positions))
         )
 
     # ------------------------------------------------------------------- void
@@ -293,7 +318,7 @@ class Round(ABC, Generic[RulesT]):
         for position in self.positions:
             position.result = dict.fromkeys(position.wagers, 0)
         self.phase = Phase.VOID
-        self._log("void", reason=reason)
+        self.events.append(Voided(reason))
 
     # ---------------------------------------------------------------- results
     @property
@@ -319,32 +344,59 @@ class Round(ABC, Generic[RulesT]):
     def describe(self) -> str:
         """The round in plain language for people."""
         if self.phase is Phase.VOID:
-            return f"Round void ({self.events[-1].detail['reason']}); every wager returned."
+            reason = next(e.reason for e in reversed(self.events) if isinstance(e, Voided))
+            return f"Round void ({reason}); every wager returned."
         if self.phase is not Phase.SETTLED:
             return f"Round in progress ({self.phase})."
         return self._describe()
 
     # ------------------------------------------------------ for the games
-    @abstractmethod
-    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
-        """Deal every hand with ``draw(n)``."""
-
-    @abstractmethod
-    def _hand_sizes(self) -> dict[str, int]: ...
-
-    @abstractmethod
     def _choices(self, index: int) -> list[Choice]:
-        """The decisions position ``index`` may make now (empty: none to make)."""
+        """The decisions position ``index`` may make now (empty: none to make), from the
+        spec's options on the position's ``decides_with`` wager (T3: none without it)."""
+        spec = self.spec
+        ante = self.positions[index].wagers.get(spec.decides_with or "", 0)
+        if not ante:
+            return []
+        choices = []
+        for option in spec.options:
+            reaches = not option.most_from or self._reaches(index, option.most_from)
+            least, most = option.bounds(ante, reaches)
+            choices.append(Choice(option.action, option.label, least, most, option.step))
+        return choices
+
+    def _reaches(self, index: int, key: tuple[int, ...]) -> bool:
+        """Whether position ``index``'s hand reaches hand-ranking ``key`` (C3's pair of
+        aces); games whose options name one say how."""
+        raise NotImplementedError(f"{self.spec.title} options name no hand to reach")
+
+    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
+        """Deal every hand with ``draw(n)``, in the spec's order."""
+        return {name: draw(hand.cards) for name, hand in self._dealt_hands()}
 
     def _auto_decide(self, index: int) -> None:
-        """Decide for a position that has no choice (blind hand, Pair Plus only)."""
-        self._decide(index, "auto", 0)
+        """Decide for a position that has no choice: a blind second position makes its
+        Play (C8); one with nothing to decide (Pair Plus alone, a coup) is ``auto``."""
+        position = self.positions[index]
+        if position.blind and self.spec.blind_play is not None and self.spec.decides_with:
+            stake = int(self.spec.blind_play * position.wagers[self.spec.decides_with])
+            self._decide(index, "blind", stake)
+        else:
+            self._decide(index, "auto", 0)
 
     def _before_decision(self, index: int, action: str) -> None:
-        """Take what a decision needs before it is recorded (the rabbit, R4)."""
+        """Draw the hand a decision deals, before it is recorded (the rabbit, R4):
+        nothing changes if no card is left."""
+        for hand in self.spec.hands:
+            if hand.dealt_on == action:
+                self._pending[hand.name] = self._draw(hand.cards)
 
     def _after_decision(self, index: int) -> None:
         """Show what a decision dealt."""
+        for name, cards in self._pending.items():
+            self.cards[name] = cards
+            self.events.append(Drawn(name, tuple(int(c) for c in cards)))
+        self._pending.clear()
 
     @abstractmethod
     def _settle(self) -> list[dict[str, Cents]]:
@@ -358,15 +410,14 @@ class Round(ABC, Generic[RulesT]):
         if self.phase is not phase:
             raise IllegalAction(f"cannot {what} now: the round is {self.phase}, not {phase}")
 
-    def _log(self, kind: str, **detail: Any) -> None:
-        self.events.append(Event(kind, detail))
-
     @staticmethod
     def _show(cards: Sequence[Card]) -> str:
         return format_cards(cards, unicode=True)
 
-    #: the result line of the wager a decision places ("play", "raise")
-    decision_line: ClassVar[str] = "play"
+    @property
+    def decision_line(self) -> str:
+        """The result line of the wager a decision places ("play", "raise")."""
+        return next((o.line for o in self.spec.options if o.line), "play")
 
     def _results_text(self, position: Position, labels: Mapping[str, str]) -> str:
         """``"Ante +$10, Play push, Bonus -$10. Net $0"``: every line with a stake or a result."""

@@ -15,7 +15,6 @@ Two Pair, Kings and Sevens, wins: Ante push, Play +$10, Bonus +$20. Net +$30.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,12 +22,22 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.cards import Card, Rank
-from riverboat.games.engine import Choice, Round
+from riverboat.games.engine import Round
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
+from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6
 from riverboat.money import Cents, winnings
 
-__all__ = ["BONUS_TABLE", "BUY", "FOLD", "PLAY", "RabbitHunterRound", "RabbitHunterRules", "settle"]
+__all__ = [
+    "BONUS_TABLE",
+    "BUY",
+    "FOLD",
+    "PLAY",
+    "RabbitHunterRound",
+    "RabbitHunterRules",
+    "settle",
+    "spec",
+]
 
 #: decision codes for :func:`settle`
 FOLD, PLAY, BUY = 0, 1, 2
@@ -71,6 +80,31 @@ class RabbitHunterRules:
             raise RulesError(f"Bad Beat cannot pay a negative amount ({self.bad_beat_pays} to 1)")
         if self.max_payout is not None and self.max_payout <= 0:
             raise RulesError(f"the maximum payout must be positive, not {self.max_payout}")
+
+
+def spec(rules: RabbitHunterRules) -> GameSpec:
+    """Rabbit Hunter's shape: five cards each (R3), the rabbit on Buy & Play (R4)."""
+    return GameSpec(
+        name="rabbit-hunter",
+        title="Rabbit Hunter",
+        variant=rules.variant,
+        hands=(
+            HandSpec("player", "You", 5, each_position=True),
+            HandSpec("dealer", "Dealer", 5, house=True),
+            HandSpec("rabbit", "The rabbit", 1, dealt_on="buy"),
+        ),
+        spots=(rules.ante, rules.bonus, rules.bad_beat),
+        chips=rules.chips,
+        options=(
+            OptionSpec("fold", "Fold"),
+            OptionSpec("play", "Play", Fraction(1), line="play"),
+            # R4: a fee equal to the Ante and a Play wager equal to the Ante
+            OptionSpec(
+                "buy", "Buy & Play", Fraction(2), fee=Fraction(1), line="play", deals="rabbit"
+            ),
+        ),
+        pay_tables={"bonus_table": rules.bonus_table},
+    )
 
 
 Lines = dict[str, npt.NDArray[np.int64]]
@@ -134,32 +168,8 @@ class RabbitHunterRound(Round[RabbitHunterRules]):
 
     game = "rabbit-hunter"
 
-    @property
-    def spots(self) -> tuple[Spot, ...]:
-        return (self.rules.ante, self.rules.bonus, self.rules.bad_beat)
-
-    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
-        return {"player": draw(5), "dealer": draw(5)}  # R3
-
-    def _hand_sizes(self) -> dict[str, int]:
-        return {"player": 5, "dealer": 5}
-
-    def _choices(self, index: int) -> list[Choice]:
-        ante = self.positions[index].wagers["ante"]
-        return [
-            Choice("fold", "Fold"),
-            Choice("play", "Play", ante, ante),
-            Choice("buy", "Buy & Play", 2 * ante, 2 * ante),  # R4: fee and Play wager
-        ]
-
-    def _before_decision(self, index: int, action: str) -> None:
-        if action == "buy":
-            (self._rabbit,) = self._draw(1)  # R4: the sixth card; nothing changes if none is left
-
-    def _after_decision(self, index: int) -> None:
-        if self.positions[index].decision == "buy":
-            self.cards["rabbit"] = [self._rabbit]
-            self._log("draw", hand="rabbit", cards=[int(self._rabbit)])
+    def _spec(self) -> GameSpec:
+        return spec(self.rules)
 
     def player_hand(self) -> list[Card]:
         """The player's five cards, and the rabbit once bought."""

@@ -17,7 +17,6 @@ Ante +$10, Raise +$10, Pair Plus +$5. Net +$25.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -25,9 +24,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.cards import Card, Rank
-from riverboat.games.engine import Choice, Round
+from riverboat.cards import Rank
+from riverboat.games.engine import Round
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
+from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import THREE_CARD, ThreeCard, evaluate3
 from riverboat.money import Cents
 
@@ -186,28 +186,38 @@ def settle(
 _LABELS = {"ante": "Ante", "raise": "Raise", "ante_bonus": "Ante Bonus", "pair_plus": "Pair Plus"}
 
 
+def spec(rules: TriCardRules) -> GameSpec:
+    """Tri-Card's shape: three cards each (T2); Fold or Raise with an Ante (T3)."""
+    return GameSpec(
+        name="tri-card",
+        title="Tri-Card Poker",
+        variant=rules.variant,
+        hands=(
+            HandSpec("player", "You", 3, each_position=True),
+            HandSpec("dealer", "Dealer", 3, house=True),
+        ),
+        spots=(rules.ante, rules.pair_plus),
+        chips=rules.chips,
+        options=(
+            OptionSpec("fold", "Fold"),
+            OptionSpec("raise", "Raise", Fraction(1), line="raise"),
+        ),
+        at_least_one=("ante", "pair_plus"),  # T1
+        pay_tables={
+            "raise_table": rules.raise_table,
+            "ante_bonus_table": rules.ante_bonus_table,
+            "pair_plus_table": rules.pair_plus_table,
+        },
+    )
+
+
 class TriCardRound(Round[TriCardRules]):
     """One round of Tri-Card Poker for one player."""
 
     game = "tri-card"
-    decision_line = "raise"
-    at_least_one = ("ante", "pair_plus")  # T1
 
-    @property
-    def spots(self) -> tuple[Spot, ...]:
-        return (self.rules.ante, self.rules.pair_plus)
-
-    def _deal(self, draw: Callable[[int], list[Card]]) -> dict[str, list[Card]]:
-        return {"player": draw(3), "dealer": draw(3)}  # T2
-
-    def _hand_sizes(self) -> dict[str, int]:
-        return {"player": 3, "dealer": 3}
-
-    def _choices(self, index: int) -> list[Choice]:
-        ante = self.positions[index].wagers["ante"]
-        if not ante:
-            return []  # T3: Pair Plus alone has no decision
-        return [Choice("fold", "Fold"), Choice("raise", "Raise", ante, ante)]
+    def _spec(self) -> GameSpec:
+        return spec(self.rules)
 
     def _settle(self) -> list[dict[str, Cents]]:
         position = self.positions[0]

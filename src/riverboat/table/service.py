@@ -40,6 +40,7 @@ from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.baccarat import winner as baccarat_winner
 from riverboat.games.chips import quick_replay
 from riverboat.games.codec import from_json, to_json
+from riverboat.games.events import Decision
 from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource, SecureSource, new_client_seed
@@ -825,10 +826,7 @@ class TableService:
                     game_round = self._resume(row)
                 except ValueError:
                     continue  # a damaged record: left for audit to report
-                if any(
-                    e.kind == "decision" and e.detail["action"] not in ("auto", "blind")
-                    for e in game_round.events
-                ):
+                if any(isinstance(e, Decision) and e.by_player for e in game_round.events):
                     continue
                 game_round.void("interrupted before the first decision")
                 self._store(session, row, game_round)

@@ -109,7 +109,7 @@ class SharedTable:
         self.service, self.game, self.variant = service, game, variant
         self.kind = find_game(game)
         self.rules = self.kind.rules(variant)
-        self.max_seats = self.kind.round_type.max_seats
+        self.max_seats = self.kind.spec().max_seats
         self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
         self.seats: list[Seat] = []
         self.phase = "betting"

@@ -1,0 +1,165 @@
+"""What happens in a round, as frozen, typed events with one JSON form each.
+
+A round's history is an append-only list of these (ARCHITECTURE principle 6): the
+wagers placed, the deal, each decision, a card a decision draws, the settlement or
+a void. :func:`event_from_json` reads the JSON form back; replay matches on the
+types.
+
+>>> event = Decision(seat="player", blind=False, action="play", amount=1000)
+>>> event.to_json()
+{'kind': 'decision', 'seat': 'player', 'blind': False, 'action': 'play', 'amount': 1000}
+>>> event_from_json(event.to_json()) == event
+True
+>>> event_from_json({"kind": "shuffle"})
+Traceback (most recent call last):
+...
+riverboat.games.events.EventError: no event kind 'shuffle'; the kinds are wagers, deal, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from riverboat.money import Cents
+
+__all__ = [
+    "Dealt",
+    "Decision",
+    "Drawn",
+    "Event",
+    "EventError",
+    "Settled",
+    "Voided",
+    "Wagered",
+    "event_from_json",
+]
+
+#: decisions the engine makes for a position with no choice: a blind second
+#: position's Play (C8), and nothing to decide (Pair Plus alone, a coup)
+AUTOMATIC = ("auto", "blind")
+
+
+class EventError(ValueError):
+    """JSON that is not a round event."""
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in a round."""
+
+    kind: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The event's one JSON form: ``{"kind": ..., fields...}``."""
+        values = {field.name: getattr(self, field.name) for field in fields(self)}
+        return {"kind": self.kind, **_plain(values)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Wagered(Event):
+    """A position opened at ``seat`` with these wagers (cents per spot)."""
+
+    kind: ClassVar[str] = "wagers"
+    seat: str
+    blind: bool
+    wagers: Mapping[str, Cents]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "wagers", _frozen(self.wagers))
+
+
+@dataclass(frozen=True)
+class Dealt(Event):
+    """The deal: each hand's cards (0..51)."""
+
+    kind: ClassVar[str] = "deal"
+    cards: Mapping[str, tuple[int, ...]]
+
+    def __post_init__(self) -> None:
+        cards = {hand: tuple(int(c) for c in held) for hand, held in self.cards.items()}
+        object.__setattr__(self, "cards", _frozen(cards))
+
+
+@dataclass(frozen=True)
+class Decision(Event):
+    """A position's decision and the cents it put in play (``auto``/``blind``: the
+    engine's, for a position with no choice)."""
+
+    kind: ClassVar[str] = "decision"
+    seat: str
+    blind: bool
+    action: str
+    amount: Cents
+
+    @property
+    def by_player(self) -> bool:
+        """Whether a player made it (G7: a round is void only before the first)."""
+        return self.action not in AUTOMATIC
+
+
+@dataclass(frozen=True)
+class Drawn(Event):
+    """Cards a decision dealt to ``hand`` (the rabbit, R4)."""
+
+    kind: ClassVar[str] = "draw"
+    hand: str
+    cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(int(c) for c in self.cards))
+
+
+@dataclass(frozen=True)
+class Settled(Event):
+    """Each position's net cents per result line."""
+
+    kind: ClassVar[str] = "settle"
+    results: tuple[Mapping[str, Any], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "results", tuple(_frozen(r) for r in self.results))
+
+
+@dataclass(frozen=True)
+class Voided(Event):
+    """The round is void and every wager returned (G7)."""
+
+    kind: ClassVar[str] = "void"
+    reason: str
+
+
+_KINDS: dict[str, type[Event]] = {
+    kind.kind: kind for kind in (Wagered, Dealt, Decision, Drawn, Settled, Voided)
+}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """The event a JSON form stands for; :class:`EventError` if it is none."""
+    kind = _KINDS.get(str(data.get("kind")))
+    if kind is None:
+        raise EventError(
+            f"no event kind {data.get('kind')!r}; the kinds are {', '.join(_KINDS)}"
+        )
+    given = {key: value for key, value in data.items() if key != "kind"}
+    names = [field.name for field in fields(kind)]
+    if set(given) != set(names):
+        raise EventError(
+            f"a {kind.kind} event has the fields {', '.join(names)}, "
+            f"not {', '.join(given) or 'none'}"
+        )
+    return kind(**given)
