@@ -682,8 +682,10 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
     database: _Database = None,
 ) -> None:
-    """Serve the tables in the browser. On a loopback address the local player plays
-    without logging in; elsewhere players log in with named accounts."""
+    """Serve the tables in the browser.
+
+    On a loopback address the local player plays without logging in; elsewhere
+    players log in with named accounts."""
     _need_extra("web", "riverboat serve")
     _check_database_url(database)
     import uvicorn
