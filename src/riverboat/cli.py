@@ -69,7 +69,8 @@ def _need_extra(extra: str, option: str) -> None:
     missing = [module for module in modules if find_spec(module) is None]
     if missing:
         typer.echo(
-            f"Error: {option} needs {purpose} ({', '.join(missing)} is not installed): "
+            f"Error: {option} needs {purpose} ({' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not installed): "
             f"pip install 'riverboat[{extra}]'",
             err=True,
         )
