@@ -2,7 +2,9 @@
 
 import json
 import re
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from riverboat import __version__
@@ -69,8 +71,6 @@ def test_user_mistakes_get_clear_errors_not_tracebacks() -> None:
 
 
 def test_analyze_prints_figures_in_each_format(tmp_path: object) -> None:
-    from pathlib import Path
-
     text = runner.invoke(app, ["analyze", "tri-card", "--wagers", "ante"])
     assert text.exit_code == 0, text.output
     assert "3.3730%" in text.output
@@ -197,8 +197,6 @@ def test_output_paths_and_numbers_are_checked_before_the_work() -> None:
 
 
 def test_accounts_history_verify_and_audit_commands(tmp_path: object) -> None:
-    from pathlib import Path
-
     folder = Path(str(tmp_path))
     url = f"sqlite:///{folder / 'cli.db'}"
     env = {"RIVERBOAT_DATABASE_URL": url}
@@ -247,8 +245,6 @@ def test_accounts_history_verify_and_audit_commands(tmp_path: object) -> None:
 def test_history_gives_each_round_its_own_net(tmp_path: object) -> None:
     """Other rounds may be played between a round's balances: its net comes from its
     own record; a round still open has none yet."""
-    from pathlib import Path
-
     from riverboat.money import format_money
     from riverboat.table.service import TableService
 
@@ -274,8 +270,6 @@ def test_history_gives_each_round_its_own_net(tmp_path: object) -> None:
 
 
 def test_verify_checks_a_whole_baccarat_shoe_b1(tmp_path: object) -> None:
-    from pathlib import Path
-
     from riverboat.table.service import TableService
 
     folder = Path(str(tmp_path))
@@ -293,3 +287,254 @@ def test_verify_checks_a_whole_baccarat_shoe_b1(tmp_path: object) -> None:
     gap = runner.invoke(app, ["verify", str(folder / "gap.json")])
     assert gap.exit_code == 1
     assert "shoe: FAILED: coup" in gap.output
+
+
+# ------------------------------------------------------------ a light start
+
+
+def test_importing_the_command_loads_no_heavy_library() -> None:
+    """`riverboat --help` and the commands that compute nothing start at once: the
+    command line imports numpy, numba, SQLAlchemy and FastAPI only inside the commands
+    that use them (a check of what is imported, not of a time)."""
+    import subprocess
+    import sys
+
+    heavy = ("numpy", "numba", "sqlalchemy", "fastapi", "matplotlib", "textual")
+    probe = (
+        "import sys, riverboat.cli\n"
+        f"print(','.join(m for m in {heavy!r} if m in sys.modules))"
+    )
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"},
+    )
+    assert done.stdout.strip() == "", f"loaded at import: {done.stdout.strip()}"
+
+
+def test_the_package_still_exports_its_nouns_lazily() -> None:
+    import riverboat
+
+    for name in riverboat.__all__:
+        assert getattr(riverboat, name) is not None, name
+    assert set(riverboat.__all__) <= set(dir(riverboat))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        riverboat.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+# ------------------------------------------------------------ every format
+
+
+def _played_database(folder: Path) -> tuple[str, list[dict[str, object]]]:
+    """A database with three rounds: one open, two settled; and its history."""
+    from riverboat.table.service import TableService
+
+    url = f"sqlite:///{folder / 'formats.db'}"
+    service = TableService(url)
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 1000})
+    service.act(me, view["id"], "raise")
+    service.start_round(me, "baccarat", {"player": 500})
+    service.start_round(me, "crazy4", {"ante": 500, "super_bonus": 500})
+    found = service.history(me, 20)
+    service.engine.dispose()
+    return url, found
+
+
+def test_history_honours_every_format(tmp_path: Path) -> None:
+    import csv
+
+    url, found = _played_database(tmp_path)
+    ids = [str(item["id"]) for item in found]
+
+    text = runner.invoke(app, ["history", "--database", url])
+    assert text.exit_code == 0, text.output
+    assert [line.split()[0] for line in text.output.splitlines()] == [f"#{i}" for i in ids]
+
+    as_json = runner.invoke(app, ["history", "--database", url, "--format", "json"])
+    assert [str(item["id"]) for item in json.loads(as_json.output)] == ids
+
+    as_csv = runner.invoke(app, ["history", "--database", url, "--format", "csv"])
+    assert as_csv.exit_code == 0, as_csv.output
+    rows = list(csv.DictReader(as_csv.output.splitlines()))
+    assert [row["id"] for row in rows] == ids
+    assert list(rows[0]) == [
+        "id", "played_at", "game", "status", "net_cents", "balance_after_cents",
+    ]  # fmt: skip
+    by_game = {row["game"]: row for row in rows}
+    assert by_game["crazy4"]["status"] == "open"
+    assert by_game["crazy4"]["net_cents"] == ""  # an open round has no net yet
+    assert int(by_game["tri-card"]["net_cents"]) == next(
+        item["net"] for item in found if item["game"] == "tri-card"
+    )
+
+    markdown = runner.invoke(app, ["history", "--database", url, "--format", "markdown"])
+    assert markdown.exit_code == 0, markdown.output
+    lines = markdown.output.splitlines()
+    assert lines[0] == "| round | played at | game | status | net | balance after |"
+    assert lines[1] == "|---|---|---|---|---|---|"
+    assert [line.split("|")[1].strip() for line in lines[2:]] == [f"#{i}" for i in ids]
+    assert all(line.count("|") == 7 for line in lines)
+
+
+def test_simulate_honours_every_format() -> None:
+    import csv
+
+    base = ["simulate", "tri-card", "--rounds", "2000", "--strategy", "simple", "--seed", "3"]
+    text = runner.invoke(app, base)
+    assert text.exit_code == 0, text.output
+    assert "whole game" in text.output
+    data = json.loads(runner.invoke(app, [*base, "--format", "json"]).output)
+    assert data["rounds"] == 2000
+    as_csv = runner.invoke(app, [*base, "--format", "csv"])
+    assert as_csv.exit_code == 0, as_csv.output
+    rows = list(csv.DictReader(as_csv.output.splitlines()))
+    assert list(rows[0]) == [
+        "wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z",
+    ]  # fmt: skip
+    assert {row["wager"] for row in rows} == set(data["mean_return"])
+    net = next(row for row in rows if row["wager"] == "net")
+    assert float(net["mean"]) == data["mean_return"]["net"]["mean"]  # same seed, same run
+    markdown = runner.invoke(app, [*base, "--format", "markdown"]).output
+    assert "| wager | mean | ci95_low | ci95_high | standard_error | exact | z |" in markdown
+    assert "|---|---|---|---|---|---|---|" in markdown
+    assert "| net |" in markdown
+
+
+def test_bankroll_honours_every_format() -> None:
+    import csv
+
+    base = [
+        "bankroll", "tri-card", "--bankroll", "100", "--wagers", "ante=10",
+        "--sessions", "50", "--rounds-per-session", "5", "--strategy", "simple", "--seed", "1",
+    ]  # fmt: skip
+    text = runner.invoke(app, base)
+    assert text.exit_code == 0, text.output
+    assert "probability of ruin" in text.output
+    data = json.loads(runner.invoke(app, [*base, "--format", "json"]).output)
+    assert data["sessions"] == 50
+    as_csv = runner.invoke(app, [*base, "--format", "csv"])
+    rows = dict(csv.reader(as_csv.output.splitlines()))
+    assert rows.pop("measure") == "value"
+    assert float(rows["probability_of_ruin"]) == data["probability_of_ruin"]
+    assert float(rows["result_quantiles.50%"]) == data["result_quantiles"]["50%"]
+    markdown = runner.invoke(app, [*base, "--format", "markdown"]).output.splitlines()
+    assert markdown[:2] == ["| measure | value |", "|---|---|"]
+    assert "| sessions | 50 |" in markdown
+
+
+def test_analyze_csv_is_read_back_by_the_csv_module() -> None:
+    import csv
+
+    table = runner.invoke(app, ["analyze", "tri-card", "--wagers", "ante", "--format", "csv"])
+    rows = list(csv.DictReader(table.output.splitlines()))
+    assert rows
+    assert {row["wager"] for row in rows} >= {"ante"}
+    assert all(float(row["probability"]) >= 0 for row in rows)
+
+
+def test_play_auto_honours_both_formats(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'auto.db'}"
+    base = ["play", "tri-card", "--auto", "simple", "--rounds", "2", "--database", url]
+    text = runner.invoke(app, base)
+    assert text.exit_code == 0, text.output
+    assert [line[:3] for line in text.output.splitlines()] == ["#1 ", "#2 "]
+    lines = runner.invoke(app, [*base, "--format", "json"]).output.splitlines()
+    assert len(lines) == 2
+    assert all("net" in json.loads(line) for line in lines)
+
+
+# ------------------------------------------------------------ extras checked first
+
+
+def _without(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
+    """Make the command believe ``modules`` are not installed (nothing is uninstalled)."""
+    from riverboat import cli
+
+    real = cli.find_spec
+    monkeypatch.setattr(
+        cli, "find_spec", lambda name, *a: None if name in modules else real(name, *a)
+    )
+
+
+def _refuse_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any real work fails the test: the extra must be checked before it."""
+    import riverboat.analysis
+    import riverboat.sim
+    import riverboat.sim.bankroll
+    import riverboat.table.service
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the work started before the extra was checked")
+
+    monkeypatch.setattr(riverboat.sim.bankroll, "bankroll", started)
+    monkeypatch.setattr(riverboat.analysis, "analyze", started)
+    monkeypatch.setattr(riverboat.sim, "simulate", started)
+    monkeypatch.setattr(riverboat.table.service, "TableService", started)
+
+
+def test_a_missing_extra_stops_the_command_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = {
+        ("matplotlib",): [
+            (["bankroll", "rabbit-hunter", "--bankroll", "500", "--wagers", "ante=10",
+              "--plot", "sessions.png"], "plot"),
+            (["analyze", "tri-card", "--plot", "chart.png"], "plot"),
+        ],
+        ("fastapi",): [(["serve"], "web")],
+        ("textual",): [(["play", "tri-card"], "terminal")],
+        ("distributed",): [
+            (["simulate", "baccarat", "--scheduler", "tcp://10.0.0.5:8786"], "cluster")
+        ],
+        ("psycopg",): [
+            (["history", "--database", "postgresql+psycopg://u@h/db"], "postgres"),
+            (["accounts", "balance", "--database", "postgresql+psycopg://u@h/db"], "postgres"),
+            (["play", "tri-card", "--auto", "simple",
+              "--database", "postgresql+psycopg://u@h/db"], "postgres"),
+        ],
+    }  # fmt: skip
+    for missing, commands in cases.items():
+        with pytest.MonkeyPatch.context() as patch:
+            _without(patch, *missing)
+            _refuse_work(patch)
+            for args, extra in commands:
+                result = runner.invoke(app, args)
+                assert result.exit_code == 2, (args, result.output)
+                lines = result.output.strip().splitlines()
+                assert len(lines) == 1, (args, result.output)  # one line, no traceback
+                assert f"pip install 'riverboat[{extra}]'" in lines[0], (args, lines)
+                assert missing[0] in lines[0], (args, lines)
+
+
+def test_the_terminal_extra_is_not_needed_with_auto(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _without(monkeypatch, "textual")
+    url = f"sqlite:///{tmp_path / 'auto.db'}"
+    result = runner.invoke(app, ["play", "tri-card", "--auto", "simple", "--database", url])
+    assert result.exit_code == 0, result.output
+
+
+# ------------------------------------------------------------ bad input, said plainly
+
+
+def test_more_bad_input_names_what_is_wrong_and_what_is_allowed(tmp_path: Path) -> None:
+    from importlib.util import find_spec
+
+    folder = tmp_path
+    (folder / "numbers.json").write_text("[1, 2]")
+    cases = {
+        ("simulate", "baccarat", "--scheduler", "nonsense"): (2, "is tcp://HOST:PORT"),
+        ("history", "--database", "postgresql://u@h/db"): (2, "postgresql+psycopg://"),
+        ("history", "--format", "xml"): (2, "'text', 'json', 'csv', 'markdown'"),
+        ("verify", str(folder / "numbers.json")): (1, "item 2: FAILED: not a round record"),
+    }
+    for args, (code, message) in cases.items():
+        if "postgresql://u@h/db" in args and find_spec("psycopg2") is not None:
+            continue  # the driver is there: the URL is fine
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == code, (args, result.output)
+        assert message in " ".join(result.output.split()), (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), args

@@ -16,30 +16,23 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from fractions import Fraction
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from riverboat import __version__
-from riverboat.cards import CardError, format_cards, parse_cards
-from riverboat.fairness import commitment, derive_order
-from riverboat.hands import (
-    Evaluator,
-    evaluate3,
-    evaluate4of5,
-    evaluate5,
-    evaluate6,
-    evaluate7,
-)
-from riverboat.rng import FairSource, shuffled
+# Only the standard library and Typer at import time: `riverboat --help` and the
+# commands that compute nothing start at once. numpy, numba, SQLAlchemy, the games,
+# the analyzer, the simulator and the front ends load inside the commands using them.
 
 if TYPE_CHECKING:
     from riverboat.games.rules import Spot
+    from riverboat.hands import Evaluator
 
 app = typer.Typer(
     help="riverboat: casino table games, dealt fairly, with every number behind them exact.",
@@ -47,17 +40,65 @@ app = typer.Typer(
     add_completion=False,
 )
 
-_GAMES_BY_SIZE: dict[int, list[tuple[str, Evaluator]]] = {
-    3: [("Tri-Card Poker", evaluate3)],
-    5: [("Poker", evaluate5), ("Crazy 4 Poker (best four)", evaluate4of5)],
-    6: [("Poker (best five)", evaluate6)],
-    7: [("Poker (best five)", evaluate7)],
+def _games_by_size() -> dict[int, list[tuple[str, Evaluator]]]:
+    """The games that name a hand of each size (the evaluators load numba)."""
+    from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6, evaluate7
+
+    return {
+        3: [("Tri-Card Poker", evaluate3)],
+        5: [("Poker", evaluate5), ("Crazy 4 Poker (best four)", evaluate4of5)],
+        6: [("Poker (best five)", evaluate6)],
+        7: [("Poker (best five)", evaluate7)],
+    }
+
+
+#: the optional extras: what each needs importable, and what it is for
+_EXTRAS = {
+    "plot": (("matplotlib",), "charts"),
+    "web": (("fastapi", "uvicorn"), "the web table"),
+    "terminal": (("textual",), "the terminal table"),
+    "postgres": (("psycopg",), "PostgreSQL"),
+    "cluster": (("dask", "distributed"), "a Dask cluster"),
 }
-_SHOWDOWN = {3: evaluate3, 5: evaluate5, 6: evaluate6, 7: evaluate7}
+
+
+def _need_extra(extra: str, option: str) -> None:
+    """Before any work: stop with one line naming the extra to install when ``option``
+    needs a package that is missing (exit code 2, as for any usage mistake)."""
+    modules, purpose = _EXTRAS[extra]
+    missing = [module for module in modules if find_spec(module) is None]
+    if missing:
+        typer.echo(
+            f"Error: {option} needs {purpose} ({' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not installed): "
+            f"pip install 'riverboat[{extra}]'",
+            err=True,
+        )
+        raise typer.Exit(2)
+
+
+def _check_database_url(database: str | None) -> None:
+    """A PostgreSQL URL needs the postgres extra's driver; say so before connecting."""
+    scheme = (database or "").partition("://")[0].lower()
+    dialect, _, driver = scheme.partition("+")
+    if dialect not in ("postgresql", "postgres"):
+        return
+    if driver in ("", "psycopg2") and find_spec("psycopg2") is None:
+        typer.echo(
+            f"Error: --database: {scheme}:// needs the psycopg2 driver, which is not "
+            "installed; use postgresql+psycopg://USER@HOST/DB with "
+            "pip install 'riverboat[postgres]'",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if driver == "psycopg":
+        _need_extra("postgres", "--database postgresql+psycopg://")
 
 
 def _version(show: bool) -> None:
     if show:
+        from riverboat import __version__
+
         typer.echo(f"riverboat {__version__}")
         raise typer.Exit()
 
@@ -88,7 +129,10 @@ def deal(
         raise typer.BadParameter(
             "no game here deals 4-card hands; use 3, 5, 6 or 7", param_hint="--cards"
         )
-    evaluate = _SHOWDOWN[cards]
+    from riverboat.cards import format_cards
+    from riverboat.rng import FairSource, shuffled
+
+    evaluate = _games_by_size()[cards][0][1]  # the poker order of the hand's size
     ranking = evaluate.ranking
     source = FairSource.new(client_seed)
     typer.echo(f"Commitment (SHA-256 of the server seed): {source.commitment}")
@@ -122,6 +166,9 @@ def deck(
     ] = 52,
 ) -> None:
     """Re-derive a provably fair deck order, top card first."""
+    from riverboat.cards import format_cards
+    from riverboat.fairness import commitment, derive_order
+
     try:
         order = derive_order(server_seed, client_seed, nonce, size)
     except ValueError as error:
@@ -135,11 +182,13 @@ def name(
     hand: Annotated[str, typer.Argument(help='Cards such as "As Kd 10h 9c 2s" (3 to 7 cards).')],
 ) -> None:
     """Name a hand in each game that deals hands of its size."""
+    from riverboat.cards import CardError, format_cards, parse_cards
+
     try:
         cards = parse_cards(hand)
     except CardError as error:
         raise typer.BadParameter(str(error), param_hint="HAND") from None
-    games = _GAMES_BY_SIZE.get(len(cards))
+    games = _games_by_size().get(len(cards))
     if not games:
         raise typer.BadParameter(
             f"{len(cards)} cards: a hand here has 3, 5, 6 or 7 cards", param_hint="HAND"
@@ -165,6 +214,8 @@ _IN_DOLLARS = "a wager is NAME=DOLLARS in whole cents, e.g. ante=10 or ante=12.5
 #: the largest wager in base units, and the finest step (a denominator)
 _MOST_UNITS = 1000
 #: dollars with up to two decimals: at most $9,999,999.99, beyond every table's limits
+#: a Dask scheduler's address: [PROTOCOL://]HOST:PORT, HOST a name or [IPv6]
+_SCHEDULER = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}")
 _DOLLARS = re.compile(r"\$?([0-9]{1,7})(?:\.([0-9]{1,2}))?")
 
 
@@ -259,6 +310,8 @@ def analyze(
     ] = None,
 ) -> None:
     """Exact house edge, element of risk, strategy and return tables of a game."""
+    if plot is not None:
+        _need_extra("plot", "--plot")
     from riverboat.analysis import analyze as run
     from riverboat.games.rules import IllegalAction, RulesError
 
@@ -306,9 +359,19 @@ def simulate(
     scheduler: Annotated[
         str | None, typer.Option(help="A Dask scheduler, tcp://HOST:PORT (the cluster extra).")
     ] = None,
-    output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+    output: Annotated[
+        Format, typer.Option("--format", help="text, json, csv or markdown.")
+    ] = Format.text,
 ) -> None:
     """Monte Carlo: mean return per wager with a 95% interval, beside the exact figure."""
+    if scheduler is not None:
+        _need_extra("cluster", "--scheduler")
+        if not _SCHEDULER.fullmatch(scheduler):
+            raise typer.BadParameter(
+                f"{scheduler!r}: a Dask scheduler's address is tcp://HOST:PORT, "
+                "e.g. tcp://10.0.0.5:8786",
+                param_hint="--scheduler",
+            )
     from riverboat.games.rules import IllegalAction, RulesError
     from riverboat.sim import simulate as run
 
@@ -321,8 +384,23 @@ def simulate(
         raise typer.BadParameter(str(error)) from None
     if output is Format.json:
         typer.echo(json.dumps(result.to_json(), indent=2))
-    else:
+    elif output is Format.text:
         typer.echo(result.to_text(), nl=False)
+    else:
+        header = ["wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z"]
+        rows = [
+            [name, e.mean, *e.interval, e.standard_error, e.exact, e.z]
+            for name, e in result.wagers.items()
+        ]
+        if output is Format.csv:
+            typer.echo(_csv_table(header, rows), nl=False)
+        else:
+            shown = [[f"{v:+.5f}" if isinstance(v, float) else v for v in row] for row in rows]
+            typer.echo(
+                f"{result.to_text().splitlines()[0]}\n\n{_markdown_table(header, shown)}\n"
+                f"Element of risk (per total wagered): {result.element_of_risk:.5f}\n",
+                nl=False,
+            )
 
 
 @app.command()
@@ -341,9 +419,13 @@ def bankroll(
         int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
     ] = None,
     plot: Annotated[Path | None, typer.Option(help="Write a histogram and sample paths.")] = None,
-    output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+    output: Annotated[
+        Format, typer.Option("--format", help="text, json, csv or markdown.")
+    ] = Format.text,
 ) -> None:
     """How a bankroll fares: ruin, reaching a target, rounds survived, session results."""
+    if plot is not None:
+        _need_extra("plot", "--plot")
     from riverboat.games import find_game
     from riverboat.games.rules import IllegalAction, RulesError
     from riverboat.sim.bankroll import bankroll as run
@@ -371,8 +453,14 @@ def bankroll(
         raise typer.BadParameter(str(error)) from None
     if output is Format.json:
         typer.echo(json.dumps(study.to_json(), indent=2))
-    else:
+    elif output is Format.text:
         typer.echo(study.to_text(), nl=False)
+    else:
+        rows = _flat_items(study.to_json())
+        if output is Format.csv:
+            typer.echo(_csv_table(["measure", "value"], rows), nl=False)
+        else:
+            typer.echo(_markdown_table(["measure", "value"], rows), nl=False)
 
 
 # ----------------------------------------------------------------- the table service
@@ -396,6 +484,7 @@ _PlayerName = Annotated[
 
 
 def _service(database: str | None) -> Any:
+    _check_database_url(database)
     from riverboat.table.service import TableService
 
     try:
@@ -467,7 +556,9 @@ def history(
     rounds: Annotated[int, typer.Option("-n", "--rounds", min=1, max=1000, help="How many.")] = 20,
     player: _PlayerName = None,
     database: _Database = None,
-    output: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+    output: Annotated[
+        Format, typer.Option("--format", help="text, json (records with seeds), csv or markdown.")
+    ] = Format.text,
 ) -> None:
     """The last rounds, newest first; JSON gives each round's record and seeds."""
     from sqlalchemy.exc import DBAPIError
@@ -482,13 +573,32 @@ def history(
     if output is Format.json:
         typer.echo(json.dumps(found, indent=2))
         return
+    # the round's own net: other rounds may have been played between its balances
+    if output is Format.csv:
+        header = ["id", "played_at", "game", "status", "net_cents", "balance_after_cents"]
+        rows = [
+            [i["id"], i["played_at"], i["game"], i["status"], i["net"], i["balance_after"]]
+            for i in found
+        ]
+        typer.echo(_csv_table(header, rows), nl=False)
+        return
+
+    def money(cents: int | None, signed: bool = False) -> str:
+        return "-" if cents is None else format_money(cents, signed=signed)
+
+    if output is Format.markdown:
+        header = ["round", "played at", "game", "status", "net", "balance after"]
+        rows = [
+            [f"#{i['id']}", i["played_at"][:19], i["game"], i["status"],
+             money(i["net"], signed=True), money(i["balance_after"])]
+            for i in found
+        ]  # fmt: skip
+        typer.echo(_markdown_table(header, rows), nl=False)
+        return
     for item in found:
-        # the round's own net: other rounds may have been played between its balances
-        net, after = item["net"], item["balance_after"]
         typer.echo(
             f"#{item['id']:<6} {item['played_at'][:19]}  {item['game']:<14} {item['status']:<8} "
-            f"{'-' if net is None else format_money(net, signed=True):>10}  "
-            f"balance {'-' if after is None else format_money(after)}"
+            f"{money(item['net'], signed=True):>10}  balance {money(item['balance_after'])}"
         )
 
 
@@ -515,12 +625,18 @@ def verify(
         raise typer.BadParameter(f"{path} is not JSON", param_hint="PATH") from None
     items = data if isinstance(data, list) else [data]
     failed = 0
-    for item in items:
-        try:
-            problems = verify_round(item)
-        except (KeyError, TypeError, ValueError) as error:
-            problems = [f"not a round record ({error})"]
-        name = f"round {item.get('id', '?')}" if isinstance(item, dict) else "item"
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            problems = [
+                f"not a round record: a round is a JSON object as `riverboat history "
+                f"--format json` gives, not {type(item).__name__}"
+            ]
+        else:
+            try:
+                problems = verify_round(item)
+            except (KeyError, TypeError, ValueError) as error:
+                problems = [f"not a round record ({error})"]
+        name = f"round {item.get('id', '?')}" if isinstance(item, dict) else f"item {number}"
         if problems:
             failed += 1
             typer.echo(f"{name}: FAILED: " + "; ".join(problems))
@@ -567,14 +683,16 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
     database: _Database = None,
 ) -> None:
-    """Serve the tables in the browser. On a loopback address the local player plays
-    without logging in; elsewhere players log in with named accounts."""
-    try:
-        import uvicorn
+    """Serve the tables in the browser.
 
-        from riverboat.web.app import create_app
-    except ImportError:
-        raise typer.BadParameter("the web table needs: pip install 'riverboat[web]'") from None
+    On a loopback address the local player plays without logging in; elsewhere
+    players log in with named accounts."""
+    _need_extra("web", "riverboat serve")
+    _check_database_url(database)
+    import uvicorn
+
+    from riverboat.web.app import create_app
+
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
     application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
@@ -633,6 +751,8 @@ def play(
     database: _Database = None,
 ) -> None:
     """Play at the tables in the terminal, or with --auto play rounds for scripts."""
+    if auto is None:
+        _need_extra("terminal", "riverboat play (without --auto)")
     from riverboat.games import find_game
     from riverboat.games.rules import IllegalAction, RulesError, check_wagers
 
@@ -675,15 +795,9 @@ def _play_on_screen(
         )
     if no_color:
         os.environ["NO_COLOR"] = "1"  # Textual reads it when the app starts
-    try:
-        from riverboat.terminal.app import TableApp
-    except ImportError:  # Textual is an extra: the core and --auto need none of it
-        raise typer.BadParameter(
-            "the terminal table needs Textual: pip install 'riverboat[terminal]' "
-            "(--auto works without it)"
-        ) from None
-
     from sqlalchemy.exc import DBAPIError
+
+    from riverboat.terminal.app import TableApp  # Textual: checked by play (_need_extra)
 
     service = _service(database)
     try:
@@ -774,6 +888,37 @@ def _write_plot(draw: Any, path: Path) -> None:
         raise typer.BadParameter(
             f"cannot write {path}: {error.strerror}", param_hint="--plot"
         ) from None
+
+
+def _csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as CSV text (the csv module quotes what needs quoting); None is empty."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if value is None else value for value in row] for row in rows)
+    return out.getvalue()
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as a Markdown (GitHub) table; a ``|`` inside a cell is escaped."""
+
+    def cell(value: Any) -> str:
+        return ("-" if value is None else str(value)).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(map(cell, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(cell, row)) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _flat_items(data: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
+    """A JSON object's leaves as (dotted name, value) rows."""
+    rows: list[list[Any]] = []
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            rows += _flat_items(value, f"{prefix}{key}.")
+        else:
+            rows.append([f"{prefix}{key}", value])
+    return rows
 
 
 def _return_tables_csv(result: Any) -> str:
