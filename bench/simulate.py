@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         placed = wager_units(game, None)
         stakes = {k: int(v) * 1000 for k, v in placed.items()}  # $10 units
         table, codes, options = None, np.zeros(1, dtype=np.int64), ["bet"]
-        if game != "baccarat":
+        if kind.spec(rules).options:  # a game with decisions looks them up
             model = heads_up(game, rules)
             table = strategy_table(game, rules, placed, "optimal")
             codes = np.array([o.settle_code for o in model.options], dtype=np.int64)

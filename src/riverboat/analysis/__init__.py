@@ -21,8 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis.adapters import crazy4_game, rabbit_hunter_game, tri_card_game
-from riverboat.analysis.baccarat import baccarat_outcomes
+from riverboat.analysis.adapters import game_math, heads_up_game
 from riverboat.analysis.headsup import HeadsUpGame, Solution, colex_index
 from riverboat.analysis.report import Figures, Outcomes, figures, percent, to_json
 from riverboat.cards import format_cards, parse_cards
@@ -40,19 +39,29 @@ __all__ = [
     "heads_up",
     "heads_up_outcomes",
     "wager_units",
+    "wagers_in_units",
 ]
-
-_ADAPTERS: dict[str, Callable[[Any], HeadsUpGame]] = {
-    "tri-card": tri_card_game,
-    "rabbit-hunter": rabbit_hunter_game,
-    "crazy4": crazy4_game,
-}
 
 
 @cache
 def heads_up(game: str, rules: Any) -> HeadsUpGame:
     """The analyzer's view of a poker game under ``rules`` (built once per rules)."""
-    return _ADAPTERS[game](rules)
+    find_game(game)
+    return heads_up_game(rules)
+
+
+def wagers_in_units(wagers: Mapping[str, int], base: str | None = "ante") -> dict[str, Fraction]:
+    """Wagers in cents as the analyzer and the simulator take them: in units of the
+    ``base`` wager (the spec's ``decides_with``, the Ante); where it is absent or
+    there is none (Pair Plus alone, Baccarat), in units of the first wager placed.
+
+    >>> wagers_in_units({"ante": 500, "super_bonus": 500, "queens_up": 250})
+    {'ante': Fraction(1, 1), 'super_bonus': Fraction(1, 1), 'queens_up': Fraction(1, 2)}
+    >>> wagers_in_units({"ante": 0, "pair_plus": 500})
+    {'ante': Fraction(0, 1), 'pair_plus': Fraction(1, 1)}
+    """
+    unit = (wagers.get(base) if base else 0) or next((a for a in wagers.values() if a), 1)
+    return {name: Fraction(amount, unit) for name, amount in wagers.items()}
 
 
 def wager_units(game: str, wagers: Mapping[str, Any] | None) -> dict[str, Fraction]:
@@ -96,11 +105,27 @@ def wager_units(game: str, wagers: Mapping[str, Any] | None) -> dict[str, Fracti
 
 @dataclass(frozen=True)
 class OptionValue:
-    """An option's expected result for one hand, in units of the base wager (the Ante)."""
+    """An option's expected result for one hand, in units of the base wager (the Ante).
+
+    ``option`` names it among the analyzer's options (CSV columns, ``play3x``);
+    ``action`` and ``bet`` (in Antes) are what the engine takes: ``wager(ante)``.
+    """
 
     option: str
     label: str
     expected: Fraction
+    action: str | None = None
+    bet: Fraction = Fraction(0)
+
+    def wager(self, ante: int) -> tuple[str, int]:
+        """The engine's ``(action, amount)`` on an Ante of ``ante`` cents.
+
+        >>> best_action("crazy4", "Ac Ad 7s 5c 2d")[0].wager(500)
+        ('play', 1500)
+        """
+        if self.action is None:
+            raise RulesError(f"{self.label} is not a decision the engine takes")
+        return self.action, int(self.bet * ante)
 
     def __str__(self) -> str:
         return f"{self.label}: {float(self.expected):+.4f}"
@@ -399,16 +424,20 @@ def analyze(
     kind = find_game(game)
     rules = kind.rules(variant) if rules is None else rules
     placed = wager_units(game, wagers)
-    if game == "baccarat":
-        return Analysis(game, rules, placed, figures(baccarat_outcomes(rules), placed))
+    spec = kind.spec(rules)
+    if not spec.options:  # nothing to decide: the game's exact distribution
+        outcomes = game_math(rules).outcomes
+        assert outcomes is not None
+        return Analysis(game, rules, placed, figures(outcomes(rules), placed))
     model = heads_up(game, rules)
     solution = model.solve(placed, progress=progress)
     notes: list[str] = []
     blind = None
-    if game == "crazy4":
-        blind = figures(heads_up_outcomes(_forced(solution, "play")), placed)
-    if game == "rabbit-hunter" and rules.max_payout is not None:
-        notes.append(_cap_note(solution, rules.max_payout))
+    if spec.blind_play is not None:  # C8: a blind position always makes this Play
+        blind = figures(heads_up_outcomes(_forced(solution, spec.blind_play)), placed)
+    cap = getattr(rules, "max_payout", None)
+    if cap is not None:
+        notes.append(_cap_note(solution, cap))
     return Analysis(
         game,
         rules,
@@ -420,9 +449,14 @@ def analyze(
     )
 
 
-def _forced(solution: Solution, option: str) -> Solution:
-    """The same hands all taking ``option`` (a Crazy 4 blind hand always plays 1x)."""
-    index = [o.name for o in solution.game.options].index(option)
+def _forced(solution: Solution, play: Fraction) -> Solution:
+    """The same hands all making the Play of ``play`` Antes (a Crazy 4 blind hand
+    always plays 1x, C8)."""
+    spec = find_game(solution.game.name).spec(solution.game.rules)
+    line = next(o.action for o in spec.options if o.line)
+    index = next(
+        i for i, o in enumerate(solution.game.options) if o.action == line and o.bet == play
+    )
     return replace(solution, fixed=index)
 
 
@@ -455,18 +489,18 @@ def best_action(
     ['Raise: -0.9934', 'Fold: -1.0000']
     """
     kind = find_game(game)
-    if game == "baccarat":
-        raise RulesError(
-            "baccarat has no decision to hint: every bet's edge is in analyze('baccarat')"
-        )
     rules = kind.rules() if rules is None else rules
+    if not kind.spec(rules).options:
+        raise RulesError(
+            f"{game} has no decision to hint: every bet's edge is in analyze({game!r})"
+        )
     model = heads_up(game, rules)
     hand = np.array([parse_cards(cards)], dtype=np.uint8)
     if hand.shape[1] != model.size:
         raise RulesError(f"a {kind.title} hand has {model.size} cards, not {hand.shape[1]}")
     solution = model.solve(wager_units(game, wagers), hand)
     values = [
-        OptionValue(option.name, option.label, solution.expected(0, i))
+        OptionValue(option.name, option.label, solution.expected(0, i), option.action, option.bet)
         for i, option in enumerate(model.options)
         if solution.allowed[0, i]
     ]

@@ -1,76 +1,160 @@
-"""How each poker game meets the analyzer: its hands, options and settle function.
+"""How each game meets the analyzer and the simulator: one :class:`GameMath` per game.
 
-Every payout comes from the game's own ``settle``; these adapters only say which
-arguments it takes.
+Every payout comes from the game's own ``settle``; a :class:`GameMath` only says
+which arguments it takes, how a hand is valued and which settlement line belongs to
+which wager. The game's shape (hands, decisions and their stakes) comes from its
+spec (:mod:`riverboat.games.spec`), so the analyzer's options carry the engine's own
+actions. The one registry, :data:`MATH`, is keyed by the rules type.
+
+>>> from riverboat.games import find_game
+>>> model = heads_up_game(find_game("crazy4").rules("standard"))
+>>> [(o.name, o.action, o.bet, o.label) for o in model.options]  # doctest: +NORMALIZE_WHITESPACE
+[('fold', 'fold', Fraction(0, 1), 'Fold'), ('play', 'play', Fraction(1, 1), 'Play 1x'),
+ ('play3x', 'play', Fraction(3, 1), 'Play 3x')]
+>>> model.options[2].wager(500)
+('play', 1500)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from riverboat.analysis.headsup import HeadsUpGame, Option
-from riverboat.games import crazy4, rabbit_hunter, tri_card
-from riverboat.hands import FIVE_CARD, FOUR_CARD, THREE_CARD, hand_table
+from riverboat.cards import Rank
+from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
+from riverboat.games.spec import GameSpec
+from riverboat.hands import (
+    FIVE_CARD,
+    FOUR_CARD,
+    THREE_CARD,
+    FiveCard,
+    FourCard,
+    HandRanking,
+    ThreeCard,
+    evaluate3,
+    evaluate4of5,
+    evaluate5,
+    evaluate6,
+    hand_table,
+)
 from riverboat.hands.evaluate import _best_four_of_five
 
-__all__ = ["crazy4_game", "rabbit_hunter_game", "tri_card_game"]
+__all__ = ["MATH", "GameMath", "Threshold", "game_math", "heads_up_game", "options_of"]
+
+Cards = npt.NDArray[np.uint8]
+#: ``settle(rules, first, second, code, stakes)``: the game's settle with a hand's (or
+#: coup's) two values, the decision code (scalar or array) and the wagers by name
+Settle = Callable[[Any, Any, Any, Any, Mapping[str, Any]], Mapping[str, Any]]
 
 
-def tri_card_game(rules: tri_card.TriCardRules) -> HeadsUpGame:
-    def settle(p: Any, d: Any, option: Option, stakes: Mapping[str, int]) -> Mapping[str, Any]:
-        ante = stakes["ante"] if option.needs else 0
-        return tri_card.settle(rules, p, d, option.settle_code, ante, stakes["pair_plus"])
+@dataclass(frozen=True)
+class Threshold:
+    """A rule of thumb: take ``action`` (its largest stake if ``most``) with a hand at
+    least as good as the ranking key ``at_least``."""
 
-    table = hand_table(THREE_CARD)
-    return HeadsUpGame(
-        name="tri-card",
-        rules=rules,
-        size=3,
-        player_values=table,
-        dealer_values=table,
-        player_ranking=THREE_CARD,
-        dealer_ranking=THREE_CARD,
-        dealer_qualifies=THREE_CARD.lowest(*rules.dealer_qualifies),
-        wagers=("ante", "pair_plus"),
+    action: str
+    at_least: tuple[int, ...]
+    most: bool = False
+
+
+@dataclass(frozen=True)
+class GameMath:
+    """What the analyzer and the simulator need of a game beyond its spec.
+
+    ``spec`` gives the game's shape under its rules. ``settle`` maps a code and
+    named wagers to the game's own settle; ``code`` is the code of a decision (an
+    action and its stake in Antes). ``ranking`` and ``table`` value a position's
+    hand (``table()``: every hand by colex index), ``evaluate`` values dealt hands in
+    bulk and ``evaluate_with`` a hand with the cards a decision deals (the rabbit,
+    R4). ``per_unit`` gives the rules the analyzer counts with (R9's cap left out);
+    ``simple`` is the rule of thumb. A game without decisions has ``outcomes`` (its
+    exact distribution) and, dealt from a shoe, ``card_values`` and ``coup`` (the
+    drawing rules: values of the next cards -> totals and cards used).
+    """
+
+    spec: Callable[[Any], GameSpec]
+    line_wagers: Mapping[str, str]
+    settle: Settle
+    code: Callable[[str, Fraction], int] = lambda action, bet: 0
+    ranking: HandRanking | None = None
+    table: Callable[[], npt.NDArray[np.int16]] | None = None
+    evaluate: Callable[[Cards], Any] | None = None
+    evaluate_with: Callable[[Cards], Any] | None = None
+    pay_tables: Callable[[Any], Mapping[str, Any]] = lambda rules: {}
+    per_unit: Callable[[Any], Any] = lambda rules: rules
+    simple: tuple[Threshold, ...] = ()
+    no_decision: int = 0  # the code when the deciding wager is absent (Pair Plus alone)
+    outcomes: Callable[[Any], Any] | None = None
+    card_values: Callable[[Any], Any] | None = None
+    coup: Callable[[Any], tuple[Any, Any, Any]] | None = None
+
+
+def _tri_card_settle(
+    rules: Any, p: Any, d: Any, code: Any, stakes: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    ante = np.where(np.asarray(code) == tri_card.NO_DECISION, 0, stakes["ante"])
+    return tri_card.settle(rules, p, d, code, ante, stakes["pair_plus"])
+
+
+def _rabbit_settle(
+    rules: Any, p: Any, d: Any, code: Any, stakes: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    return rabbit_hunter.settle(
+        rules, p, d, code, stakes["ante"], stakes["bonus"], stakes["bad_beat"]
+    )
+
+
+def _crazy4_settle(
+    rules: Any, p: Any, d: Any, code: Any, stakes: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    play = code * stakes["ante"]  # the code is the Play in Antes (C3)
+    return crazy4.settle(
+        rules, p, d, play, stakes["ante"], stakes["super_bonus"], stakes["queens_up"]
+    )
+
+
+def _baccarat_settle(
+    rules: Any, p: Any, b: Any, code: Any, stakes: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    return baccarat.settle(rules, p, b, stakes["player"], stakes["banker"], stakes["tie"])
+
+
+def _baccarat_outcomes(rules: Any) -> Any:
+    from riverboat.analysis.baccarat import baccarat_outcomes
+
+    return baccarat_outcomes(rules)
+
+
+_TRI_CARD_CODES = {"fold": tri_card.FOLD, "raise": tri_card.RAISE}
+_RABBIT_CODES = {"fold": rabbit_hunter.FOLD, "play": rabbit_hunter.PLAY, "buy": rabbit_hunter.BUY}
+
+#: the one registry: each game's math, by its rules type
+MATH: dict[type, GameMath] = {
+    tri_card.TriCardRules: GameMath(
+        spec=tri_card.spec,
         line_wagers={
             "ante": "ante",
             "raise": "ante",
             "ante_bonus": "ante",
             "pair_plus": "pair_plus",
         },
-        options=(
-            Option("fold", "Fold", tri_card.FOLD),
-            Option("raise", "Raise", tri_card.RAISE, bet=Fraction(1)),
-            Option("stand", "Pair Plus alone", tri_card.NO_DECISION, needs=None, excludes="ante"),
-        ),
-        settle=settle,
-        pay_tables={"pair_plus": rules.pair_plus_table},
-    )
-
-
-def rabbit_hunter_game(rules: rabbit_hunter.RabbitHunterRules) -> HeadsUpGame:
-    uncapped = replace(rules, max_payout=None)  # R9: results per unit stake, without the cap
-
-    def settle(p: Any, d: Any, option: Option, stakes: Mapping[str, int]) -> Mapping[str, Any]:
-        lines = rabbit_hunter.settle(
-            uncapped, p, d, option.settle_code, stakes["ante"], stakes["bonus"], stakes["bad_beat"]
-        )
-        return {name: lines[name] for name in ("ante", "play", "fee", "bonus", "bad_beat")}
-
-    table = hand_table(FIVE_CARD)
-    return HeadsUpGame(
-        name="rabbit-hunter",
-        rules=rules,
-        size=5,
-        player_values=table,
-        dealer_values=table,
-        player_ranking=FIVE_CARD,
-        dealer_ranking=FIVE_CARD,
-        dealer_qualifies=FIVE_CARD.lowest(*rules.dealer_qualifies),
-        wagers=("ante", "bonus", "bad_beat"),
+        settle=_tri_card_settle,
+        code=lambda action, bet: _TRI_CARD_CODES[action],
+        ranking=THREE_CARD,
+        table=lambda: hand_table(THREE_CARD),
+        evaluate=evaluate3,
+        pay_tables=lambda rules: {"pair_plus": rules.pair_plus_table},
+        simple=(Threshold("raise", (ThreeCard.HIGH_CARD, Rank.QUEEN)),),
+        no_decision=tri_card.NO_DECISION,
+    ),
+    rabbit_hunter.RabbitHunterRules: GameMath(
+        spec=rabbit_hunter.spec,
         line_wagers={
             "ante": "ante",
             "play": "ante",
@@ -78,53 +162,126 @@ def rabbit_hunter_game(rules: rabbit_hunter.RabbitHunterRules) -> HeadsUpGame:
             "bonus": "bonus",
             "bad_beat": "bad_beat",
         },
-        options=(
-            Option("fold", "Fold", rabbit_hunter.FOLD),
-            Option("play", "Play", rabbit_hunter.PLAY, bet=Fraction(1)),
-            Option("buy", "Buy & Play", rabbit_hunter.BUY, bet=Fraction(2), draws=True),
-        ),
-        settle=settle,
-        extra_card=True,
-        pay_tables={"bonus": rules.bonus_table},
-    )
-
-
-def crazy4_game(rules: crazy4.Crazy4Rules) -> HeadsUpGame:
-    def settle(p: Any, d: Any, option: Option, stakes: Mapping[str, int]) -> Mapping[str, Any]:
-        play = option.settle_code * stakes["ante"]
-        return crazy4.settle(
-            rules, p, d, play, stakes["ante"], stakes["super_bonus"], stakes["queens_up"]
-        )
-
-    table = _best_four_of_five()
-    most = rules.max_play_multiple
-    return HeadsUpGame(
-        name="crazy4",
-        rules=rules,
-        size=5,
-        player_values=table,
-        dealer_values=table,
-        player_ranking=FOUR_CARD,
-        dealer_ranking=FOUR_CARD,
-        dealer_qualifies=FOUR_CARD.lowest(*rules.dealer_qualifies),
-        wagers=("ante", "super_bonus", "queens_up"),
+        settle=_rabbit_settle,
+        code=lambda action, bet: _RABBIT_CODES[action],
+        ranking=FIVE_CARD,
+        table=lambda: hand_table(FIVE_CARD),
+        evaluate=evaluate5,
+        evaluate_with=evaluate6,  # the best five of six after a Buy (R4)
+        pay_tables=lambda rules: {"bonus": rules.bonus_table},
+        per_unit=lambda rules: replace(rules, max_payout=None),  # R9: results per unit stake
+        simple=(Threshold("play", (FiveCard.HIGH_CARD, Rank.ACE)),),
+    ),
+    crazy4.Crazy4Rules: GameMath(
+        spec=crazy4.spec,
         line_wagers={
             "ante": "ante",
             "play": "ante",
             "super_bonus": "super_bonus",
             "queens_up": "queens_up",
         },
-        options=(
-            Option("fold", "Fold", 0),
-            Option("play", "Play 1x", 1, bet=Fraction(1)),
-            Option(
-                f"play{most}x",
-                f"Play {most}x",
-                most,
-                bet=Fraction(most),
-                from_value=FOUR_CARD.lowest(*rules.raise_up_to_3x_at_least),
-            ),
+        settle=_crazy4_settle,
+        code=lambda action, bet: int(bet),
+        ranking=FOUR_CARD,
+        table=_best_four_of_five,
+        evaluate=evaluate4of5,
+        pay_tables=lambda rules: {
+            "super_bonus": rules.super_bonus_table,
+            "queens_up": rules.queens_up_table,
+        },
+        simple=(
+            Threshold("play", (FourCard.PAIR, Rank.ACE), most=True),
+            Threshold("play", (FourCard.HIGH_CARD, Rank.KING)),
         ),
+    ),
+    baccarat.BaccaratRules: GameMath(
+        spec=baccarat.spec,
+        line_wagers={"player": "player", "banker": "banker", "tie": "tie"},
+        settle=_baccarat_settle,
+        outcomes=_baccarat_outcomes,
+        card_values=baccarat.card_values,
+        coup=baccarat.coup,
+    ),
+}
+
+
+def game_math(rules: Any) -> GameMath:
+    """The :class:`GameMath` of the game ``rules`` belong to."""
+    return MATH[type(rules)]
+
+
+def options_of(spec: GameSpec, math: GameMath) -> tuple[Option, ...]:
+    """The analyzer's options from the spec's decisions: one per stake a decision may
+    take (``play`` and ``play3x`` for C3's 1x or 3x), and where the deciding wager
+    may be absent (T1), the option of playing without it."""
+    assert math.ranking is not None
+    options = []
+    for decision in spec.options:
+        bets = [decision.stake]
+        if decision.most != decision.stake:
+            bets.append(decision.most)
+        for bet in bets:
+            several = len(bets) > 1
+            least = several and bet == decision.most and bool(decision.most_from)
+            options.append(
+                Option(
+                    decision.action if bet == decision.stake else f"{decision.action}{bet}x",
+                    f"{decision.label} {bet}x" if several else decision.label,
+                    math.code(decision.action, bet),
+                    bet=bet,
+                    draws=decision.deals is not None,
+                    from_value=math.ranking.lowest(*decision.most_from) if least else 0,
+                    needs=spec.decides_with,
+                    action=decision.action,
+                )
+            )
+    if spec.decides_with in spec.at_least_one:
+        others = [
+            spot.label
+            for spot in spec.spots
+            if spot.name in spec.at_least_one and spot.name != spec.decides_with
+        ]
+        options.append(
+            Option(
+                "stand",
+                " and ".join(others) + " alone",
+                math.no_decision,
+                needs=None,
+                excludes=spec.decides_with,
+                action=None,
+            )
+        )
+    return tuple(options)
+
+
+def heads_up_game(rules: Any) -> HeadsUpGame:
+    """The analyzer's view of a game where a position meets the dealer, under ``rules``."""
+    math = game_math(rules)
+    assert math.ranking is not None
+    assert math.table is not None
+    spec = math.spec(rules)
+    counted = math.per_unit(rules)
+    lines = tuple(math.line_wagers)
+
+    def settle(p: Any, d: Any, option: Option, stakes: Mapping[str, int]) -> Mapping[str, Any]:
+        result = math.settle(counted, p, d, option.settle_code, stakes)
+        return {line: result[line] for line in lines}
+
+    table = math.table()
+    player = next(hand for hand in spec.hands if hand.each_position)
+    return HeadsUpGame(
+        name=spec.name,
+        rules=rules,
+        size=player.cards,
+        player_values=table,
+        dealer_values=table,
+        player_ranking=math.ranking,
+        dealer_ranking=math.ranking,
+        dealer_qualifies=math.ranking.lowest(*rules.dealer_qualifies),
+        wagers=tuple(spot.name for spot in spec.spots),
+        line_wagers=math.line_wagers,
+        options=options_of(spec, math),
         settle=settle,
-        pay_tables={"super_bonus": rules.super_bonus_table, "queens_up": rules.queens_up_table},
+        extra_card=any(o.deals is not None for o in spec.options),
+        pay_tables=math.pay_tables(rules),
     )

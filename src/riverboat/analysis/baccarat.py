@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from riverboat.analysis.headsup import unit_stake
 from riverboat.analysis.report import Outcomes
-from riverboat.games.baccarat import BaccaratRules, coup_totals, settle
+from riverboat.games.baccarat import BaccaratRules, coup_totals, settle, spec
 
 __all__ = ["baccarat_outcomes", "coup_counts"]
 
@@ -48,7 +48,7 @@ def baccarat_outcomes(rules: BaccaratRules) -> Outcomes:
     )
     labels = [str(o) for o in outcome]
     return Outcomes(
-        game="baccarat",
+        game=spec(rules).name,
         weights=table.reshape(-1),
         option=np.zeros(100, dtype=np.int64),
         results=results.astype(np.int64),

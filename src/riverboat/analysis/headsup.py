@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import _counting
-from riverboat.games.rules import PayTable
+from riverboat.games.rules import PayTable, RulesError
 from riverboat.hands import HandRanking
 from riverboat.hands._kernels import BINOMIAL
 
@@ -41,10 +41,16 @@ Int64s = npt.NDArray[np.int64]
 class Option:
     """A decision the analyzer weighs.
 
-    ``settle_code`` is what the game's settle function takes for it; ``bet`` what
-    it adds to the amount wagered, in antes; ``draws`` whether it deals the player
-    one more card; ``from_value`` the weakest player value allowed to take it;
-    ``needs``/``excludes`` a wager that must be placed/absent for it.
+    ``name`` tells it apart from the game's other options (``play3x``: the Play for
+    3 Antes); ``action`` is the engine's action for it (the spec's, None where
+    nothing is decided) and ``bet`` what it adds to the amount wagered, in Antes, so
+    a front end sends ``wager(ante)``. ``settle_code`` is what the game's settle
+    function takes for it; ``draws`` whether it deals the player one more card;
+    ``from_value`` the weakest player value allowed to take it; ``needs``/``excludes``
+    a wager that must be placed/absent for it.
+
+    >>> Option("play3x", "Play 3x", 3, bet=Fraction(3), action="play").wager(500)
+    ('play', 1500)
     """
 
     name: str
@@ -55,6 +61,13 @@ class Option:
     from_value: int = 0
     needs: str | None = "ante"
     excludes: str | None = None
+    action: str | None = None
+
+    def wager(self, ante: int) -> tuple[str, int]:
+        """The engine's ``(action, amount)`` for this option on an Ante of ``ante`` cents."""
+        if self.action is None:
+            raise RulesError(f"{self.label} is not a decision the engine takes")
+        return self.action, int(self.bet * ante)
 
 
 def unit_stake(rules: Any) -> int:

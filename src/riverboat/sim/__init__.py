@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import analyze, heads_up, wager_units
+from riverboat.analysis.adapters import game_math
 from riverboat.analysis.report import figures
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
@@ -260,15 +261,15 @@ def simulate(
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise RulesError(f"the seed must be a whole number >= 0, not {seed!r}")
     scale = lcm(*(v.denominator for v in placed.values()))
-    if game == "baccarat":
-        from riverboat.analysis.baccarat import baccarat_outcomes
-
-        outcomes = baccarat_outcomes(rules)
-        unit = outcomes.unit
+    if not kind.spec(rules).options:  # nothing to decide: every round bets as placed
+        outcomes = game_math(rules).outcomes
+        assert outcomes is not None
+        distribution = outcomes(rules)
+        unit = distribution.unit
         stakes = {k: int(v * scale * unit) for k, v in placed.items()}
         spec = Spec(game, rules, stakes, None, np.zeros(1, dtype=np.int64), (0,),
-                    dict(outcomes.line_wagers), seed, rounds, chunk)  # fmt: skip
-        exact = figures(outcomes, placed)
+                    dict(distribution.line_wagers), seed, rounds, chunk)  # fmt: skip
+        exact = figures(distribution, placed)
         options: tuple[str, ...] = ("bet",)
     else:
         model = heads_up(game, rules)
@@ -276,7 +277,7 @@ def simulate(
         stakes = {k: int(v * scale * unit) for k, v in placed.items()}
         table = strategy_table(game, rules, placed, strategy)
         codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
-        ante = stakes.get("ante", 0)
+        ante = stakes.get(kind.spec(rules).decides_with or "", 0)
         bets = tuple(int(o.bet * ante) for o in model.options)
         spec = Spec(
             game, rules, stakes, table, codes, bets, dict(model.line_wagers), seed, rounds, chunk

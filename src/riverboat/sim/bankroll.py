@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import heads_up
+from riverboat.analysis import heads_up, wagers_in_units
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError, check_wagers
 from riverboat.money import format_money
@@ -157,17 +156,16 @@ def bankroll(
     game_round = kind.new_round(rules)
     placed = check_wagers(game_round.spots, wagers, game_round.at_least_one)
     seed = SecureSource().randbelow(2**63) if seed is None else seed
-    if game == "baccarat":
+    spec = kind.spec(rules)
+    if not spec.options:  # nothing to decide
         table, codes, most = None, np.zeros(1, dtype=np.int64), 0
     else:
         model = heads_up(game, rules)
-        ante = placed.get("ante", 0)  # the strategy depends on wagers relative to the Ante
-        units = {
-            k: Fraction(v, ante) if ante else Fraction(int(bool(v))) for k, v in placed.items()
-        }
+        # the strategy depends on the wagers relative to the Ante
+        units = wagers_in_units(placed, spec.decides_with)
         table = strategy_table(game, rules, units, strategy)
         codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
-        most = int(max(o.bet for o in model.options) * placed.get("ante", 0))
+        most = int(max(o.bet for o in model.options) * placed.get(spec.decides_with or "", 0))
     needed = sum(placed.values()) + most
     if start < needed:
         raise RulesError(

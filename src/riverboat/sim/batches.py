@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from riverboat.analysis.adapters import GameMath, game_math
 from riverboat.deck import burn_count, cut_card_reached
-from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
-from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6
+from riverboat.games import find_game
+from riverboat.games.spec import GameSpec
 from riverboat.hands._kernels import lookup3, lookup5
 from riverboat.rng import Generator, deal_prefixes, shuffled_shoes
 
@@ -49,63 +50,42 @@ def play_batch(
 ) -> Batch:
     """Deal and settle ``rounds`` rounds; ``codes[option]`` is what settle takes.
 
-    Rabbit Hunter's maximum payout (R9) applies only when ``capped`` (real money);
-    per unit figures leave it out, as the analyzer does."""
-    if game == "baccarat":
-        return _baccarat(rules, generator, rounds, stakes)  # type: ignore[arg-type]
+    The spec says what is dealt: from a shoe when it has one, else a fresh deck per
+    round with its hands in dealing order. A maximum payout (R9) applies only when
+    ``capped`` (real money); per unit figures leave it out, as the analyzer does."""
+    spec = find_game(game).spec(rules)
+    math = game_math(rules)
+    if spec.shoe is not None:
+        return _from_shoe(spec, math, rules, generator, rounds, stakes)
     assert table is not None
-    if game == "tri-card":
-        cards = deal_prefixes(generator, rounds, 6).astype(np.uint8)
-        player, dealer = cards[:, :3], cards[:, 3:]
-        option = _decisions(player, table)
-        lines = tri_card.settle(
-            rules,  # type: ignore[arg-type]
-            evaluate3(player),
-            evaluate3(dealer),
-            codes[option],
-            stakes["ante"],
-            stakes["pair_plus"],
-        )
-        return Batch(lines, option)
-    if game == "crazy4":
-        cards = deal_prefixes(generator, rounds, 10).astype(np.uint8)
-        player, dealer = cards[:, :5], cards[:, 5:]
-        option = _decisions(player, table)
-        lines = crazy4.settle(
-            rules,  # type: ignore[arg-type]
-            evaluate4of5(player),
-            evaluate4of5(dealer),
-            codes[option] * stakes["ante"],
-            stakes["ante"],
-            stakes["super_bonus"],
-            stakes["queens_up"],
-        )
-        return Batch(lines, option)
-    cards = deal_prefixes(generator, rounds, 11).astype(np.uint8)  # player, dealer, rabbit
-    player, dealer = cards[:, :5], cards[:, 5:10]
-    option = _decisions(player, table)
+    assert math.evaluate is not None
+    cards = deal_prefixes(generator, rounds, spec.cards_per_round()).astype(np.uint8)
+    hands, first = {}, 0
+    for hand in spec.hands:
+        hands[hand.name] = cards[:, first : first + hand.cards]
+        first += hand.cards
+    mine = next(hand.name for hand in spec.hands if hand.each_position)
+    house = spec.house
+    assert house is not None
+    option = _decisions(hands[mine], table)
     code = codes[option]
-    final = np.where(
-        code == rabbit_hunter.BUY,
-        evaluate6(np.ascontiguousarray(np.concatenate([player, cards[:, 10:]], axis=1))),
-        evaluate5(player),
-    )
-    lines = rabbit_hunter.settle(
-        rules,  # type: ignore[arg-type]
-        final,
-        evaluate5(dealer),
-        code,
-        stakes["ante"],
-        stakes["bonus"],
-        stakes["bad_beat"],
-    )
-    if not capped:
-        lines.pop("cap")  # R9: per unit results, as the analyzer reports them
+    value = math.evaluate(hands[mine])
+    for decision in spec.options:  # a hand a decision deals counts only when it is taken
+        if decision.deals is not None:
+            assert math.evaluate_with is not None
+            taken = code == math.code(decision.action, decision.stake)
+            drawn = np.concatenate([hands[mine], hands[decision.deals]], axis=1)
+            value = np.where(taken, math.evaluate_with(np.ascontiguousarray(drawn)), value)
+    lines = dict(math.settle(rules, value, math.evaluate(hands[house.name]), code, stakes))
+    if not capped:  # R9: per unit results, as the analyzer reports them
+        lines = {name: result for name, result in lines.items() if name in math.line_wagers}
     return Batch(lines, option)
 
 
-def _baccarat(
-    rules: baccarat.BaccaratRules,
+def _from_shoe(
+    spec: GameSpec,
+    math: GameMath,
+    rules: object,
     generator: Generator,
     rounds: int,
     stakes: Mapping[str, int],
@@ -113,35 +93,37 @@ def _baccarat(
     """Coups dealt shoe by shoe: burn at each new shoe, a coup starts only ahead of the
     cut card (B1), each shoe's coups in order; shoes are played side by side, each
     until its cut card or until the batch has its coups."""
-    size = 52 * rules.decks
-    value_of = baccarat.card_values(np.arange(52)).astype(np.int8)
-    burned = np.array([1 + burn_count(card) for card in range(52)])  # B1: shown card and burn
+    shoe = spec.shoe
+    assert shoe is not None
+    assert math.card_values is not None
+    assert math.coup is not None
+    size = 52 * shoe.decks
+    most = spec.cards_per_round()  # a coup takes at most this many cards
+    value_of = math.card_values(np.arange(52)).astype(np.int8)
+    burned = np.array(  # B1: the shown card and its burn
+        [1 + burn_count(card) if shoe.burns else 0 for card in range(52)]
+    )
     player_totals, banker_totals = [], []
     played = 0
     while played < rounds:
         shoes = (rounds - played) // 70 + 1  # a shoe deals 70 to 80 coups
-        values = np.zeros((shoes, size + 6), dtype=np.int8)
-        cards = shuffled_shoes(generator, shoes, rules.decks)
+        values = np.zeros((shoes, size + most), dtype=np.int8)
+        cards = shuffled_shoes(generator, shoes, shoe.decks)
         values[:, :size] = value_of[cards]
         position = burned[cards[:, 0]]
         rows = np.arange(shoes)
         while played < rounds:
-            live = rows[~cut_card_reached(size - position, rules.cut_card_from_end)]
+            live = rows[~cut_card_reached(size - position, shoe.cut_card_from_end)]
             if not len(live):
                 break
-            six = values[live[:, None], position[live, None] + np.arange(6)]
-            player, banker, used = baccarat.coup(six)
+            coups = values[live[:, None], position[live, None] + np.arange(most)]
+            player, banker, used = math.coup(coups)
             take = min(len(live), rounds - played)
             player_totals.append(player[:take])
             banker_totals.append(banker[:take])
             played += take
             position[live] += used
-    lines = baccarat.settle(
-        rules,
-        np.concatenate(player_totals),
-        np.concatenate(banker_totals),
-        stakes["player"],
-        stakes["banker"],
-        stakes["tie"],
+    lines = math.settle(
+        rules, np.concatenate(player_totals), np.concatenate(banker_totals), 0, stakes
     )
-    return Batch(lines, np.zeros(rounds, dtype=np.int64))
+    return Batch(dict(lines), np.zeros(rounds, dtype=np.int64))

@@ -24,10 +24,11 @@ import numpy.typing as npt
 
 from riverboat.analysis import heads_up
 from riverboat.analysis._counting import all_hands, canonical_hands
+from riverboat.analysis.adapters import game_math
 from riverboat.analysis.headsup import HeadsUpGame, colex_index
-from riverboat.cards import CardError, Rank, parse_cards
+from riverboat.cards import CardError, parse_cards
+from riverboat.games import find_game
 from riverboat.games.rules import RulesError
-from riverboat.hands import FiveCard, FourCard, ThreeCard
 
 __all__ = ["NAMED", "strategy_table"]
 
@@ -43,23 +44,21 @@ def _by_class(model: HeadsUpGame, choice: npt.NDArray[np.int64]) -> Table:
     return choice[np.searchsorted(representatives, least)].astype(np.int16)
 
 
-def _index(model: HeadsUpGame, name: str) -> int:
-    return [option.name for option in model.options].index(name)
+def _of(model: HeadsUpGame, action: str, most: bool = False) -> int:
+    """The option taking ``action`` with its least stake (its largest if ``most``)."""
+    taking = [i for i, option in enumerate(model.options) if option.action == action]
+    return max(taking, key=lambda i: model.options[i].bet) if most else taking[0]
 
 
-def _simple(game: str, model: HeadsUpGame, values: npt.NDArray[np.int16]) -> Table:
+def _simple(model: HeadsUpGame, values: npt.NDArray[np.int16]) -> Table:
+    """The game's rule of thumb: each threshold's option from its hand up, else fold."""
     ranking = model.player_ranking
-    if game == "tri-card":
-        raise_ = values >= ranking.lowest(ThreeCard.HIGH_CARD, Rank.QUEEN)
-        return np.where(raise_, _index(model, "raise"), _index(model, "fold")).astype(np.int16)
-    if game == "crazy4":
-        three = values >= ranking.lowest(FourCard.PAIR, Rank.ACE)
-        one = values >= ranking.lowest(FourCard.HIGH_CARD, Rank.KING)
-        return np.select(
-            [three, one], [len(model.options) - 1, _index(model, "play")], _index(model, "fold")
-        ).astype(np.int16)
-    play = values >= ranking.lowest(FiveCard.HIGH_CARD, Rank.ACE)
-    return np.where(play, _index(model, "play"), _index(model, "fold")).astype(np.int16)
+    rules = game_math(model.rules).simple
+    return np.select(
+        [values >= ranking.lowest(*rule.at_least) for rule in rules],
+        [_of(model, rule.action, rule.most) for rule in rules],
+        _of(model, "fold"),
+    ).astype(np.int16)
 
 
 def _from_file(model: HeadsUpGame, path: Path) -> Table:
@@ -102,16 +101,18 @@ def strategy_table(
 ) -> Table:
     """The option index for every player hand under ``strategy``."""
     model = heads_up(game, rules)
+    spec = find_game(game).spec(rules)
     values = model.player_values
-    if not wagers.get("ante"):  # Tri-Card with Pair Plus alone: nothing to decide
-        return np.full(len(values), _index(model, "stand"), dtype=np.int16)
+    if not wagers.get(spec.decides_with or ""):  # Pair Plus alone: nothing to decide
+        alone = next(i for i, o in enumerate(model.options) if o.excludes == spec.decides_with)
+        return np.full(len(values), alone, dtype=np.int16)
     if strategy == "optimal":
         table = _by_class(model, model.solve(wagers).choice)
     elif strategy == "simple":
-        table = _simple(game, model, values)
-    elif strategy == "always-play":
-        name = "raise" if game == "tri-card" else "play"
-        table = np.full(len(values), _index(model, name), dtype=np.int16)
+        table = _simple(model, values)
+    elif strategy == "always-play":  # the decision that places a wager (Raise, Play), 1x
+        action = next(o.action for o in spec.options if o.line)
+        table = np.full(len(values), _of(model, action), dtype=np.int16)
     else:
         table = _from_file(model, Path(strategy))
     allowed = np.array([option.from_value for option in model.options])[table] <= values

@@ -17,7 +17,6 @@ Each round is a dict (:func:`play_rounds`) that prints as one line of text
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -96,7 +95,7 @@ class AutoPlayer:
 
     def check(self, wagers: Mapping[str, Cents]) -> None:
         """Build the strategy table for these wagers now, so a bad file fails early."""
-        units = _units(wagers)
+        units = _units(self.game, wagers)
         if self.game != "baccarat" and self.strategy != "optimal" and units.get("ante"):
             self._table(units)
 
@@ -118,7 +117,7 @@ class AutoPlayer:
         choices = {choice["action"]: choice for choice in view["choices"]}
         if not choices:
             return None
-        units = _units(view["wagers"])
+        units = _units(self.game, view["wagers"])
         cards = " ".join(view["cards"]["player"])
         options = heads_up(self.game, find_game(self.game).rules()).options
         if self.strategy == "optimal":
@@ -127,34 +126,27 @@ class AutoPlayer:
             hand = np.array([[int(card) for card in parse_cards(cards)]], dtype=np.uint8)
             name = options[int(self._table(units)[colex_index(hand)[0]])].name
         option = next(o for o in options if o.name == name)
-        if name in choices:
-            choice, amount = choices[name], None
-        else:  # Crazy 4's "play3x" is the Play choice with an amount: 3 Antes (C3)
-            times = _TIMES.fullmatch(name)
-            if times is None or times["action"] not in choices:
-                raise RulesError(f"the strategy's {option.label} is not a choice in this round")
-            choice, amount = choices[times["action"]], int(option.bet * view["wagers"]["ante"])
+        if option.action not in choices:
+            raise RulesError(f"the strategy's {option.label} is not a choice in this round")
+        base = find_game(self.game).spec().decides_with or ""
+        action, amount = option.wager(view["wagers"][base])  # Play 3x: play, 3 Antes (C3)
         label = option.label
-        cost = choice["minimum"] if amount is None else amount
-        if cost > view["balance"] and "fold" in choices:
+        if amount > view["balance"] and "fold" in choices:
             return Decision(
                 "fold",
                 None,
                 "Fold",
-                f"{label} needs {format_money(cost)}; the balance is "
+                f"{label} needs {format_money(amount)}; the balance is "
                 f"{format_money(view['balance'])}",
             )
-        return Decision(choice["action"], amount, label)
+        return Decision(action, amount, label)
 
 
-#: an analyzer option that is a choice with an amount: ``play3x`` is Play, 3 Antes
-_TIMES = re.compile(r"(?P<action>[a-z_]+?)(?P<times>[0-9]+)x")
-
-
-def _units(wagers: Mapping[str, Cents]) -> dict[str, Fraction]:
+def _units(game: str, wagers: Mapping[str, Cents]) -> dict[str, Fraction]:
     """Wagers in Antes, as the analyzer takes them (Baccarat's bets stand alone)."""
-    base = wagers.get("ante") or next((a for a in wagers.values() if a), 1)
-    return {name: Fraction(amount, base) for name, amount in wagers.items()}
+    from riverboat.analysis import wagers_in_units
+
+    return wagers_in_units(wagers, find_game(game).spec().decides_with)
 
 
 def play_rounds(
