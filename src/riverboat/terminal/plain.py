@@ -82,21 +82,22 @@ class AutoPlayer:
     """
 
     def __init__(self, game: str, strategy: str) -> None:
-        find_game(game)
+        spec = find_game(game).spec()
         if strategy not in STRATEGIES and not Path(strategy).is_file():
             raise RulesError(
                 f"no strategy {strategy!r}: use {', '.join(STRATEGIES)} or a CSV file "
                 "(cards,best) such as `riverboat analyze --strategy` writes"
             )
-        if game == "baccarat" and strategy not in STRATEGIES:
-            raise RulesError("baccarat has no decisions: a strategy file does not apply")
+        if not spec.options and strategy not in STRATEGIES:
+            raise RulesError(f"{spec.title} has no decisions: a strategy file does not apply")
         self.game, self.strategy = game, strategy
+        self.decides = bool(spec.options)
         self._tables: dict[tuple[tuple[str, Fraction], ...], Any] = {}
 
     def check(self, wagers: Mapping[str, Cents]) -> None:
         """Build the strategy table for these wagers now, so a bad file fails early."""
         units = _units(self.game, wagers)
-        if self.game != "baccarat" and self.strategy != "optimal" and units.get("ante"):
+        if self.decides and self.strategy != "optimal" and units.get("ante"):
             self._table(units)
 
     def _table(self, units: dict[str, Fraction]) -> Any:
