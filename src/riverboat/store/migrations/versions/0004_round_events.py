@@ -112,9 +112,7 @@ def downgrade() -> None:
     for batch in _batches(*columns, rounds.c.cards_drawn):
         for round_id, game, record_format, rules, cards_drawn in batch:
             bodies = bind.scalars(
-                sa.select(events.c.body)
-                .where(events.c.round_id == round_id)
-                .order_by(events.c.seq)
+                sa.select(events.c.body).where(events.c.round_id == round_id).order_by(events.c.seq)
             )
             record = {
                 "format": record_format,
