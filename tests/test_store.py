@@ -15,7 +15,8 @@ def test_a_database_with_rounds_upgrades_from_the_first_schema(database_url: str
             " VALUES (7, 'ann', 0, '2026-01-01')",
             "INSERT INTO rounds (id, player_id, game, status, server_seed, commitment,"
             " client_seed, nonce, record, balance_before, created_at, updated_at) VALUES"
-            " (3, 7, 'tri-card', 'settled', 's', 'c', 'x', 0, '{}', 0,"
+            " (3, 7, 'tri-card', 'settled', 's', 'c', 'x', 0, '{\"format\": 1,"
+            " \"game\": \"tri-card\", \"rules\": {}, \"cards_drawn\": [], \"events\": []}', 0,"
             " '2026-01-01', '2026-01-01')",
             "INSERT INTO transactions (id, kind, player_id, round_id, created_at)"
             " VALUES (5, 'wager', 7, 3, '2026-01-01')",

@@ -1,19 +1,22 @@
-"""The database tables: players, an append-only double-entry ledger, rounds.
+"""The database tables: players, an append-only double-entry ledger, rounds and their
+append-only events.
 
 Money moves only as a *transaction*: a set of ledger entries that sum to zero. A
 player's balance is the sum of the entries of the account ``player:<id>``; a round's
 stakes sit in ``round:<id>`` while it is open; the house is ``house``. Entries are
-never updated or deleted: a correction is a new transaction.
+never updated or deleted: a correction is a new transaction. A round's events are rows
+of ``round_events``, likewise only ever added (:mod:`riverboat.table.records`).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Deal", "LedgerEntry", "Player", "RoundRow", "Transaction"]
+__all__ = ["Base", "Deal", "LedgerEntry", "Player", "RoundEvent", "RoundRow", "Transaction"]
 
 
 def _now() -> datetime:
@@ -62,7 +65,9 @@ class LedgerEntry(Base):
 
 
 class RoundRow(Base):
-    """A round: its provably fair seeds and its record (the events, as JSON)."""
+    """A round: its provably fair seeds and what its record holds besides its events
+    (those are :class:`RoundEvent` rows). ``rules`` and ``record_format`` are written
+    once, with the first events; ``cards_drawn`` only ever grows."""
 
     __tablename__ = "rounds"
     __table_args__ = (
@@ -78,7 +83,6 @@ class RoundRow(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     client_seed: Mapped[str] = mapped_column(String(128))
     nonce: Mapped[int] = mapped_column(Integer)
-    record: Mapped[str] = mapped_column(Text)
     balance_before: Mapped[int] = mapped_column(BigInteger)
     balance_after: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=_now)
@@ -86,6 +90,31 @@ class RoundRow(Base):
     #: at a shared table: the deal (deck or shoe) the cards came from, and their places in it
     deal_id: Mapped[int | None] = mapped_column(ForeignKey("deals.id"))
     deal_cards: Mapped[str | None] = mapped_column(Text)  # JSON list of places
+    #: the record's format and rules (JSON) and the cards it drew (a JSON list, in the
+    #: order drawn); None only until the round's first events are stored
+    record_format: Mapped[int | None] = mapped_column(Integer)
+    rules: Mapped[str | None] = mapped_column(Text)
+    cards_drawn: Mapped[str | None] = mapped_column(Text)
+
+
+class RoundEvent(Base):
+    """One event of a round, in its one JSON form (:meth:`Event.to_json`); ``seq`` runs
+    0, 1, 2, ... in the order the events happened. Rows are only ever added."""
+
+    __tablename__ = "round_events"
+
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    body: Mapped[str] = mapped_column(Text)
+
+
+@event.listens_for(RoundEvent, "before_update")
+@event.listens_for(RoundEvent, "before_delete")
+def _append_only(_mapper: Any, _connection: Any, target: RoundEvent) -> None:
+    raise ValueError(
+        f"round {target.round_id}'s event {target.seq} is stored: events are only added"
+    )
 
 
 class Deal(Base):

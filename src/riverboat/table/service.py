@@ -46,6 +46,7 @@ from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource, SecureSource, new_client_seed
 from riverboat.store import connect
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
+from riverboat.table import records
 
 __all__ = [
     "LOCAL_PLAYER",
@@ -417,7 +418,6 @@ class TableService:
                 commitment=source.commitment,
                 client_seed=source.client_seed,
                 nonce=source.nonce,
-                record="{}",
                 balance_before=balance,
                 deal_id=deal.id if deal else None,
                 deal_cards=json.dumps(places[: len(game_round.drawn)]) if places else None,
@@ -556,7 +556,7 @@ class TableService:
             )
             if last is None:
                 raise IllegalAction("there is no previous round to replay: place wagers and deal")
-            placed = [e for e in json.loads(last.record)["events"] if e["kind"] == "wagers"]
+            placed = [e for e in records.load(last)["events"] if e["kind"] == "wagers"]
             balance = self._balance(session, player_id)
         wagers = placed[0]["wagers"]
         second = placed[1]["wagers"] if len(placed) > 1 else None  # a blind position (C8)
@@ -569,7 +569,7 @@ class TableService:
 
     def _store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> dict[str, Any]:
         """Save the round's record; settle its money when it has settled or is void."""
-        row.record = json.dumps(game_round.record())
+        records.append(session, row, game_round)
         if game_round.settled:
             staked = sum(p.staked for p in game_round.positions)
             returned = staked + game_round.net() if game_round.phase is Phase.SETTLED else staked
@@ -606,7 +606,7 @@ class TableService:
     @staticmethod
     def _resume(row: RoundRow) -> Round[Any]:
         """The round rebuilt from its record, dealing on from its provably fair deck."""
-        record = json.loads(row.record)
+        record = records.load(row)
         source = FairSource(row.server_seed, row.client_seed, row.nonce)
         cards = _fair_cards(row.game, record["rules"], source)
         if row.deal_cards is not None:  # its places in a shared deal
@@ -980,7 +980,7 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> dict[str, Any]:
     a shared Crazy 4 table the places its deal gave this round.
     """
     finished = row.status != "open"
-    record = json.loads(row.record)
+    record = records.load(row)
     played = replay(record) if finished else None
     totals = _totals(played) if played and row.game == "baccarat" else None
     places = None

@@ -1,0 +1,116 @@
+"""Round records in the database: events appended as rows, the record read back.
+
+A round's stored truth is its rows in ``round_events``, one per event in its one JSON
+form, numbered 0, 1, 2, ... and only ever added to, plus what the record holds
+besides events, on the round's row: the record format and the rules (written once)
+and the cards drawn (a list that only grows). :func:`load` rebuilds the record from
+them, the same JSON :meth:`~riverboat.games.Round.record` gives (docs/round-record.md).
+
+>>> from sqlalchemy.orm import Session
+>>> from riverboat.games import find_game
+>>> from riverboat.store import connect
+>>> from riverboat.store.models import Player, RoundRow
+>>> session = Session(connect("sqlite://"))
+>>> session.add(Player(id=1, name="ann", failed_logins=0))
+>>> row = RoundRow(player_id=1, game="tri-card", status="open", server_seed="s",
+...                commitment="c", client_seed="x", nonce=0, balance_before=0)
+>>> session.add(row)
+>>> session.flush()
+>>> game_round = find_game("tri-card").new_round()
+>>> _ = game_round.place_wagers({"ante": 1000})
+>>> game_round.deal()
+>>> append(session, row, game_round)
+2
+>>> game_round.act("fold")
+>>> append(session, row, game_round)   # the decision and the settlement
+2
+>>> load(row) == game_round.record()
+True
+>>> [event.kind for event in stored(session, row)]
+['wagers', 'deal', 'decision', 'settle']
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, object_session
+
+from riverboat.games import Round
+from riverboat.store.models import RoundEvent, RoundRow
+
+__all__ = ["RecordError", "append", "load", "stored"]
+
+
+class RecordError(ValueError):
+    """A round whose stored events and columns are not a record, or a round that does
+    not carry on from what is stored."""
+
+
+def append(session: Session, row: RoundRow, game_round: Round[Any]) -> int:
+    """Store the round's events that are not stored yet (by ``seq``), and the cards it
+    has drawn since; how many events were added. Nothing stored is changed: the
+    rules and format are written with the first events, and the cards drawn must
+    carry on from those stored.
+
+    ``game_round`` is a new round, or one rebuilt from :func:`load` (whose replay
+    reproduces the stored events exactly) and played on.
+    """
+    record = game_round.record()
+    count = session.scalar(
+        select(func.count()).select_from(RoundEvent).where(RoundEvent.round_id == row.id)
+    )
+    have = int(count or 0)
+    events = record["events"]
+    if have > len(events):
+        raise RecordError(f"round {row.id} stores {have} events; the round has {len(events)}")
+    rules = json.dumps(record["rules"])
+    if row.rules is None:
+        row.rules, row.record_format = rules, record["format"]
+    elif (row.rules, row.record_format) != (rules, record["format"]):
+        raise RecordError(f"round {row.id} was stored under other rules or another format")
+    drawn = record["cards_drawn"]
+    before = json.loads(row.cards_drawn or "[]")
+    if drawn[: len(before)] != before:
+        raise RecordError(f"round {row.id}'s cards drawn do not carry on from those stored")
+    row.cards_drawn = json.dumps(drawn)
+    session.add_all(
+        RoundEvent(round_id=row.id, seq=seq, kind=event["kind"], body=json.dumps(event))
+        for seq, event in enumerate(events[have:], start=have)
+    )
+    session.flush()
+    return len(events) - have
+
+
+def stored(session: Session, row: RoundRow) -> list[RoundEvent]:
+    """The round's event rows, in order."""
+    query = select(RoundEvent).where(RoundEvent.round_id == row.id).order_by(RoundEvent.seq)
+    return list(session.scalars(query))
+
+
+def load(row: RoundRow) -> dict[str, Any]:
+    """The round's record rebuilt from its stored events and columns, as
+    :meth:`~riverboat.games.Round.record` gave it; read in the row's own session.
+    :class:`RecordError` (a ``ValueError``) if what is stored is not a record."""
+    session = object_session(row)
+    if session is None:
+        raise RecordError(f"round {row.id} is not in a database session")
+    if row.rules is None or row.record_format is None or row.cards_drawn is None:
+        raise RecordError(f"round {row.id} has no record stored")
+    events = []
+    for seq, event in enumerate(stored(session, row)):
+        if event.seq != seq:
+            raise RecordError(f"round {row.id} has no event {seq}")
+        body = json.loads(event.body)
+        if not isinstance(body, dict) or body.get("kind") != event.kind:
+            raise RecordError(f"round {row.id}'s event {seq} is not a {event.kind} event")
+        events.append(body)
+    return {
+        "format": row.record_format,
+        "game": row.game,
+        "rules": json.loads(row.rules),
+        "cards_drawn": json.loads(row.cards_drawn),
+        "events": events,
+    }
