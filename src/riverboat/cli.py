@@ -480,13 +480,13 @@ def history(
     except DBAPIError as error:
         _no_answer(error)
     if output is Format.json:
-        typer.echo(json.dumps(found, indent=2))
+        typer.echo(json.dumps([item.model_dump(mode="json") for item in found], indent=2))
         return
     for item in found:
         # the round's own net: other rounds may have been played between its balances
-        net, after = item["net"], item["balance_after"]
+        net, after = item.net, item.balance_after
         typer.echo(
-            f"#{item['id']:<6} {item['played_at'][:19]}  {item['game']:<14} {item['status']:<8} "
+            f"#{item.id:<6} {item.played_at[:19]}  {item.game:<14} {item.status:<8} "
             f"{'-' if net is None else format_money(net, signed=True):>10}  "
             f"balance {'-' if after is None else format_money(after)}"
         )
