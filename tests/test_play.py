@@ -1086,7 +1086,7 @@ def test_plain_mode_says_when_the_database_does_not_answer(
     first, said = stopped.output.splitlines()
     assert first.startswith("#1 Raise: ")
     assert said == "Stopped after 1 of 3 rounds: the database did not answer: database is locked"
-    assert [r["status"] for r in service.history(service.local_player())] == ["settled"]
+    assert [r.status for r in service.history(service.local_player())] == ["settled"]
 
 
 def test_a_strategy_option_is_matched_to_a_choice_exactly() -> None:
