@@ -284,7 +284,7 @@ def test_verify_checks_a_whole_baccarat_shoe_b1(tmp_path: object) -> None:
     while not service.start_round(me, "baccarat", {"banker": 500}).server_seed:
         pass  # to the cut card, when the shoe's seed shows
     commitment = service.history(me, 1)[0].commitment
-    shoe = service.history(me, 200, commitment)
+    shoe = [coup.model_dump(mode="json") for coup in service.history(me, 200, commitment)]
     (folder / "shoe.json").write_text(json.dumps(shoe))
     checked = runner.invoke(app, ["verify", str(folder / "shoe.json")])
     assert checked.exit_code == 0, checked.output

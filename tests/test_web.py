@@ -194,7 +194,7 @@ def test_serving_again_voids_rounds_left_before_their_first_decision_g7(tmp_path
     again = create_app(database, house_edges=False, recover=True)
     assert again.state.service.history(player, 1)[0].status == "void"
     assert again.state.service.balance(player) == 100_000
-    assert view["status"] == "open"
+    assert view.status == "open"
 
 
 def test_the_commitment_comes_before_the_deal_and_a_shoe_deals_on(client: TestClient) -> None:
