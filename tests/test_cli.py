@@ -222,10 +222,10 @@ def test_accounts_history_verify_and_audit_commands(tmp_path: object) -> None:
     service = TableService(url)
     me = service.local_player()
     view = service.start_round(me, "tri-card", {"ante": 1000})
-    service.act(me, view["id"], "raise")
+    service.act(me, view.id, "raise")
     service.engine.dispose()
     listing = runner.invoke(app, ["history"], env=env)
-    assert f"#{view['id']}" in listing.output
+    assert f"#{view.id}" in listing.output
     exported = runner.invoke(app, ["history", "--format", "json", "-n", "1"], env=env).output
     (folder / "round.json").write_text(exported)
     checked = runner.invoke(app, ["verify", str(folder / "round.json")])
@@ -253,18 +253,18 @@ def test_history_gives_each_round_its_own_net(tmp_path: object) -> None:
     me = service.local_player()
     waiting = service.start_round(me, "tri-card", {"ante": 1000})
     coup = service.start_round(me, "baccarat", {"banker": 5000, "tie": 500})
-    assert coup["net"]  # never 0 with these two bets
-    service.act(me, waiting["id"], "fold")
+    assert coup.net  # never 0 with these two bets
+    service.act(me, waiting.id, "fold")
     service.start_round(me, "crazy4", {"ante": 500, "super_bonus": 500})
     service.engine.dispose()
     listing = runner.invoke(app, ["history", "--database", url])
     assert listing.exit_code == 0, listing.output
     rows = [line.split() for line in listing.output.splitlines()]
     nets = {row[2]: (row[3], row[4], row[-1]) for row in rows}
-    after = format_money(coup["balance"])  # the fold cost nothing more
+    after = format_money(coup.balance)  # the fold cost nothing more
     assert nets == {
         "crazy4": ("open", "-", "-"),
-        "baccarat": ("settled", format_money(coup["net"], signed=True), after),
+        "baccarat": ("settled", format_money(coup.net, signed=True), after),
         "tri-card": ("settled", "-$10", after),
     }
 
@@ -275,10 +275,10 @@ def test_verify_checks_a_whole_baccarat_shoe_b1(tmp_path: object) -> None:
     folder = Path(str(tmp_path))
     service = TableService(f"sqlite:///{folder / 'shoe.db'}")
     me = service.local_player()
-    while not service.start_round(me, "baccarat", {"banker": 500})["server_seed"]:
+    while not service.start_round(me, "baccarat", {"banker": 500}).server_seed:
         pass  # to the cut card, when the shoe's seed shows
-    commitment = service.history(me, 1)[0]["commitment"]
-    shoe = service.history(me, 200, commitment)
+    commitment = service.history(me, 1)[0].commitment
+    shoe = [coup.model_dump(mode="json") for coup in service.history(me, 200, commitment)]
     (folder / "shoe.json").write_text(json.dumps(shoe))
     checked = runner.invoke(app, ["verify", str(folder / "shoe.json")])
     assert checked.exit_code == 0, checked.output

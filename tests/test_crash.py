@@ -39,10 +39,10 @@ while True:
     except IllegalAction:
         service.top_up(me)
         continue
-    print("start", view["id"], flush=True)
-    if view["status"] == "open":
-        service.act(me, view["id"], action)
-        print("act", view["id"], flush=True)
+    print("start", view.id, flush=True)
+    if view.status == "open":
+        service.act(me, view.id, action)
+        print("act", view.id, flush=True)
 """
 
 

@@ -28,6 +28,7 @@ from riverboat.fairness import commitment as commit_to
 from riverboat.games.rules import RulesError
 from riverboat.money import format_money
 from riverboat.table.service import TableService
+from riverboat.table.views import ChoiceView, RoundView
 from riverboat.terminal.app import TableApp
 from riverboat.terminal.cards import face
 from riverboat.terminal.plain import COMMITMENT_WARNING, AutoPlayer, Decision
@@ -90,14 +91,16 @@ def shown(app: TableApp, widget: str) -> str:
     return " ".join(" ".join(rows[region.y : region.bottom]).split())
 
 
-def net(view: dict[str, Any]) -> int:
-    return sum(view["result"].values())
+def net(view: RoundView) -> int:
+    assert view.result is not None
+    return sum(view.result.values())
 
 
 def decision(app: TableApp) -> dict[str, Any]:
     """The last decision as the round's stored record has it."""
-    record = app.service.history(app.player, 1)[0]["record"]
-    decisions = [event for event in record["events"] if event["kind"] == "decision"]
+    record = app.service.history(app.player, 1)[0].record
+    assert record is not None
+    decisions = [event for event in record.events if event["kind"] == "decision"]
     return {"action": decisions[-1]["action"], "amount": decisions[-1]["amount"]}
 
 
@@ -120,7 +123,7 @@ def seed_for(
         me = service.local_player()
         for seed in before:
             view = service.start_round(me, game, wagers, seed)
-            service.act(me, view["id"], "fold")
+            service.act(me, view.id, "fold")
         view = service.start_round(me, game, wagers, f"seed-{candidate}")
         if wanted(view):
             return f"seed-{candidate}"
@@ -162,14 +165,14 @@ def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
         await pilot.press("d")
         view = app.round_view()
         assert view is not None
-        assert view["status"] == "open"
+        assert view.status == "open"
         assert app.balance == START - 10_000
         assert text(app, "choices") == "Your decision: f Fold p Play $50 b Buy & Play $100"
         keys = footer(app)
         assert {"f", "p", "b", "h"} <= set(keys)
         assert not {"d", "up", "enter"} & set(keys)
-        assert len(view["cards"]["player"]) == 5
-        assert view["face_down"] == 5
+        assert len(view.cards["player"]) == 5
+        assert view.face_down == 5
         on_screen(app)
         await pilot.press("d", "enter")  # no deal and no chip while deciding
         assert app.round_view() is view
@@ -177,9 +180,9 @@ def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
         await pilot.press("b")  # Buy & Play: fee and Play, each equal to the Ante (R4)
         bought = app.round_view()
         assert bought is not None
-        assert bought["status"] == "settled"
-        assert bought["result"]["fee"] == -5000
-        assert len(bought["cards"]["rabbit"]) == 1
+        assert bought.status == "settled"
+        assert bought.result["fee"] == -5000
+        assert len(bought.cards["rabbit"]) == 1
         assert app.balance == START + net(bought) == app.service.balance(app.player)
         assert text(app, "message").startswith("Dealer:")
         assert "the rabbit" in text(app, "player")
@@ -188,13 +191,13 @@ def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
         await pilot.press("r")  # Quick Replay: the same wagers, dealt again (R10)
         again = app.round_view()
         assert again is not None
-        assert again["id"] == bought["id"] + 1
-        assert again["wagers"] == {"ante": 5000, "bonus": 5000, "bad_beat": 0}
+        assert again.id == bought.id + 1
+        assert again.wagers == {"ante": 5000, "bonus": 5000, "bad_beat": 0}
         assert app.balance == START + net(bought) - 10_000
         await pilot.press("f")  # Fold: Ante and Bonus lost (R4)
         folded = app.round_view()
         assert folded is not None
-        assert folded["result"]["ante"] == folded["result"]["bonus"] == -5000
+        assert folded.result["ante"] == folded.result["bonus"] == -5000
         assert app.balance == START + net(bought) - 10_000
         assert "2 rounds" in text(app, "status")
         on_screen(app)
@@ -211,7 +214,7 @@ def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> Non
         await pilot.press("2", "enter", "down", "enter", "d")  # $5 Ante and Pair Plus
         view = app.round_view()
         assert view is not None
-        assert view["game"] == "tri-card"
+        assert view.game == "tri-card"
         keys = footer(app)
         assert keys["r"] == "Raise"
         assert keys["f"] == "Fold"
@@ -222,7 +225,7 @@ def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> Non
                 break
             await pilot.pause(0.05)
         expected = best_action(
-            "tri-card", " ".join(view["cards"]["player"]), {"ante": 1, "pair_plus": 1}
+            "tri-card", " ".join(view.cards["player"]), {"ante": 1, "pair_plus": 1}
         )
         hint = text(app, "message")
         assert hint.startswith("Expected value per Ante:")
@@ -231,15 +234,15 @@ def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> Non
         await pilot.press("r")
         raised = app.round_view()
         assert raised is not None
-        assert raised["status"] == "settled"
+        assert raised.status == "settled"
         assert decision(app) == {"action": "raise", "amount": 500}
         assert app.balance == START + net(raised)
         await pilot.press("up", "backspace", "d")  # Pair Plus alone: settled at once
         alone = app.round_view()
         assert alone is not None
-        assert alone["status"] == "settled"
-        assert set(alone["result"]) >= {"pair_plus"}
-        assert alone["wagers"]["ante"] == 0
+        assert alone.status == "settled"
+        assert set(alone.result) >= {"pair_plus"}
+        assert alone.wagers["ante"] == 0
         assert app.balance == START + net(raised) + net(alone)
         assert "f" not in footer(app)
 
@@ -252,7 +255,7 @@ def test_crazy4_play_up_to_three_times_with_aces(fixed_server_seed: None) -> Non
     wagers = {"ante": 500, "super_bonus": 500}
 
     def ranged(view: dict[str, Any]) -> bool:
-        return any(c["maximum"] > c["minimum"] for c in view["choices"])
+        return any(c.maximum > c.minimum for c in view.choices)
 
     first = seed_for("crazy4", wagers, ranged)
     second = seed_for("crazy4", wagers, ranged, before=(first,))
@@ -261,7 +264,7 @@ def test_crazy4_play_up_to_three_times_with_aces(fixed_server_seed: None) -> Non
         await pilot.press("3", "enter", "d")  # the Super Bonus is required and follows
         view = app.round_view()
         assert view is not None
-        assert view["wagers"] == {**wagers, "queens_up": 0}
+        assert view.wagers == {**wagers, "queens_up": 0}
         assert {"f", "p", "m", "a"} <= set(footer(app))
         assert "m Play $15" in text(app, "choices")
         await pilot.press("a")
@@ -325,9 +328,9 @@ def test_crazy4_blind_second_position_by_keys(fixed_server_seed: None) -> None:
         await pilot.press("d")
         view = app.round_view()
         assert view is not None
-        assert view["status"] == "open"
-        assert view["second"] == wagers
-        assert "player:blind" not in view["cards"]
+        assert view.status == "open"
+        assert view.second == wagers
+        assert "player:blind" not in view.cards
         assert app.balance == START - 2500 == app.service.balance(app.player)
         lines = hand_lines(app)
         assert [line[41:47].strip() for line in lines] == ["Your", "blind", "hand"]
@@ -341,14 +344,14 @@ def test_crazy4_blind_second_position_by_keys(fixed_server_seed: None) -> None:
         await pilot.press("p")
         played = app.round_view()
         assert played is not None
-        assert played["status"] == "settled"
-        blind = played["cards"]["player:blind"]
+        assert played.status == "settled"
+        blind = played.cards["player:blind"]
         assert len(blind) == 5
         assert "░" not in text(app, "player")
         for card in blind:
             assert face(card) in text(app, "player")
-        whole = net(played) + sum(played["second_result"].values())
-        assert played["net"] == whole
+        whole = net(played) + sum(played.second_result.values())
+        assert played.net == whole
         assert app.balance == START + whole == app.service.balance(app.player)
         assert app.session_net == whole
         assert f"1 round, {format_money(whole, signed=True)}" in text(app, "status")
@@ -359,17 +362,17 @@ def test_crazy4_blind_second_position_by_keys(fixed_server_seed: None) -> None:
         await pilot.press("r")
         again = app.round_view()
         assert again is not None
-        assert again["id"] == played["id"] + 1
-        assert again["second"] == wagers
+        assert again.id == played.id + 1
+        assert again.second == wagers
         assert app.blind
-        assert "player:blind" not in again["cards"]
+        assert "player:blind" not in again.cards
         assert hand_lines(app)[1].count("░░░") == 5
         assert app.balance == START + whole - 2500
         await pilot.press("f")  # the first position folds; the blind one plays 1x
         folded = app.round_view()
         assert folded is not None
-        assert app.balance == START + whole + folded["net"] == app.service.balance(app.player)
-        assert app.session_net == whole + folded["net"]
+        assert app.balance == START + whole + folded.net == app.service.balance(app.player)
+        assert app.session_net == whole + folded.net
         on_screen(app)
 
     app = play(scenario, client_seed="blind")
@@ -382,7 +385,7 @@ def short_of_money() -> TableService:
     me = service.local_player()
     for seed in ("first", "second"):
         view = service.start_round(me, "rabbit-hunter", {"ante": 46_000}, seed)
-        service.act(me, view["id"], "fold")
+        service.act(me, view.id, "fold")
     return service
 
 
@@ -395,7 +398,7 @@ def test_a_long_result_is_read_whole_at_80x24(fixed_server_seed: None) -> None:
     for candidate in range(2000):
         table = short_of_money()
         view = table.start_round(me, "crazy4", wagers, f"seed-{candidate}", second=wagers)
-        if any(c["maximum"] > c["minimum"] for c in view["choices"]):
+        if any(c.maximum > c.minimum for c in view.choices):
             break
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
@@ -403,11 +406,11 @@ def test_a_long_result_is_read_whole_at_80x24(fixed_server_seed: None) -> None:
         await pilot.pause()
         played = app.round_view()
         assert played is not None
-        assert played["result"]["play"] in (-1500, 0, 1500)
-        assert played["second_result"]["queens_up"]
+        assert played.result["play"] in (-1500, 0, 1500)
+        assert played.second_result["queens_up"]
         assert app.balance < 10_000
         said = " ".join(app.message.plain.split())
-        assert said.endswith(f"Both hands: {format_money(played['net'], signed=True)}. "
+        assert said.endswith(f"Both hands: {format_money(played.net, signed=True)}. "
                              "Below $100: u tops the play money up.")  # fmt: skip
         assert app.query_one("#message").region.height >= 5
         on_screen(app)
@@ -432,7 +435,7 @@ def test_crazy4_blind_key_with_a_top_up_in_the_footer() -> None:
     me = service.local_player()
     for _ in range(2):  # $80 left
         view = service.start_round(me, "rabbit-hunter", {"ante": 46_000})
-        service.act(me, view["id"], "fold")
+        service.act(me, view.id, "fold")
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
         keys = footer(app)
@@ -442,12 +445,12 @@ def test_crazy4_blind_key_with_a_top_up_in_the_footer() -> None:
         await pilot.press("enter", "b", "d")
         view = app.round_view()
         assert view is not None
-        assert view["second"] is not None
+        assert view.second is not None
         assert app.balance == 8000 - 2500
         await pilot.press("f")
         done = app.round_view()
         assert done is not None
-        assert app.balance == 8000 + done["net"] == service.balance(me)
+        assert app.balance == 8000 + done.net == service.balance(me)
 
     play(scenario, service, game="crazy4")
 
@@ -459,10 +462,10 @@ def test_baccarat_coup_and_no_hint() -> None:
         await pilot.press("4", "down", "enter", "down", "enter", "d")
         view = app.round_view()
         assert view is not None
-        assert view["status"] == "settled"
-        assert view["wagers"] == {"player": 0, "banker": 500, "tie": 500}
+        assert view.status == "settled"
+        assert view.wagers == {"player": 0, "banker": 500, "tie": 500}
         assert app.balance == START + net(view)
-        player, banker = view["totals"]
+        player, banker = view.totals
         assert f"Player {player}" in text(app, "player")
         assert f"Banker {banker}" in text(app, "dealer")
         winner = "P" if player > banker else "B" if banker > player else "T"
@@ -498,8 +501,8 @@ def test_baccarat_shoe_deals_on_until_n_ends_it() -> None:
         await pilot.press("r")
         assert next_deal(app) == first
         coups = service.history(me, 2)
-        assert [coup["commitment"][:16] for coup in coups] == [first, first]
-        assert coups[0]["server_seed"] is None
+        assert [coup.commitment[:16] for coup in coups] == [first, first]
+        assert coups[0].server_seed is None
         on_screen(app)
 
         await pilot.press("n")
@@ -508,7 +511,7 @@ def test_baccarat_shoe_deals_on_until_n_ends_it() -> None:
         )
         assert not service.shoe_in_play(me)
         latest = service.history(me, 1)[0]
-        assert commit_to(latest["server_seed"]) == latest["commitment"]
+        assert commit_to(latest.server_seed) == latest.commitment
         assert next_deal(app) != first
         assert next_deal(app) == service.next_commitment(me, "baccarat")[:16]
         assert "n" not in footer(app)
@@ -525,7 +528,7 @@ def test_pay_table_history_and_top_up_without_betting() -> None:
     me = service.local_player()
     for _ in range(2):  # two folded $500 Antes leave nothing
         view = service.start_round(me, "rabbit-hunter", {"ante": 50_000})
-        service.act(me, view["id"], "fold")
+        service.act(me, view.id, "fold")
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
         await pilot.press("t")
@@ -560,14 +563,14 @@ def test_history_gives_each_round_its_own_net() -> None:
     me = service.local_player()
     waiting = service.start_round(me, "tri-card", {"ante": 1000})
     coup = service.start_round(me, "baccarat", {"banker": 5000, "tie": 500})
-    assert coup["net"]  # never 0 with these two bets
-    service.act(me, waiting["id"], "fold")
+    assert coup.net  # never 0 with these two bets
+    service.act(me, waiting.id, "fold")
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
         await pilot.press("y")
         page = " ".join(str(app.screen.query_one("#page", Static).content).split())
         assert f"Tri-Card Poker settled -$10 {format_money(service.balance(me))}" in page
-        assert f"Baccarat settled {format_money(coup['net'], signed=True)}" in page
+        assert f"Baccarat settled {format_money(coup.net, signed=True)}" in page
 
     play(scenario, service)
 
@@ -614,9 +617,9 @@ def test_a_round_played_elsewhere_meanwhile_is_picked_up() -> None:
         await pilot.press("enter", "d")
         view = app.round_view()
         assert view is not None
-        service.act(me, view["id"], "fold")  # elsewhere
+        service.act(me, view.id, "fold")  # elsewhere
         await pilot.press("r")  # Raise here: refused, and the table catches up
-        assert f"round {view['id']} is settled" in text(app, "message")
+        assert f"round {view.id} is settled" in text(app, "message")
         assert not app.is_open()
         assert app.balance == START - 500
         elsewhere = service.start_round(me, "tri-card", {"ante": 1000})
@@ -637,22 +640,22 @@ def test_a_round_finished_elsewhere_shows_finished_on_coming_back() -> None:
         await pilot.press("enter", "d")
         view = app.round_view()
         assert view is not None
-        assert view["status"] == "open"
+        assert view.status == "open"
         await pilot.press("1")
-        finished = service.act(me, view["id"], "raise")  # elsewhere
+        finished = service.act(me, view.id, "raise")  # elsewhere
         coup = service.start_round(me, "baccarat", {"banker": 1000})
         await pilot.press("2")
         shown = app.round_view()
         assert shown is not None
-        assert (shown["id"], shown["status"]) == (view["id"], "settled")
-        assert app.balance == service.balance(me) == finished["balance"] + coup["net"]
-        assert text(app, "message") == " ".join(finished["description"].split())
+        assert (shown.id, shown.status) == (view.id, "settled")
+        assert app.balance == service.balance(me) == finished.balance + coup.net
+        assert text(app, "message") == " ".join(finished.description.split())
         assert not app.choices()
         assert "d" in footer(app)
         await pilot.press("d")
         dealt = app.round_view()
         assert dealt is not None
-        assert (dealt["id"], dealt["status"]) == (coup["id"] + 1, "open")
+        assert (dealt.id, dealt.status) == (coup.id + 1, "open")
 
     play(scenario, service, game="tri-card")
 
@@ -684,7 +687,7 @@ def test_a_database_that_does_not_answer_is_said(tmp_path: Path) -> None:
     me = service.local_player()
     for seed in ("first", "second"):  # $80 left
         view = service.start_round(me, "rabbit-hunter", {"ante": 46_000}, seed)
-        service.act(me, view["id"], "fold")
+        service.act(me, view.id, "fold")
     locked = "! the database did not answer: database is locked"
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
@@ -715,7 +718,7 @@ def test_monochrome_and_ascii_cards(monkeypatch: pytest.MonkeyPatch) -> None:
 
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
         await pilot.press("2", "enter", "d")
-        cards = app.round_view()["cards"]["player"]  # type: ignore[index]
+        cards = app.round_view().cards["player"]  # type: ignore[union-attr]
         drawn = text(app, "player")
         assert "+---+" in drawn
         assert "♠" not in drawn
@@ -746,7 +749,7 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
     the next one is shown after each deal and on coming to a table."""
     service = TableService("sqlite://")
     me = service.local_player()
-    dealt: list[dict[str, Any]] = []
+    dealt: list[RoundView] = []
 
     async def deal(pilot: Pilot[None], app: TableApp, key: str) -> None:
         """Deal with ``key`` from the commitment on the screen, and check the round."""
@@ -757,14 +760,14 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
         await pilot.press(key)
         view = app.round_view()
         assert view is not None
-        assert view["id"] not in [d["id"] for d in dealt]
-        assert view["commitment"] == full
+        assert view.id not in [d.id for d in dealt]
+        assert view.commitment == full
         assert "Warning" not in text(app, "message")
         assert "not the one shown" not in text(app, "status")
-        if view["status"] == "open":  # the round's own, beside its number
+        if view.status == "open":  # the round's own, beside its number
             assert f"commitment {full[:16]}…" in shown(app, "status")
         else:  # a fresh seed next; but a Baccarat shoe deals on until its cut card (B1)
-            shoe_deals_on = app.game == "baccarat" and not view["server_seed"]
+            shoe_deals_on = app.game == "baccarat" and not view.server_seed
             assert (next_deal(app) == full[:16]) == shoe_deals_on
         dealt.append(view)
 
@@ -781,7 +784,7 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
         await deal(pilot, app, "d")  # a coup, settled at once
         await deal(pilot, app, "r")
         elsewhere = service.start_round(me, "tri-card", {"ante": 500})  # takes the seed
-        service.act(me, elsewhere["id"], "fold")
+        service.act(me, elsewhere.id, "fold")
         await pilot.press("2")
         await deal(pilot, app, "d")
         on_screen(app)
@@ -796,15 +799,15 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
 
     play(scenario, service)
     # one shoe for the two coups: its client seed is the first coup's, as its commitment
-    coups = [view for view in dealt if view["game"] == "baccarat"]
+    coups = [view for view in dealt if view.game == "baccarat"]
     assert len(coups) == 2
-    assert coups[0]["client_seed"] == coups[1]["client_seed"]
-    assert coups[0]["commitment"] == coups[1]["commitment"]
-    seeds = [view["client_seed"] for view in dealt if view is not coups[1]]
+    assert coups[0].client_seed == coups[1].client_seed
+    assert coups[0].commitment == coups[1].commitment
+    seeds = [view.client_seed for view in dealt if view is not coups[1]]
     assert all(re.fullmatch("[0-9a-f]{16}", seed) for seed in seeds[:-1]), seeds
     assert len(set(seeds[:-1])) == len(seeds) - 1  # a fresh one for each deal
     assert seeds[-1] == "mine"
-    assert len({view["commitment"] for view in dealt}) == len(dealt) - 1
+    assert len({view.commitment for view in dealt}) == len(dealt) - 1
     assert service.audit() == []
 
 
@@ -819,15 +822,15 @@ def test_a_round_dealt_from_another_commitment_is_said() -> None:
         before = app.commitments["tri-card"]
         assert before is not None
         elsewhere = service.start_round(me, "tri-card", {"ante": 500})
-        service.act(me, elsewhere["id"], "fold")
+        service.act(me, elsewhere.id, "fold")
         await pilot.press("d")
         view = app.round_view()
         assert view is not None
-        assert view["commitment"] != before
+        assert view.commitment != before
         assert text(app, "message").startswith(
-            f"! Warning: round #{view['id']} was dealt from the commitment "
-            f"{view['commitment'][:16]}…, not from {before[:16]}… shown before the deal. "
-            f"Round #{view['id']}: your decision."
+            f"! Warning: round #{view.id} was dealt from the commitment "
+            f"{view.commitment[:16]}…, not from {before[:16]}… shown before the deal. "
+            f"Round #{view.id}: your decision."
         )
         assert app.message_is_error
         assert "! commitment not the one shown" in text(app, "status")
@@ -1068,7 +1071,7 @@ def test_plain_mode_says_when_the_database_does_not_answer(
     deal = service.start_round
     others: list[sqlite3.Connection] = []
 
-    def locked_from_the_second(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    def locked_from_the_second(*args: Any, **kwargs: Any) -> RoundView:
         if not others:
             others.append(sqlite3.connect(":memory:"))
         else:
@@ -1083,26 +1086,40 @@ def test_plain_mode_says_when_the_database_does_not_answer(
     first, said = stopped.output.splitlines()
     assert first.startswith("#1 Raise: ")
     assert said == "Stopped after 1 of 3 rounds: the database did not answer: database is locked"
-    assert [r["status"] for r in service.history(service.local_player())] == ["settled"]
+    assert [r.status for r in service.history(service.local_player())] == ["settled"]
 
 
 def test_a_strategy_option_is_matched_to_a_choice_exactly() -> None:
     """Crazy 4's Play 3x is the Play choice for three Antes (C3); a round whose choices
     do not include the option's action is refused, not matched by a prefix."""
     auto = AutoPlayer("crazy4", "optimal")
-    view = {
-        "wagers": {"ante": 500, "super_bonus": 500, "queens_up": 0},
-        "cards": {"player": ["As", "Ad", "Ac", "Kh", "Qh"]},
-        "balance": START,
-        "choices": [
-            {"action": "fold", "label": "Fold", "minimum": 0, "maximum": 0},
-            {"action": "play", "label": "Play", "minimum": 500, "maximum": 1500},
-        ],
-    }
+    fold = ChoiceView(action="fold", label="Fold", minimum=0, maximum=0)
+    view = RoundView(
+        id=1,
+        game="crazy4",
+        status="open",
+        shared=False,
+        commitment="0" * 64,
+        client_seed="seed",
+        nonce=0,
+        server_seed=None,
+        cards={"player": ["As", "Ad", "Ac", "Kh", "Qh"]},
+        face_down=5,
+        totals=None,
+        winner=None,
+        choices=[fold, ChoiceView(action="play", label="Play", minimum=500, maximum=1500)],
+        wagers={"ante": 500, "super_bonus": 500, "queens_up": 0},
+        second=None,
+        result=None,
+        second_result=None,
+        net=None,
+        description=None,
+        balance=START,
+    )
     assert auto.decide(view) == Decision("play", 1500, "Play 3x")
-    view["choices"][1]["action"] = "p"  # type: ignore[index]
+    renamed = ChoiceView(action="p", label="Play", minimum=500, maximum=1500)
     with pytest.raises(RulesError, match="Play 3x is not a choice"):
-        auto.decide(view)
+        auto.decide(view.model_copy(update={"choices": [fold, renamed]}))
 
 
 def test_plain_mode_with_a_strategy_file(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from riverboat.games import IllegalAction
-from riverboat.store.models import LedgerEntry
+from riverboat.store.models import LedgerEntry, RoundRow
 from riverboat.table.service import STARTING_CREDIT, TableService, verify_round
 
 
@@ -32,11 +32,11 @@ def test_a_round_moves_money_through_the_ledger_g1(service: TableService) -> Non
     assert service.balance(me) == STARTING_CREDIT
     view = service.start_round(me, "tri-card", {"ante": 1000, "pair_plus": 500})
     assert service.balance(me) == STARTING_CREDIT - 1500
-    done = service.act(me, view["id"], "raise")
-    assert done["status"] == "settled"
-    net = sum(done["result"].values())
+    done = service.act(me, view.id, "raise")
+    assert done.status == "settled"
+    net = sum(done.result.values())
     assert service.balance(me) == STARTING_CREDIT + net
-    assert done["balance"] == service.balance(me)
+    assert done.balance == service.balance(me)
     assert ledger_total(service) == 0  # double entry: what the player wins, the house loses
     assert service.audit() == []
 
@@ -56,28 +56,28 @@ def test_every_game_plays_through_the_service(
     me = service.local_player()
     view = service.start_round(me, game, wagers)
     if action is not None:
-        assert view["status"] == "open"
-        view = service.act(me, view["id"], action)
-    assert view["status"] == "settled"
-    assert service.balance(me) == STARTING_CREDIT + sum(view["result"].values())
+        assert view.status == "open"
+        view = service.act(me, view.id, action)
+    assert view.status == "settled"
+    assert service.balance(me) == STARTING_CREDIT + sum(view.result.values())
     assert service.audit() == []
 
 
 def test_provably_fair_commit_then_reveal_and_verify(service: TableService) -> None:
     me = service.local_player()
     view = service.start_round(me, "rabbit-hunter", {"ante": 1000}, client_seed="my-seed")
-    assert view["server_seed"] is None  # committed, not revealed
-    assert len(view["commitment"]) == 64
-    assert set(view["cards"]) == {"player"}  # the dealer's cards stay hidden
-    assert view["client_seed"] == "my-seed"
-    service.act(me, view["id"], "play")
+    assert view.server_seed is None  # committed, not revealed
+    assert len(view.commitment) == 64
+    assert set(view.cards) == {"player"}  # the dealer's cards stay hidden
+    assert view.client_seed == "my-seed"
+    service.act(me, view.id, "play")
     exported = service.history(me, 1)[0]
-    assert exported["server_seed"] is not None
+    assert exported.server_seed is not None
     assert verify_round(exported) == []
-    tampered = json.loads(json.dumps(exported))
+    tampered = exported.model_dump(mode="json")
     tampered["record"]["cards_drawn"][0] = (tampered["record"]["cards_drawn"][0] + 1) % 52
     assert "the cards dealt are not the ones the seeds give" in verify_round(tampered)
-    wrong_seed = {**exported, "server_seed": "00" * 32}
+    wrong_seed = {**exported.model_dump(mode="json"), "server_seed": "00" * 32}
     assert any("commitment" in p for p in verify_round(wrong_seed))
 
 
@@ -89,8 +89,8 @@ def test_idempotency_keys(service: TableService) -> None:
     assert service.balance(me) == STARTING_CREDIT - 1000  # debited once
     with pytest.raises(IllegalAction, match="idempotency key 'k1' was used for another request"):
         service.start_round(me, "tri-card", {"ante": 2000}, idempotency_key="k1")
-    done = service.act(me, first["id"], "fold", idempotency_key="k2")
-    assert service.act(me, first["id"], "fold", idempotency_key="k2") == done
+    done = service.act(me, first.id, "fold", idempotency_key="k2")
+    assert service.act(me, first.id, "fold", idempotency_key="k2") == done
 
 
 def test_refusals_name_the_rule_and_change_nothing_g6_g7(service: TableService) -> None:
@@ -98,15 +98,15 @@ def test_refusals_name_the_rule_and_change_nothing_g6_g7(service: TableService) 
     with pytest.raises(IllegalAction, match=r"Ante of \$1,000 is outside the table limits"):
         service.start_round(me, "tri-card", {"ante": 100_000})
     view = service.start_round(me, "tri-card", {"ante": 1000})
-    with pytest.raises(IllegalAction, match=f"finish round {view['id']} at this table first"):
+    with pytest.raises(IllegalAction, match=f"finish round {view.id} at this table first"):
         service.start_round(me, "tri-card", {"ante": 1000})
     with pytest.raises(IllegalAction, match="'play' is not allowed now"):
-        service.act(me, view["id"], "play")
+        service.act(me, view.id, "play")
     other = service.register("other", "correct horse")
-    with pytest.raises(IllegalAction, match=f"there is no round {view['id']} of yours"):
-        service.act(other, view["id"], "fold")
-    with pytest.raises(IllegalAction, match=f"there is no round {view['id']} of yours"):
-        service.round(other, view["id"])
+    with pytest.raises(IllegalAction, match=f"there is no round {view.id} of yours"):
+        service.act(other, view.id, "fold")
+    with pytest.raises(IllegalAction, match=f"there is no round {view.id} of yours"):
+        service.round(other, view.id)
     assert service.balance(me) == STARTING_CREDIT - 1000
     assert service.balance(other) == STARTING_CREDIT
     assert service.audit() == []
@@ -116,7 +116,7 @@ def test_the_balance_bounds_wagers_and_decisions(service: TableService) -> None:
     me = service.local_player()
     for _ in range(2):
         view = service.start_round(me, "tri-card", {"ante": 50_000})
-        service.act(me, view["id"], "fold")
+        service.act(me, view.id, "fold")
     assert service.balance(me) == 0
     with pytest.raises(IllegalAction, match=r"the wagers come to \$5; the balance is \$0"):
         service.start_round(me, "baccarat", {"banker": 500})
@@ -126,15 +126,15 @@ def test_the_balance_bounds_wagers_and_decisions(service: TableService) -> None:
     view = service.start_round(me, "tri-card", {"ante": 50_000, "pair_plus": 10_000})
     # the balance is now $400: a $500 Raise cannot be paid
     with pytest.raises(IllegalAction, match=r"Raise needs \$500; the balance is \$400"):
-        service.act(me, view["id"], "raise")
-    service.act(me, view["id"], "fold")
+        service.act(me, view.id, "raise")
+    service.act(me, view.id, "fold")
     assert service.audit() == []
 
 
 def test_two_simultaneous_wagers_beyond_the_balance_one_succeeds(service: TableService) -> None:
     me = service.local_player()
     view = service.start_round(me, "tri-card", {"ante": 50_000})
-    service.act(me, view["id"], "fold")  # $500 left
+    service.act(me, view.id, "fold")  # $500 left
     outcomes: list[str] = []
 
     def wager(game: str, wagers: dict[str, int]) -> None:
@@ -191,9 +191,9 @@ def test_recovery_voids_rounds_waiting_for_the_first_decision_g7(service: TableS
     view = service.start_round(me, "rabbit-hunter", {"ante": 1000, "bonus": 1000})
     assert service.balance(me) == STARTING_CREDIT - 2000
     restarted = TableService(str(service.engine.url.render_as_string(hide_password=False)))
-    assert restarted.recover() == [view["id"]]
+    assert restarted.recover() == [view.id]
     assert restarted.balance(me) == STARTING_CREDIT  # refunded
-    assert restarted.history(me, 1)[0]["status"] == "void"
+    assert restarted.history(me, 1)[0].status == "void"
     assert restarted.audit() == []
     restarted.engine.dispose()
 
@@ -205,13 +205,13 @@ def test_history_and_quick_replay_r10(service: TableService) -> None:
     for _ in range(3):
         service.start_round(me, "baccarat", {"player": 1000})
     replayed = service.quick_replay(me, "baccarat")
-    assert replayed["status"] == "settled"
+    assert replayed.status == "settled"
     history = service.history(me, 10)
-    assert [h["id"] for h in history] == sorted((h["id"] for h in history), reverse=True)
+    assert [h.id for h in history] == sorted((h.id for h in history), reverse=True)
     assert len(history) == 4
-    assert all(h["record"]["events"][0]["wagers"]["player"] == 1000 for h in history)
-    assert history[0]["balance_after"] == service.balance(me)
-    assert history[-1]["balance_before"] == STARTING_CREDIT
+    assert all(h.record.events[0]["wagers"]["player"] == 1000 for h in history)
+    assert history[0].balance_after == service.balance(me)
+    assert history[-1].balance_before == STARTING_CREDIT
     with pytest.raises(IllegalAction, match="1 to 1000 rounds"):
         service.history(me, 0)
 
@@ -221,11 +221,11 @@ def test_audit_compares_every_payout_with_its_record(service: TableService) -> N
 
     me = service.local_player()
     view = service.start_round(me, "tri-card", {"ante": 500})
-    service.act(me, view["id"], "fold")
+    service.act(me, view.id, "fold")
     with Session(service.engine) as session, session.begin():  # a forged, balanced payout
         txn = session.scalar(
             select(Transaction).where(
-                Transaction.round_id == view["id"], Transaction.kind == "settle"
+                Transaction.round_id == view.id, Transaction.kind == "settle"
             )
         )
         assert txn is not None
@@ -244,8 +244,8 @@ def test_a_round_left_open_can_be_picked_up_again(service: TableService) -> None
     view = service.start_round(me, "rabbit-hunter", {"ante": 500})
     again = service.open_round(me, "rabbit-hunter")
     assert again is not None
-    assert again["id"] == view["id"]
-    assert again["cards"] == view["cards"]  # the same cards, nothing more shown
+    assert again.id == view.id
+    assert again.cards == view.cards  # the same cards, nothing more shown
 
 
 def test_a_name_registered_twice_at_once_is_refused_once(service: TableService) -> None:
@@ -274,14 +274,14 @@ def test_a_blind_second_position_is_staked_hidden_and_replayed_c8(service: Table
     view = service.start_round(me, "crazy4", ante, second=ante)
     # both positions' wagers, and the blind hand's 1x Play, are staked at the deal
     assert service.balance(me) == STARTING_CREDIT - 5000
-    assert set(view["cards"]) == {"player"}  # the blind hand stays face down
-    assert view["face_down"] == 10
-    done = service.act(me, view["id"], "fold")
-    assert done["cards"].keys() == {"player", "player:blind", "dealer"}
-    assert done["second_result"]["play"] in (-1000, 0, 1000)  # the blind Play, settled
-    assert service.balance(me) == STARTING_CREDIT + done["net"]
+    assert set(view.cards) == {"player"}  # the blind hand stays face down
+    assert view.face_down == 10
+    done = service.act(me, view.id, "fold")
+    assert done.cards.keys() == {"player", "player:blind", "dealer"}
+    assert done.second_result["play"] in (-1000, 0, 1000)  # the blind Play, settled
+    assert service.balance(me) == STARTING_CREDIT + done.net
     again = service.quick_replay(me, "crazy4")  # R10: both positions again
-    assert again["second"] == done["second"]
+    assert again.second == done.second
     assert service.audit() == []
     assert ledger_total(service) == 0
     assert verify_round(service.history(me, 2)[1]) == []
@@ -297,23 +297,23 @@ def test_history_nets_each_round_and_own_tables_ignore_shared_rounds(
     me = service.local_player()
     ante = {"ante": 1000, "super_bonus": 1000}
     first = service.start_round(me, "crazy4", ante)
-    service.act(me, service.start_round(me, "tri-card", {"ante": 5000})["id"], "fold")
-    done = service.act(me, first["id"], "fold")
-    crazy4 = next(r for r in service.history(me) if r["id"] == first["id"])
-    assert crazy4["net"] == done["net"] == -2000
-    assert crazy4["balance_after"] - crazy4["balance_before"] == -7000  # the fold between
+    service.act(me, service.start_round(me, "tri-card", {"ante": 5000}).id, "fold")
+    done = service.act(me, first.id, "fold")
+    crazy4 = next(r for r in service.history(me) if r.id == first.id)
+    assert crazy4.net == done.net == -2000
+    assert crazy4.balance_after - crazy4.balance_before == -7000  # the fold between
     deal = service.new_deal("crazy4")
-    service.seal_deal(deal["id"], "me")
+    service.seal_deal(deal.id, "me")
     shared = service.start_round(
-        me, "crazy4", {**ante, "queens_up": 500}, shared=SharedCards(deal["id"], range(10))
+        me, "crazy4", {**ante, "queens_up": 500}, shared=SharedCards(deal.id, range(10))
     )
     assert service.open_round(me, "crazy4") is None  # it is the shared table's
     own = service.start_round(me, "crazy4", ante)  # the own table is free
     with pytest.raises(IllegalAction, match="G7"):
         service.start_round(me, "crazy4", ante)
-    service.act(me, own["id"], "fold")
-    assert service.quick_replay(me, "crazy4")["wagers"]["queens_up"] == 0  # not the shared one
-    assert shared["status"] == "open"
+    service.act(me, own.id, "fold")
+    assert service.quick_replay(me, "crazy4").wagers["queens_up"] == 0  # not the shared one
+    assert shared.status == "open"
 
 
 def test_the_server_seed_is_committed_before_the_client_seed_is_known(
@@ -330,12 +330,12 @@ def test_the_server_seed_is_committed_before_the_client_seed_is_known(
         service.start_round(me, "tri-card", {"ante": 1}, client_seed="mine")
     service.recover()  # a restart keeps it secret and in place
     view = service.start_round(me, "tri-card", {"ante": 1000}, client_seed="chosen after")
-    assert view["commitment"] == shown
-    assert view["client_seed"] == "chosen after"
+    assert view.commitment == shown
+    assert view.client_seed == "chosen after"
     assert service.next_commitment(me, "tri-card") != shown  # a fresh seed for the next
-    service.act(me, view["id"], "fold")
+    service.act(me, view.id, "fold")
     exported = service.history(me, 1)[0]
-    assert exported["commitment"] == shown
+    assert exported.commitment == shown
     assert verify_round(exported) == []
 
 
@@ -357,3 +357,17 @@ def test_guesses_at_once_count_each_one(service: TableService) -> None:
         thread.join()
     assert sum("wrong password" in answer for answer in answers) == 5
     assert sum("from here" in answer for answer in answers) == 15
+
+
+def test_an_exported_record_is_the_stored_record_byte_for_byte(service: TableService) -> None:
+    """The typed export keeps the record's JSON exactly as stored (it is what verifies)."""
+    me = service.local_player()
+    view = service.start_round(me, "crazy4", {"ante": 500, "super_bonus": 500}, second=None)
+    service.act(me, view.id, "play", 500)
+    exported = service.history(me, 1)[0]
+    assert exported.record is not None
+    with Session(service.engine) as session:
+        stored = session.get(RoundRow, view.id)
+        assert stored is not None
+        assert json.dumps(exported.model_dump(mode="json")["record"]) == stored.record
+    assert verify_round(exported) == verify_round(exported.model_dump(mode="json")) == []

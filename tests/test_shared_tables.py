@@ -8,19 +8,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import TypeAdapter
 
 from riverboat.games.rules import IllegalAction
 from riverboat.table.service import SharedCards, TableService, verify_round, verify_shoe
 from riverboat.table.shared import SharedTable
+from riverboat.table.views import TableMessage
 
 Messages = list[dict[str, Any]]
 
 
-def listener() -> tuple[Messages, Callable[[dict[str, Any]], Awaitable[None]]]:
+Sent: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
+
+
+def listener() -> tuple[Messages, Callable[[TableMessage], Awaitable[None]]]:
+    """A connection's inbox: each message as the WebSocket sends it, in JSON form."""
     inbox: Messages = []
 
-    async def send(message: dict[str, Any]) -> None:
-        inbox.append(message)
+    async def send(message: TableMessage) -> None:
+        inbox.append(Sent.dump_python(message, mode="json"))
 
     return inbox, send
 
@@ -92,15 +98,15 @@ def test_crazy4_seats_deal_from_one_deck_and_show_down_together_c8(
     assert results["a"]["second"] == {**ANTE, "queens_up": 0}
     # each player's round verifies against the shared deck's seed and its places
     history = {p: service.history(p, 1)[0] for p in (1, 2, 3)}
-    assert len({h["server_seed"] for h in history.values()}) == 1
+    assert len({h.server_seed for h in history.values()}) == 1
     # the seeds came with the bets, after the deck's commitment was shown
-    assert {h["client_seed"] for h in history.values()} == {"ann-seed|bob-seed|cy-seed"}
-    assert of_type(a, "table")[0]["commitment"] == history[1]["commitment"]
-    assert history[1]["places"] == [*range(0, 10), *range(20, 25)]
-    assert history[2]["places"] == [*range(10, 15), *range(20, 25)]
+    assert {h.client_seed for h in history.values()} == {"ann-seed|bob-seed|cy-seed"}
+    assert of_type(a, "table")[0]["commitment"] == history[1].commitment
+    assert history[1].places == [*range(0, 10), *range(20, 25)]
+    assert history[2].places == [*range(10, 15), *range(20, 25)]
     for exported in history.values():
         assert verify_round(exported) == []
-    tampered = {**history[2], "places": history[3]["places"]}
+    tampered = {**history[2].model_dump(mode="json"), "places": history[3].places}
     assert verify_round(tampered) == ["the cards dealt are not the ones the seeds give"]
     assert service.audit() == []
     # money: each player's balance moved by exactly their round's net
@@ -151,7 +157,7 @@ def test_betting_closes_on_time_and_refusals_change_nothing_g6(service: TableSer
     assert table.phase == "deciding"
     view = of_type(a, "dealt")[0]["round"]
     assert view["wagers"] == {**ANTE, "queens_up": 0}  # as first bet: the refusals changed nothing
-    assert [s["in_round"] for s in table.snapshot(ann)["seats"]] == [True, False]
+    assert [s.in_round for s in table.snapshot(ann).seats] == [True, False]
 
 
 def test_six_betting_positions_at_most_c8(service: TableService) -> None:
@@ -188,11 +194,11 @@ def test_baccarat_deals_coups_from_one_shoe_and_shows_its_seed_at_the_end_b1(
             await table.bet(bob, {"player": 500, "tie": 500})
             assert len(table.road) == coup + 1
         rounds, bobs = service.history(ann, 5), service.history(bob, 5)
-        cards = [r["record"]["cards_drawn"] for r in rounds]
-        assert cards == [r["record"]["cards_drawn"] for r in bobs]  # the same coups
+        cards = [r.record.cards_drawn for r in rounds]
+        assert cards == [r.record.cards_drawn for r in bobs]  # the same coups
         assert len({tuple(c) for c in cards}) == 5
-        assert all(r["server_seed"] is None for r in rounds)  # the shoe is still in play
-        assert all(r["places"] is None for r in rounds)
+        assert all(r.server_seed is None for r in rounds)  # the shoe is still in play
+        assert all(r.places is None for r in rounds)
         while table.road:  # on to the cut card, which ends the shoe (B1)
             await table.bet(ann, {"banker": 500})
             await table.bet(bob, {"player": 500})
@@ -202,10 +208,10 @@ def test_baccarat_deals_coups_from_one_shoe_and_shows_its_seed_at_the_end_b1(
     coups = of_type(a, "coup")
     shoe = service.history(ann, 1000)[::-1]
     assert len(coups) == len(shoe) > 60
-    assert [c["totals"] for c in coups] == [r["totals"] for r in shoe]
-    assert len({r["server_seed"] for r in shoe}) == 1
+    assert [c["totals"] for c in coups] == [r.totals for r in shoe]
+    assert len({r.server_seed for r in shoe}) == 1
     assert all(verify_round(r) == [] for r in shoe)
-    places = [p for r in shoe for p in r["places"]]
+    places = [p for r in shoe for p in r.places]
     assert places == list(range(places[0], places[0] + len(places)))  # none skipped or reused
     assert places[-1] + 1 >= 416 - 14  # dealt up to the cut card
     assert service.audit() == []
@@ -215,25 +221,25 @@ def test_shared_deals_refuse_misuse(service: TableService) -> None:
     (ann,) = players(service, "ann")
     deal = service.new_deal("crazy4")
     with pytest.raises(IllegalAction, match="not a sealed"):  # no client seed yet
-        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal["id"], range(10)))
-    service.seal_deal(deal["id"], "ann")
+        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal.id, range(10)))
+    service.seal_deal(deal.id, "ann")
     with pytest.raises(IllegalAction, match="no such places"):
-        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal["id"], [60] * 10))
-    service.reveal_deal(deal["id"])
+        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal.id, [60] * 10))
+    service.reveal_deal(deal.id)
     with pytest.raises(IllegalAction, match="not open"):
-        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal["id"], range(10)))
+        service.start_round(ann, "crazy4", ANTE, shared=SharedCards(deal.id, range(10)))
     assert service.balance(ann) == 100_000
 
 
 def test_recover_reveals_the_deals_of_a_stopped_server(service: TableService) -> None:
     (ann,) = players(service, "ann")
     deal = service.new_deal("baccarat")
-    layout = service.seal_deal(deal["id"], "ann")
-    shoe = SharedCards(deal["id"], range(layout.first, layout.first + 6))  # after the burn
+    layout = service.seal_deal(deal.id, "ann")
+    shoe = SharedCards(deal.id, range(layout.first, layout.first + 6))  # after the burn
     view = service.start_round(ann, "baccarat", {"banker": 1000}, shared=shoe)
-    assert view["server_seed"] is None
+    assert view.server_seed is None
     service.recover()  # the table that dealt from this shoe is gone
-    assert service.round(ann, view["id"])["server_seed"] is not None
+    assert service.round(ann, view.id).server_seed is not None
     assert verify_round(service.history(ann, 1)[0]) == []
 
 
@@ -242,10 +248,10 @@ def test_a_forged_layout_does_not_verify(service: TableService) -> None:
     could be claimed: a seat's blocks of five in a row, then the dealer's after them."""
     (ann,) = players(service, "ann")
     solo = service.start_round(ann, "crazy4", ANTE)
-    service.act(ann, solo["id"], "fold")
+    service.act(ann, solo.id, "fold")
     honest = service.history(ann, 1)[0]
     order = list(range(0, 15))
-    forged = {**honest, "shared": True}
+    forged = {**honest.model_dump(mode="json"), "shared": True}
     for places, problem in [
         (order[:10], None),  # the round of its own: its hand, then the dealer's
         ([*order[:5], 60, 61, 62, 63, 64], "outside the deal"),
@@ -257,13 +263,14 @@ def test_a_forged_layout_does_not_verify(service: TableService) -> None:
         assert (problem is None and found == []) or problem in " ".join(found), (places, found)
     for _ in range(120):  # an own shoe's seed shows at its cut card (B1)
         service.start_round(ann, "baccarat", {"banker": 1000})
-        if service.history(ann, 1)[0]["server_seed"]:
+        if service.history(ann, 1)[0].server_seed:
             break
-    first = [r for r in service.history(ann, 200) if r["game"] == "baccarat"][-1]
+    first = [r for r in service.history(ann, 200) if r.game == "baccarat"][-1]
     assert verify_round(first) == []
-    burned = first["places"][0]
-    backwards = [burned - 1, *first["places"][:-1]]
-    assert "after the shoe's burn" in verify_round({**first, "places": backwards})[0]
+    burned = first.places[0]
+    backwards = [burned - 1, *first.places[:-1]]
+    forged_coup = {**first.model_dump(mode="json"), "places": backwards}
+    assert "after the shoe's burn" in verify_round(forged_coup)[0]
 
 
 def test_an_own_baccarat_shoe_deals_coup_after_coup_to_its_cut_card_b1(
@@ -272,23 +279,23 @@ def test_an_own_baccarat_shoe_deals_coup_after_coup_to_its_cut_card_b1(
     (ann,) = players(service, "ann")
     shown = service.next_commitment(ann, "baccarat")
     coups = []
-    while not coups or not coups[-1]["server_seed"]:
+    while not coups or not coups[-1].server_seed:
         coups.append(service.start_round(ann, "baccarat", {"banker": 500}, client_seed="ann"))
-        if not coups[-1]["server_seed"]:  # the shoe deals on: its commitment stands
+        if not coups[-1].server_seed:  # the shoe deals on: its commitment stands
             assert service.next_commitment(ann, "baccarat") == shown
         assert len(coups) < 120
-    assert {c["commitment"] for c in coups} == {shown}  # one shoe, committed before
+    assert {c.commitment for c in coups} == {shown}  # one shoe, committed before
     shoe = service.history(ann, 200)[::-1]
-    assert all(r["server_seed"] for r in shoe)  # shown together, at the cut card
-    places = [p for r in shoe for p in r["places"]]
+    assert all(r.server_seed for r in shoe)  # shown together, at the cut card
+    places = [p for r in shoe for p in r.places]
     assert places == list(range(places[0], places[0] + len(places)))  # none skipped or reused
     assert places[-1] + 1 >= 416 - 14
     assert all(verify_round(r) == [] for r in shoe)
     assert verify_shoe(shoe) == []  # end to end: the house chose no coup's start
     gap = verify_shoe(shoe[:5] + shoe[6:])  # each coup verifies, but one is missing
-    assert gap == [f"coup {shoe[6]['id']} starts at place {shoe[6]['places'][0]}, "
-                   f"not {shoe[5]['places'][0]}"]  # fmt: skip
-    assert verify_shoe(shoe[1:])[0].startswith(f"coup {shoe[1]['id']} starts at place")
+    assert gap == [f"coup {shoe[6].id} starts at place {shoe[6].places[0]}, "
+                   f"not {shoe[5].places[0]}"]  # fmt: skip
+    assert verify_shoe(shoe[1:])[0].startswith(f"coup {shoe[1].id} starts at place")
     assert service.next_commitment(ann, "baccarat") != shown  # a new shoe next
     assert service.audit() == []
 

@@ -32,5 +32,5 @@ def test_a_database_with_rounds_upgrades_from_the_first_schema(database_url: str
     engine.dispose()
     service = TableService(database_url)  # and the service runs on it
     assert service.balance(7) == 100000
-    assert service.start_round(7, "baccarat", {"banker": 1000})["status"] == "settled"
+    assert service.start_round(7, "baccarat", {"banker": 1000}).status == "settled"
     service.engine.dispose()

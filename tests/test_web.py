@@ -192,9 +192,9 @@ def test_serving_again_voids_rounds_left_before_their_first_decision_g7(tmp_path
     player = first.state.service.local_player()
     view = first.state.service.start_round(player, "tri-card", {"ante": 1000})
     again = create_app(database, house_edges=False, recover=True)
-    assert again.state.service.history(player, 1)[0]["status"] == "void"
+    assert again.state.service.history(player, 1)[0].status == "void"
     assert again.state.service.balance(player) == 100_000
-    assert view["status"] == "open"
+    assert view.status == "open"
 
 
 def test_the_commitment_comes_before_the_deal_and_a_shoe_deals_on(client: TestClient) -> None:
@@ -233,3 +233,22 @@ def test_malformed_requests_say_where_and_what(client: TestClient) -> None:
     assert blind.json() == {"error": "this game has no second, blind position (C8 is Crazy 4's)"}  # type: ignore[attr-defined]
     unknown = post(client, "/api/games/nope/replay", {})
     assert unknown.json()["error"].startswith("no game 'nope'")  # type: ignore[attr-defined]
+
+
+def test_the_openapi_schema_publishes_the_typed_views(client: TestClient) -> None:
+    """Every response the page reads is a model of riverboat.table.views, in the schema."""
+    schema = client.get("/openapi.json").json()
+    models = schema["components"]["schemas"]
+    assert {"RoundView", "ChoiceView", "ExportedRound", "RoundRecord", "GameInfo"} <= set(models)
+    assert {"HintOption", "MeView", "NextCommitment", "BalanceView"} <= set(models)
+    assert set(models["RoundView"]["properties"]) >= {"id", "cards", "face_down", "choices"}
+
+    def returns(path: str, method: str = "get") -> str:
+        body = schema["paths"][path][method]["responses"]["200"]["content"]["application/json"]
+        return str(body["schema"])
+
+    assert "RoundView" in returns("/api/rounds", "post")
+    assert "RoundView" in returns("/api/rounds/{round_id}")
+    assert "ExportedRound" in returns("/api/history")
+    assert "GameInfo" in returns("/api/games")
+    assert "HintOption" in returns("/api/rounds/{round_id}/hint")

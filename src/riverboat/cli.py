@@ -571,15 +571,12 @@ def history(
     except DBAPIError as error:
         _no_answer(error)
     if output is Format.json:
-        typer.echo(json.dumps(found, indent=2))
+        typer.echo(json.dumps([item.model_dump(mode="json") for item in found], indent=2))
         return
     # the round's own net: other rounds may have been played between its balances
     if output is Format.csv:
         header = ["id", "played_at", "game", "status", "net_cents", "balance_after_cents"]
-        rows = [
-            [i["id"], i["played_at"], i["game"], i["status"], i["net"], i["balance_after"]]
-            for i in found
-        ]
+        rows = [[i.id, i.played_at, i.game, i.status, i.net, i.balance_after] for i in found]
         typer.echo(_csv_table(header, rows), nl=False)
         return
 
@@ -589,16 +586,16 @@ def history(
     if output is Format.markdown:
         header = ["round", "played at", "game", "status", "net", "balance after"]
         rows = [
-            [f"#{i['id']}", i["played_at"][:19], i["game"], i["status"],
-             money(i["net"], signed=True), money(i["balance_after"])]
+            [f"#{i.id}", i.played_at[:19], i.game, i.status,
+             money(i.net, signed=True), money(i.balance_after)]
             for i in found
         ]  # fmt: skip
         typer.echo(_markdown_table(header, rows), nl=False)
         return
     for item in found:
         typer.echo(
-            f"#{item['id']:<6} {item['played_at'][:19]}  {item['game']:<14} {item['status']:<8} "
-            f"{money(item['net'], signed=True):>10}  balance {money(item['balance_after'])}"
+            f"#{item.id:<6} {item.played_at[:19]}  {item.game:<14} {item.status:<8} "
+            f"{money(item.net, signed=True):>10}  balance {money(item.balance_after)}"
         )
 
 

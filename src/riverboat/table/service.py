@@ -10,10 +10,10 @@ first answer again; the same key with another request is refused.
 >>> service.balance(me)
 100000
 >>> view = service.start_round(me, "tri-card", {"ante": 1000}, client_seed="doc")
->>> view["status"], [c["action"] for c in view["choices"]]
+>>> view.status, [c.action for c in view.choices]
 ('open', ['fold', 'raise'])
->>> done = service.act(me, view["id"], "fold")
->>> done["status"], service.balance(me)
+>>> done = service.act(me, view.id, "fold")
+>>> done.status, service.balance(me)
 ('settled', 99000)
 """
 
@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
+from pydantic import BaseModel
 from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
@@ -47,6 +48,14 @@ from riverboat.rng import FairSource, SecureSource, new_client_seed
 from riverboat.store import connect
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table import records
+from riverboat.table.views import (
+    BalanceView,
+    ChoiceView,
+    ExportedRound,
+    NewDeal,
+    RoundRecord,
+    RoundView,
+)
 
 __all__ = [
     "LOCAL_PLAYER",
@@ -73,6 +82,7 @@ RETRIES = 60
 _JITTER = SecureSource()
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 #: the most cards a Baccarat coup takes (B5, B6), and a Crazy 4 hand's (C2): the
 #: shapes of the places a shared deal gives
 COUP_CARDS = 6
@@ -142,13 +152,14 @@ class TableService:
         self,
         key: str | None,
         kind: str,
-        request: Mapping[str, Any],
-        work: Callable[[Session, Transaction], dict[str, Any]],
-    ) -> dict[str, Any]:
+        request: Mapping[str, object],
+        work: Callable[[Session, Transaction], M],
+        answer_type: type[M],
+    ) -> M:
         """Do ``work`` once per idempotency key; a repeat returns the stored answer."""
         body = json.dumps({"kind": kind, **request}, sort_keys=True, default=str)
 
-        def attempt(session: Session) -> dict[str, Any]:
+        def attempt(session: Session) -> M:
             if key is not None:
                 earlier = session.scalar(
                     select(Transaction).where(Transaction.idempotency_key == key)
@@ -158,13 +169,12 @@ class TableService:
                         raise IllegalAction(
                             f"idempotency key {key!r} was used for another request; use a new key"
                         )
-                    answer: dict[str, Any] = json.loads(earlier.response or "{}")
-                    return answer
+                    return answer_type.model_validate_json(earlier.response or "{}")
             txn = Transaction(kind=kind, idempotency_key=key, request=body)
             session.add(txn)
             session.flush()
             response = work(session, txn)
-            txn.response = json.dumps(response, default=str)
+            txn.response = json.dumps(response.model_dump(mode="json"))
             return response
 
         try:
@@ -306,7 +316,7 @@ class TableService:
     def top_up(self, player_id: int, idempotency_key: str | None = None) -> Cents:
         """Below $100 of play money, a top-up brings the balance back to $1,000."""
 
-        def work(session: Session, txn: Transaction) -> dict[str, Any]:
+        def work(session: Session, txn: Transaction) -> BalanceView:
             self._lock(session, player_id)
             balance = self._balance(session, player_id)
             if balance >= TOP_UP_BELOW:
@@ -323,11 +333,10 @@ class TableService:
                     ("house", balance - STARTING_CREDIT),
                 ],
             )
-            return {"balance": STARTING_CREDIT}
+            return BalanceView(balance=STARTING_CREDIT)
 
-        return int(
-            self._idempotent(idempotency_key, "top-up", {"player": player_id}, work)["balance"]
-        )
+        request = {"player": player_id}
+        return self._idempotent(idempotency_key, "top-up", request, work, BalanceView).balance
 
     # -------------------------------------------------------------- rounds
     def start_round(
@@ -340,7 +349,7 @@ class TableService:
         variant: str | None = None,
         second: Mapping[str, Cents] | None = None,
         shared: SharedCards | None = None,
-    ) -> dict[str, Any]:
+    ) -> RoundView:
         """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6).
 
         ``second`` opens a second, blind position (Crazy 4, C8); ``shared`` deals from a
@@ -357,7 +366,7 @@ class TableService:
             "shared": [shared.deal_id, list(shared.places)] if shared else None,
         }
 
-        def work(session: Session, txn: Transaction) -> dict[str, Any]:
+        def work(session: Session, txn: Transaction) -> RoundView:
             self._lock(session, player_id)
             unfinished = session.scalar(
                 select(RoundRow.id).where(
@@ -432,7 +441,7 @@ class TableService:
             )
             return self._store(session, row, game_round)
 
-        return self._idempotent(idempotency_key, "wager", request, work)
+        return self._idempotent(idempotency_key, "wager", request, work, RoundView)
 
     def act(
         self,
@@ -441,14 +450,14 @@ class TableService:
         action: str,
         amount: Cents | None = None,
         idempotency_key: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> RoundView:
         """A decision in an open round; its Play, Raise or fee is debited first.
 
         A shared table's round is decided at its table's showdown (:meth:`showdown`).
         """
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
 
-        def work(session: Session, txn: Transaction) -> dict[str, Any]:
+        def work(session: Session, txn: Transaction) -> RoundView:
             self._lock(session, player_id)
             row = self._owned(session, player_id, round_id, lock=True)
             if row.status != "open":
@@ -464,7 +473,7 @@ class TableService:
             game_round.act(action, amount)
             return self._store(session, row, game_round)
 
-        return self._idempotent(idempotency_key, "decision", request, work)
+        return self._idempotent(idempotency_key, "decision", request, work, RoundView)
 
     def showdown(
         self, decisions: Sequence[tuple[int, int, str, Cents | None]]
@@ -542,7 +551,7 @@ class TableService:
         game: str,
         idempotency_key: str | None = None,
         client_seed: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> RoundView:
         """Deal again with the last round's wagers, checked as new wagers (R10)."""
         find_game(game)
         with Session(self.engine) as session:
@@ -567,7 +576,7 @@ class TableService:
             player_id, game, wagers, client_seed, idempotency_key, second=second
         )
 
-    def _store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> dict[str, Any]:
+    def _store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> RoundView:
         """Save the round's record; settle its money when it has settled or is void."""
         records.append(session, row, game_round)
         if game_round.settled:
@@ -622,7 +631,7 @@ class TableService:
         >>> service = TableService("sqlite://")
         >>> me = service.local_player()
         >>> shown = service.next_commitment(me, "baccarat")
-        >>> service.start_round(me, "baccarat", {"banker": 500}, "mine")["commitment"] == shown
+        >>> service.start_round(me, "baccarat", {"banker": 500}, "mine").commitment == shown
         True
         """
         find_game(game)
@@ -711,14 +720,14 @@ class TableService:
         return deal
 
     # -------------------------------------------------------- shared tables
-    def new_deal(self, game: str, variant: str | None = None) -> dict[str, Any]:
+    def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
         """A shared table's next deck or shoe: a fresh server seed, committed to now,
         before any player's client seed is known."""
         kind = find_game(game)
         rules = json.dumps(to_json(kind.rules(variant)))
         source = FairSource.new("", 0)
 
-        def work(session: Session) -> dict[str, Any]:
+        def work(session: Session) -> NewDeal:
             deal = Deal(
                 game=game,
                 rules=rules,
@@ -728,7 +737,7 @@ class TableService:
             )
             session.add(deal)
             session.flush()
-            return {"id": deal.id, "commitment": deal.commitment}
+            return NewDeal(id=deal.id, commitment=deal.commitment)
 
         return self._write(work)
 
@@ -774,7 +783,7 @@ class TableService:
             raise IllegalAction(f"deal {deal.id} is not a sealed {game} deal")
         return deal
 
-    def open_round(self, player_id: int, game: str) -> dict[str, Any] | None:
+    def open_round(self, player_id: int, game: str) -> RoundView | None:
         """The player's unfinished round at their own table of the game, to resume it
         (G7), or None; a shared table's round is resumed at the shared table."""
         find_game(game)
@@ -791,18 +800,18 @@ class TableService:
                 return None
             return self._shown(session, row)
 
-    def _shown(self, session: Session, row: RoundRow) -> dict[str, Any]:
+    def _shown(self, session: Session, row: RoundRow) -> RoundView:
         balance = self._balance(session, row.player_id)
         return _view(row, self._resume(row), balance, *_reveal_state(session, row))
 
-    def round(self, player_id: int, round_id: int) -> dict[str, Any]:
+    def round(self, player_id: int, round_id: int) -> RoundView:
         with Session(self.engine) as session:
             row = self._owned(session, player_id, round_id)
             return self._shown(session, row)
 
     def history(
         self, player_id: int, limit: int = 20, commitment: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ExportedRound]:
         """The player's last rounds, newest first, each with its seeds once finished;
         with ``commitment``, only the rounds dealt on that seed (a shoe's coups)."""
         if not 1 <= limit <= 1000:
@@ -919,7 +928,7 @@ def _reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
 
 def _view(
     row: RoundRow, game_round: Round[Any], balance: Cents, revealed: bool, shared: bool
-) -> dict[str, Any]:
+) -> RoundView:
     """What the player may see: their own cards while the round is open (never the blind
     second position's, C8), everything after; the seed once ``revealed``."""
     finished = row.status != "open"
@@ -931,31 +940,31 @@ def _view(
         }
     )
     positions = game_round.positions
-    return {
-        "id": row.id,
-        "game": row.game,
-        "status": row.status,
-        "shared": shared,
-        "commitment": row.commitment,
-        "client_seed": row.client_seed,
-        "nonce": row.nonce,
-        "server_seed": row.server_seed if revealed else None,
-        "cards": {hand: [str(c) for c in cards] for hand, cards in visible.items()},
-        "face_down": sum(len(c) for hand, c in game_round.cards.items() if hand not in visible),
-        "totals": _totals(game_round) if finished else None,
-        "winner": _winner(game_round) if finished else None,
-        "choices": [
-            {"action": c.action, "label": c.label, "minimum": c.minimum, "maximum": c.maximum}
+    return RoundView(
+        id=row.id,
+        game=row.game,
+        status=row.status,
+        shared=shared,
+        commitment=row.commitment,
+        client_seed=row.client_seed,
+        nonce=row.nonce,
+        server_seed=row.server_seed if revealed else None,
+        cards={hand: [str(c) for c in cards] for hand, cards in visible.items()},
+        face_down=sum(len(c) for hand, c in game_round.cards.items() if hand not in visible),
+        totals=_totals(game_round) if finished else None,
+        winner=_winner(game_round) if finished else None,
+        choices=[
+            ChoiceView(action=c.action, label=c.label, minimum=c.minimum, maximum=c.maximum)
             for c in game_round.legal_actions()
         ],
-        "wagers": dict(positions[0].wagers),
-        "second": dict(positions[1].wagers) if len(positions) > 1 else None,
-        "result": positions[0].result if finished else None,
-        "second_result": positions[1].result if finished and len(positions) > 1 else None,
-        "net": game_round.net() if finished else None,
-        "description": game_round.describe() if finished else None,
-        "balance": balance,
-    }
+        wagers=dict(positions[0].wagers),
+        second=dict(positions[1].wagers) if len(positions) > 1 else None,
+        result=positions[0].result if finished else None,
+        second_result=positions[1].result if finished and len(positions) > 1 else None,
+        net=game_round.net() if finished else None,
+        description=game_round.describe() if finished else None,
+        balance=balance,
+    )
 
 
 def _winner(game_round: Round[Any]) -> str | None:
@@ -971,7 +980,7 @@ def _totals(game_round: Round[Any]) -> list[int] | None:
     return list(game_round.totals())  # type: ignore[attr-defined]
 
 
-def export_round(row: RoundRow, revealed: bool, shared: bool) -> dict[str, Any]:
+def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:
     """A round as the player may keep it: the record once the round is over, the seed
     once ``revealed`` (see :func:`_reveal_state`).
 
@@ -988,24 +997,24 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> dict[str, Any]:
         places = _places(row.game, record, row.server_seed, row.client_seed, row.nonce)
         if row.deal_cards is not None:
             places = json.loads(row.deal_cards)
-    return {
-        "totals": totals,
-        "winner": _winner(played) if played else None,
-        "id": row.id,
-        "game": row.game,
-        "status": row.status,
-        "shared": shared,
-        "commitment": row.commitment,
-        "server_seed": row.server_seed if revealed else None,
-        "client_seed": row.client_seed,
-        "nonce": row.nonce,
-        "places": places,
-        "balance_before": row.balance_before,
-        "balance_after": row.balance_after,
-        "net": played.net() if played else None,  # other rounds may fall between the balances
-        "played_at": row.created_at.isoformat(),
-        "record": record if finished else None,
-    }
+    return ExportedRound(
+        totals=totals,
+        winner=_winner(played) if played else None,
+        id=row.id,
+        game=row.game,
+        status=row.status,
+        shared=shared,
+        commitment=row.commitment,
+        server_seed=row.server_seed if revealed else None,
+        client_seed=row.client_seed,
+        nonce=row.nonce,
+        places=places,
+        balance_before=row.balance_before,
+        balance_after=row.balance_after,
+        net=played.net() if played else None,  # other rounds may fall between the balances
+        played_at=row.created_at.isoformat(),
+        record=RoundRecord.model_validate(record) if finished else None,
+    )
 
 
 def _places(
@@ -1017,9 +1026,12 @@ def _places(
     return list(range(first, first + len(record["cards_drawn"])))
 
 
-def verify_round(exported: Mapping[str, Any]) -> list[str]:
-    """Check an exported round: its seed matches the commitment, its cards come from
-    (server seed, client seed, nonce), and it re-settles to its record. The problems."""
+def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
+    """Check an exported round (its JSON, or the model): its seed matches the
+    commitment, its cards come from (server seed, client seed, nonce), and it
+    re-settles to its record. The problems."""
+    if isinstance(exported, ExportedRound):
+        exported = exported.model_dump(mode="json")
     problems = []
     missing = {"game", "commitment", "client_seed", "nonce", "server_seed", "record"} - set(
         exported
@@ -1050,16 +1062,19 @@ def verify_round(exported: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def verify_shoe(coups: Sequence[Mapping[str, Any]]) -> list[str]:
+def verify_shoe(coups: Sequence[Mapping[str, Any] | ExportedRound]) -> list[str]:
     """Check a whole Baccarat shoe of a player's own table, its coups as history
     exports them: each verifies, and in order of play they run end to end from the
     first place after the burn, so the house could not choose where any coup began
     (B1). A shoe ends at its cut card, or earlier when its player ends it. The problems."""
-    if not coups or any(c.get("game") != "baccarat" or c.get("shared") for c in coups):
+    shoe_coups = [c.model_dump(mode="json") if isinstance(c, ExportedRound) else c for c in coups]
+    if not shoe_coups or any(
+        c.get("game") != "baccarat" or c.get("shared") for c in shoe_coups
+    ):
         return ["a shoe is the coups of one's own Baccarat table"]
-    if len({c.get("commitment") for c in coups}) != 1:
+    if len({c.get("commitment") for c in shoe_coups}) != 1:
         return ["the coups are not of one shoe: their commitments differ"]
-    ordered = sorted(coups, key=lambda c: c.get("id", 0))
+    ordered = sorted(shoe_coups, key=lambda c: c.get("id", 0))
     problems = [f"coup {c.get('id')}: {p}" for c in ordered for p in verify_round(c)]
     if problems:
         return problems

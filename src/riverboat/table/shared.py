@@ -21,7 +21,8 @@ commitment was shown, so the house commits before it knows the seeds.
 
 A table is an asyncio object. A front end seats a player with :meth:`SharedTable.sit`,
 giving a ``send`` coroutine for the messages meant for that player, then calls
-:meth:`bet`, :meth:`decide` and :meth:`leave`. Messages are dicts with a ``type``:
+:meth:`bet`, :meth:`decide` and :meth:`leave`. Messages are the models of
+:mod:`riverboat.table.views`, each with a ``type``:
 ``table`` (the seats, the phase, the deal's commitment), ``dealt`` and ``result`` (the
 player's own round, as the service shows it), ``coup`` (a Baccarat coup's cards, which
 every seat sees), ``decided`` and ``error``.
@@ -35,7 +36,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from riverboat.deck import cut_card_reached
 from riverboat.games import find_game
@@ -49,19 +49,31 @@ from riverboat.table.service import (
     SharedCards,
     TableService,
 )
+from riverboat.table.views import (
+    SEED_CHARACTERS,
+    CoupMessage,
+    DealtMessage,
+    DecidedMessage,
+    ErrorMessage,
+    NewDeal,
+    ResultMessage,
+    RoundView,
+    SeatView,
+    ShoeView,
+    TableMessage,
+    TableSnapshot,
+)
 
-__all__ = ["SHARED_GAMES", "Send", "SharedTable"]
+__all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 
 #: the games with shared tables; their seats are the round's (``max_seats``)
 SHARED_GAMES = ("crazy4", "baccarat")
-#: a seat's client seed; seven of them, joined, fit the 128 characters a deal keeps
-SEED_CHARACTERS = 16
 #: connections (tabs) one player may keep at a table, and how long a message may take
 CONNECTIONS = 4
 SEND_SECONDS = 5.0
 _log = logging.getLogger(__name__)
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[TableMessage], Awaitable[None]]
 
 
 @dataclass
@@ -113,7 +125,7 @@ class SharedTable:
         self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
         self.seats: list[Seat] = []
         self.phase = "betting"
-        self.deal: dict[str, Any] | None = None
+        self.deal: NewDeal | None = None
         self.layout: DealLayout | None = None
         self.next_place = 0
         self.road: list[str] = []  # this shoe's coups' winners: Player, Banker or Tie
@@ -142,7 +154,7 @@ class SharedTable:
             await self._broadcast()
             if seat.round_id is not None:  # back after a reload: their hand again
                 view = await asyncio.to_thread(self.service.round, player, seat.round_id)
-                await send({"type": "dealt", "round": view})
+                await send(DealtMessage(round=view))
 
     async def leave(self, player: int, send: Send) -> None:
         """The connection has gone; the seat goes with its last one, unless it is in a
@@ -223,7 +235,7 @@ class SharedTable:
             await asyncio.to_thread(self.service.check_decision, player, round_id, action, amount)
             seat.decision = (action, amount)
             waiting = sum(s.round_id is not None and s.decision is None for s in self.seats)
-            await self._send(seat, {"type": "decided", "action": action, "waiting": waiting})
+            await self._send(seat, DecidedMessage(action=action, waiting=waiting))
             if waiting == 0:
                 await self._showdown()
             else:
@@ -244,7 +256,7 @@ class SharedTable:
             self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
         if self.layout is None:
             seed = "|".join(s.client_seed for s in bettors)
-            self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal["id"], seed)
+            self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal.id, seed)
             self.next_place = self.layout.first
         if self.game == "crazy4":
             await self._deal_crazy4(bettors)
@@ -263,9 +275,9 @@ class SharedTable:
             view = await self._start(seat, places)
             if view is None:
                 continue
-            if view["status"] == "open":
-                seat.round_id = view["id"]
-            await self._send(seat, {"type": "dealt", "round": view})
+            if view.status == "open":
+                seat.round_id = view.id
+            await self._send(seat, DealtMessage(round=view))
         if any(s.round_id is not None for s in self.seats):
             self.phase = "deciding"
             self._arm(self.decision_seconds, self._showdown)
@@ -277,20 +289,16 @@ class SharedTable:
         assert self.deal is not None
         assert self.layout is not None
         places = list(range(self.next_place, min(self.next_place + COUP_CARDS, self.layout.size)))
-        coup: dict[str, Any] | None = None
+        coup: CoupMessage | None = None
         for seat in bettors:
             view = await self._start(seat, places)
-            if view is not None and view["status"] == "settled":
-                coup = coup or {
-                    "type": "coup",
-                    "cards": view["cards"],
-                    "totals": view["totals"],
-                    "winner": view["winner"],
-                }
-                await self._send(seat, {"type": "result", "round": view})
+            if view is not None and view.status == "settled":
+                coup = coup or CoupMessage(cards=view.cards, totals=view.totals, winner=view.winner)
+                await self._send(seat, ResultMessage(round=view))
         if coup is not None:
-            self.next_place += sum(len(hand) for hand in coup["cards"].values())
-            self.road.append(coup["winner"])
+            self.next_place += sum(len(hand) for hand in coup.cards.values())
+            if coup.winner is not None:
+                self.road.append(coup.winner)
             for seat in self.seats:
                 await self._send(seat, coup)
         cut = self.layout.cut_card_from_end or 0
@@ -300,7 +308,7 @@ class SharedTable:
         else:
             await self._broadcast()
 
-    async def _start(self, seat: Seat, places: list[int]) -> dict[str, Any] | None:
+    async def _start(self, seat: Seat, places: list[int]) -> RoundView | None:
         """The seat's round from these places of the deal, or None if it was refused."""
         assert self.deal is not None
         assert seat.wagers is not None
@@ -313,14 +321,14 @@ class SharedTable:
                 self.game,
                 wagers,
                 second=second,
-                shared=SharedCards(self.deal["id"], places),
+                shared=SharedCards(self.deal.id, places),
             )
         except IllegalAction as error:
             message = f"not dealt in: {error}"
         except Exception:  # the database failed: its transaction took nothing
             _log.exception("dealing to player %s failed", seat.player)
             message = "not dealt in: the table could not reach its database; nothing was staked"
-        await self._send(seat, {"type": "error", "message": message})
+        await self._send(seat, ErrorMessage(message=message))
         return None
 
     async def _showdown(self) -> None:
@@ -332,7 +340,7 @@ class SharedTable:
         for seat in playing:
             assert seat.round_id is not None
             if seat.decision is None:
-                await self._send(seat, {"type": "error", "message": "time ran out: the hand folds"})
+                await self._send(seat, ErrorMessage(message="time ran out: the hand folds"))
             decisions.append((seat.player, seat.round_id, *(seat.decision or ("fold", None))))
         try:
             notes = await asyncio.to_thread(self.service.showdown, decisions)
@@ -350,12 +358,12 @@ class SharedTable:
                         "the table could not reach its database: your round stays open "
                         "and is void and refunded when the server restarts (G7)"
                     )
-                    await self._send(seat, {"type": "error", "message": message})
+                    await self._send(seat, ErrorMessage(message=message))
                     continue
                 if seat.round_id in notes:
-                    await self._send(seat, {"type": "error", "message": notes[seat.round_id]})
+                    await self._send(seat, ErrorMessage(message=notes[seat.round_id]))
                 view = await asyncio.to_thread(self.service.round, seat.player, seat.round_id)
-                await self._send(seat, {"type": "result", "round": view})
+                await self._send(seat, ResultMessage(round=view))
         finally:  # whatever failed, the table goes back to betting
             for seat in playing:
                 seat.round_id, seat.decision = None, None
@@ -371,7 +379,7 @@ class SharedTable:
         done, self.deal, self.layout = self.deal, None, None
         self.next_place, self.phase = 0, "betting"
         if done is not None:
-            await asyncio.to_thread(self.service.reveal_deal, done["id"])
+            await asyncio.to_thread(self.service.reveal_deal, done.id)
         self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
         if broadcast:
             await self._broadcast()
@@ -405,43 +413,42 @@ class SharedTable:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def snapshot(self, player: int) -> dict[str, Any]:
+    def snapshot(self, player: int) -> TableSnapshot:
         """The table as ``player`` sees it: seats and chips, never anyone's cards."""
         left = None
         if self._deadline is not None:
             left = max(0.0, self._deadline - time.monotonic())
-        table: dict[str, Any] = {
-            "type": "table",
-            "game": self.game,
-            "phase": self.phase,
-            "seconds_left": left,
-            "commitment": self.deal["commitment"] if self.deal else None,
-            "seats": [
-                {
-                    "name": s.name,
-                    "you": s.player == player,
-                    "staked": s.staked or None,
-                    "second": s.second is not None,
-                    "in_round": s.round_id is not None,
-                    "decided": s.decision is not None,
-                }
-                for s in self.seats
-            ],
-            "seats_free": self.max_seats - len(self.seats),
-        }
+        shoe = None
         if self.game == "baccarat":
             size = self.layout.size if self.layout else None
-            table["shoe"] = {
-                "cards_left": size - self.next_place if size else None,
-                "road": list(self.road),
-            }
-        return table
+            shoe = ShoeView(
+                cards_left=size - self.next_place if size else None, road=list(self.road)
+            )
+        return TableSnapshot(
+            game=self.game,
+            phase=self.phase,
+            seconds_left=left,
+            commitment=self.deal.commitment if self.deal else None,
+            seats=[
+                SeatView(
+                    name=s.name,
+                    you=s.player == player,
+                    staked=s.staked or None,
+                    second=s.second is not None,
+                    in_round=s.round_id is not None,
+                    decided=s.decision is not None,
+                )
+                for s in self.seats
+            ],
+            seats_free=self.max_seats - len(self.seats),
+            shoe=shoe,
+        )
 
     async def _broadcast(self) -> None:
         for seat in list(self.seats):
             await self._send(seat, self.snapshot(seat.player))
 
-    async def _send(self, seat: Seat, message: dict[str, Any]) -> None:
+    async def _send(self, seat: Seat, message: TableMessage) -> None:
         for send in list(seat.listeners):
             try:  # a connection that stopped reading must not hold up the table
                 await asyncio.wait_for(send(message), SEND_SECONDS)

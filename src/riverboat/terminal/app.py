@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from sqlalchemy.exc import DBAPIError
@@ -40,6 +40,7 @@ from riverboat.games.rules import IllegalAction, RulesError, Spot
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
 from riverboat.table.service import TOP_UP_BELOW, TableService
+from riverboat.table.views import ChoiceView, RoundView
 from riverboat.terminal.cards import draw
 from riverboat.terminal.plain import result_text, round_net
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
@@ -164,7 +165,7 @@ class TableApp(App[None]):
         self.wagers[game] = dict(wagers or {})
         self.spot_index = dict.fromkeys(GAME_KEYS.values(), 0)
         self.chip_index = dict.fromkeys(GAME_KEYS.values(), 1)
-        self.rounds: dict[str, dict[str, Any] | None] = dict.fromkeys(GAME_KEYS.values())
+        self.rounds: dict[str, RoundView | None] = dict.fromkeys(GAME_KEYS.values())
         self.hints: dict[int, str] = {}
         self.hinting = False
         self.balance: Cents = 0
@@ -213,24 +214,24 @@ class TableApp(App[None]):
         """The selected wager spot at the current table."""
         return self.spots[self.game][self.spot_index[self.game]]
 
-    def round_view(self) -> dict[str, Any] | None:
+    def round_view(self) -> RoundView | None:
         """The round shown at the current table (open, or the last one played)."""
         return self.rounds[self.game]
 
     def is_open(self) -> bool:
         view = self.round_view()
-        return view is not None and view["status"] == "open"
+        return view is not None and view.status == "open"
 
-    def choices(self) -> dict[str, dict[str, Any]]:
+    def choices(self) -> dict[str, ChoiceView]:
         """The decisions the engine allows now, by action."""
         view = self.round_view()
-        if view is None or view["status"] != "open":
+        if view is None or view.status != "open":
             return {}
-        return {choice["action"]: choice for choice in view["choices"]}
+        return {choice.action: choice for choice in view.choices}
 
-    def _ranged(self) -> dict[str, Any] | None:
+    def _ranged(self) -> ChoiceView | None:
         """A choice with a range of amounts (Crazy 4's Play up to 3x, C3), if offered."""
-        return next((c for c in self.choices().values() if c["maximum"] > c["minimum"]), None)
+        return next((c for c in self.choices().values() if c.maximum > c.minimum), None)
 
     # ------------------------------------------------------------- bindings
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -347,7 +348,7 @@ class TableApp(App[None]):
         game = self.game
         self._deal(lambda seed: self.service.quick_replay(self.player, game, client_seed=seed))
 
-    def _deal(self, deal: Callable[[str], dict[str, Any]]) -> None:
+    def _deal(self, deal: Callable[[str], RoundView]) -> None:
         """Deal from the seed whose commitment the table shows: the client seed is drawn
         now, after it was shown (the one given, if any); the round must carry that
         commitment, or the table says it does not. Then the next round's is shown."""
@@ -357,11 +358,11 @@ class TableApp(App[None]):
             seed = self.client_seed or new_client_seed()
             view = deal(seed)
             self._showing(view)
-            if view["commitment"] != shown:
-                self.unexpected.add(view["id"])
+            if view.commitment != shown:
+                self.unexpected.add(view.id)
                 warning = (
-                    f"Warning: round #{view['id']} was dealt from the commitment "
-                    f"{short_commitment(view['commitment'])}, not from "
+                    f"Warning: round #{view.id} was dealt from the commitment "
+                    f"{short_commitment(view.commitment)}, not from "
                     f"{short_commitment(shown)} shown before the deal."
                 )
                 self._say(f"{warning} {self.message.plain}", error=True)
@@ -394,12 +395,12 @@ class TableApp(App[None]):
     def action_decide(self, action: str, amount: Cents | None = None) -> None:
         view = self.round_view()
         if view is not None:
-            self._play(lambda: self.service.act(self.player, view["id"], action, amount))
+            self._play(lambda: self.service.act(self.player, view.id, action, amount))
 
     def action_most(self) -> None:
         choice = self._ranged()
         if choice is not None:
-            self.action_decide(choice["action"], choice["maximum"])
+            self.action_decide(choice.action, choice.maximum)
 
     def action_amount(self) -> None:
         choice = self._ranged()
@@ -408,9 +409,9 @@ class TableApp(App[None]):
 
         def chosen(amount: Cents | None) -> None:
             if amount is not None:
-                self.action_decide(choice["action"], amount)
+                self.action_decide(choice.action, amount)
 
-        asking = AmountScreen(choice["label"], choice["minimum"], choice["maximum"])
+        asking = AmountScreen(choice.label, choice.minimum, choice.maximum)
         self.push_screen(asking, chosen)
 
     @contextmanager
@@ -428,32 +429,32 @@ class TableApp(App[None]):
         except DBAPIError as error:
             self._say(f"the database did not answer: {error.orig}", error=True)
 
-    def _play(self, call: Callable[[], dict[str, Any]]) -> None:
+    def _play(self, call: Callable[[], RoundView]) -> None:
         """One call to the service: the round it returns is shown."""
         with self._asking():
             self._showing(call())
         self._show()
 
-    def _showing(self, view: dict[str, Any]) -> None:
+    def _showing(self, view: RoundView) -> None:
         """A round the service returned, at its table, with what to do next or its result."""
         self._take(view)
-        self.balance = view["balance"]
-        if view["status"] == "open":
+        self.balance = view.balance
+        if view.status == "open":
             self._say(self._decision_prompt(view))
         else:
             self._finished(view)
-            self._load_road(view["game"])
+            self._load_road(view.game)
 
-    def _take(self, view: dict[str, Any]) -> None:
+    def _take(self, view: RoundView) -> None:
         """Show ``view`` at its table: its wagers on the felt, and at Crazy 4 whether it
         has a blind second position (Quick Replay keeps one, a resumed round has one)."""
-        game = view["game"]
+        game = view.game
         self.rounds[game] = view
-        self.wagers[game] = {k: v for k, v in view["wagers"].items() if v}
+        self.wagers[game] = {k: v for k, v in view.wagers.items() if v}
         if game == _BLIND_GAME:
-            self.blind = view.get("second") is not None
+            self.blind = view.second is not None
 
-    def _refresh(self, game: str) -> dict[str, Any] | None:
+    def _refresh(self, game: str) -> RoundView | None:
         """The balance and ``game``'s table as the database has them: the same player
         may have played on in another window (or at the web table) meanwhile. The round
         waiting for a decision there, if any."""
@@ -462,18 +463,18 @@ class TableApp(App[None]):
         shown = self.rounds[game]
         if waiting is not None:
             self._take(waiting)
-        elif shown is not None and shown["status"] == "open":  # finished elsewhere
-            self._take(self.service.round(self.player, shown["id"]))
+        elif shown is not None and shown.status == "open":  # finished elsewhere
+            self._take(self.service.round(self.player, shown.id))
         self._commit(game)  # another round may have been dealt there meanwhile
         return waiting
 
-    def _decision_prompt(self, view: dict[str, Any]) -> str:
-        hint = "" if view["game"] == "baccarat" else " h shows each option's expected value."
-        return f"Round #{view['id']}: your decision.{hint}"
+    def _decision_prompt(self, view: RoundView) -> str:
+        hint = "" if view.game == "baccarat" else " h shows each option's expected value."
+        return f"Round #{view.id}: your decision.{hint}"
 
-    def _finished(self, view: dict[str, Any]) -> None:
+    def _finished(self, view: RoundView) -> None:
         text = result_text(view)
-        if view["status"] == "settled":
+        if view.status == "settled":
             self.session_rounds += 1
             self.session_net += round_net(view)
         if self.balance < TOP_UP_BELOW:
@@ -486,7 +487,7 @@ class TableApp(App[None]):
             return
         with suppress(DBAPIError):  # the road waits for the next round
             rounds = self.service.history(self.player, 60)
-            coups = [r["winner"] for r in reversed(rounds) if r["game"] == game and r["winner"]]
+            coups = [r.winner for r in reversed(rounds) if r.game == game and r.winner]
             self.road = "".join(side[0] for side in coups)  # P, B or T
 
     def _load(self, game: str) -> None:
@@ -510,23 +511,23 @@ class TableApp(App[None]):
         view = self.round_view()
         if view is None or self.hinting:
             return
-        if view["id"] in self.hints:
-            self._say(self.hints[view["id"]])
+        if view.id in self.hints:
+            self._say(self.hints[view.id])
             self._show()
             return
         self.hinting = True
-        slow = view["game"] == "rabbit-hunter"
+        slow = view.game == "rabbit-hunter"
         self._say("Working out the hint" + (" (the first takes seconds)..." if slow else "..."))
         self._show()
         threading.Thread(target=self._hint, args=(view,), daemon=True, name="hint").start()
 
-    def _hint(self, view: dict[str, Any]) -> None:
+    def _hint(self, view: RoundView) -> None:
         from riverboat.analysis import best_action
 
-        placed = view["wagers"]
+        placed = view.wagers
         units = {name: Fraction(amount, placed["ante"]) for name, amount in placed.items()}
         try:
-            options = best_action(view["game"], " ".join(view["cards"]["player"]), units)
+            options = best_action(view.game, " ".join(view.cards["player"]), units)
             text = (
                 "Expected value per Ante: "
                 + ", ".join(f"{o.label} {float(o.expected):+.4f}" for o in options)
@@ -535,13 +536,13 @@ class TableApp(App[None]):
         except Exception as error:  # said on the table, never a traceback over it
             text = f"No hint: {error}"
         with suppress(RuntimeError):  # the app closed meanwhile
-            self.call_from_thread(self._hinted, view["id"], text)
+            self.call_from_thread(self._hinted, view.id, text)
 
     def _hinted(self, round_id: int, text: str) -> None:
         self.hinting = False
         self.hints[round_id] = text
         view = self.round_view()
-        if view is not None and view["id"] == round_id and view["status"] == "open":
+        if view is not None and view.id == round_id and view.status == "open":
             self._say(text)
             self._show()
 
@@ -619,8 +620,8 @@ class TableApp(App[None]):
         view = self.round_view()
         baccarat = self.game == "baccarat"
         dealer_key = "banker" if baccarat else "dealer"
-        cards = view["cards"] if view else {}
-        totals = (view or {}).get("totals") or []
+        cards = view.cards if view else {}
+        totals = (view.totals if view else None) or []
         dealer_label = "Banker" if baccarat else "Dealer"
         player_label = "Player" if baccarat else "You"
         if len(totals) == 2:
@@ -689,8 +690,8 @@ class TableApp(App[None]):
             text.append(" b ", "bold reverse")
         text.append(" Blind second hand: ")
         text.append("on " if self.blind else "off", "bold")
-        if view is not None and view["status"] != "open" and view.get("second_result"):
-            result = sum(view["second_result"].values())
+        if view is not None and view.status != "open" and view.second_result:
+            result = sum(view.second_result.values())
             text.append(f"   last round's blind hand {format_money(result, signed=True)}")
         elif self.is_open():
             text.append("   face down until the showdown" if self.blind else "")
@@ -745,12 +746,12 @@ class TableApp(App[None]):
         text = Text("Your decision: ", "bold")
         for action, choice in choices.items():
             key = DECISION_KEYS.get(action, "?")
-            cost = f" {format_money(choice['minimum'])}" if choice["minimum"] else ""
+            cost = f" {format_money(choice.minimum)}" if choice.minimum else ""
             text.append(f" {key} ", "bold reverse")
-            text.append(f" {choice['label']}{cost}  ")
-            if choice["maximum"] > choice["minimum"]:
+            text.append(f" {choice.label}{cost}  ")
+            if choice.maximum > choice.minimum:
                 text.append(" m ", "bold reverse")
-                text.append(f" {choice['label']} {format_money(choice['maximum'])}  ")
+                text.append(f" {choice.label} {format_money(choice.maximum)}  ")
                 text.append(" a ", "bold reverse")
                 text.append(" other amount ")
         return text
@@ -761,17 +762,17 @@ class TableApp(App[None]):
         view, upcoming = self.round_view(), self.commitments[self.game]
         commitment = Text()
         if self.is_open() and view is not None:
-            commitment.append(f"commitment {short_commitment(view['commitment'])}")
+            commitment.append(f"commitment {short_commitment(view.commitment)}")
         elif upcoming:
             commitment.append(f"next deal {short_commitment(upcoming)}")
-        if view is not None and view["id"] in self.unexpected:
+        if view is not None and view.id in self.unexpected:
             commitment = Text("! commitment not the one shown", "bold reverse")
         rounds = "1 round" if self.session_rounds == 1 else f"{self.session_rounds} rounds"
         session = f"{rounds}, {format_money(self.session_net, signed=True)}"
-        title = "" if view is None else f"Round #{view['id']} {view['status']}"
+        title = "" if view is None else f"Round #{view.id} {view.status}"
         heads = [(title, f"this session: {session}")]
         if view is not None:
-            heads.append((f"#{view['id']} {view['status']}", f"session {session}"))
+            heads.append((f"#{view.id} {view.status}", f"session {session}"))
             heads.append(("", f"session {session}"))
         lines = []
         for head, tail in heads:
@@ -791,15 +792,14 @@ def short_commitment(commitment: str) -> str:
     return f"{commitment[:16]}…"
 
 
-def _face_down(view: dict[str, Any] | None) -> tuple[int, int]:
+def _face_down(view: RoundView | None) -> tuple[int, int]:
     """The cards face down while the round is open: (the dealer's, the blind hand's).
 
     The service counts every card it keeps back in ``face_down``: the dealer's (or the
     banker's) and, with a blind second position (C8), the blind hand's, which has as
     many cards as the player's own.
     """
-    if view is None or view["status"] != "open":
+    if view is None or view.status != "open":
         return 0, 0
-    blind = len(view["cards"]["player"]) if view.get("second") is not None else 0
-    face_down: int = view["face_down"]
-    return face_down - blind, blind
+    blind = len(view.cards["player"]) if view.second is not None else 0
+    return view.face_down - blind, blind

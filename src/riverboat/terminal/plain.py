@@ -30,6 +30,7 @@ from riverboat.games.rules import RulesError, check_wagers
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
 from riverboat.table.service import TOP_UP_BELOW, TableService
+from riverboat.table.views import RoundView
 
 __all__ = [
     "COMMITMENT_WARNING",
@@ -109,17 +110,17 @@ class AutoPlayer:
             self._tables[key] = strategy_table(self.game, rules, units, self.strategy)
         return self._tables[key]
 
-    def decide(self, view: Mapping[str, Any]) -> Decision | None:
+    def decide(self, view: RoundView) -> Decision | None:
         """The decision for an open round's view, or None when it has none to make."""
         from riverboat.analysis import best_action, heads_up
         from riverboat.analysis.headsup import colex_index
         from riverboat.cards import parse_cards
 
-        choices = {choice["action"]: choice for choice in view["choices"]}
+        choices = {choice.action: choice for choice in view.choices}
         if not choices:
             return None
-        units = _units(self.game, view["wagers"])
-        cards = " ".join(view["cards"]["player"])
+        units = _units(self.game, view.wagers)
+        cards = " ".join(view.cards["player"])
         options = heads_up(self.game, find_game(self.game).rules()).options
         if self.strategy == "optimal":
             name = best_action(self.game, cards, units)[0].option
@@ -130,15 +131,15 @@ class AutoPlayer:
         if option.action not in choices:
             raise RulesError(f"the strategy's {option.label} is not a choice in this round")
         base = find_game(self.game).spec().decides_with or ""
-        action, amount = option.wager(view["wagers"][base])  # Play 3x: play, 3 Antes (C3)
+        action, amount = option.wager(view.wagers[base])  # Play 3x: play, 3 Antes (C3)
         label = option.label
-        if amount > view["balance"] and "fold" in choices:
+        if amount > view.balance and "fold" in choices:
             return Decision(
                 "fold",
                 None,
                 "Fold",
                 f"{label} needs {format_money(amount)}; the balance is "
-                f"{format_money(view['balance'])}",
+                f"{format_money(view.balance)}",
             )
         return Decision(action, amount, label)
 
@@ -185,9 +186,9 @@ def play_rounds(
             shown = service.next_commitment(player, game)
             seed = client_seed or new_client_seed()  # drawn after the commitment
             view = service.start_round(player, game, placed, seed, second=second)
-        decision = auto.decide(view) if view["status"] == "open" else None
+        decision = auto.decide(view) if view.status == "open" else None
         if decision is not None:
-            view = service.act(player, view["id"], decision.action, decision.amount)
+            view = service.act(player, view.id, decision.action, decision.amount)
         yield _record(view, decision, resumed, shown)
 
 
@@ -199,15 +200,15 @@ def commitment_kept(record: Mapping[str, Any]) -> bool:
 
 
 def _record(
-    view: Mapping[str, Any], decision: Decision | None, resumed: bool, shown: str | None
+    view: RoundView, decision: Decision | None, resumed: bool, shown: str | None
 ) -> dict[str, Any]:
     return {
-        "round": view["id"],
-        "game": view["game"],
-        "status": view["status"],
+        "round": view.id,
+        "game": view.game,
+        "status": view.status,
         "resumed": resumed,
-        "wagers": view["wagers"],
-        "cards": view["cards"],
+        "wagers": view.wagers,
+        "cards": view.cards,
         "decision": None
         if decision is None
         else {
@@ -216,17 +217,17 @@ def _record(
             "label": decision.label,
             "note": decision.note or None,
         },
-        "result": view["result"] or {},
-        "second": view.get("second"),
-        "second_result": view.get("second_result"),
+        "result": view.result or {},
+        "second": view.second,
+        "second_result": view.second_result,
         "net": round_net(view),
-        "balance": view["balance"],
-        "description": view["description"],
-        "commitment": view["commitment"],
+        "balance": view.balance,
+        "description": view.description,
+        "commitment": view.commitment,
         "commitment_before_deal": shown,
-        "server_seed": view["server_seed"],
-        "client_seed": view["client_seed"],
-        "nonce": view["nonce"],
+        "server_seed": view.server_seed,
+        "client_seed": view.client_seed,
+        "nonce": view.nonce,
     }
 
 
@@ -246,15 +247,15 @@ def round_line(record: Mapping[str, Any]) -> str:
 COMMITMENT_WARNING = "Warning: the round's commitment is not the one shown before the deal."
 
 
-def round_net(view: Mapping[str, Any]) -> Cents:
+def round_net(view: RoundView | Mapping[str, Any]) -> Cents:
     """What a finished round won or lost in all, over both positions when it has a blind
     second one (C8); 0 while it is open. ``view`` is the service's view of the round, or
     a record of :func:`play_rounds`."""
-    net: Cents | None = view["net"]
+    net: Cents | None = view.net if isinstance(view, RoundView) else view["net"]
     return 0 if net is None else net
 
 
-def result_text(view: Mapping[str, Any]) -> str:
+def result_text(view: RoundView | Mapping[str, Any]) -> str:
     """A finished round in words on one line: the engine's description, and with a blind
     second position (C8) the net over both hands.
 
@@ -262,8 +263,12 @@ def result_text(view: Mapping[str, Any]) -> str:
     ...              "status": "settled", "second": {"ante": 500}, "net": -500})
     'You win, Net +$15. Your blind hand loses, Net -$20. Both hands: -$5.'
     """
-    text = " ".join(str(view["description"] or f"Round {view['status']}.").split())
-    if view.get("second") is not None and view["status"] == "settled":
+    if isinstance(view, RoundView):
+        description, status, second = view.description, view.status, view.second
+    else:
+        description, status, second = view["description"], view["status"], view.get("second")
+    text = " ".join(str(description or f"Round {status}.").split())
+    if second is not None and status == "settled":
         text += f" Both hands: {format_money(round_net(view), signed=True)}."
     return text
 

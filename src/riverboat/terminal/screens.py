@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +19,7 @@ from textual.widgets import Footer, Input, Static
 
 from riverboat.games import find_game
 from riverboat.money import Cents, format_money
+from riverboat.table.views import ExportedRound, GameInfo
 
 __all__ = ["AmountScreen", "HistoryScreen", "RulesScreen", "house_edge"]
 
@@ -128,27 +129,27 @@ class RulesScreen(_PageScreen):
             self.query_one("#page", Static).update(self.page())
 
     def page(self) -> Text:
-        info = find_game(self.game).table_info()
+        info = GameInfo.of(find_game(self.game))
         text = Text()
-        text.append(f"{info['title']}: pay table and rules\n\n", "bold")
-        for line in info["how_to_play"]:
+        text.append(f"{info.title}: pay table and rules\n\n", "bold")
+        for line in info.how_to_play:
             text.append(f" * {line}\n")
         edge = self.edge or ("being worked out..." if self.edges else "")
         if edge:
             text.append(f"\nHouse edge: {edge}\n")
         text.append("\nWagers\n", "bold")
-        for spot in info["wagers"]:
-            notes = ", required" if spot["required"] else ""
-            if spot["equal_to"]:
-                notes += f", equal to the {spot['equal_to'].replace('_', ' ').title()}"
-            limits = f"{format_money(spot['minimum'])} to {format_money(spot['maximum'])}"
-            text.append(f"  {spot['label']:<12} {limits}{notes}\n")
-        for name, rows in info["pay_tables"].items():
+        for spot in info.wagers:
+            notes = ", required" if spot.required else ""
+            if spot.equal_to:
+                notes += f", equal to the {spot.equal_to.replace('_', ' ').title()}"
+            limits = f"{format_money(spot.minimum)} to {format_money(spot.maximum)}"
+            text.append(f"  {spot.label:<12} {limits}{notes}\n")
+        for name, rows in info.pay_tables.items():
             title = name.removesuffix("_table").replace("_", " ").title()
             text.append(f"\n{title} pays\n", "bold")
             for hand, pays in rows:
                 text.append(f"  {hand:<28} {pays}\n")
-        text.append(f"\nChips: {', '.join(format_money(c) for c in info['chips'])}\n")
+        text.append(f"\nChips: {', '.join(format_money(c) for c in info.chips)}\n")
         return text
 
 
@@ -162,7 +163,7 @@ class HistoryScreen(_PageScreen):
     ]
 
     def __init__(
-        self, rounds: list[dict[str, Any]], upcoming: tuple[str, str] | None = None
+        self, rounds: list[ExportedRound], upcoming: tuple[str, str] | None = None
     ) -> None:
         super().__init__()
         self.rounds, self.upcoming = rounds, upcoming
@@ -186,18 +187,18 @@ class HistoryScreen(_PageScreen):
             text.append("No rounds yet.\n")
         for item in self.rounds:
             # the round's own net: other rounds may have been played between its balances
-            net, after = item["net"], item["balance_after"]
+            net, after = item.net, item.balance_after
             change = "" if net is None else format_money(net, signed=True)
             balance = "" if after is None else format_money(after)
-            title = find_game(item["game"]).title
+            title = find_game(item.game).title
             text.append(
-                f"#{item['id']:<5} {item['played_at'][:16].replace('T', ' ')}  {title:<15}"
-                f"{item['status']:<8} {change:>9} {balance:>11}\n"
+                f"#{item.id:<5} {item.played_at[:16].replace('T', ' ')}  {title:<15}"
+                f"{item.status:<8} {change:>9} {balance:>11}\n"
             )
-            seed = (item["server_seed"] or "")[:16] or "shown when the round ends"
+            seed = (item.server_seed or "")[:16] or "shown when the round ends"
             text.append(
-                f"       seed {seed}  client {str(item['client_seed'])[:16]}  "
-                f"nonce {item['nonce']}\n",
+                f"       seed {seed}  client {str(item.client_seed)[:16]}  "
+                f"nonce {item.nonce}\n",
                 "dim",
             )
         return text

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from fractions import Fraction
 from importlib.resources import files
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import (
@@ -45,7 +45,23 @@ from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
-from riverboat.table.shared import SEED_CHARACTERS, SHARED_GAMES, SharedTable
+from riverboat.table.shared import SHARED_GAMES, SharedTable
+from riverboat.table.views import (
+    BalanceView,
+    Bet,
+    ErrorMessage,
+    ExportedRound,
+    GameInfo,
+    HintOption,
+    LoginView,
+    MeView,
+    NextCommitment,
+    OkView,
+    PlayerMessage,
+    RoundView,
+    ShoeEnded,
+    TableMessage,
+)
 
 __all__ = ["create_app"]
 
@@ -88,22 +104,8 @@ class ChipRequest(BaseModel):
     hold: bool = False
 
 
-class Bet(BaseModel):
-    type: Literal["bet"]
-    wagers: dict[str, int]
-    second: dict[str, int] | None = None
-    client_seed: str | None = Field(default=None, max_length=SEED_CHARACTERS)
-
-
-class Decide(BaseModel):
-    type: Literal["decide"]
-    action: str = Field(max_length=32)
-    amount: int | None = None
-
-
-TableMessage: TypeAdapter[Bet | Decide] = TypeAdapter(
-    Annotated[Bet | Decide, Field(discriminator="type")]
-)
+PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
+TableMessages: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 
 
 def _first_problem(problems: Sequence[Any], skip: int = 0) -> str:
@@ -116,7 +118,7 @@ def _first_problem(problems: Sequence[Any], skip: int = 0) -> str:
 async def _table_message(table: SharedTable, player: int, text: str) -> None:
     """One message from a player at a shared table, checked before it acts."""
     try:
-        message = TableMessage.validate_json(text)
+        message = PlayerMessages.validate_json(text)
     except ValidationError as error:
         raise IllegalAction(
             f"{_first_problem(error.errors())}; send "
@@ -287,22 +289,20 @@ def create_app(
         html.set_cookie(CSRF_COOKIE, token or new_token(24), samesite="strict")
         return html  # type: ignore[return-value]
 
-    @app.get("/api/games")
-    def games() -> list[dict[str, Any]]:
+    @app.get("/api/games", response_model=list[GameInfo])
+    def games() -> list[GameInfo]:
         """Every game's wagers, chips, pay tables and rules (R11), with its house edge."""
-        return [
-            {**game.table_info(), "house_edge": _EDGES.get(name)} for name, game in GAMES.items()
-        ]
+        return [GameInfo.of(game, _EDGES.get(name)) for name, game in GAMES.items()]
 
-    @app.get("/api/me")
+    @app.get("/api/me", response_model=MeView)
     def me(
         player_id: Player, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
-    ) -> dict[str, Any]:
+    ) -> MeView:
         signed_in = _alive(sessions, session)
-        return {"player": player_id, "balance": service.balance(player_id), "signed_in": signed_in}
+        return MeView(player=player_id, balance=service.balance(player_id), signed_in=signed_in)
 
-    @app.post("/api/login", dependencies=[Checked])
-    def login(body: Login, request: Request, response: Response) -> dict[str, Any]:
+    @app.post("/api/login", dependencies=[Checked], response_model=LoginView)
+    def login(body: Login, request: Request, response: Response) -> LoginView:
         address = request.client.host if request.client else "unknown"
         player_id = service.login(body.name, body.password, address)
         token = new_token(32)
@@ -311,15 +311,15 @@ def create_app(
             SESSION_COOKIE, token, httponly=True, samesite="strict", max_age=SESSION_SECONDS
         )
         response.set_cookie(CSRF_COOKIE, new_token(24), samesite="strict")  # a fresh token
-        return {"player": player_id, "balance": service.balance(player_id)}
+        return LoginView(player=player_id, balance=service.balance(player_id))
 
-    @app.post("/api/logout", dependencies=[Checked])
+    @app.post("/api/logout", dependencies=[Checked], response_model=OkView)
     def logout(
         response: Response, session: Annotated[str | None, Cookie(alias=SESSION_COOKIE)] = None
-    ) -> dict[str, bool]:
+    ) -> OkView:
         sessions.pop(session or "", None)
         response.delete_cookie(SESSION_COOKIE)
-        return {"ok": True}
+        return OkView(ok=True)
 
     @app.post("/api/chips")
     def chips(body: ChipRequest) -> dict[str, int]:
@@ -333,8 +333,8 @@ def create_app(
             return hold(body.wagers, body.spot, spots)
         return tap(body.wagers, body.spot, body.chip, spots)
 
-    @app.post("/api/rounds", dependencies=[Checked])
-    def start(body: RoundRequest, player_id: Player) -> dict[str, Any]:
+    @app.post("/api/rounds", dependencies=[Checked], response_model=RoundView)
+    def start(body: RoundRequest, player_id: Player) -> RoundView:
         return service.start_round(
             player_id,
             body.game,
@@ -344,51 +344,51 @@ def create_app(
             second=body.second,
         )
 
-    @app.post("/api/games/{game}/replay", dependencies=[Checked])
-    def replay(game: str, body: ReplayRequest, player_id: Player) -> dict[str, Any]:
+    @app.post("/api/games/{game}/replay", dependencies=[Checked], response_model=RoundView)
+    def replay(game: str, body: ReplayRequest, player_id: Player) -> RoundView:
         """Quick Replay (R10): the last round's wagers, checked again."""
         return service.quick_replay(player_id, game, body.idempotency_key, body.client_seed)
 
-    @app.get("/api/games/{game}/commitment")
-    def commitment(game: str, player_id: Player) -> dict[str, Any]:
+    @app.get("/api/games/{game}/commitment", response_model=NextCommitment)
+    def commitment(game: str, player_id: Player) -> NextCommitment:
         """The commitment to your next round's server seed at this table: note it, then
         deal with a client seed of your own; the round must show the same commitment.
         ``shoe_in_play``: Baccarat's shoe deals on, on the seeds it already has (B1)."""
         commitment = service.next_commitment(player_id, game)
         in_play = game == "baccarat" and service.shoe_in_play(player_id)
-        return {"commitment": commitment, "shoe_in_play": in_play}
+        return NextCommitment(commitment=commitment, shoe_in_play=in_play)
 
-    @app.post("/api/games/baccarat/shoe/end", dependencies=[Checked])
-    def end_shoe(player_id: Player) -> dict[str, bool]:
+    @app.post("/api/games/baccarat/shoe/end", dependencies=[Checked], response_model=ShoeEnded)
+    def end_shoe(player_id: Player) -> ShoeEnded:
         """End your own Baccarat shoe now: its seed shows, and the next coup starts a new one."""
-        return {"ended": service.end_shoe(player_id)}
+        return ShoeEnded(ended=service.end_shoe(player_id))
 
-    @app.get("/api/games/{game}/open")
-    def open_round(game: str, player_id: Player) -> dict[str, Any] | None:
+    @app.get("/api/games/{game}/open", response_model=RoundView | None)
+    def open_round(game: str, player_id: Player) -> RoundView | None:
         """The unfinished round at this table, to pick it up again after a reload."""
         return service.open_round(player_id, game)
 
-    @app.get("/api/rounds/{round_id}")
-    def show(round_id: RoundId, player_id: Player) -> dict[str, Any]:
+    @app.get("/api/rounds/{round_id}", response_model=RoundView)
+    def show(round_id: RoundId, player_id: Player) -> RoundView:
         return service.round(player_id, round_id)
 
-    @app.post("/api/rounds/{round_id}/actions", dependencies=[Checked])
-    def act(round_id: RoundId, body: ActionRequest, player_id: Player) -> dict[str, Any]:
+    @app.post("/api/rounds/{round_id}/actions", dependencies=[Checked], response_model=RoundView)
+    def act(round_id: RoundId, body: ActionRequest, player_id: Player) -> RoundView:
         return service.act(player_id, round_id, body.action, body.amount, body.idempotency_key)
 
-    @app.get("/api/rounds/{round_id}/hint")
-    def hint(round_id: RoundId, player_id: Player) -> list[dict[str, Any]]:
+    @app.get("/api/rounds/{round_id}/hint", response_model=list[HintOption])
+    def hint(round_id: RoundId, player_id: Player) -> list[HintOption]:
         """Each legal option's expected value for this hand (in Antes)."""
         from riverboat.analysis import best_action
 
         view = service.round(player_id, round_id)
-        if view["status"] != "open" or not view["choices"]:
+        if view.status != "open" or not view.choices:
             raise IllegalAction("hints are for rounds waiting for a decision")
-        placed = view["wagers"]
+        placed = view.wagers
         units = {name: Fraction(amount, placed["ante"]) for name, amount in placed.items()}
-        options = best_action(view["game"], " ".join(view["cards"]["player"]), units)
+        options = best_action(view.game, " ".join(view.cards["player"]), units)
         return [
-            {"action": o.option, "label": o.label, "expected": float(o.expected)} for o in options
+            HintOption(action=o.option, label=o.label, expected=float(o.expected)) for o in options
         ]
 
     @app.websocket("/ws/tables/{game}")
@@ -410,7 +410,10 @@ def create_app(
             await websocket.close(code=1008, reason=reason)
             return
         await websocket.accept()
-        send = websocket.send_json
+
+        async def send(message: TableMessage) -> None:
+            await websocket.send_json(TableMessages.dump_python(message, mode="json"))
+
         try:
             await table.sit(player, send)
             while True:
@@ -423,26 +426,26 @@ def create_app(
                         raise IllegalAction("too many messages; slow down")
                     await _table_message(table, player, text)
                 except (IllegalAction, RulesError) as error:
-                    await websocket.send_json({"type": "error", "message": str(error)})
+                    await send(ErrorMessage(message=str(error)))
         except IllegalAction as error:  # no seat: the table is full, say
-            await websocket.send_json({"type": "error", "message": str(error)})
+            await send(ErrorMessage(message=str(error)))
             await websocket.close()
         except WebSocketDisconnect:
             pass
         finally:  # whatever ended the connection, its seat is not left behind
             await table.leave(player, send)
 
-    @app.get("/api/history")
+    @app.get("/api/history", response_model=list[ExportedRound])
     def history(
         player_id: Player,
         limit: int = 20,
         commitment: Annotated[str | None, Query(max_length=64)] = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[ExportedRound]:
         """Your last rounds, newest first; with ``commitment``, a shoe's coups."""
         return service.history(player_id, limit, commitment)
 
-    @app.post("/api/top-up", dependencies=[Checked])
-    def top_up(player_id: Player) -> dict[str, int]:
-        return {"balance": service.top_up(player_id)}
+    @app.post("/api/top-up", dependencies=[Checked], response_model=BalanceView)
+    def top_up(player_id: Player) -> BalanceView:
+        return BalanceView(balance=service.top_up(player_id))
 
     return app

@@ -1,0 +1,320 @@
+"""What crosses from the table service to a front end: one frozen model per shape.
+
+The web table serves them as JSON (``model_dump(mode="json")``, and as the response
+models the OpenAPI schema publishes); the terminal and the command line read their
+attributes. A shared table's messages are models too, one per ``type``.
+
+>>> ChoiceView(action="play", label="Play", minimum=1000, maximum=3000).model_dump()
+{'action': 'play', 'label': 'Play', 'minimum': 1000, 'maximum': 3000}
+>>> DecidedMessage(action="fold", waiting=2).model_dump(mode="json")
+{'type': 'decided', 'action': 'fold', 'waiting': 2}
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+from riverboat.games import Game
+from riverboat.money import Cents
+
+__all__ = [
+    "SEED_CHARACTERS",
+    "BalanceView",
+    "Bet",
+    "ChoiceView",
+    "CoupMessage",
+    "DealtMessage",
+    "Decide",
+    "DecidedMessage",
+    "ErrorMessage",
+    "ExportedRound",
+    "GameInfo",
+    "HintOption",
+    "LoginView",
+    "MeView",
+    "NewDeal",
+    "NextCommitment",
+    "OkView",
+    "PlayerMessage",
+    "ResultMessage",
+    "RoundRecord",
+    "RoundView",
+    "SeatView",
+    "ShoeEnded",
+    "ShoeView",
+    "SpotInfo",
+    "TableMessage",
+    "TableSnapshot",
+    "Wagers",
+]
+
+#: wagers by spot name, in cents
+Wagers = dict[str, Cents]
+#: a seat's client seed at a shared table; seven of them, joined, fit the 128
+#: characters a deal keeps
+SEED_CHARACTERS = 16
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# ----------------------------------------------------------------- rounds
+class ChoiceView(_View):
+    """A decision the round allows now, with what it stakes (a range for a 1x-3x Play)."""
+
+    action: str
+    label: str
+    minimum: Cents
+    maximum: Cents
+
+
+class RoundView(_View):
+    """A round as its player may see it: their own cards while it is open (never a blind
+    second position's, C8), everything once it is over; the server seed once revealed."""
+
+    id: int
+    game: str
+    status: str = Field(description="open, settled or void (G7)")
+    shared: bool
+    commitment: str
+    client_seed: str
+    nonce: int
+    server_seed: str | None
+    cards: dict[str, list[str]]
+    face_down: int
+    totals: list[int] | None
+    winner: str | None = Field(description="a coup's side: Player, Banker or Tie (B7)")
+    choices: list[ChoiceView]
+    wagers: Wagers
+    second: Wagers | None
+    result: Wagers | None
+    second_result: Wagers | None
+    net: Cents | None
+    description: str | None
+    balance: Cents
+
+
+class RoundRecord(_View):
+    """A round's record, as stored and replayed: its rules, the cards it drew and its
+    events, in order (its JSON is what a verifier checks, key for key)."""
+
+    format: int
+    game: str
+    rules: dict[str, Any]
+    cards_drawn: list[int]
+    events: list[dict[str, Any]]
+
+
+class ExportedRound(_View):
+    """A round as the player may keep it (history): the record once it is over, the
+    seed once revealed, and the places of its deck or shoe its cards came from."""
+
+    totals: list[int] | None
+    winner: str | None = Field(description="a coup's side: Player, Banker or Tie (B7)")
+    id: int
+    game: str
+    status: str = Field(description="open, settled or void (G7)")
+    shared: bool
+    commitment: str
+    server_seed: str | None
+    client_seed: str
+    nonce: int
+    places: list[int] | None
+    balance_before: Cents
+    balance_after: Cents | None
+    net: Cents | None
+    played_at: str
+    record: RoundRecord | None
+
+
+class NewDeal(_View):
+    """A shared table's next deck or shoe: its id and the commitment to its seed."""
+
+    id: int
+    commitment: str
+
+
+class NextCommitment(_View):
+    """The commitment to the next round's server seed at one's own table; whether a
+    Baccarat shoe deals on from the seeds it has (B1)."""
+
+    commitment: str
+    shoe_in_play: bool
+
+
+class BalanceView(_View):
+    balance: Cents
+
+
+class MeView(_View):
+    player: int
+    balance: Cents
+    signed_in: bool
+
+
+class LoginView(_View):
+    player: int
+    balance: Cents
+
+
+class OkView(_View):
+    ok: bool
+
+
+class ShoeEnded(_View):
+    ended: bool
+
+
+class HintOption(_View):
+    """A legal option's expected value for the hand, in Antes."""
+
+    action: str
+    label: str
+    expected: float
+
+
+# ------------------------------------------------------------------ games
+class SpotInfo(_View):
+    """A wager spot: its limits in cents and the spot it must equal (R1)."""
+
+    name: str
+    label: str
+    minimum: Cents
+    maximum: Cents
+    required: bool
+    equal_to: str | None
+
+
+class GameInfo(_View):
+    """A game's wagers, chips, pay tables and rules in brief (R11), with the analyzer's
+    house edge once it is known.
+
+    >>> from riverboat.games import find_game
+    >>> info = GameInfo.of(find_game("tri-card"))
+    >>> info.title, [spot.name for spot in info.wagers]
+    ('Tri-Card Poker', ['ante', 'pair_plus'])
+    """
+
+    game: str
+    title: str
+    variant: str
+    wagers: list[SpotInfo]
+    chips: list[Cents]
+    pay_tables: dict[str, list[list[str]]]
+    how_to_play: list[str]
+    rules: dict[str, Any]
+    house_edge: float | None = None
+
+    @classmethod
+    def of(cls, game: Game[Any], house_edge: float | None = None) -> GameInfo:
+        return cls.model_validate({**game.table_info(), "house_edge": house_edge})
+
+
+# ---------------------------------------------------------- shared tables
+class SeatView(_View):
+    """A seat as everyone at the table sees it: never anyone's cards."""
+
+    name: str
+    you: bool
+    staked: Cents | None
+    second: bool
+    in_round: bool
+    decided: bool
+
+
+class ShoeView(_View):
+    """A shared Baccarat shoe: the cards left and its coups' winners (the road)."""
+
+    cards_left: int | None
+    road: list[str]
+
+
+class TableSnapshot(_View):
+    """The table as one player sees it: the seats, the phase, the seconds left and the
+    deal's commitment; at Baccarat (only) the shoe."""
+
+    type: Literal["table"] = "table"
+    game: str
+    phase: str = Field(description="betting or deciding")
+    seconds_left: float | None
+    commitment: str | None
+    seats: list[SeatView]
+    seats_free: int
+    shoe: ShoeView | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_shoe(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A table without a shoe (Crazy 4) sends no ``shoe`` key at all."""
+        data: dict[str, Any] = handler(self)
+        if data.get("shoe") is None:
+            data.pop("shoe", None)
+        return data
+
+
+class DealtMessage(_View):
+    """The player's own round, just dealt (or again after a reload)."""
+
+    type: Literal["dealt"] = "dealt"
+    round: RoundView
+
+
+class ResultMessage(_View):
+    """The player's own round, settled."""
+
+    type: Literal["result"] = "result"
+    round: RoundView
+
+
+class CoupMessage(_View):
+    """A Baccarat coup's cards, totals and winner, which every seat sees."""
+
+    type: Literal["coup"] = "coup"
+    cards: dict[str, list[str]]
+    totals: list[int] | None
+    winner: str | None = Field(description="a coup's side: Player, Banker or Tie (B7)")
+
+
+class DecidedMessage(_View):
+    """The player's decision was taken; it is carried out when ``waiting`` is 0."""
+
+    type: Literal["decided"] = "decided"
+    action: str
+    waiting: int
+
+
+class ErrorMessage(_View):
+    """A refusal or a note for the player."""
+
+    type: Literal["error"] = "error"
+    message: str
+
+
+#: every message a shared table sends, told apart by ``type``
+TableMessage = Annotated[
+    TableSnapshot | DealtMessage | ResultMessage | CoupMessage | DecidedMessage | ErrorMessage,
+    Field(discriminator="type"),
+]
+
+
+class Bet(BaseModel):
+    """A player's wagers for the next deal, with their client seed for it."""
+
+    type: Literal["bet"]
+    wagers: dict[str, int]
+    second: dict[str, int] | None = None
+    client_seed: str | None = Field(default=None, max_length=SEED_CHARACTERS)
+
+
+class Decide(BaseModel):
+    """A player's Crazy 4 decision."""
+
+    type: Literal["decide"]
+    action: str = Field(max_length=32)
+    amount: int | None = None
+
+
+#: every message a player sends to a shared table, told apart by ``type``
+PlayerMessage = Annotated[Bet | Decide, Field(discriminator="type")]
