@@ -336,10 +336,10 @@ def _played_database(folder: Path) -> tuple[str, list[dict[str, object]]]:
     service = TableService(url)
     me = service.local_player()
     view = service.start_round(me, "tri-card", {"ante": 1000})
-    service.act(me, view["id"], "raise")
+    service.act(me, view.id, "raise")
     service.start_round(me, "baccarat", {"player": 500})
     service.start_round(me, "crazy4", {"ante": 500, "super_bonus": 500})
-    found = service.history(me, 20)
+    found = [item.model_dump(mode="json") for item in service.history(me, 20)]
     service.engine.dispose()
     return url, found
 

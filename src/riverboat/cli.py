@@ -265,13 +265,24 @@ def _parse_money_wagers(text: str, spots: Sequence[Spot] = ()) -> dict[str, int]
     return wagers
 
 
+#: the table a command opens when none is named: the registry's first game
+_FIRST_GAME = "rabbit-hunter"
+
+
+def _deals_from_shoe(game: object) -> bool:
+    """Whether ``game`` names a game whose rounds deal on from one shoe (B1)."""
+    from riverboat.games import GAMES
+
+    return isinstance(game, str) and game in GAMES and GAMES[game].spec().shoe is not None
+
+
 def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any:
     from riverboat.games import find_game
 
     rules = find_game(game).rules(variant)
     if not tables:
         return rules
-    if game != "tri-card":
+    if not hasattr(rules, "with_tables"):  # only some games choose tables one by one
         raise typer.BadParameter(
             f"{game} has one pay table per variant; choose with --variant", param_hint="--paytable"
         )
@@ -640,7 +651,7 @@ def verify(
         else:
             typer.echo(f"{name}: verified: the seed matches its commitment, the cards come "
                        "from the seeds and the settlement replays")  # fmt: skip
-    shoe = [i for i in items if isinstance(i, dict) and i.get("game") == "baccarat"]
+    shoe = [i for i in items if isinstance(i, dict) and _deals_from_shoe(i.get("game"))]
     if len(shoe) > 1 and len(shoe) == len(items) and not failed:  # a whole shoe (B1)
         problems = verify_shoe(shoe)
         failed += bool(problems)
@@ -754,14 +765,20 @@ def play(
     from riverboat.games.rules import IllegalAction, RulesError, check_wagers
 
     try:
-        spots = find_game(game or "rabbit-hunter").new_round().spots
+        spec = find_game(game or _FIRST_GAME).spec()
+        spots = spec.spots
         placed = _parse_money_wagers(wagers, spots) if wagers is not None else None
         if placed is not None:
             check_wagers(spots, placed)
     except (RulesError, IllegalAction) as error:
         raise typer.BadParameter(str(error)) from None
-    if blind and game != "crazy4":
-        raise typer.BadParameter("--blind goes with crazy4 (C8)", param_hint="--blind")
+    if blind and spec.blind_play is None:
+        from riverboat.games import GAMES
+
+        with_blind = [name for name, kind in GAMES.items() if kind.spec().blind_play is not None]
+        raise typer.BadParameter(
+            f"--blind goes with {' or '.join(with_blind)} (C8)", param_hint="--blind"
+        )
     if auto is None:
         for flag, given in (("--rounds", rounds != 1), ("--top-up", top_up),
                             ("--format", output is not Lines.text)):  # fmt: skip
@@ -804,7 +821,7 @@ def _play_on_screen(
     TableApp(
         service,
         who,
-        game or "rabbit-hunter",
+        game or _FIRST_GAME,
         placed,
         client_seed,
         ascii_cards,
