@@ -118,7 +118,7 @@ class TableApp(App[None]):
         # there when the footer also lists the top-up and has no room left for it
         Binding("b", "blind", "Blind"),
         Binding("b", "blind_unlisted", "Blind", show=False),
-        Binding("r", "replay", "Replay"),
+        Binding("g", "replay", "Replay"),
         # Baccarat: end the shoe in play (B1); listed on the felt as well, and only there
         # when the footer also lists the top-up and has no room left for it
         Binding("n", "new_shoe", "Shuffle"),
@@ -739,9 +739,9 @@ class TableApp(App[None]):
         if not choices:
             staked = format_money(self._staked())
             if self._blind_on():  # within the 78 columns at the most, $2,700
-                return Text(f"On the felt: {staked} on two hands. d deals it; r is Quick Replay.")
+                return Text(f"On the felt: {staked} on two hands. d deals it; g is Quick Replay.")
             return Text(
-                f"On the felt: {staked}. d deals it; r is Quick Replay (the last round's wagers)."
+                f"On the felt: {staked}. d deals it; g is Quick Replay (the last round's wagers)."
             )
         text = Text("Your decision: ", "bold")
         for action, choice in choices.items():
