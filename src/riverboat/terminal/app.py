@@ -24,7 +24,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from fractions import Fraction
 from typing import ClassVar
 
 from rich.text import Text
@@ -34,9 +33,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
-from riverboat.games import find_game
+from riverboat.games import GAMES, find_game
 from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction, RulesError, Spot
+from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
 from riverboat.table.service import TOP_UP_BELOW, TableService
@@ -47,24 +47,19 @@ from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 
 __all__ = ["DECISION_KEYS", "GAME_KEYS", "TableApp", "short_commitment"]
 
-#: the games in key order, with the short names the games bar shows
-GAME_KEYS = {"1": "rabbit-hunter", "2": "tri-card", "3": "crazy4", "4": "baccarat"}
-_SHORT = {
-    "rabbit-hunter": "Rabbit Hunter",
-    "tri-card": "Tri-Card",
-    "crazy4": "Crazy 4",
-    "baccarat": "Baccarat",
-}
+#: the games in the registry's order, keyed 1, 2, 3...
+GAME_KEYS = {str(number): name for number, name in enumerate(GAMES, 1)}
+_SPECS: dict[str, GameSpec] = {name: find_game(name).spec() for name in GAMES}
+#: the short names the games bar shows: the titles without "Poker", to fit 80 columns
+_SHORT = {name: spec.title.removesuffix(" Poker") for name, spec in _SPECS.items()}
 #: the key of each decision the engine may offer
 DECISION_KEYS = {"fold": "f", "play": "p", "buy": "b", "raise": "r"}
+#: each decision's label, from the games' specs
+_DECISIONS = {o.action: o.label for spec in _SPECS.values() for o in spec.options}
 
 _SPOT = Binding.Group("Spot", compact=True)
 _CHIP = Binding.Group("Chip", compact=True)
 _BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
-#: the game with a blind second position (C8)
-_BLIND_GAME = "crazy4"
-#: the game dealt from a shoe, coup after coup, to its cut card (B1)
-_SHOE_GAME = "baccarat"
 _SHOE_DONE = "The shoe is done: its seed shows in history; the next coup starts a new shoe."
 _ROAD_STYLES = {"P": "bold #7ab0ff", "B": "bold #ff7a7a", "T": "bold #8be08b"}
 _WELCOME = "↑↓ picks a spot, ←→ a chip; ⏎ adds the chip, ⌫ clears the spot; d deals."
@@ -124,13 +119,8 @@ class TableApp(App[None]):
         Binding("n", "new_shoe", "Shuffle"),
         Binding("n", "new_shoe_unlisted", "Shuffle", show=False),
         *(
-            Binding(key, f"decide('{action}')", label)
-            for action, key, label in (
-                ("fold", "f", "Fold"),
-                ("play", "p", "Play"),
-                ("buy", "b", "Buy & Play"),
-                ("raise", "r", "Raise"),
-            )
+            Binding(DECISION_KEYS[action], f"decide('{action}')", label)
+            for action, label in _DECISIONS.items()
         ),
         Binding("m", "most", "Play max"),
         Binding("a", "amount", "Amount"),
@@ -145,7 +135,7 @@ class TableApp(App[None]):
         self,
         service: TableService,
         player: int | None = None,
-        game: str = "rabbit-hunter",
+        game: str | None = None,
         wagers: dict[str, Cents] | None = None,
         client_seed: str | None = None,
         ascii_cards: bool = False,
@@ -153,6 +143,7 @@ class TableApp(App[None]):
         blind: bool = False,
     ) -> None:
         super().__init__()
+        game = game or next(iter(GAMES))
         find_game(game)
         self.service = service
         self.player = service.local_player() if player is None else player
@@ -240,20 +231,32 @@ class TableApp(App[None]):
             return not self.is_open()
         if action in ("blind", "blind_unlisted"):
             listed = action == "blind"
-            return self.game == _BLIND_GAME and not self.is_open() and listed == self._room()
+            return self._has_blind() and not self.is_open() and listed == self._room()
         if action in ("new_shoe", "new_shoe_unlisted"):
             listed = action == "new_shoe"
-            between = self.game == _SHOE_GAME and self.shoe_in_play and not self.is_open()
+            between = self._has_shoe() and self.shoe_in_play and not self.is_open()
             return between and listed == self._room()
         if action == "decide":
             return parameters[0] in self.choices()
         if action in ("most", "amount"):
             return self._ranged() is not None
         if action == "hint":
-            return self.game != "baccarat" and bool(self.choices())
+            return bool(self.spec().options) and bool(self.choices())
         if action == "top_up":
             return self.balance < TOP_UP_BELOW
         return True
+
+    def spec(self, game: str | None = None) -> GameSpec:
+        """The shape of ``game`` (the current table's by default)."""
+        return _SPECS[game or self.game]
+
+    def _has_blind(self, game: str | None = None) -> bool:
+        """Whether the table has a blind second position (C8)."""
+        return self.spec(game).blind_play is not None
+
+    def _has_shoe(self, game: str | None = None) -> bool:
+        """Whether the table deals from a shoe, coup after coup, to its cut card (B1)."""
+        return self.spec(game).shoe is not None
 
     def _room(self) -> bool:
         """Whether the footer has room for Crazy 4's blind key or Baccarat's new shoe at
@@ -305,15 +308,15 @@ class TableApp(App[None]):
         return f"On the felt: {format_money(total)}{two}; d deals." if total else ""
 
     def _blind_on(self) -> bool:
-        return self.blind and self.game == _BLIND_GAME
+        return self.blind and self._has_blind()
 
     def _staked(self) -> Cents:
         """What the deal takes: the wagers, and with the blind second position the same
         again plus its 1x Play (C8)."""
-        wagers = self.wagers[self.game]
-        total: Cents = sum(wagers.values())
+        wagers, spec = self.wagers[self.game], self.spec()
+        total = spec.position_stake(wagers)
         if self._blind_on():
-            total += total + wagers.get("ante", 0)
+            total += spec.position_stake(wagers, blind=True)
         return total
 
     def action_blind(self) -> None:
@@ -375,7 +378,7 @@ class TableApp(App[None]):
         Baccarat, the shoe's while one is in play, B1)."""
         shown = self.service.next_commitment(self.player, game)
         self.commitments[game] = shown
-        if game == _SHOE_GAME:
+        if self._has_shoe(game):
             self.shoe_in_play = self.service.shoe_in_play(self.player)
         return shown
 
@@ -385,7 +388,7 @@ class TableApp(App[None]):
         with self._asking():
             ended = self.service.end_shoe(self.player)
             self._say(_SHOE_DONE if ended else "No shoe in play: the next coup starts a new one.")
-            self._commit(_SHOE_GAME)
+            self._commit(self.game)
         self._show()
 
     def action_new_shoe_unlisted(self) -> None:
@@ -451,7 +454,7 @@ class TableApp(App[None]):
         game = view.game
         self.rounds[game] = view
         self.wagers[game] = {k: v for k, v in view.wagers.items() if v}
-        if game == _BLIND_GAME:
+        if self._has_blind(game):
             self.blind = view.second is not None
 
     def _refresh(self, game: str) -> RoundView | None:
@@ -469,7 +472,7 @@ class TableApp(App[None]):
         return waiting
 
     def _decision_prompt(self, view: RoundView) -> str:
-        hint = "" if view.game == "baccarat" else " h shows each option's expected value."
+        hint = "" if not self.spec(view.game).options else " h shows each option's expected value."
         return f"Round #{view.id}: your decision.{hint}"
 
     def _finished(self, view: RoundView) -> None:
@@ -483,7 +486,7 @@ class TableApp(App[None]):
 
     def _load_road(self, game: str) -> None:
         """The winners of the last coups, from the history, as the web's bead plate."""
-        if game != "baccarat":
+        if not self._has_shoe(game):
             return
         with suppress(DBAPIError):  # the road waits for the next round
             rounds = self.service.history(self.player, 60)
@@ -516,18 +519,19 @@ class TableApp(App[None]):
             self._show()
             return
         self.hinting = True
-        slow = view.game == "rabbit-hunter"
+        # a decision that deals a hand (the rabbit, R4) makes the analyzer's first tables slow
+        slow = any(option.deals for option in self.spec(view.game).options)
         self._say("Working out the hint" + (" (the first takes seconds)..." if slow else "..."))
         self._show()
         threading.Thread(target=self._hint, args=(view,), daemon=True, name="hint").start()
 
     def _hint(self, view: RoundView) -> None:
-        from riverboat.analysis import best_action
+        from riverboat.analysis import best_action, wagers_in_units
 
-        placed = view.wagers
-        units = {name: Fraction(amount, placed["ante"]) for name, amount in placed.items()}
+        spec = self.spec(view.game)
+        units = wagers_in_units(view.wagers, spec.decides_with)
         try:
-            options = best_action(view.game, " ".join(view.cards["player"]), units)
+            options = best_action(view.game, " ".join(view.cards[_mine(spec).name]), units)
             text = (
                 "Expected value per Ante: "
                 + ", ".join(f"{o.label} {float(o.expected):+.4f}" for o in options)
@@ -579,7 +583,7 @@ class TableApp(App[None]):
         self.query_one("#spots", Static).update(self._spots_text())
         self.query_one("#chips", Static).update(self._chips_text())
         road = self.query_one("#road", Static)
-        road.display = self.game == "baccarat"
+        road.display = self._has_shoe()
         road.update(self._road_text())
         self.query_one("#choices", Static).update(self._choices_text())
         message = self.query_one("#message", Static)
@@ -617,19 +621,20 @@ class TableApp(App[None]):
         return text
 
     def _hands(self) -> tuple[Text, Text]:
-        view = self.round_view()
-        baccarat = self.game == "baccarat"
-        dealer_key = "banker" if baccarat else "dealer"
+        view, spec = self.round_view(), self.spec()
+        player, other = _mine(spec), _theirs(spec)
+        drawn_on = next((hand.name for hand in spec.hands if hand.dealt_on), "")
         cards = view.cards if view else {}
-        totals = (view.totals if view else None) or []
-        dealer_label = "Banker" if baccarat else "Dealer"
-        player_label = "Player" if baccarat else "You"
-        if len(totals) == 2:
-            player_label, dealer_label = f"Player {totals[0]}", f"Banker {totals[1]}"
-        blind = cards.get("player:blind", [])
-        dealer_down, blind_down = _face_down(view)
-        dealer = self._hand(dealer_label, cards.get(dealer_key, []), dealer_down)
-        mine = self._hand(player_label, cards.get("player", []), 0, cards.get("rabbit", []))
+        named = [hand.name for hand in spec.hands]  # totals come in the hands' order (B7)
+        totals = dict(zip(named, (view.totals if view else None) or [], strict=False))
+        player_label, dealer_label = (
+            f"{hand.title} {totals[hand.name]}" if hand.name in totals else hand.title
+            for hand in (player, other)
+        )
+        blind = cards.get(f"{player.name}:blind", [])
+        dealer_down, blind_down = _face_down(view, player.name)
+        dealer = self._hand(dealer_label, cards.get(other.name, []), dealer_down)
+        mine = self._hand(player_label, cards.get(player.name, []), 0, cards.get(drawn_on, []))
         if blind or blind_down:
             drawn = draw(blind, blind_down, self.ascii_cards).split("\n")
             heads = ("Your", "blind", "hand")
@@ -672,10 +677,10 @@ class TableApp(App[None]):
             if index:
                 text.append("\n")
             text.append(line, "bold reverse" if chosen else "")
-        if self.game == _BLIND_GAME:
+        if self._has_blind():
             text.append("\n")
             text.append_text(self._blind_text())
-        if self.game == _SHOE_GAME:
+        if self._has_shoe():
             text.append("\n")
             text.append_text(self._shoe_text())
         return text
@@ -792,7 +797,18 @@ def short_commitment(commitment: str) -> str:
     return f"{commitment[:16]}…"
 
 
-def _face_down(view: RoundView | None) -> tuple[int, int]:
+def _mine(spec: GameSpec) -> HandSpec:
+    """The player's hand: a position's own, else the first dealt (Baccarat's Player)."""
+    return next((hand for hand in spec.hands if hand.each_position), spec.hands[0])
+
+
+def _theirs(spec: GameSpec) -> HandSpec:
+    """The hand shown across the felt: the house's, else the other one dealt (the Banker)."""
+    mine = _mine(spec)
+    return spec.house or next(h for h in spec.hands if h is not mine and h.dealt_on is None)
+
+
+def _face_down(view: RoundView | None, mine: str = "player") -> tuple[int, int]:
     """The cards face down while the round is open: (the dealer's, the blind hand's).
 
     The service counts every card it keeps back in ``face_down``: the dealer's (or the
@@ -801,5 +817,5 @@ def _face_down(view: RoundView | None) -> tuple[int, int]:
     """
     if view is None or view.status != "open":
         return 0, 0
-    blind = len(view.cards["player"]) if view.second is not None else 0
+    blind = len(view.cards[mine]) if view.second is not None else 0
     return view.face_down - blind, blind
