@@ -140,8 +140,8 @@ def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
     async def scenario(pilot: Pilot[None], app: TableApp) -> None:
         on_screen(app)
         keys = footer(app)
-        assert {"up", "left", "enter", "backspace", "d", "r", "t", "y", "q"} <= set(keys)
-        assert keys["r"] == "Replay"
+        assert {"up", "left", "enter", "backspace", "d", "g", "t", "y", "q"} <= set(keys)
+        assert keys["g"] == "Replay"
         assert not {"f", "p", "b", "h"} & set(keys)
         assert "1" in text(app, "games")
         assert "4 Baccarat" in text(app, "games")
@@ -188,7 +188,7 @@ def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
         assert "the rabbit" in text(app, "player")
         seen["bought"] = bought
 
-        await pilot.press("r")  # Quick Replay: the same wagers, dealt again (R10)
+        await pilot.press("g")  # Quick Replay: the same wagers, dealt again (R10)
         again = app.round_view()
         assert again is not None
         assert again.id == bought.id + 1
@@ -204,6 +204,37 @@ def test_rabbit_hunter_chips_deal_buy_quick_replay_and_fold_by_keys() -> None:
 
     app = play(scenario)
     assert app.service.audit() == []
+
+
+def test_quick_replay_twice_never_decides_and_raise_never_deals() -> None:
+    """Quick Replay and Raise have keys of their own: Quick Replay pressed twice deals
+    one round and leaves it open, undecided; the Raise key between rounds deals nothing."""
+    service = TableService("sqlite://")
+    me = service.local_player()
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("enter", "d", "f")
+        folded = app.round_view()
+        assert folded is not None
+        assert folded.status == "settled"
+        await pilot.press("r")  # Raise with no round open: nothing is dealt
+        assert app.round_view() == folded
+        assert service.history(me, 1)[0].id == folded.id
+        assert app.balance == START - 500
+        await pilot.press("g", "g")  # Quick Replay, twice in a row
+        again = app.round_view()
+        assert again is not None
+        assert again.id == folded.id + 1
+        assert again.status == "open"
+        assert service.history(me, 1)[0].id == again.id
+        record = service.history(me, 1)[0].record
+        decided = [e for e in record.events if e["kind"] == "decision"] if record else []
+        assert not decided
+        assert service.open_round(me, "tri-card") == again
+        assert {"f", "r"} <= set(footer(app))
+        assert "g" not in footer(app)
+
+    play(scenario, service, game="tri-card")
 
 
 def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> None:
@@ -317,7 +348,7 @@ def test_crazy4_blind_second_position_by_keys(fixed_server_seed: None) -> None:
         assert "Blind second hand: on" in text(app, "spots")
         assert "On the felt: $25 on two hands" in text(app, "choices")  # with its 1x Play
         await pilot.press("right", "right", "right", "enter", "down", "down", "enter")
-        felt = "On the felt: $2,700 on two hands. d deals it; r is Quick Replay."
+        felt = "On the felt: $2,700 on two hands. d deals it; g is Quick Replay."
         assert text(app, "choices") == felt  # the most there can be, on one line
         assert app.query_one("#choices").region.width >= len(felt)
         await pilot.press("up", "up", "backspace", "down", "down", "backspace")
@@ -359,7 +390,7 @@ def test_crazy4_blind_second_position_by_keys(fixed_server_seed: None) -> None:
 
         await pilot.press("b")  # off; Quick Replay still replays the last round's positions
         assert not app.blind
-        await pilot.press("r")
+        await pilot.press("g")
         again = app.round_view()
         assert again is not None
         assert again.id == played.id + 1
@@ -498,7 +529,7 @@ def test_baccarat_shoe_deals_on_until_n_ends_it() -> None:
         assert next_deal(app) == first  # the shoe deals on from its seed
         assert footer(app)["n"] == "Shuffle"  # inside the 80 columns
         assert "n Shoe: in play" in text(app, "spots")
-        await pilot.press("r")
+        await pilot.press("g")
         assert next_deal(app) == first
         coups = service.history(me, 2)
         assert [coup.commitment[:16] for coup in coups] == [first, first]
@@ -778,11 +809,11 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
         await pilot.press("f")
         after = next_deal(app)  # shown once the round is over, and the same until a deal
         assert service.next_commitment(me, "tri-card")[:16] == after
-        await deal(pilot, app, "r")  # Quick Replay
+        await deal(pilot, app, "g")  # Quick Replay
         await pilot.press("f")
         await pilot.press("4", "enter")
         await deal(pilot, app, "d")  # a coup, settled at once
-        await deal(pilot, app, "r")
+        await deal(pilot, app, "g")
         elsewhere = service.start_round(me, "tri-card", {"ante": 500})  # takes the seed
         service.act(me, elsewhere.id, "fold")
         await pilot.press("2")
@@ -795,7 +826,7 @@ def test_each_deal_comes_from_the_commitment_shown_before_it() -> None:
         assert f"SHA-256 {full}" in page
         await pilot.press("escape", "f")
         app.client_seed = "mine"  # --client-seed: the one given, every deal
-        await deal(pilot, app, "r")
+        await deal(pilot, app, "g")
 
     play(scenario, service)
     # one shoe for the two coups: its client seed is the first coup's, as its commitment
@@ -837,7 +868,7 @@ def test_a_round_dealt_from_another_commitment_is_said() -> None:
         on_screen(app)
         await pilot.press("f")  # said of that round while it is shown
         assert "! commitment not the one shown" in text(app, "status")
-        await pilot.press("r")  # the next deal is from the commitment shown after it
+        await pilot.press("g")  # the next deal is from the commitment shown after it
         assert "Warning" not in text(app, "message")
         assert "not the one shown" not in text(app, "status")
 

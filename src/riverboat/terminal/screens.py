@@ -65,7 +65,7 @@ _EDGES_LOCK = threading.Lock()
 def _edge_text(game: str) -> str:
     from riverboat.analysis import analyze
 
-    if game == "baccarat":  # each bet stands alone
+    if find_game(game).spec().decides_with is None:  # no decision: each bet stands alone
         spots = find_game(game).new_round().spots
         figures = analyze(game, wagers={spot.name: 1 for spot in spots}).figures
         return ", ".join(
