@@ -76,7 +76,7 @@ class Ledger:
                     time.sleep(_JITTER.randbelow(1 + 2 ** min(attempt, 8)) / 1000)
                     continue
                 if _unreachable(error):
-                    raise Unavailable("the database does not answer; try again shortly") from error
+                    raise Unavailable(f"the database did not answer: {_reason(error)}") from error
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -195,3 +195,10 @@ def _unreachable(error: DBAPIError) -> bool:
     return error.connection_invalidated or any(
         word in said for word in ("connect", "database is locked", "timeout", "timed out")
     )
+
+
+def _reason(error: DBAPIError) -> str:
+    """Why, in words that give nothing of the server away."""
+    if "database is locked" in str(error.orig).lower():
+        return "database is locked"  # another program is writing (SQLite)
+    return "try again shortly"

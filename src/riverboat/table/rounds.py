@@ -25,7 +25,7 @@ from riverboat.store.models import Deal, RoundRow, Transaction
 from riverboat.table import records
 from riverboat.table.exports import export_round, reveal_state, round_view
 from riverboat.table.ledger import Ledger, player_account, round_account
-from riverboat.table.sources import SharedCards, card_source
+from riverboat.table.sources import Dealt, SharedCards, card_source
 from riverboat.table.verify import fair_cards
 from riverboat.table.views import ExportedRound, RoundView
 
@@ -59,6 +59,23 @@ def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -
     if row is None or row.player_id != player_id:
         raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is
     return row
+
+
+def _new_row(player_id: int, game: str, balance: Cents, dealt: Dealt) -> RoundRow:
+    """A new round's row: its seeds, the balance before it, where its cards came from."""
+    seeds = dealt.seeds
+    return RoundRow(
+        player_id=player_id,
+        game=game,
+        status="open",
+        server_seed=seeds.server_seed,
+        commitment=seeds.commitment,
+        client_seed=seeds.client_seed,
+        nonce=seeds.nonce,
+        balance_before=balance,
+        deal_id=dealt.deal.id if dealt.deal else None,
+        deal_cards=json.dumps(dealt.places) if dealt.places else None,
+    )
 
 
 class Rounds:
@@ -121,19 +138,7 @@ class Rounds:
                     f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            seeds = dealt.seeds
-            row = RoundRow(
-                player_id=player_id,
-                game=game,
-                status="open",
-                server_seed=seeds.server_seed,
-                commitment=seeds.commitment,
-                client_seed=seeds.client_seed,
-                nonce=seeds.nonce,
-                balance_before=balance,
-                deal_id=dealt.deal.id if dealt.deal else None,
-                deal_cards=json.dumps(dealt.places) if dealt.places else None,
-            )
+            row = _new_row(player_id, game, balance, dealt)
             session.add(row)
             session.flush()
             txn.player_id, txn.round_id = player_id, row.id
