@@ -38,8 +38,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 from riverboat.deck import cut_card_reached
+from riverboat.errors import IllegalAction, Refusal
 from riverboat.games import GAMES, find_game
-from riverboat.games.rules import IllegalAction
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
 from riverboat.table.service import DealLayout, SharedCards, TableService
@@ -320,7 +320,7 @@ class SharedTable:
                 second=second,
                 shared=SharedCards(self.deal.id, places),
             )
-        except IllegalAction as error:
+        except Refusal as error:  # any kind: a rule, G7 (Conflict), a deal not found
             message = f"not dealt in: {error}"
         except Exception:  # the database failed: its transaction took nothing
             _log.exception("dealing to player %s failed", seat.player)
