@@ -193,12 +193,15 @@ def test_rounds_of_every_earlier_schema_upgrade_with_their_records(
     service = TableService(database_url)
     assert service.audit() == []
     history = service.history(PLAYER, limit=100)
-    finished = {h["id"]: h["record"] for h in history if h["status"] != "open"}
+    # history gives typed exports: the record as the JSON it was stored as
+    finished = {
+        h.id: h.model_dump(mode="json")["record"] for h in history if h.status != "open"
+    }
     assert {i: json.dumps(r) for i, r in finished.items()} == {
         i: text for i, text in before.items() if i in finished
     }
-    open_round = next(h["id"] for h in history if h["status"] == "open")
-    assert service.act(PLAYER, open_round, "fold")["status"] == "settled"  # plays on
+    open_round = next(h.id for h in history if h.status == "open")
+    assert service.act(PLAYER, open_round, "fold").status == "settled"  # plays on
     assert service.audit() == []
     service.engine.dispose()
 
@@ -241,14 +244,14 @@ def test_a_round_s_events_are_only_appended(database_url: str) -> None:
     ]
     for game, wagers, second, action in plays:
         view = service.start_round(me, game, wagers, second=second)
-        first = _stored(service, view["id"])
-        drawn = _record(service, view["id"])["cards_drawn"]
-        service.act(me, view["id"], action)
-        after = _stored(service, view["id"])
+        first = _stored(service, view.id)
+        drawn = _record(service, view.id)["cards_drawn"]
+        service.act(me, view.id, action)
+        after = _stored(service, view.id)
         assert after[: len(first)] == first  # nothing stored changed
         assert len(after) > len(first)
         assert [seq for seq, *_ in after] == list(range(len(after)))
-        record = _record(service, view["id"])
+        record = _record(service, view.id)
         assert record["cards_drawn"][: len(drawn)] == drawn
         assert [kind for _, kind, _ in after] == [e["kind"] for e in record["events"]]
         assert [json.loads(body) for *_, body in after] == record["events"]
@@ -256,7 +259,7 @@ def test_a_round_s_events_are_only_appended(database_url: str) -> None:
     rabbit = _record(service, 1)
     assert [e["kind"] for e in rabbit["events"]][-2:] == ["draw", "settle"]
 
-    open_round = service.start_round(me, "tri-card", {"ante": 500})["id"]
+    open_round = service.start_round(me, "tri-card", {"ante": 500}).id
     first = _stored(service, open_round)
     assert service.recover() == [open_round]  # a void is appended too
     after = _stored(service, open_round)
@@ -287,7 +290,7 @@ def test_a_round_s_events_are_only_appended(database_url: str) -> None:
 def test_a_tampered_event_is_caught_by_the_audit(database_url: str, tamper: Any) -> None:
     service = TableService(database_url)
     me = service.local_player()
-    round_id = service.start_round(me, "tri-card", {"ante": 1000, "pair_plus": 500})["id"]
+    round_id = service.start_round(me, "tri-card", {"ante": 1000, "pair_plus": 500}).id
     service.act(me, round_id, "raise")
     service.start_round(me, "tri-card", {"ante": 1000})  # another round, left alone
     assert service.audit() == []

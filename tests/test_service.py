@@ -2,15 +2,20 @@
 idempotency, concurrency and recovery (G1, G6, G7, R10)."""
 
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from riverboat.errors import BadCredentials, Conflict, NotFound, TooLarge, Unavailable
 from riverboat.games import IllegalAction
 from riverboat.store.models import LedgerEntry, RoundRow
+from riverboat.table import records
 from riverboat.table.service import STARTING_CREDIT, TableService, verify_round
 
 
@@ -87,7 +92,8 @@ def test_idempotency_keys(service: TableService) -> None:
     again = service.start_round(me, "tri-card", {"ante": 1000}, idempotency_key="k1")
     assert again == first
     assert service.balance(me) == STARTING_CREDIT - 1000  # debited once
-    with pytest.raises(IllegalAction, match="idempotency key 'k1' was used for another request"):
+    # a reused key refuses because of what is already so: a Conflict, not a rules refusal
+    with pytest.raises(Conflict, match="idempotency key 'k1' was used for another request"):
         service.start_round(me, "tri-card", {"ante": 2000}, idempotency_key="k1")
     done = service.act(me, first.id, "fold", idempotency_key="k2")
     assert service.act(me, first.id, "fold", idempotency_key="k2") == done
@@ -98,14 +104,16 @@ def test_refusals_name_the_rule_and_change_nothing_g6_g7(service: TableService) 
     with pytest.raises(IllegalAction, match=r"Ante of \$1,000 is outside the table limits"):
         service.start_round(me, "tri-card", {"ante": 100_000})
     view = service.start_round(me, "tri-card", {"ante": 1000})
-    with pytest.raises(IllegalAction, match=f"finish round {view.id} at this table first"):
+    # an unfinished round at this table is a Conflict (G7), not a rules refusal
+    with pytest.raises(Conflict, match=f"finish round {view.id} at this table first"):
         service.start_round(me, "tri-card", {"ante": 1000})
     with pytest.raises(IllegalAction, match="'play' is not allowed now"):
         service.act(me, view.id, "play")
     other = service.register("other", "correct horse")
-    with pytest.raises(IllegalAction, match=f"there is no round {view.id} of yours"):
+    # another player's round is NotFound, and never says whose it is
+    with pytest.raises(NotFound, match=f"there is no round {view.id} of yours"):
         service.act(other, view.id, "fold")
-    with pytest.raises(IllegalAction, match=f"there is no round {view.id} of yours"):
+    with pytest.raises(NotFound, match=f"there is no round {view.id} of yours"):
         service.round(other, view.id)
     assert service.balance(me) == STARTING_CREDIT - 1000
     assert service.balance(other) == STARTING_CREDIT
@@ -160,29 +168,30 @@ def test_two_simultaneous_wagers_beyond_the_balance_one_succeeds(service: TableS
 def test_accounts_passwords_and_lockout(service: TableService) -> None:
     ann = service.register("ann", "a long password")
     assert service.login("ann", "a long password") == ann
-    with pytest.raises(IllegalAction, match="the name 'ann' is taken"):
+    with pytest.raises(Conflict, match="the name 'ann' is taken"):  # taken: a Conflict
         service.register("ann", "another password")
     with pytest.raises(IllegalAction, match="at least 8 characters"):
         service.register("bob", "short")
     with pytest.raises(IllegalAction, match="letters, digits"):
         service.register("b o b", "a long password")
+    # log-in refusals are BadCredentials: a wrong password, an unknown name, a lockout
     for _ in range(5):
-        with pytest.raises(IllegalAction, match="unknown name or wrong password"):
+        with pytest.raises(BadCredentials, match="unknown name or wrong password"):
             service.login("ann", "wrong password", "10.0.0.66")
-    with pytest.raises(IllegalAction, match="5 failed log-ins from here"):
+    with pytest.raises(BadCredentials, match="5 failed log-ins from here"):
         service.login("ann", "a long password", "10.0.0.66")
     # the stranger's address is shut out, not ann's own
     assert service.login("ann", "a long password", "10.0.0.1") == ann
     for _ in range(5):  # an unknown name locks out the same way: no name is given away
-        with pytest.raises(IllegalAction, match="unknown name or wrong password"):
+        with pytest.raises(BadCredentials, match="unknown name or wrong password"):
             service.login("nobody", "a long password", "10.0.0.66")
-    with pytest.raises(IllegalAction, match="from here"):
+    with pytest.raises(BadCredentials, match="from here"):
         service.login("nobody", "a long password", "10.0.0.66")
     # guessing from many addresses locks the account itself, for everyone
     for attempt in range(50):
-        with pytest.raises(IllegalAction, match="wrong password"):
+        with pytest.raises(BadCredentials, match="wrong password"):
             service.login("ann", "wrong password", f"10.1.{attempt // 4}.{attempt % 4}")
-    with pytest.raises(IllegalAction, match="the account is locked"):
+    with pytest.raises(BadCredentials, match="the account is locked"):
         service.login("ann", "a long password", "10.0.0.1")
 
 
@@ -255,7 +264,7 @@ def test_a_name_registered_twice_at_once_is_refused_once(service: TableService) 
         try:
             service.register("alice", password)
             results.append("ok")
-        except IllegalAction:
+        except Conflict:  # a name already taken is a Conflict, not a rules refusal
             results.append("taken")
 
     threads = [
@@ -309,7 +318,7 @@ def test_history_nets_each_round_and_own_tables_ignore_shared_rounds(
     )
     assert service.open_round(me, "crazy4") is None  # it is the shared table's
     own = service.start_round(me, "crazy4", ante)  # the own table is free
-    with pytest.raises(IllegalAction, match="G7"):
+    with pytest.raises(Conflict, match="G7"):  # an unfinished round here: a Conflict
         service.start_round(me, "crazy4", ante)
     service.act(me, own.id, "fold")
     assert service.quick_replay(me, "crazy4").wagers["queens_up"] == 0  # not the shared one
@@ -347,7 +356,7 @@ def test_guesses_at_once_count_each_one(service: TableService) -> None:
     def guess() -> None:
         try:
             service.login("ann", "wrong password", "10.0.0.66")
-        except IllegalAction as error:
+        except BadCredentials as error:  # log-in refusals are BadCredentials
             answers.append(str(error))
 
     threads = [threading.Thread(target=guess) for _ in range(20)]
@@ -369,5 +378,72 @@ def test_an_exported_record_is_the_stored_record_byte_for_byte(service: TableSer
     with Session(service.engine) as session:
         stored = session.get(RoundRow, view.id)
         assert stored is not None
-        assert json.dumps(exported.model_dump(mode="json")["record"]) == stored.record
+        # the record is stored as event rows now (records.py): compare with what they load
+        assert json.dumps(exported.model_dump(mode="json")["record"]) == json.dumps(
+            records.load(stored)
+        )
     assert verify_round(exported) == verify_round(exported.model_dump(mode="json")) == []
+
+
+def test_refusals_say_what_kind_they_are(service: TableService) -> None:
+    """Each refusal is one kind (riverboat.errors), so a front end maps it once."""
+    me = service.local_player()
+    other = service.register("other", "correct horse")
+    view = service.start_round(me, "tri-card", {"ante": 1000})
+    for refused in (
+        lambda: service.act(other, view.id, "fold"),
+        lambda: service.check_decision(other, view.id, "fold"),
+        lambda: service.round(other, 999_999),
+        lambda: service.reveal_deal(999_999),
+        lambda: service.name(999_999),
+    ):
+        with pytest.raises(NotFound) as caught:
+            refused()
+        assert "other" not in str(caught.value)  # never says whose it is
+        assert "local" not in str(caught.value)
+    with pytest.raises(Conflict):  # G7
+        service.start_round(me, "tri-card", {"ante": 1000})
+    with pytest.raises(Conflict):
+        service.register("other", "another password")
+    with pytest.raises(Conflict):
+        service.register("local", "another password")
+    service.act(me, view.id, "fold", idempotency_key="k")
+    with pytest.raises(Conflict):
+        service.start_round(me, "tri-card", {"ante": 1000}, idempotency_key="k")
+    with pytest.raises(BadCredentials):
+        service.login("other", "wrong horse")
+    with pytest.raises(BadCredentials):
+        service.login("nobody at all", "correct horse")
+    with pytest.raises(TooLarge):
+        service.history(me, 1001)
+    with pytest.raises(IllegalAction):  # a bad value, not a large one
+        service.history(me, 0)
+    assert len(service.history(me, 1000)) == 1
+    with pytest.raises(IllegalAction) as rules:  # the rules' refusals stay IllegalAction
+        service.start_round(me, "tri-card", {"ante": 100_000})
+    assert type(rules.value) is IllegalAction
+
+
+def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:
+    """A database that cannot be reached refuses as Unavailable (try again later)."""
+    from sqlalchemy import create_engine
+
+    service = TableService(f"sqlite:///{tmp_path / 'riverboat.db'}")
+    service.ledger.engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")
+    with pytest.raises(Unavailable):  # nothing listens on port 1
+        service.local_player()
+    service.ledger.engine.dispose()
+    service.engine.dispose()
+
+
+def test_the_verifier_needs_no_database() -> None:
+    """A player's verifier imports nothing of SQLAlchemy or the store."""
+    code = (
+        "import sys, riverboat.table.verify as v; "
+        "assert v.verify_round({}) != []; "
+        "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'riverboat.store'))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"

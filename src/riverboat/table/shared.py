@@ -38,17 +38,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 from riverboat.deck import cut_card_reached
-from riverboat.games import find_game
-from riverboat.games.rules import IllegalAction
+from riverboat.errors import IllegalAction, Refusal
+from riverboat.games import GAMES, find_game
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
-from riverboat.table.service import (
-    COUP_CARDS,
-    HAND_CARDS,
-    DealLayout,
-    SharedCards,
-    TableService,
-)
+from riverboat.table.service import DealLayout, SharedCards, TableService
 from riverboat.table.views import (
     SEED_CHARACTERS,
     CoupMessage,
@@ -67,7 +61,7 @@ from riverboat.table.views import (
 __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 
 #: the games with shared tables; their seats are the round's (``max_seats``)
-SHARED_GAMES = ("crazy4", "baccarat")
+SHARED_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shared)
 #: connections (tabs) one player may keep at a table, and how long a message may take
 CONNECTIONS = 4
 SEND_SECONDS = 5.0
@@ -102,7 +96,7 @@ class Seat:
 
 
 class SharedTable:
-    """One live shared table of ``game`` ("crazy4" or "baccarat") over ``service``.
+    """One live shared table of ``game`` (one of :data:`SHARED_GAMES`) over ``service``.
 
     Betting closes when every seat has bet, or ``betting_seconds`` after the first bet;
     Crazy 4 seats then have ``decision_seconds`` to decide.
@@ -121,7 +115,8 @@ class SharedTable:
         self.service, self.game, self.variant = service, game, variant
         self.kind = find_game(game)
         self.rules = self.kind.rules(variant)
-        self.max_seats = self.kind.spec().max_seats
+        self.spec = self.kind.spec(self.rules)
+        self.max_seats = self.spec.max_seats
         self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
         self.seats: list[Seat] = []
         self.phase = "betting"
@@ -194,13 +189,12 @@ class SharedTable:
             probe.place_wagers(wagers)
             if second is not None:
                 probe.place_wagers(second, blind=True)
-            if self.game == "crazy4":
-                taken = sum(s.positions for s in self.seats if s.wagers and s is not seat)
-                if taken + len(probe.positions) > probe.max_positions:
-                    raise IllegalAction(
-                        f"{probe.max_positions - taken} of the table's "
-                        f"{probe.max_positions} betting positions are free"
-                    )
+            taken = sum(s.positions for s in self.seats if s.wagers and s is not seat)
+            if taken + len(probe.positions) > probe.max_positions:
+                raise IllegalAction(
+                    f"{probe.max_positions - taken} of the table's "
+                    f"{probe.max_positions} betting positions are free"
+                )
             placed = Seat(
                 player,
                 seat.name,
@@ -258,18 +252,20 @@ class SharedTable:
             seed = "|".join(s.client_seed for s in bettors)
             self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal.id, seed)
             self.next_place = self.layout.first
-        if self.game == "crazy4":
-            await self._deal_crazy4(bettors)
-        else:
+        if self.spec.shoe is not None:
             await self._deal_coup(bettors)
+        else:
+            await self._deal_hands(bettors)
 
-    async def _deal_crazy4(self, bettors: list[Seat]) -> None:
+    async def _deal_hands(self, bettors: list[Seat]) -> None:
         assert self.deal is not None
+        hand = next(h.cards for h in self.spec.hands if h.each_position)
+        house = self.spec.house.cards if self.spec.house else 0
         positions = sum(s.positions for s in bettors)
-        dealer = list(range(positions * HAND_CARDS, (positions + 1) * HAND_CARDS))
+        dealer = list(range(positions * hand, positions * hand + house))
         place = 0
         for seat in bettors:
-            count = HAND_CARDS * seat.positions
+            count = hand * seat.positions
             places = [*range(place, place + count), *dealer]
             place += count
             view = await self._start(seat, places)
@@ -288,7 +284,8 @@ class SharedTable:
     async def _deal_coup(self, bettors: list[Seat]) -> None:
         assert self.deal is not None
         assert self.layout is not None
-        places = list(range(self.next_place, min(self.next_place + COUP_CARDS, self.layout.size)))
+        end = min(self.next_place + self.spec.cards_per_round(), self.layout.size)
+        places = list(range(self.next_place, end))
         coup: CoupMessage | None = None
         for seat in bettors:
             view = await self._start(seat, places)
@@ -323,7 +320,7 @@ class SharedTable:
                 second=second,
                 shared=SharedCards(self.deal.id, places),
             )
-        except IllegalAction as error:
+        except Refusal as error:  # any kind: a rule, G7 (Conflict), a deal not found
             message = f"not dealt in: {error}"
         except Exception:  # the database failed: its transaction took nothing
             _log.exception("dealing to player %s failed", seat.player)
@@ -419,7 +416,7 @@ class SharedTable:
         if self._deadline is not None:
             left = max(0.0, self._deadline - time.monotonic())
         shoe = None
-        if self.game == "baccarat":
+        if self.spec.shoe is not None:
             size = self.layout.size if self.layout else None
             shoe = ShoeView(
                 cards_left=size - self.next_place if size else None, road=list(self.road)

@@ -1,0 +1,96 @@
+"""Audit and recovery: re-settle every stored round against the ledger, and after a
+crash void the rounds that never reached their player's first decision (G7)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from riverboat.store.models import Deal, LedgerEntry, RoundRow, Transaction
+from riverboat.table.ledger import Ledger, player_account, round_account
+from riverboat.table.rounds import Rounds, interrupted, resume
+
+__all__ = ["Audit"]
+
+
+class Audit:
+    """Checks and repairs over one ledger's database."""
+
+    def __init__(self, ledger: Ledger, rounds: Rounds) -> None:
+        self.ledger, self.rounds = ledger, rounds
+
+    def recover(self) -> list[int]:
+        """After a crash: open rounds still waiting for the player's first decision are
+        void and refunded (G7); rounds past it stay open and resume with the same cards."""
+
+        def work(session: Session) -> list[int]:
+            voided = []
+            for row in session.scalars(select(RoundRow).where(RoundRow.status == "open")).all():
+                try:
+                    game_round = resume(row)
+                except ValueError:
+                    continue  # a damaged record: left for audit to report
+                if not interrupted(game_round):
+                    continue
+                game_round.void("interrupted before the first decision")
+                self.rounds.store(session, row, game_round)
+                voided.append(row.id)
+            in_play = select(RoundRow.deal_id).where(
+                RoundRow.status == "open", RoundRow.deal_id.is_not(None)
+            )
+            for deal in session.scalars(
+                select(Deal).where(
+                    Deal.revealed.is_(False),
+                    Deal.id.not_in(in_play),
+                    Deal.player_id.is_(None),  # a player's next seed stays secret
+                )
+            ):
+                deal.revealed = True  # its table is gone: no more cards come from it
+            return voided
+
+        return self.ledger.write(work)
+
+    def audit(self) -> list[str]:
+        """Re-settle every stored round and check the ledger; the problems found."""
+        problems = []
+        with Session(self.ledger.engine) as session:
+            for row in session.scalars(select(RoundRow).order_by(RoundRow.id)).all():
+                problems += _round_problems(session, row)
+            unbalanced = session.execute(
+                select(LedgerEntry.transaction_id, func.sum(LedgerEntry.amount))
+                .group_by(LedgerEntry.transaction_id)
+                .having(func.sum(LedgerEntry.amount) != 0)
+            ).all()
+            problems += [f"transaction {t}: entries sum to {s}, not 0" for t, s in unbalanced]
+        return problems
+
+
+def _round_problems(session: Session, row: RoundRow) -> list[str]:
+    """What is wrong with one stored round: its record, what its account holds, what
+    its player's entries come to."""
+    try:
+        game_round = resume(row)
+    except ValueError as error:
+        return [f"round {row.id}: {error}"]
+    problems = []
+    held = Ledger.held(session, round_account(row.id))
+    staked = sum(p.staked for p in game_round.positions)
+    expected = staked if row.status == "open" else 0
+    if held != expected:
+        problems.append(f"round {row.id}: holds {held} cents, expected {expected}")
+    paid = session.scalar(
+        select(func.coalesce(func.sum(LedgerEntry.amount), 0))
+        .join(Transaction, Transaction.id == LedgerEntry.transaction_id)
+        .where(
+            Transaction.round_id == row.id,
+            LedgerEntry.account == player_account(row.player_id),
+        )
+    )
+    owed = {"open": -staked, "void": 0}.get(row.status, game_round.net())
+    if paid != owed:
+        problems.append(
+            f"round {row.id}: the player's entries come to {paid} cents, the record says {owed}"
+        )
+    if row.status != "open" and not game_round.settled:
+        problems.append(f"round {row.id}: stored {row.status} but its record is not settled")
+    return problems

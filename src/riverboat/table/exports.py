@@ -1,0 +1,126 @@
+"""What a player may see of a round: its view while playing, its export to keep.
+
+>>> from riverboat.games import find_game
+>>> print(totals(find_game("tri-card").new_round()))
+None
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from riverboat.games import Round, replay
+from riverboat.games.baccarat import winner as side_winning
+from riverboat.money import Cents
+from riverboat.store.models import Deal, RoundRow
+from riverboat.table import records
+from riverboat.table.verify import own_places
+from riverboat.table.views import ChoiceView, ExportedRound, RoundRecord, RoundView
+
+__all__ = ["export_round", "reveal_state", "round_view", "totals", "winner"]
+
+
+def reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
+    """Whether the round's server seed may be shown (once it is over and, if it came
+    from a deck or shoe that deals on, once nothing of that is in play), and whether
+    it was played at a shared table."""
+    deal = session.get(Deal, row.deal_id) if row.deal_id is not None else None
+    shared = deal is not None and deal.player_id is None
+    revealed = row.status != "open" and (deal is None or deal.revealed)
+    return revealed, shared
+
+
+def round_view(
+    row: RoundRow, game_round: Round[Any], balance: Cents, revealed: bool, shared: bool
+) -> RoundView:
+    """What the player may see: their own cards while the round is open (never the blind
+    second position's, C8, nor the house's), everything after; the seed once
+    ``revealed``."""
+    finished = row.status != "open"
+    visible = (
+        game_round.cards
+        if finished
+        else {
+            hand: cards for hand, cards in game_round.cards.items() if hand in ("player", "rabbit")
+        }
+    )
+    positions = game_round.positions
+    return RoundView(
+        id=row.id,
+        game=row.game,
+        status=row.status,
+        shared=shared,
+        commitment=row.commitment,
+        client_seed=row.client_seed,
+        nonce=row.nonce,
+        server_seed=row.server_seed if revealed else None,
+        cards={hand: [str(c) for c in cards] for hand, cards in visible.items()},
+        face_down=sum(len(c) for hand, c in game_round.cards.items() if hand not in visible),
+        totals=totals(game_round) if finished else None,
+        winner=winner(game_round) if finished else None,
+        choices=[
+            ChoiceView(action=c.action, label=c.label, minimum=c.minimum, maximum=c.maximum)
+            for c in game_round.legal_actions()
+        ],
+        wagers=dict(positions[0].wagers),
+        second=dict(positions[1].wagers) if len(positions) > 1 else None,
+        result=positions[0].result if finished else None,
+        second_result=positions[1].result if finished and len(positions) > 1 else None,
+        net=game_round.net() if finished else None,
+        description=game_round.describe() if finished else None,
+        balance=balance,
+    )
+
+
+def totals(game_round: Round[Any]) -> list[int] | None:
+    """The hands' totals, for a round whose hands have totals (a Baccarat coup's
+    Player and Banker, for the bead plate and big road), once dealt; else None."""
+    count = getattr(game_round, "totals", None)
+    if count is None or not callable(count) or not game_round.cards:
+        return None
+    return [int(total) for total in count()]
+
+
+def winner(game_round: Round[Any]) -> str | None:
+    """The side a round's totals favour (for the bead plate and big road), else None."""
+    found = totals(game_round)
+    return side_winning(*found) if found else None
+
+
+def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:
+    """A round as the player may keep it: the record once the round is over, the seed
+    once ``revealed`` (see :func:`reveal_state`).
+
+    ``places`` are the places in the seeds' deck or shoe that the round's cards came
+    from: the top of a fresh deck, a coup's run of its shoe after the burn (B1), or at
+    a shared table the places its deal gave this round.
+    """
+    finished = row.status != "open"
+    record = records.load(row)
+    played = replay(record) if finished else None
+    places = None
+    if revealed:
+        places = own_places(row.game, record, row.server_seed, row.client_seed, row.nonce)
+        if row.deal_cards is not None:
+            places = json.loads(row.deal_cards)
+    return ExportedRound(
+        totals=totals(played) if played else None,
+        winner=winner(played) if played else None,
+        id=row.id,
+        game=row.game,
+        status=row.status,
+        shared=shared,
+        commitment=row.commitment,
+        server_seed=row.server_seed if revealed else None,
+        client_seed=row.client_seed,
+        nonce=row.nonce,
+        places=places,
+        balance_before=row.balance_before,
+        balance_after=row.balance_after,
+        net=played.net() if played else None,  # other rounds may fall between the balances
+        played_at=row.created_at.isoformat(),
+        record=RoundRecord.model_validate(record) if finished else None,
+    )

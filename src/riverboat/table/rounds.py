@@ -1,0 +1,353 @@
+"""Rounds: start (check and debit the wagers, deal), decide, the shared showdown,
+quick replay, resuming and history.
+
+A player has two tables of each game: their own, and a shared table's seat. Each
+holds at most one unfinished round (G7).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, exists, select
+from sqlalchemy.orm import Session
+
+from riverboat.deck import Deck
+from riverboat.errors import Conflict, IllegalAction, NotFound, TooLarge
+from riverboat.games import Phase, Round, find_game, replay
+from riverboat.games.chips import quick_replay
+from riverboat.games.events import Decision
+from riverboat.money import Cents, format_money
+from riverboat.rng import FairSource
+from riverboat.store.models import Deal, RoundRow, Transaction
+from riverboat.table import records
+from riverboat.table.exports import export_round, reveal_state, round_view
+from riverboat.table.ledger import Ledger, player_account, round_account
+from riverboat.table.sources import Dealt, SharedCards, card_source
+from riverboat.table.verify import fair_cards
+from riverboat.table.views import ExportedRound, RoundView
+
+__all__ = ["HISTORY_LIMIT", "Rounds", "at_table", "resume"]
+
+#: the most rounds one page of history shows
+HISTORY_LIMIT = 1000
+
+
+def at_table(shared: bool) -> ColumnElement[bool]:
+    """Rounds at a shared table of the game, or at the player's own: two tables, each
+    with at most one unfinished round (G7). A shared table's deals belong to no player."""
+    shared_deal = exists().where(Deal.id == RoundRow.deal_id, Deal.player_id.is_(None))
+    return shared_deal if shared else ~shared_deal
+
+
+def resume(row: RoundRow) -> Round[Any]:
+    """The round rebuilt from its record, dealing on from its provably fair deck."""
+    record = records.load(row)
+    seeds = FairSource(row.server_seed, row.client_seed, row.nonce)
+    cards = fair_cards(row.game, record["rules"], seeds)
+    if row.deal_cards is not None:  # its places in a shoe or a shared deal
+        cards = Deck.stacked(cards.order[place] for place in json.loads(row.deal_cards))
+    return replay(record, cards)
+
+
+def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
+    """The player's round, or :class:`NotFound` (whether it is nobody's or another's)."""
+    query = select(RoundRow).where(RoundRow.id == round_id)
+    row = session.scalar(query.with_for_update() if lock else query)
+    if row is None or row.player_id != player_id:
+        raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is
+    return row
+
+
+def _new_row(player_id: int, game: str, balance: Cents, dealt: Dealt) -> RoundRow:
+    """A new round's row: its seeds, the balance before it, where its cards came from."""
+    seeds = dealt.seeds
+    return RoundRow(
+        player_id=player_id,
+        game=game,
+        status="open",
+        server_seed=seeds.server_seed,
+        commitment=seeds.commitment,
+        client_seed=seeds.client_seed,
+        nonce=seeds.nonce,
+        balance_before=balance,
+        deal_id=dealt.deal.id if dealt.deal else None,
+        deal_cards=json.dumps(dealt.places) if dealt.places else None,
+    )
+
+
+class Rounds:
+    """The rounds of one ledger's database."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def start_round(
+        self,
+        player_id: int,
+        game: str,
+        wagers: Mapping[str, Cents],
+        client_seed: str | None = None,
+        idempotency_key: str | None = None,
+        variant: str | None = None,
+        second: Mapping[str, Cents] | None = None,
+        shared: SharedCards | None = None,
+    ) -> RoundView:
+        """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6).
+
+        ``second`` opens a second, blind position (Crazy 4, C8); ``shared`` deals from a
+        shared table's deck or shoe instead of the player's own.
+        """
+        kind = find_game(game)
+        source = card_source(game, variant, client_seed, shared)
+        request = {
+            "player": player_id,
+            "game": game,
+            "wagers": dict(wagers),
+            "second": dict(second) if second is not None else None,
+            "client_seed": client_seed,
+            "variant": variant,
+            "shared": [shared.deal_id, list(shared.places)] if shared else None,
+        }
+
+        def work(session: Session, txn: Transaction) -> RoundView:
+            self.ledger.lock(session, player_id)
+            unfinished = session.scalar(
+                select(RoundRow.id).where(
+                    RoundRow.player_id == player_id,
+                    RoundRow.game == game,
+                    RoundRow.status == "open",
+                    at_table(shared is not None),
+                )
+            )
+            if unfinished is not None:
+                raise Conflict(f"finish round {unfinished} at this table first (G7)")
+            game_round = kind.new_round(source.rules(session, kind, variant))
+            game_round.place_wagers(wagers)
+            if second is not None:
+                game_round.place_wagers(second, blind=True)  # C8
+            balance = self.ledger.balance(session, player_id)
+            dealt = source.deal(session, player_id, game_round)
+            if dealt.deal is not None and dealt.last:
+                dealt.deal.revealed = True  # nothing more comes from it: its seed may show
+            staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
+            if staked > balance:
+                raise IllegalAction(
+                    f"the wagers come to {format_money(staked)}; "
+                    f"the balance is {format_money(balance)}"
+                )
+            row = _new_row(player_id, game, balance, dealt)
+            session.add(row)
+            session.flush()
+            txn.player_id, txn.round_id = player_id, row.id
+            self._stake(session, txn, player_id, row.id, staked)
+            return self.store(session, row, game_round)
+
+        return self.ledger.idempotent(idempotency_key, "wager", request, work, RoundView)
+
+    def _stake(
+        self, session: Session, txn: Transaction, player_id: int, round_id: int, cost: Cents
+    ) -> None:
+        """Move ``cost`` from the player's account into the round's."""
+        entries = [(player_account(player_id), -cost), (round_account(round_id), cost)]
+        self.ledger.move(session, txn, entries)
+
+    def act(
+        self,
+        player_id: int,
+        round_id: int,
+        action: str,
+        amount: Cents | None = None,
+        idempotency_key: str | None = None,
+    ) -> RoundView:
+        """A decision in an open round; its Play, Raise or fee is debited first.
+
+        A shared table's round is decided at its table's showdown (:meth:`showdown`).
+        """
+        request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
+
+        def work(session: Session, txn: Transaction) -> RoundView:
+            self.ledger.lock(session, player_id)
+            row = owned(session, player_id, round_id, lock=True)
+            if row.status != "open":
+                raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
+            if reveal_state(session, row)[1]:
+                raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
+            game_round = resume(row)
+            cost = self._cost(session, player_id, game_round, action, amount)
+            txn.player_id, txn.round_id = player_id, row.id
+            self._stake(session, txn, player_id, row.id, cost)
+            game_round.act(action, amount)
+            return self.store(session, row, game_round)
+
+        return self.ledger.idempotent(idempotency_key, "decision", request, work, RoundView)
+
+    def showdown(self, decisions: Sequence[tuple[int, int, str, Cents | None]]) -> dict[int, str]:
+        """A shared table's decisions, ``(player, round, action, amount)``, carried out
+        in one transaction, so no round settles, and no dealer card shows, before the
+        others (C8). A decision no longer legal or affordable folds; a round no longer
+        open is left as it is. Notes for the players, by round.
+        """
+
+        def work(session: Session) -> dict[int, str]:
+            notes = {}
+            for player_id in sorted({player_id for player_id, *_ in decisions}):
+                self.ledger.lock(session, player_id)  # in one order: no deadlock between tables
+            for player_id, round_id, action, amount in decisions:
+                row = owned(session, player_id, round_id, lock=True)
+                if row.status != "open":
+                    notes[round_id] = f"round {round_id} was {row.status} before the showdown"
+                    continue
+                game_round = resume(row)
+                try:
+                    cost = self._cost(session, player_id, game_round, action, amount)
+                except IllegalAction as error:
+                    notes[round_id] = f"{error}: the hand folds"
+                    action, amount, cost = "fold", None, 0
+                request = json.dumps(
+                    {"player": player_id, "round": round_id, "action": action, "amount": amount}
+                )
+                txn = Transaction(
+                    kind="decision", player_id=player_id, round_id=round_id, request=request
+                )
+                session.add(txn)
+                session.flush()
+                self._stake(session, txn, player_id, round_id, cost)
+                game_round.act(action, amount)
+                self.store(session, row, game_round)
+            return notes
+
+        return self.ledger.write(work)
+
+    def check_decision(
+        self, player_id: int, round_id: int, action: str, amount: Cents | None = None
+    ) -> Cents:
+        """What the decision would cost, or :class:`IllegalAction` if it is not legal
+        now or not affordable; changes nothing (a shared table checks, then waits)."""
+        with Session(self.ledger.engine) as session:
+            row = owned(session, player_id, round_id)
+            if row.status != "open":
+                raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
+            return self._cost(session, player_id, resume(row), action, amount)
+
+    def _cost(
+        self,
+        session: Session,
+        player_id: int,
+        game_round: Round[Any],
+        action: str,
+        amount: Cents | None,
+    ) -> Cents:
+        """The decision's cost, once the rules allow it and the balance covers it (G6)."""
+        choice = game_round.check_action(action, amount)
+        cost = choice.minimum if amount is None else amount
+        balance = self.ledger.balance(session, player_id)
+        if cost > balance:
+            raise IllegalAction(
+                f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
+            )
+        return cost
+
+    def quick_replay(
+        self,
+        player_id: int,
+        game: str,
+        idempotency_key: str | None = None,
+        client_seed: str | None = None,
+    ) -> RoundView:
+        """Deal again with the last round's wagers, checked as new wagers (R10)."""
+        kind = find_game(game)
+        with Session(self.ledger.engine) as session:
+            last = session.scalar(
+                select(RoundRow)
+                .where(RoundRow.player_id == player_id, RoundRow.game == game, at_table(False))
+                .order_by(RoundRow.id.desc())
+                .limit(1)
+            )
+            if last is None:
+                raise IllegalAction("there is no previous round to replay: place wagers and deal")
+            placed = [e for e in records.load(last)["events"] if e["kind"] == "wagers"]
+            balance = self.ledger.balance(session, player_id)
+        wagers = placed[0]["wagers"]
+        second = placed[1]["wagers"] if len(placed) > 1 else None  # a blind position (C8)
+        probe = kind.new_round()
+        quick_replay(wagers, probe.spots, balance, probe.at_least_one)
+        return self.start_round(
+            player_id, game, wagers, client_seed, idempotency_key, second=second
+        )
+
+    def store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> RoundView:
+        """Save the round's record; settle its money when it has settled or is void."""
+        records.append(session, row, game_round)
+        if game_round.settled:
+            staked = sum(p.staked for p in game_round.positions)
+            settled = game_round.phase is Phase.SETTLED
+            returned = staked + game_round.net() if settled else staked
+            settle = Transaction(
+                kind="settle" if settled else "void", player_id=row.player_id, round_id=row.id
+            )
+            session.add(settle)
+            session.flush()
+            self.ledger.move(
+                session,
+                settle,
+                [
+                    (round_account(row.id), -staked),
+                    (player_account(row.player_id), returned),
+                    ("house", staked - returned),
+                ],
+            )
+            row.status = "settled" if settled else "void"
+            session.flush()
+            row.balance_after = self.ledger.balance(session, row.player_id)
+        return self.shown(session, row, game_round)
+
+    def shown(
+        self, session: Session, row: RoundRow, game_round: Round[Any] | None = None
+    ) -> RoundView:
+        """The round as its player sees it now."""
+        balance = self.ledger.balance(session, row.player_id)
+        played = resume(row) if game_round is None else game_round
+        return round_view(row, played, balance, *reveal_state(session, row))
+
+    def open_round(self, player_id: int, game: str) -> RoundView | None:
+        """The player's unfinished round at their own table of the game, to resume it
+        (G7), or None; a shared table's round is resumed at the shared table."""
+        find_game(game)
+        with Session(self.ledger.engine) as session:
+            row = session.scalar(
+                select(RoundRow).where(
+                    RoundRow.player_id == player_id,
+                    RoundRow.game == game,
+                    RoundRow.status == "open",
+                    at_table(False),
+                )
+            )
+            return None if row is None else self.shown(session, row)
+
+    def round(self, player_id: int, round_id: int) -> RoundView:
+        with Session(self.ledger.engine) as session:
+            return self.shown(session, owned(session, player_id, round_id))
+
+    def history(
+        self, player_id: int, limit: int = 20, commitment: str | None = None
+    ) -> list[ExportedRound]:
+        """The player's last rounds, newest first, each with its seeds once finished;
+        with ``commitment``, only the rounds dealt on that seed (a shoe's coups)."""
+        if limit < 1:
+            raise IllegalAction(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
+        if limit > HISTORY_LIMIT:
+            raise TooLarge(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
+        query = select(RoundRow).where(RoundRow.player_id == player_id)
+        if commitment is not None:
+            query = query.where(RoundRow.commitment == commitment)
+        with Session(self.ledger.engine) as session:
+            rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(limit)).all()
+            return [export_round(row, *reveal_state(session, row)) for row in rows]
+
+
+def interrupted(game_round: Round[Any]) -> bool:
+    """Whether the round still waits for its player's first decision (G7)."""
+    return not any(isinstance(e, Decision) and e.by_player for e in game_round.events)

@@ -1,0 +1,317 @@
+"""Card sources: where a round's cards come from, one interface for three kinds.
+
+* :class:`FreshDeck`: a fresh 52-card deck of the round's own, on the player's
+  committed server seed, their client seed and their round count as nonce (G2);
+* :class:`OwnShoe`: the player's own shoe at their own table, dealing coup after
+  coup until its cut card (Baccarat, B1);
+* :class:`SharedDeal`: places in a shared table's deck or shoe (docs/fairness.md).
+
+Each gives the round's rules, deals its cards, names the places they came from and
+says when its seed may be revealed. :func:`card_source` picks one, once, from
+whether the round is at a shared table and whether the game's spec deals from a
+shoe; the rounds module then does the same thing with any of them.
+
+>>> type(card_source("tri-card", None, None, None)).__name__
+'FreshDeck'
+>>> type(card_source("baccarat", None, None, None)).__name__
+'OwnShoe'
+>>> type(card_source("crazy4", None, None, SharedCards(1, range(10)))).__name__
+'SharedDeal'
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from riverboat.deck import Deck, Shoe, cut_card_reached
+from riverboat.errors import IllegalAction, NotFound
+from riverboat.games import GAMES, Game, Round, find_game
+from riverboat.games.codec import from_json, to_json
+from riverboat.rng import FairSource, new_client_seed
+from riverboat.store.models import Deal, RoundRow
+from riverboat.table.ledger import Ledger
+from riverboat.table.verify import DealLayout, deal_layout, fair_cards
+from riverboat.table.views import NewDeal
+
+__all__ = [
+    "SHOE_GAMES",
+    "CardSource",
+    "Deals",
+    "Dealt",
+    "FreshDeck",
+    "OwnShoe",
+    "SharedCards",
+    "SharedDeal",
+    "card_source",
+]
+
+#: the games whose spec deals from a shoe that lives across rounds
+SHOE_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shoe is not None)
+
+
+@dataclass(frozen=True)
+class SharedCards:
+    """Where a shared table's round takes its cards: places in a deal's deck or shoe,
+    in the order the round draws them (its positions' cards, then the dealer's)."""
+
+    deal_id: int
+    places: Sequence[int]
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """What a source dealt a round: the seeds its cards came from, the deal (deck or
+    shoe) they belong to if it outlives the round, the places they came from (None:
+    the top of the round's own deck, in order), and whether nothing more comes from
+    the seed after this round, so it may be shown once the round is over."""
+
+    seeds: FairSource
+    deal: Deal | None
+    places: list[int] | None
+    last: bool
+
+
+class CardSource(ABC):
+    """Where one round's cards come from."""
+
+    def __init__(self, game: str, client_seed: str | None) -> None:
+        self.game, self.client_seed = game, client_seed
+
+    def rules(self, session: Session, kind: Game[Any], variant: str | None) -> Any:
+        """The rules the round plays by: the variant's, unless the source has its own."""
+        return kind.rules(variant)
+
+    @abstractmethod
+    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+        """Deal the round's cards from this source."""
+
+    @abstractmethod
+    def commitment(self, session: Session, player_id: int) -> str:
+        """The commitment to the seed the player's next round here is dealt from."""
+
+
+class FreshDeck(CardSource):
+    """A fresh deck of the round's own on the player's committed seed (G2)."""
+
+    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+        nonce = session.scalar(select(func.count()).where(RoundRow.player_id == player_id)) or 0
+        committed = next_seed(session, player_id, self.game)  # shown beforehand
+        seeds = FairSource.new(self.client_seed, nonce, committed.server_seed)
+        session.delete(committed)  # each seed deals once; the next is made when asked
+        game_round.deal(fair_cards(self.game, to_json(game_round.rules), seeds))
+        return Dealt(seeds, None, None, last=True)
+
+    def commitment(self, session: Session, player_id: int) -> str:
+        return next_seed(session, player_id, self.game).commitment
+
+
+class OwnShoe(CardSource):
+    """The player's own shoe, coup after coup until its cut card (B1): the one in play,
+    or a new one on their committed seed, sealed with this client seed."""
+
+    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+        rules = to_json(game_round.rules)
+        deal = running_shoe(session, player_id, self.game)
+        if deal is not None and json.loads(deal.rules) != rules:
+            raise IllegalAction("the shoe in play deals by its own rules until its cut card")
+        if deal is None:
+            deal = next_seed(session, player_id, self.game)
+            deal.client_seed = self.client_seed or new_client_seed()
+            deal.rules = json.dumps(rules)
+        seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
+        shoe = fair_cards(self.game, rules, seeds)
+        assert isinstance(shoe, Shoe)
+        dealt = session.scalars(select(RoundRow.deal_cards).where(RoundRow.deal_id == deal.id))
+        first = 1 + max((json.loads(c)[-1] for c in dealt if c), default=len(shoe.burned) - 1)
+        most = game_round.spec.cards_per_round()
+        places = list(range(first, min(first + most, shoe.size)))
+        game_round.deal(Deck.stacked(shoe.order[place] for place in places))
+        left = shoe.size - first - len(game_round.drawn)
+        last = bool(cut_card_reached(left, shoe.cut_card_from_end))
+        return Dealt(seeds, deal, places[: len(game_round.drawn)], last)
+
+    def commitment(self, session: Session, player_id: int) -> str:
+        shoe = running_shoe(session, player_id, self.game)
+        return (shoe or next_seed(session, player_id, self.game)).commitment
+
+
+class SharedDeal(CardSource):
+    """Places in a shared table's sealed deck or shoe; the table shows its seed once
+    nothing from it is in play (:meth:`Deals.reveal_deal`)."""
+
+    def __init__(self, game: str, shared: SharedCards) -> None:
+        super().__init__(game, None)
+        self.shared = shared
+
+    def _deal(self, session: Session) -> Deal:
+        deal = open_deal(session, self.shared.deal_id)
+        if deal.game != self.game or deal.client_seed is None:
+            raise IllegalAction(f"deal {deal.id} is not a sealed {self.game} deal")
+        return deal
+
+    def rules(self, session: Session, kind: Game[Any], variant: str | None) -> Any:
+        return from_json(kind.rules_type, json.loads(self._deal(session).rules))
+
+    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+        deal = self._deal(session)
+        seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
+        order = fair_cards(self.game, json.loads(deal.rules), seeds).order
+        try:
+            game_round.deal(Deck.stacked(order[place] for place in self.shared.places))
+        except IndexError:
+            raise IllegalAction(f"deal {deal.id} has no such places") from None
+        return Dealt(seeds, deal, list(self.shared.places)[: len(game_round.drawn)], False)
+
+    def commitment(self, session: Session, player_id: int) -> str:
+        return self._deal(session).commitment
+
+
+def card_source(
+    game: str, variant: str | None, client_seed: str | None, shared: SharedCards | None
+) -> CardSource:
+    """The source of a round's cards, chosen once: a shared table's deal, else the
+    player's own shoe where the game deals from one, else a fresh deck."""
+    if shared is not None:
+        return SharedDeal(game, shared)
+    kind = find_game(game)
+    if kind.spec(kind.rules(variant)).shoe is not None:
+        return OwnShoe(game, client_seed)
+    return FreshDeck(game, client_seed)
+
+
+def running_shoe(session: Session, player_id: int, game: str | None = None) -> Deal | None:
+    """The player's own shoe in play (of ``game``, or of any game dealt from a shoe)."""
+    games = SHOE_GAMES if game is None else (game,)
+    return session.scalar(
+        select(Deal).where(
+            Deal.player_id == player_id,
+            Deal.game.in_(games),
+            Deal.client_seed.is_not(None),
+            Deal.revealed.is_(False),
+        )
+    )
+
+
+def next_seed(session: Session, player_id: int, game: str) -> Deal:
+    """The player's committed seed for their next round of ``game``, made if none."""
+    deal = session.scalar(
+        select(Deal).where(
+            Deal.player_id == player_id, Deal.game == game, Deal.client_seed.is_(None)
+        )
+    )
+    if deal is None:
+        seeds = FairSource.new()
+        deal = Deal(
+            game=game,
+            rules="{}",
+            server_seed=seeds.server_seed,
+            commitment=seeds.commitment,
+            revealed=False,
+            player_id=player_id,
+        )
+        session.add(deal)
+        session.flush()
+    return deal
+
+
+def open_deal(session: Session, deal_id: int) -> Deal:
+    deal = session.get(Deal, deal_id, with_for_update=True)
+    if deal is None:
+        raise NotFound(f"there is no deal {deal_id}")
+    if deal.revealed:
+        raise IllegalAction(f"deal {deal_id} is not open")
+    return deal
+
+
+class Deals:
+    """Seeds and deals: a player's committed seeds and own shoe, a shared table's
+    decks and shoes."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def next_commitment(self, player_id: int, game: str) -> str:
+        """The commitment to the server seed of the player's next round at their own
+        table of ``game``, the same until that round is dealt. Show it before they
+        choose a client seed: the house is bound to its seed before it sees theirs."""
+        source = card_source(game, None, None, None)
+
+        def work(session: Session) -> str:
+            self.ledger.lock(session, player_id)
+            return source.commitment(session, player_id)
+
+        return self.ledger.write(work)
+
+    def end_shoe(self, player_id: int) -> bool:
+        """End the player's own shoe before its cut card: its seed shows, so its coups
+        can be checked now, and the next coup starts a new shoe. Whether a shoe was in
+        play."""
+
+        def work(session: Session) -> bool:
+            self.ledger.lock(session, player_id)
+            shoe = running_shoe(session, player_id)
+            if shoe is not None:
+                shoe.revealed = True
+            return shoe is not None
+
+        return self.ledger.write(work)
+
+    def shoe_in_play(self, player_id: int) -> bool:
+        """Whether the player's own shoe has coups dealt and more to come: its seed and
+        client seed are then fixed, and the next coup deals on from it."""
+        with Session(self.ledger.engine) as session:
+            return running_shoe(session, player_id) is not None
+
+    def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
+        """A shared table's next deck or shoe: a fresh server seed, committed to now,
+        before any player's client seed is known."""
+        kind = find_game(game)
+        rules = json.dumps(to_json(kind.rules(variant)))
+        seeds = FairSource.new("", 0)
+
+        def work(session: Session) -> NewDeal:
+            deal = Deal(
+                game=game,
+                rules=rules,
+                server_seed=seeds.server_seed,
+                commitment=seeds.commitment,
+                revealed=False,
+            )
+            session.add(deal)
+            session.flush()
+            return NewDeal(id=deal.id, commitment=deal.commitment)
+
+        return self.ledger.write(work)
+
+    def seal_deal(self, deal_id: int, client_seed: str) -> DealLayout:
+        """Fix the deal's client seed (the seated players' seeds, joined) before its
+        first cards; the layout of the cards it gives. A sealed deal keeps its seed."""
+        if len(client_seed) > 128:
+            raise IllegalAction("a shared table's client seed is at most 128 characters")
+
+        def work(session: Session) -> DealLayout:
+            deal = open_deal(session, deal_id)
+            if deal.client_seed is None:
+                deal.client_seed = client_seed
+            seeds = FairSource(deal.server_seed, deal.client_seed, 0)
+            return deal_layout(deal.game, json.loads(deal.rules), seeds)
+
+        return self.ledger.write(work)
+
+    def reveal_deal(self, deal_id: int) -> None:
+        """Nothing from this deal is in play any more: its seed may be shown (again)."""
+
+        def work(session: Session) -> None:
+            deal = session.get(Deal, deal_id, with_for_update=True)
+            if deal is None:
+                raise NotFound(f"there is no deal {deal_id}")
+            deal.revealed = True
+
+        self.ledger.write(work)
