@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from riverboat.errors import Refusal, Unavailable
+
 # Only the standard library and Typer at import time: `riverboat --help` and the
 # commands that compute nothing start at once. numpy, numba, SQLAlchemy, the games,
 # the analyzer, the simulator and the front ends load inside the commands using them.
@@ -324,7 +326,7 @@ def analyze(
     if plot is not None:
         _need_extra("plot", "--plot")
     from riverboat.analysis import analyze as run
-    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.games.rules import RulesError
 
     try:
         rules = _rules_with_tables(game, variant, paytable or [])
@@ -335,7 +337,7 @@ def analyze(
             result = run(game, rules, placed, progress=progress)
         if plot is not None:
             _write_plot(result.plot, plot)
-    except (RulesError, IllegalAction) as error:
+    except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     if strategy is not None:
         if result.strategy is None:
@@ -383,7 +385,7 @@ def simulate(
                 "e.g. tcp://10.0.0.5:8786",
                 param_hint="--scheduler",
             )
-    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.games.rules import RulesError
     from riverboat.sim import simulate as run
 
     try:
@@ -391,7 +393,7 @@ def simulate(
         placed = _parse_wagers(wagers) if wagers is not None else None
         with _progress_bar() as progress:
             result = run(game, rounds, rules, placed, strategy, seed, workers, scheduler, progress)
-    except (RulesError, IllegalAction) as error:
+    except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     if output is Format.json:
         typer.echo(json.dumps(result.to_json(), indent=2))
@@ -438,7 +440,7 @@ def bankroll(
     if plot is not None:
         _need_extra("plot", "--plot")
     from riverboat.games import find_game
-    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.games.rules import RulesError
     from riverboat.sim.bankroll import bankroll as run
 
     for name, value in (("--bankroll", bankroll), ("--target", target)):
@@ -460,7 +462,7 @@ def bankroll(
         )
         if plot is not None:
             _write_plot(study.plot, plot)
-    except (RulesError, IllegalAction) as error:
+    except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     if output is Format.json:
         typer.echo(json.dumps(study.to_json(), indent=2))
@@ -507,14 +509,12 @@ def _service(database: str | None) -> Any:
 
 
 def _who(service: Any, player: str | None) -> int:
-    from riverboat.games.rules import IllegalAction
-
     if player is None:
         return int(service.local_player())
     password = typer.prompt(f"Password for {player}", hide_input=True)
     try:
         return int(service.login(player, password))
-    except IllegalAction as error:
+    except Refusal as error:
         raise typer.BadParameter(str(error), param_hint="--player") from None
 
 
@@ -524,7 +524,6 @@ def accounts_create(
     database: _Database = None,
 ) -> None:
     """Create a named account with its starting play money; asks for a password."""
-    from riverboat.games.rules import IllegalAction
     from riverboat.money import format_money
 
     service = _service(database)
@@ -533,7 +532,7 @@ def accounts_create(
     )
     try:
         player = service.register(name, password)
-    except IllegalAction as error:
+    except Refusal as error:
         raise typer.BadParameter(str(error), param_hint="NAME") from None
     typer.echo(
         f"Account {name} created with {format_money(service.balance(player))} of play money."
@@ -552,13 +551,12 @@ def accounts_balance(player: _PlayerName = None, database: _Database = None) -> 
 @accounts.command("top-up")
 def accounts_top_up(player: _PlayerName = None, database: _Database = None) -> None:
     """Below $100, bring the balance back to $1,000 of play money."""
-    from riverboat.games.rules import IllegalAction
     from riverboat.money import format_money
 
     service = _service(database)
     try:
         typer.echo(f"Balance: {format_money(service.top_up(_who(service, player)))}")
-    except IllegalAction as error:
+    except Refusal as error:
         raise typer.BadParameter(str(error)) from None
 
 
@@ -579,7 +577,7 @@ def history(
     service = _service(database)
     try:
         found = service.history(_who(service, player), rounds)
-    except DBAPIError as error:
+    except (DBAPIError, Unavailable) as error:
         _no_answer(error)
     if output is Format.json:
         typer.echo(json.dumps([item.model_dump(mode="json") for item in found], indent=2))
@@ -762,7 +760,7 @@ def play(
     if auto is None:
         _need_extra("terminal", "riverboat play (without --auto)")
     from riverboat.games import find_game
-    from riverboat.games.rules import IllegalAction, RulesError, check_wagers
+    from riverboat.games.rules import RulesError, check_wagers
 
     try:
         spec = find_game(game or _FIRST_GAME).spec()
@@ -770,7 +768,7 @@ def play(
         placed = _parse_money_wagers(wagers, spots) if wagers is not None else None
         if placed is not None:
             check_wagers(spots, placed)
-    except (RulesError, IllegalAction) as error:
+    except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     if blind and spec.blind_play is None:
         from riverboat.games import GAMES
@@ -816,7 +814,7 @@ def _play_on_screen(
     service = _service(database)
     try:
         who = _who(service, player)
-    except DBAPIError as error:
+    except (DBAPIError, Unavailable) as error:
         _no_answer(error)
     TableApp(
         service,
@@ -847,7 +845,7 @@ def _play_plain(
 ) -> None:
     from sqlalchemy.exc import DBAPIError
 
-    from riverboat.games.rules import IllegalAction, RulesError
+    from riverboat.games.rules import RulesError
     from riverboat.terminal.plain import AutoPlayer, default_wagers, play_rounds, round_json
     from riverboat.terminal.plain import round_line as line
 
@@ -862,20 +860,23 @@ def _play_plain(
         ):
             typer.echo(round_json(record) if output is Lines.json else line(record))
             played += 1
-    except (RulesError, IllegalAction) as error:
+    except (DBAPIError, Unavailable) as error:
+        _no_answer(error, f"Stopped after {played} of {rounds} rounds: " if played else "")
+    except (RulesError, Refusal) as error:
         if not played:
             raise typer.BadParameter(str(error)) from None
         typer.echo(f"Stopped after {played} of {rounds} rounds: {error}", err=True)
         raise typer.Exit(1) from None
-    except DBAPIError as error:
-        _no_answer(error, f"Stopped after {played} of {rounds} rounds: " if played else "")
 
 
 def _no_answer(error: Exception, before: str = "") -> NoReturn:
     """The database did not answer (away, or locked by another program for longer than
     the busy timeout): one line on standard error and exit code 1, no traceback."""
     reason = getattr(error, "orig", None) or error
-    typer.echo(f"{before}the database did not answer: {reason}", err=True)
+    said = (
+        str(error) if isinstance(error, Unavailable) else f"the database did not answer: {reason}"
+    )
+    typer.echo(f"{before}{said}", err=True)
     raise typer.Exit(1)
 
 

@@ -28,8 +28,9 @@ from contextlib import contextmanager, suppress
 
 from sqlalchemy.exc import DBAPIError
 
+from riverboat.errors import Refusal, Unavailable
 from riverboat.games import find_game
-from riverboat.games.rules import IllegalAction, RulesError
+from riverboat.games.rules import RulesError
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
 from riverboat.table.service import TOP_UP_BELOW
@@ -150,9 +151,13 @@ class TableApp(Table):
         try:
             try:
                 yield
-            except (IllegalAction, RulesError) as error:
+            except Unavailable:
+                raise
+            except (Refusal, RulesError) as error:
                 self._say(str(error), error=True)
                 self._refresh(self.game)
+        except Unavailable as error:
+            self._say(str(error), error=True)
         except DBAPIError as error:
             self._say(f"the database did not answer: {error.orig}", error=True)
 
@@ -214,7 +219,7 @@ class TableApp(Table):
         """The winners of the last coups, from the history, as the web's bead plate."""
         if self.spec(game).shoe is None:
             return
-        with suppress(DBAPIError):  # the road waits for the next round
+        with suppress(DBAPIError, Unavailable):  # the road waits for the next round
             rounds = self.service.history(self.player, 60)
             coups = [r.winner for r in reversed(rounds) if r.game == game and r.winner]
             self.query_one(Road).road = "".join(side[0] for side in coups)  # P, B or T
