@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from riverboat.games import Game
 from riverboat.money import Cents
@@ -286,10 +293,21 @@ class DecidedMessage(_View):
 
 
 class ErrorMessage(_View):
-    """A refusal or a note for the player."""
+    """A refusal or a note for the player. ``error`` and ``code`` are the fields of every
+    HTTP refusal too (``error`` repeats ``message``; ``code`` names the refusal's kind,
+    ``note`` for the table's own notes, such as "time ran out")."""
 
     type: Literal["error"] = "error"
     message: str
+    error: str = ""
+    code: str = "note"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _error_is_the_message(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("error") and "message" in data:
+            return {**data, "error": data["message"]}
+        return data
 
 
 #: every message a shared table sends, told apart by ``type``

@@ -13,18 +13,16 @@ one mapping of refusals to statuses in :mod:`riverboat.web.errors`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.web import errors
-from riverboat.web.deps import RateLimiter, Sessions
+from riverboat.web.deps import Limited, RateLimiter, Sessions
 from riverboat.web.edges import start_house_edges
 from riverboat.web.routes import games, history, page, players, rounds, tables
 
@@ -65,23 +63,15 @@ def create_app(
     )
     app.state.service, app.state.local_player = service, local_player
     app.state.sessions, app.state.tables = Sessions(), shared
-    app.state.limiter = limiter = RateLimiter(rate_limit)
+    app.state.limiter = RateLimiter(rate_limit)
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+        app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
     if house_edges:
         start_house_edges()
 
-    @app.middleware("http")
-    async def guard(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        client = request.client.host if request.client else "unknown"
-        if not limiter.allow(client):
-            return JSONResponse({"error": "too many requests; slow down"}, status_code=429)
-        return await call_next(request)
-
     errors.install(app)
-    for module in (page, games, rounds, players, history, tables):
-        app.include_router(module.router)
+    for module in (page, games, rounds, players, history):  # each client rate limited
+        app.include_router(module.router, dependencies=[Limited])
+    app.include_router(tables.router)  # a table limits each player's messages itself
     return app

@@ -13,26 +13,35 @@ import time
 from collections import defaultdict, deque
 from typing import Annotated
 
-from fastapi import Cookie, Depends, Header, HTTPException
-from fastapi.requests import HTTPConnection
+from fastapi import Cookie, Depends, Header
+from fastapi.requests import HTTPConnection, Request
 
+from riverboat.errors import BadCredentials, Forbidden, NotFound
+from riverboat.games import find_game
+from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
+from riverboat.web.errors import RateLimited
 
 __all__ = [
     "CSRF_COOKIE",
     "SESSION_COOKIE",
     "SESSION_SECONDS",
     "Checked",
+    "GameName",
+    "Limited",
     "Player",
+    "RateLimited",
     "RateLimiter",
     "Service",
     "SessionToken",
     "Sessions",
     "check_csrf",
     "current_player",
+    "known_game",
     "player_of",
+    "rate_limit",
 ]
 
 SESSION_COOKIE = "riverboat_session"
@@ -122,7 +131,7 @@ def current_player(connection: HTTPConnection, session: SessionToken = None) -> 
     """The logged-in player, or on a loopback server the local player."""
     player = player_of(connection, session)
     if player is None:
-        raise HTTPException(status_code=401, detail="log in first")
+        raise BadCredentials("log in first")
     return player
 
 
@@ -132,10 +141,27 @@ def check_csrf(
 ) -> None:
     """State-changing requests carry the page's CSRF token (double submit)."""
     if not token or not cookie or not hmac.compare_digest(token, cookie):
-        raise HTTPException(status_code=403, detail="missing or wrong CSRF token; reload the page")
+        raise Forbidden("missing or wrong CSRF token; reload the page")
+
+
+def rate_limit(request: Request) -> None:
+    """At most the app's rate limit of requests per client per second."""
+    client = request.client.host if request.client else "unknown"
+    if not get_limiter(request).allow(client):
+        raise RateLimited("too many requests; slow down")
+
+
+def known_game(game: str) -> str:
+    """A game named in the path: one riverboat deals, or the request is not found."""
+    try:
+        return find_game(game).name
+    except RulesError as error:
+        raise NotFound(str(error)) from None
 
 
 Service = Annotated[TableService, Depends(get_service)]
 SessionStore = Annotated[Sessions, Depends(get_sessions)]
 Player = Annotated[int, Depends(current_player)]
 Checked = Depends(check_csrf)
+Limited = Depends(rate_limit)
+GameName = Annotated[str, Depends(known_game)]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from riverboat.errors import IllegalAction
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import hold, tap
-from riverboat.games.rules import IllegalAction
 from riverboat.table.views import GameInfo, NextCommitment, RoundView, ShoeEnded
-from riverboat.web.deps import Checked, Player, Service
+from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.edges import house_edge
 from riverboat.web.models import ChipRequest
 
@@ -38,7 +38,7 @@ def chips(body: ChipRequest) -> dict[str, int]:
 
 
 @router.get("/games/{game}/commitment", response_model=NextCommitment)
-def commitment(game: str, player_id: Player, service: Service) -> NextCommitment:
+def commitment(game: GameName, player_id: Player, service: Service) -> NextCommitment:
     """The commitment to your next round's server seed at this table: note it, then
     deal with a client seed of your own; the round must show the same commitment.
     ``shoe_in_play``: Baccarat's shoe deals on, on the seeds it already has (B1)."""
@@ -54,6 +54,6 @@ def end_shoe(player_id: Player, service: Service) -> ShoeEnded:
 
 
 @router.get("/games/{game}/open", response_model=RoundView | None)
-def open_round(game: str, player_id: Player, service: Service) -> RoundView | None:
+def open_round(game: GameName, player_id: Player, service: Service) -> RoundView | None:
     """The unfinished round at this table, to pick it up again after a reload."""
     return service.open_round(player_id, game)

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 from fastapi import APIRouter
 
-from riverboat.games.rules import IllegalAction
+from riverboat.errors import IllegalAction
 from riverboat.table.views import HintOption, RoundView
-from riverboat.web.deps import Checked, Player, Service
+from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest
 
 __all__ = ["router"]
@@ -29,7 +29,7 @@ def start(body: RoundRequest, player_id: Player, service: Service) -> RoundView:
 
 
 @router.post("/games/{game}/replay", dependencies=[Checked], response_model=RoundView)
-def replay(game: str, body: ReplayRequest, player_id: Player, service: Service) -> RoundView:
+def replay(game: GameName, body: ReplayRequest, player_id: Player, service: Service) -> RoundView:
     """Quick Replay (R10): the last round's wagers, checked again."""
     return service.quick_replay(player_id, game, body.idempotency_key, body.client_seed)
 

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
-from riverboat.games.rules import IllegalAction, RulesError
+from riverboat.errors import Refusal
+from riverboat.games.rules import RulesError
 from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.table.views import (
     Bet,
@@ -17,6 +18,7 @@ from riverboat.table.views import (
     TableMessage,
 )
 from riverboat.web.deps import SESSION_COOKIE, get_limiter, get_sessions, get_tables, player_of
+from riverboat.web.errors import INVALID_REQUEST, RATE_LIMITED, code_of
 from riverboat.web.models import first_problem
 
 __all__ = ["router"]
@@ -26,20 +28,32 @@ PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
 TableMessages: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 
 
-async def _table_message(table: SharedTable, player: int, text: str) -> None:
-    """One message from a player at a shared table, checked before it acts."""
+async def _table_message(table: SharedTable, player: int, text: str) -> ErrorMessage | None:
+    """One message from a player at a shared table, checked before it acts; the
+    refusal to send back, if any (a malformed message is an ``invalid_request``, as
+    a malformed HTTP request is)."""
     try:
         message = PlayerMessages.validate_json(text)
     except ValidationError as error:
-        raise IllegalAction(
+        return _refusal(
             f"{first_problem(error.errors())}; send "
             '{"type": "bet", "wagers": {"ante": 1000, ...}} or '
-            '{"type": "decide", "action": "play", "amount": 1000}'
-        ) from None
-    if isinstance(message, Bet):
-        await table.bet(player, message.wagers, message.second, message.client_seed)
-    else:
-        await table.decide(player, message.action, message.amount)
+            '{"type": "decide", "action": "play", "amount": 1000}',
+            INVALID_REQUEST,
+        )
+    try:
+        if isinstance(message, Bet):
+            await table.bet(player, message.wagers, message.second, message.client_seed)
+        else:
+            await table.decide(player, message.action, message.amount)
+    except (Refusal, RulesError) as error:
+        return _refusal(str(error), code_of(error))
+    return None
+
+
+def _refusal(message: str, code: str) -> ErrorMessage:
+    """A refusal at the table, in the fields every HTTP refusal has (``error``, ``code``)."""
+    return ErrorMessage(message=message, error=message, code=code)
 
 
 async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | None:
@@ -84,14 +98,15 @@ async def shared_table(websocket: WebSocket, game: str) -> None:
             if signed_in and not sessions.alive(token):  # logged out, or expired
                 await websocket.close(code=1008, reason="the session has ended: log in again")
                 return
-            try:
-                if not limiter.allow(f"table:{player}"):
-                    raise IllegalAction("too many messages; slow down")
-                await _table_message(table, player, text)
-            except (IllegalAction, RulesError) as error:
-                await send(ErrorMessage(message=str(error)))
-    except IllegalAction as error:  # no seat: the table is full, say
-        await send(ErrorMessage(message=str(error)))
+            refusal: ErrorMessage | None
+            if not limiter.allow(f"table:{player}"):
+                refusal = _refusal("too many messages; slow down", RATE_LIMITED)
+            else:
+                refusal = await _table_message(table, player, text)
+            if refusal is not None:
+                await send(refusal)
+    except Refusal as error:  # no seat: the table is full, say
+        await send(_refusal(str(error), code_of(error)))
         await websocket.close()
     except WebSocketDisconnect:
         pass

@@ -18,7 +18,7 @@ async function api(path, body) {
   };
   const response = await fetch(path, options);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || data.detail || response.statusText);
+  if (!response.ok) throw new Error(data.error || response.statusText);  // {error, code}: docs/web.md
   return data;
 }
 
@@ -417,7 +417,7 @@ function onTable(message) {
     }
     state.gotResult = false;
   } else if (message.type === "error") {
-    say(message.message);
+    say(message.error || message.message);
     return;
   }
   renderRound();
