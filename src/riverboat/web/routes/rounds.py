@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from fastapi import APIRouter
 
 from riverboat.errors import IllegalAction
@@ -47,12 +45,11 @@ def act(round_id: RoundId, body: ActionRequest, player_id: Player, service: Serv
 @router.get("/rounds/{round_id}/hint", response_model=list[HintOption])
 def hint(round_id: RoundId, player_id: Player, service: Service) -> list[HintOption]:
     """Each legal option's expected value for this hand (in Antes)."""
-    from riverboat.analysis import best_action
+    from riverboat.analysis import best_action, wagers_in_units
 
     view = service.round(player_id, round_id)
     if view.status != "open" or not view.choices:
         raise IllegalAction("hints are for rounds waiting for a decision")
-    placed = view.wagers
-    units = {name: Fraction(amount, placed["ante"]) for name, amount in placed.items()}
+    units = wagers_in_units(view.wagers)
     options = best_action(view.game, " ".join(view.cards["player"]), units)
     return [HintOption(action=o.option, label=o.label, expected=float(o.expected)) for o in options]
