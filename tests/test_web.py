@@ -341,3 +341,28 @@ def test_an_unknown_game_in_a_body_is_an_illegal_request(client: TestClient) -> 
     response = post(client, "/api/rounds", {"game": "poker", "wagers": {}})
     assert response.status_code == 422  # type: ignore[attr-defined]
     assert response.json()["code"] == "illegal_action"  # type: ignore[attr-defined]
+
+
+def test_the_games_publish_their_shape_for_the_page(client: TestClient) -> None:
+    """The page lays out hands, decisions, the blind position and shoes from these."""
+    games = {g["game"]: g for g in client.get("/api/games").json()}
+    crazy4, baccarat = games["crazy4"], games["baccarat"]
+    assert [(h["name"], h["title"], h["cards"], h["house"]) for h in crazy4["hands"]] == [
+        ("player", "You", 5, False),
+        ("dealer", "Dealer", 5, True),
+    ]
+    assert [o["action"] for o in crazy4["options"]] == ["fold", "play"]
+    assert (crazy4["blind_play"], crazy4["shoe"], crazy4["shared"]) == (1.0, None, True)
+    assert [h["title"] for h in baccarat["hands"]] == ["Player", "Banker"]
+    assert (baccarat["options"], baccarat["blind_play"]) == ([], None)
+    assert baccarat["shoe"] == {"decks": 8, "cut_card_from_end": 14, "burns": True}
+    rabbit = games["rabbit-hunter"]["hands"][-1]
+    assert (rabbit["name"], rabbit["dealt_on"]) == ("rabbit", "buy")
+    assert [g for g in games.values() if g["shared"]] == [crazy4, baccarat]
+    deck = post(client, "/api/games/tri-card/shoe/end", {})
+    assert deck.status_code == 422  # type: ignore[attr-defined]
+    assert deck.json() == {  # type: ignore[attr-defined]
+        "error": "Tri-Card Poker deals from a fresh deck each round: it has no shoe",
+        "code": "illegal_action",
+    }
+    assert post(client, "/api/games/nope/shoe/end", {}).status_code == 404  # type: ignore[attr-defined]

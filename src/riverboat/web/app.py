@@ -19,8 +19,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from riverboat.games import GAMES
 from riverboat.table.service import TableService
-from riverboat.table.shared import SHARED_GAMES, SharedTable
+from riverboat.table.shared import SharedTable
 from riverboat.web import errors
 from riverboat.web.deps import Limited, RateLimiter, Sessions
 from riverboat.web.edges import start_house_edges
@@ -45,8 +46,10 @@ def create_app(
     service = TableService(database)
     if recover:  # G7: rounds a stopped server left before their first decision are void
         service.recover()
-    shared = {
-        game: SharedTable(service, game, betting_seconds, decision_seconds) for game in SHARED_GAMES
+    shared = {  # a live table for each game whose spec seats several players
+        name: SharedTable(service, name, betting_seconds, decision_seconds)
+        for name, game in GAMES.items()
+        if game.spec().shared
     }
 
     @asynccontextmanager

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 from fastapi import Path
 from pydantic import BaseModel, Field
 
+from riverboat.games import GAMES
+
 __all__ = [
     "PRINTABLE",
     "ActionRequest",
@@ -23,10 +25,11 @@ RoundId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
 class RoundRequest(BaseModel):
-    game: str = Field(description="rabbit-hunter, tri-card, crazy4 or baccarat", max_length=32)
+    game: str = Field(description=f"one of {', '.join(GAMES)}", max_length=32)
     wagers: dict[str, int] = Field(description="spot name to cents")
     second: dict[str, int] | None = Field(
-        default=None, description="Crazy 4: a second position, played blind (C8)"
+        default=None,
+        description="a second position, played blind, where the game has one (C8)",
     )
     client_seed: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
     idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)

@@ -43,13 +43,17 @@ def commitment(game: GameName, player_id: Player, service: Service) -> NextCommi
     deal with a client seed of your own; the round must show the same commitment.
     ``shoe_in_play``: Baccarat's shoe deals on, on the seeds it already has (B1)."""
     commitment = service.next_commitment(player_id, game)
-    in_play = game == "baccarat" and service.shoe_in_play(player_id)
+    in_play = find_game(game).spec().shoe is not None and service.shoe_in_play(player_id)
     return NextCommitment(commitment=commitment, shoe_in_play=in_play)
 
 
-@router.post("/games/baccarat/shoe/end", dependencies=[Checked], response_model=ShoeEnded)
-def end_shoe(player_id: Player, service: Service) -> ShoeEnded:
-    """End your own Baccarat shoe now: its seed shows, and the next coup starts a new one."""
+@router.post("/games/{game}/shoe/end", dependencies=[Checked], response_model=ShoeEnded)
+def end_shoe(game: GameName, player_id: Player, service: Service) -> ShoeEnded:
+    """End your own shoe at this game (Baccarat's) now: its seed shows, and the next
+    coup starts a new one."""
+    spec = find_game(game).spec()
+    if spec.shoe is None:
+        raise IllegalAction(f"{spec.title} deals from a fresh deck each round: it has no shoe")
     return ShoeEnded(ended=service.end_shoe(player_id))
 
 

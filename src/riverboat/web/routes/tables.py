@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
-from riverboat.table.shared import SHARED_GAMES, SharedTable
+from riverboat.table.shared import SharedTable
 from riverboat.table.views import (
     Bet,
     ErrorMessage,
@@ -65,9 +65,10 @@ async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | N
         return None
     token = websocket.cookies.get(SESSION_COOKIE)
     player = await asyncio.to_thread(player_of, websocket, token)  # may touch the database
-    table = get_tables(websocket).get(game)
+    tables = get_tables(websocket)
+    table = tables.get(game)
     if player is None or table is None:
-        reason = "log in first" if table else f"shared tables play {' or '.join(SHARED_GAMES)}"
+        reason = "log in first" if table else f"shared tables play {' or '.join(tables)}"
         await websocket.close(code=1008, reason=reason)
         return None
     return player, table
