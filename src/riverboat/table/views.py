@@ -20,7 +20,6 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     model_serializer,
-    model_validator,
 )
 
 from riverboat.games import Game
@@ -365,20 +364,21 @@ class DecidedMessage(_View):
 
 
 class ErrorMessage(_View):
-    """A refusal or a note for the player. ``error`` and ``code`` are the fields of every
-    HTTP refusal too (``error`` repeats ``message``; ``code`` names the refusal's kind,
-    ``note`` for the table's own notes, such as "time ran out")."""
+    """A refusal or a note for the player. Over the web, ``error`` (the same text as
+    ``message``) and ``code`` (the refusal's kind; ``note`` for the table's own notes)
+    are the fields of every HTTP refusal too; a message without them sends neither."""
 
     type: Literal["error"] = "error"
     message: str
-    error: str = ""
-    code: str = "note"
+    error: str | None = None
+    code: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _error_is_the_message(cls, data: Any) -> Any:
-        if isinstance(data, dict) and not data.get("error") and "message" in data:
-            return {**data, "error": data["message"]}
+    @model_serializer(mode="wrap")
+    def _without_kind(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for key in ("error", "code"):
+            if data.get(key) is None:
+                data.pop(key, None)
         return data
 
 

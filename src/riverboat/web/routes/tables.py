@@ -90,6 +90,8 @@ async def shared_table(websocket: WebSocket, game: str) -> None:
     await websocket.accept()
 
     async def send(message: TableMessage) -> None:
+        if isinstance(message, ErrorMessage) and message.code is None:  # the table's own note
+            message = _refusal(message.message, "note")
         await websocket.send_json(TableMessages.dump_python(message, mode="json"))
 
     try:
