@@ -9,6 +9,17 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from riverboat.errors import (
+    REFUSALS,
+    BadCredentials,
+    Conflict,
+    Forbidden,
+    IllegalAction,
+    NotFound,
+    Refusal,
+    TooLarge,
+    Unavailable,
+)
 from riverboat.web.app import create_app
 
 
@@ -56,8 +67,10 @@ def test_a_full_round_of_each_game_over_http(
 
 def test_refusals_are_clear_json(client: TestClient) -> None:
     response = post(client, "/api/rounds", {"game": "tri-card", "wagers": {"ante": 100}})
-    assert response.status_code == 400  # type: ignore[attr-defined]
+    # 422, not 400: an illegal action has its own status now (web/errors.py maps each kind)
+    assert response.status_code == 422  # type: ignore[attr-defined]
     assert "outside the table limits: $5 to $500" in response.json()["error"]  # type: ignore[attr-defined]
+    assert response.json()["code"] == "illegal_action"  # type: ignore[attr-defined]
     assert (
         "no game 'poker'"
         in post(client, "/api/rounds", {"game": "poker", "wagers": {}}).json()["error"]
@@ -65,7 +78,9 @@ def test_refusals_are_clear_json(client: TestClient) -> None:
     assert client.get("/api/rounds/999").json()["error"] == "there is no round 999 of yours"
     response = client.post("/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}})
     assert response.status_code == 403  # no CSRF token
-    assert response.json()["detail"].startswith("missing or wrong CSRF token")
+    # the message is under "error" now, as in every error body (it was FastAPI's "detail")
+    assert response.json()["error"].startswith("missing or wrong CSRF token")
+    assert response.json()["code"] == "forbidden"
 
 
 def test_chip_taps_follow_the_rules_r2(client: TestClient) -> None:
@@ -124,7 +139,9 @@ def test_logins_on_a_shared_server(tmp_path: Path) -> None:
         client.get("/")
         assert client.get("/api/me").status_code == 401
         refused = post(client, "/api/login", {"name": "ann", "password": "wrong one"})
-        assert refused.status_code == 400  # type: ignore[attr-defined]
+        # 422, not 400: the service refuses a wrong password as an IllegalAction, which
+        # maps to 422 now (401 once it raises BadCredentials for it)
+        assert refused.status_code == 422  # type: ignore[attr-defined]
         done = post(client, "/api/login", {"name": "ann", "password": "a long password"})
         assert done.status_code == 200  # type: ignore[attr-defined]
         cookie = done.headers["set-cookie"]  # type: ignore[attr-defined]
@@ -150,10 +167,11 @@ def test_bad_ids_and_control_characters_are_refused_not_crashes(client: TestClie
         {"game": "tri-card", "wagers": {"ante": 500}, "client_seed": "a\x00b"},
     )
     assert nul.status_code == 422  # type: ignore[attr-defined]
+    assert nul.json()["code"] == "invalid_request"  # type: ignore[attr-defined]
     odd_chip = client.post(
         "/api/chips", json={"game": "tri-card", "wagers": {}, "spot": "ante", "chip": 7}
     )
-    assert odd_chip.status_code == 400
+    assert odd_chip.status_code == 422  # an illegal action's status (it was 400)
     assert "the chips here are $1, $5, $25, $100, $500" in odd_chip.json()["error"]
 
 
@@ -166,7 +184,13 @@ def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
     with TestClient(app, base_url="http://127.0.0.1") as local:
         assert local.get("/api/games").status_code == 200
     with TestClient(app, base_url="http://evil.example") as rebound:
-        assert rebound.get("/api/games").status_code == 400
+        refused = rebound.get("/api/games")
+        # 403, not 400: a page on another name is refused as Forbidden, in the one shape
+        assert refused.status_code == 403
+        assert refused.json() == {
+            "error": "this server does not answer to that host name",
+            "code": "forbidden",
+        }
 
 
 def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> None:
@@ -230,9 +254,14 @@ def test_malformed_requests_say_where_and_what(client: TestClient) -> None:
         "/api/rounds",
         {"game": "baccarat", "wagers": {"banker": 500}, "second": {"banker": 500}},
     )
-    assert blind.json() == {"error": "this game has no second, blind position (C8 is Crazy 4's)"}  # type: ignore[attr-defined]
+    assert blind.json() == {  # type: ignore[attr-defined]
+        "error": "this game has no second, blind position (C8 is Crazy 4's)",
+        "code": "illegal_action",
+    }
     unknown = post(client, "/api/games/nope/replay", {})
     assert unknown.json()["error"].startswith("no game 'nope'")  # type: ignore[attr-defined]
+    assert unknown.status_code == 404  # type: ignore[attr-defined]  # a game in the path
+    assert unknown.json()["code"] == "not_found"  # type: ignore[attr-defined]
 
 
 def test_the_openapi_schema_publishes_the_typed_views(client: TestClient) -> None:
@@ -252,3 +281,88 @@ def test_the_openapi_schema_publishes_the_typed_views(client: TestClient) -> Non
     assert "ExportedRound" in returns("/api/history")
     assert "GameInfo" in returns("/api/games")
     assert "HintOption" in returns("/api/rounds/{round_id}/hint")
+
+
+# Each kind of refusal's status, as docs/web.md states it: the one mapping (web/errors.py).
+STATUSES = {
+    NotFound: 404,
+    Forbidden: 403,
+    BadCredentials: 401,
+    IllegalAction: 422,
+    Conflict: 409,
+    TooLarge: 413,
+    Unavailable: 503,
+}
+
+
+@pytest.mark.parametrize("kind", REFUSALS, ids=lambda kind: kind.code)
+def test_every_kind_of_refusal_has_its_status_and_the_one_body_shape(
+    client: TestClient, kind: type[Refusal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_: object) -> int:
+        raise kind("refused, and here is why")
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    monkeypatch.setattr(service, "balance", refuse)
+    response = client.get("/api/me")
+    assert response.status_code == STATUSES[kind]
+    assert response.json() == {"error": "refused, and here is why", "code": kind.code}
+
+
+def test_every_error_has_the_one_body_shape(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=6)
+    with TestClient(app) as client:
+        client.get("/")
+        answers = {
+            "unknown path": (client.get("/api/nothing-here"), 404, "not_found"),
+            "unknown method": (client.delete("/api/games"), 405, "method_not_allowed"),
+            "no CSRF token": (client.post("/api/top-up"), 403, "forbidden"),
+            "no session": (client.get("/api/me"), 401, "bad_credentials"),
+            "malformed": (post(client, "/api/login", {"name": 7}), 422, "invalid_request"),
+            "unknown game in the path": (
+                client.get("/api/games/poker/commitment"),
+                404,
+                "not_found",
+            ),
+        }
+        limited = next(r for r in (client.get("/api/games") for _ in range(8)) if r.is_error)
+        answers["rate limited"] = (limited, 429, "rate_limited")
+    for what, (response, status, code) in answers.items():
+        assert response.status_code == status, what  # type: ignore[attr-defined]
+        body = response.json()  # type: ignore[attr-defined]
+        assert set(body) == {"error", "code"}, what
+        assert body["code"] == code, what
+        assert body["error"], what
+    assert answers["malformed"][0].json()["error"].startswith("name: Input should be")  # type: ignore[attr-defined]
+    assert answers["no session"][0].json()["error"] == "log in first"  # type: ignore[attr-defined]
+
+
+def test_an_unknown_game_in_a_body_is_an_illegal_request(client: TestClient) -> None:
+    response = post(client, "/api/rounds", {"game": "poker", "wagers": {}})
+    assert response.status_code == 422  # type: ignore[attr-defined]
+    assert response.json()["code"] == "illegal_action"  # type: ignore[attr-defined]
+
+
+def test_the_games_publish_their_shape_for_the_page(client: TestClient) -> None:
+    """The page lays out hands, decisions, the blind position and shoes from these."""
+    games = {g["game"]: g for g in client.get("/api/games").json()}
+    crazy4, baccarat = games["crazy4"], games["baccarat"]
+    assert [(h["name"], h["title"], h["cards"], h["house"]) for h in crazy4["hands"]] == [
+        ("player", "You", 5, False),
+        ("dealer", "Dealer", 5, True),
+    ]
+    assert [o["action"] for o in crazy4["options"]] == ["fold", "play"]
+    assert (crazy4["blind_play"], crazy4["shoe"], crazy4["shared"]) == (1.0, None, True)
+    assert [h["title"] for h in baccarat["hands"]] == ["Player", "Banker"]
+    assert (baccarat["options"], baccarat["blind_play"]) == ([], None)
+    assert baccarat["shoe"] == {"decks": 8, "cut_card_from_end": 14, "burns": True}
+    rabbit = games["rabbit-hunter"]["hands"][-1]
+    assert (rabbit["name"], rabbit["dealt_on"]) == ("rabbit", "buy")
+    assert [g for g in games.values() if g["shared"]] == [crazy4, baccarat]
+    deck = post(client, "/api/games/tri-card/shoe/end", {})
+    assert deck.status_code == 422  # type: ignore[attr-defined]
+    assert deck.json() == {  # type: ignore[attr-defined]
+        "error": "Tri-Card Poker deals from a fresh deck each round: it has no shoe",
+        "code": "illegal_action",
+    }
+    assert post(client, "/api/games/nope/shoe/end", {}).status_code == 404  # type: ignore[attr-defined]

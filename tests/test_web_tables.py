@@ -118,7 +118,8 @@ def test_no_frame_shows_another_players_cards_the_dealers_or_the_seed_c8(
         player.get(f"/api/rounds/{dealt[player]['id']}")
         player.get("/api/history")
     assert bob.get(f"/api/rounds/{dealt[ann]['id']}") == {
-        "error": f"there is no round {dealt[ann]['id']} of yours"
+        "error": f"there is no round {dealt[ann]['id']} of yours",
+        "code": "illegal_action",  # the service's kind for it today (NotFound is planned)
     }
     ann.send({"type": "decide", "action": "play", "amount": 1000})
     ann.until("decided")
@@ -159,9 +160,14 @@ def test_a_baccarat_shoe_keeps_its_seed_until_it_ends_b1(client: TestClient) -> 
     assert not any('"server_seed": "' in text or '"server_seed":"' in text for text in frames)
     bad = ann.socket
     bad.send_text('{"type": "bet", "wagers": {"banker": "lots"}}')
-    assert "wagers.banker" in ann.until("error")["message"]
+    malformed = ann.until("error")
+    assert "wagers.banker" in malformed["message"]
+    assert malformed["error"] == malformed["message"]  # the fields of every HTTP refusal
+    assert malformed["code"] == "invalid_request"  # as a malformed HTTP request
     bad.send_text('{"type": "decide", "action": "play"}')
-    assert "no hand of yours" in ann.until("error")["message"]
+    refused = ann.until("error")
+    assert "no hand of yours" in refused["message"]
+    assert (refused["error"], refused["code"]) == (refused["message"], "illegal_action")
 
 
 def test_a_table_connection_ends_with_its_session(client: TestClient) -> None:

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from riverboat.games import Game
 from riverboat.money import Cents
@@ -31,18 +37,21 @@ __all__ = [
     "ErrorMessage",
     "ExportedRound",
     "GameInfo",
+    "HandInfo",
     "HintOption",
     "LoginView",
     "MeView",
     "NewDeal",
     "NextCommitment",
     "OkView",
+    "OptionInfo",
     "PlayerMessage",
     "ResultMessage",
     "RoundRecord",
     "RoundView",
     "SeatView",
     "ShoeEnded",
+    "ShoeInfo",
     "ShoeView",
     "SpotInfo",
     "TableMessage",
@@ -188,14 +197,44 @@ class SpotInfo(_View):
     equal_to: str | None
 
 
+class HandInfo(_View):
+    """A hand of a round as the game's spec deals it (:class:`riverboat.games.spec.HandSpec`):
+    the key of its cards in a round, its title, the most and fewest cards it takes."""
+
+    name: str
+    title: str
+    cards: int
+    fewest: int
+    each_position: bool = Field(description="one per betting position, else one per round")
+    house: bool = Field(description="the house's hand, face down until the round is over")
+    dealt_on: str | None = Field(description="dealt only when this decision is made")
+
+
+class OptionInfo(_View):
+    """A decision the game offers (the engine's, the hints' and the page's vocabulary)."""
+
+    action: str
+    label: str
+
+
+class ShoeInfo(_View):
+    """A shoe that lives across rounds: its decks, its cut card and whether a new one burns."""
+
+    decks: int
+    cut_card_from_end: int
+    burns: bool
+
+
 class GameInfo(_View):
     """A game's wagers, chips, pay tables and rules in brief (R11), with the analyzer's
-    house edge once it is known.
+    house edge once it is known, and the shape a front end lays out (its spec).
 
     >>> from riverboat.games import find_game
     >>> info = GameInfo.of(find_game("tri-card"))
     >>> info.title, [spot.name for spot in info.wagers]
     ('Tri-Card Poker', ['ante', 'pair_plus'])
+    >>> [(hand.name, hand.cards, hand.house) for hand in info.hands], info.shared
+    ([('player', 3, False), ('dealer', 3, True)], False)
     """
 
     game: str
@@ -207,10 +246,49 @@ class GameInfo(_View):
     how_to_play: list[str]
     rules: dict[str, Any]
     house_edge: float | None = None
+    #: the hands in dealing order (a hand dealt on a decision after the others)
+    hands: list[HandInfo] = []
+    #: the decisions a position makes (none: the round settles when dealt, no hints)
+    options: list[OptionInfo] = []
+    #: the Play a blind second position makes, in Antes (C8); None: no such position
+    blind_play: float | None = None
+    #: a shoe that lives across rounds; None: a fresh deck each round
+    shoe: ShoeInfo | None = None
+    #: whether several seats may play one deal (a shared table), and how many
+    shared: bool = False
+    max_seats: int = 1
 
     @classmethod
     def of(cls, game: Game[Any], house_edge: float | None = None) -> GameInfo:
-        return cls.model_validate({**game.table_info(), "house_edge": house_edge})
+        spec = game.spec()
+        shoe = spec.shoe
+        return cls.model_validate(
+            {
+                **game.table_info(),
+                "house_edge": house_edge,
+                "hands": [
+                    HandInfo(
+                        name=hand.name,
+                        title=hand.title,
+                        cards=hand.cards,
+                        fewest=hand.fewest,
+                        each_position=hand.each_position,
+                        house=hand.house,
+                        dealt_on=hand.dealt_on,
+                    )
+                    for hand in spec.hands
+                ],
+                "options": [OptionInfo(action=o.action, label=o.label) for o in spec.options],
+                "blind_play": None if spec.blind_play is None else float(spec.blind_play),
+                "shoe": None
+                if shoe is None
+                else ShoeInfo(
+                    decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end, burns=shoe.burns
+                ),
+                "shared": spec.shared,
+                "max_seats": spec.max_seats,
+            }
+        )
 
 
 # ---------------------------------------------------------- shared tables
@@ -286,10 +364,22 @@ class DecidedMessage(_View):
 
 
 class ErrorMessage(_View):
-    """A refusal or a note for the player."""
+    """A refusal or a note for the player. Over the web, ``error`` (the same text as
+    ``message``) and ``code`` (the refusal's kind; ``note`` for the table's own notes)
+    are the fields of every HTTP refusal too; a message without them sends neither."""
 
     type: Literal["error"] = "error"
     message: str
+    error: str | None = None
+    code: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_kind(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for key in ("error", "code"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 #: every message a shared table sends, told apart by ``type``

@@ -4,8 +4,6 @@
 
 const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 },
   shared: false, socket: null, table: null, gotResult: false };
-// the games with shared tables, live over a WebSocket (Crazy 4: C8; Baccarat: one shoe, B1)
-const SHARED = ["crazy4", "baccarat"];
 const tableKey = () => (state.shared ? `${state.game}:shared` : state.game);
 const $ = (id) => document.getElementById(id);
 const money = (cents) => (cents < 0 ? "-$" : "$") + (Math.abs(cents) / 100).toLocaleString(undefined, { minimumFractionDigits: Math.abs(cents) % 100 ? 2 : 0 });
@@ -18,7 +16,7 @@ async function api(path, body) {
   };
   const response = await fetch(path, options);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || data.detail || response.statusText);
+  if (!response.ok) throw new Error(data.error || response.statusText);  // {error, code}: docs/web.md
   return data;
 }
 
@@ -44,11 +42,24 @@ function showCards(element, cards, hidden = 0) {
   element.innerHTML = cards.map((c, i) => cardSvg(c, i * 60)).join("") + Array.from({ length: hidden }, (_, i) => cardSvg(null, (cards.length + i) * 60)).join("");
 }
 
-function info() { return state.games.find((g) => g.game === state.game); }
+// a game's info and shape (its spec, from /api/games); the page never asks which game it is
+function gameOf(name) { return state.games.find((g) => g.game === name); }
+function info() { return gameOf(state.game); }
+
+// where a game's hands go on the table: the first hand (the player's, or Baccarat's
+// Player side) with the hands a decision deals (the rabbit) on one side; the house's
+// hand, or else the other hand, on the other; a blind second position's hand keyed
+// "seat:blind" (C8)
+function layout(game) {
+  const mine = game.hands[0];
+  const other = game.hands.find((h) => h.house) || game.hands.find((h) => h !== mine && !h.dealt_on);
+  const drawn = game.hands.filter((h) => h.dealt_on);
+  return { mine, other, drawn, blind: game.blind_play === null ? null : `${mine.name}:blind` };
+}
 
 function renderGames() {
   $("games").innerHTML = "";
-  const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => SHARED.includes(g.game)).map((g) => [g, true])];
+  const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
   for (const [game, shared] of tables) {
     const button = document.createElement("button");
     button.type = "button";
@@ -108,25 +119,25 @@ function say(text) { $("message").textContent = text; }
 
 function renderRound() {
   const round = state.round;
-  const dealerKey = state.game === "baccarat" ? "banker" : "dealer";
-  const playerCards = round ? [...(round.cards.player || []), ...(round.cards.rabbit || [])] : [];
-  const dealerCards = round ? round.cards[dealerKey] || [] : [];
-  const blindCards = round ? round.cards["player:blind"] || [] : [];
-  const blindDown = round && round.second && !blindCards.length ? 5 : 0;  // C8: shown at showdown
+  const { mine, other, drawn, blind } = layout(info());
+  const playerCards = round ? [...(round.cards[mine.name] || []), ...drawn.flatMap((h) => round.cards[h.name] || [])] : [];
+  const dealerCards = round ? round.cards[other.name] || [] : [];
+  const blindCards = round && blind ? round.cards[blind] || [] : [];
+  const blindDown = round && round.second && !blindCards.length ? mine.cards : 0;  // C8: shown at showdown
   const hidden = round ? round.face_down - blindDown : 0;
   showCards($("player"), playerCards);
   showCards($("dealer"), dealerCards, hidden);
   showCards($("blind"), blindCards, blindDown);
   $("blind-area").hidden = !blindCards.length && !blindDown;
-  $("dealer-title").textContent = state.game === "baccarat" ? "Banker" : "Dealer";
-  $("player-title").textContent = state.game === "baccarat" ? "Player" : "You";
+  $("dealer-title").textContent = other.title;
+  $("player-title").textContent = mine.title;
   const open = round && round.status === "open";
   const betting = !state.shared || (state.table && state.table.phase === "betting");
   $("deal").textContent = state.shared ? "Bet" : "Deal";
   $("deal").disabled = !!open || !betting;
   $("replay").disabled = !!open || !betting || !state.last[tableKey()];
-  $("blind-label").hidden = state.game !== "crazy4";
-  $("hint").disabled = !open;
+  $("blind-label").hidden = !blind;
+  $("hint").disabled = !open || !info().options.length;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
     const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
@@ -140,7 +151,7 @@ function renderRound() {
     }
   }
   if (round && round.status !== "open") say(round.description);
-  $("roads").hidden = state.game !== "baccarat";
+  $("roads").hidden = !info().shoe;  // the bead plate and big road follow a shoe
 }
 
 async function refreshBalance() {
@@ -253,6 +264,7 @@ async function verifyRound(round) {
     }
     return words.shift();
   };
+  const shoe = gameOf(round.game).shoe;  // a shoe that lives across rounds (B1), or a fresh deck
   const size = 52 * (round.record.rules.decks || 1);
   const order = Array.from({ length: size }, (_, i) => i);
   for (let i = size - 1; i > 0; i--) {
@@ -265,11 +277,11 @@ async function verifyRound(round) {
   // a round of its own deals from the top, after a fresh shoe's burn (B1: the shown
   // card, then its value in cards); a shared table's round from the places it shows
   const rank = Math.floor((order[0] % 52) / 4), burn = rank === 12 ? 1 : Math.min(rank + 2, 10);
-  const first = round.record.rules.decks ? 1 + burn : 0, drawn = round.record.cards_drawn;
-  const coup = round.game === "baccarat";  // a run of its shoe, wherever the shoe stands
+  const first = shoe && shoe.burns ? 1 + burn : 0, drawn = round.record.cards_drawn;
+  const coup = !!shoe;  // a run of its shoe, wherever the shoe stands
   const places = round.shared || coup ? round.places : drawn.map((_, i) => first + i);
   if (round.shared || coup) {
-    const problem = sharedLayoutProblem(round.game, places, size, first);
+    const problem = sharedLayoutProblem(gameOf(round.game), places, size, first);
     if (problem) return problem;
   }
   const same = drawn.every((card, i) => places[i] < size && order[places[i]] % 52 === card);
@@ -288,22 +300,23 @@ async function verifyRound(round) {
   return `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}`;
 }
 
-// A shared round's places as the table lays them out (docs/fairness.md): a coup's
-// run on after the shoe's burn; a Crazy 4 seat's hands are whole blocks of five in a
-// row, then the dealer's block after them.
+// A shared round's places as the table lays them out (docs/fairness.md): from a shoe,
+// a coup's run on after the shoe's burn; from a deck, a seat's hands are whole blocks
+// of a hand's cards (Crazy 4: five) in a row, then the house's block after them.
 function sharedLayoutProblem(game, places, size, afterBurn) {
   const run = (start, n) => Array.from({ length: n }, (_, i) => start + i);
   const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
   if (!places || !places.length || new Set(places).size !== places.length || places.some((p) => p < 0 || p >= size)) {
     return "the places are missing, repeated or outside the deal";
   }
-  if (game === "baccarat") {
+  if (game.shoe) {
     return places[0] >= afterBurn && same(places, run(places[0], places.length)) ? null : "a coup's places must run on, unbroken, after the shoe's burn";
   }
-  const mine = places.slice(0, -5), dealer = places.slice(-5);
-  const ok = places.length % 5 === 0 && mine.length && places[0] % 5 === 0 && same(mine, run(places[0], mine.length)) &&
-    dealer[0] % 5 === 0 && same(dealer, run(dealer[0], 5)) && dealer[0] > mine.at(-1);
-  return ok ? null : "a seat's places must be whole blocks of five in a row, then the dealer's after";
+  const block = layout(game).mine.cards, house = layout(game).other.cards;
+  const mine = places.slice(0, -house), dealer = places.slice(-house);
+  const ok = places.length % block === 0 && mine.length && places[0] % block === 0 && same(mine, run(places[0], mine.length)) &&
+    dealer[0] % block === 0 && same(dealer, run(dealer[0], house)) && dealer[0] > mine.at(-1);
+  return ok ? null : `a seat's places must be whole blocks of ${block} in a row, then the dealer's after`;
 }
 
 async function loadHistory() {
@@ -380,8 +393,8 @@ function send(message) {
   else say("Not connected to the table: choose it again.");
 }
 
-// Crazy 4: the same wagers again on a second position, played blind (C8)
-const blindWagers = (wagers) => (state.game === "crazy4" && $("blind-toggle").checked ? wagers : null);
+// the same wagers again on a second position, played blind, where the game has one (C8)
+const blindWagers = (wagers) => (info().blind_play !== null && $("blind-toggle").checked ? wagers : null);
 
 function bet(replay) {
   const wagers = replay ? state.last[tableKey()] : state.wagers;
@@ -411,13 +424,13 @@ function onTable(message) {
     refreshBalance();
   } else if (message.type === "coup") {  // every seat sees the coup; a bettor also their result
     if (!state.gotResult) {
-      const [p, b] = message.totals;
+      const [p, b] = message.totals, [first, second] = info().hands;
       const outcome = message.winner === "Tie" ? "a tie" : `${message.winner} wins`;
-      state.round = { cards: message.cards, status: "settled", face_down: 0, choices: [], description: `Player ${p}, Banker ${b}: ${outcome}.` };
+      state.round = { cards: message.cards, status: "settled", face_down: 0, choices: [], description: `${first.title} ${p}, ${second.title} ${b}: ${outcome}.` };
     }
     state.gotResult = false;
   } else if (message.type === "error") {
-    say(message.message);
+    say(message.error || message.message);
     return;
   }
   renderRound();
@@ -466,7 +479,7 @@ async function start() {
   $("replay").onclick = () => deal(true);
   $("hint").onclick = hint;
   $("new-shoe").onclick = async () => {  // its seed shows now; the next coup starts a new shoe
-    await api("/api/games/baccarat/shoe/end", {}).catch((error) => say(error.message));
+    await api(`/api/games/${state.game}/shoe/end`, {}).catch((error) => say(error.message));
     say("The shoe is done: its seed shows in History, and the next coup starts a new shoe.");
     await showCommitment().catch(() => {});
     loadHistory();
@@ -474,8 +487,8 @@ async function start() {
   $("logo").onclick = payTable;
   $("history-toggle").onclick = () => { $("history").hidden = !$("history").hidden; };
   const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
-  const known = last && state.games.some((g) => g.game === last.game) && (!last.shared || SHARED.includes(last.game));
-  await selectGame(known ? last.game : "rabbit-hunter", known && last.shared);
+  const known = last && gameOf(last.game) && (!last.shared || gameOf(last.game).shared);
+  await selectGame(known ? last.game : state.games[0].game, known && last.shared);  // else the first game
   await refreshBalance();
   await loadHistory();
 }

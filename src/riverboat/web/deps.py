@@ -1,0 +1,167 @@
+"""What the routes depend on, as FastAPI dependencies: the app's state (service,
+sessions, rate limiter, shared tables), the current player, the CSRF check.
+
+Sessions live in a :class:`Sessions` object on ``app.state``; a route asks for what
+it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure.
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+import time
+from collections import defaultdict, deque
+from typing import Annotated
+
+from fastapi import Cookie, Depends, Header
+from fastapi.requests import HTTPConnection, Request
+
+from riverboat.errors import BadCredentials, Forbidden, NotFound
+from riverboat.games import find_game
+from riverboat.games.rules import RulesError
+from riverboat.rng import new_token
+from riverboat.table.service import TableService
+from riverboat.table.shared import SharedTable
+from riverboat.web.errors import RateLimited
+
+__all__ = [
+    "CSRF_COOKIE",
+    "SESSION_COOKIE",
+    "SESSION_SECONDS",
+    "Checked",
+    "GameName",
+    "Limited",
+    "Player",
+    "RateLimited",
+    "RateLimiter",
+    "Service",
+    "SessionToken",
+    "Sessions",
+    "check_csrf",
+    "current_player",
+    "known_game",
+    "player_of",
+    "rate_limit",
+]
+
+SESSION_COOKIE = "riverboat_session"
+SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
+CSRF_COOKIE = "riverboat_csrf"
+
+
+class Sessions(dict[str, tuple[int, float]]):
+    """Open sessions: token -> (player, expiry on the monotonic clock)."""
+
+    def open(self, player_id: int) -> str:
+        token = new_token(32)
+        self[token] = (player_id, time.monotonic() + SESSION_SECONDS)
+        return token
+
+    def close(self, token: str | None) -> None:
+        self.pop(token or "", None)
+
+    def alive(self, token: str | None) -> bool:
+        """Whether the session is still open (a dictionary look-up, no database)."""
+        return token is not None and token in self and self[token][1] > time.monotonic()
+
+    def player(self, token: str | None) -> int | None:
+        """The session's player; an expired session is closed (log in again)."""
+        if token and token in self:
+            player_id, expires = self[token]
+            if time.monotonic() < expires:
+                return int(player_id)
+            del self[token]
+        return None
+
+
+class RateLimiter:
+    """At most ``limit`` requests per client in any ``window`` seconds."""
+
+    def __init__(self, limit: int = 60, window: float = 1.0) -> None:
+        self.limit, self.window = limit, window
+        self._seen: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen[client]
+            while seen and now - seen[0] > self.window:
+                seen.popleft()
+            if len(seen) >= self.limit:
+                return False
+            seen.append(now)
+            return True
+
+
+def get_service(connection: HTTPConnection) -> TableService:
+    service: TableService = connection.app.state.service
+    return service
+
+
+def get_sessions(connection: HTTPConnection) -> Sessions:
+    sessions: Sessions = connection.app.state.sessions
+    return sessions
+
+
+def get_limiter(connection: HTTPConnection) -> RateLimiter:
+    limiter: RateLimiter = connection.app.state.limiter
+    return limiter
+
+
+def get_tables(connection: HTTPConnection) -> dict[str, SharedTable]:
+    tables: dict[str, SharedTable] = connection.app.state.tables
+    return tables
+
+
+def player_of(connection: HTTPConnection, token: str | None) -> int | None:
+    """The session's player, or on a loopback server the local player; None if neither."""
+    player = get_sessions(connection).player(token)
+    if player is not None:
+        return player
+    if connection.app.state.local_player:
+        return int(get_service(connection).local_player())
+    return None
+
+
+SessionToken = Annotated[str | None, Cookie(alias=SESSION_COOKIE)]
+
+
+def current_player(connection: HTTPConnection, session: SessionToken = None) -> int:
+    """The logged-in player, or on a loopback server the local player."""
+    player = player_of(connection, session)
+    if player is None:
+        raise BadCredentials("log in first")
+    return player
+
+
+def check_csrf(
+    token: Annotated[str | None, Header(alias="X-CSRF-Token")] = None,
+    cookie: Annotated[str | None, Cookie(alias=CSRF_COOKIE)] = None,
+) -> None:
+    """State-changing requests carry the page's CSRF token (double submit)."""
+    if not token or not cookie or not hmac.compare_digest(token, cookie):
+        raise Forbidden("missing or wrong CSRF token; reload the page")
+
+
+def rate_limit(request: Request) -> None:
+    """At most the app's rate limit of requests per client per second."""
+    client = request.client.host if request.client else "unknown"
+    if not get_limiter(request).allow(client):
+        raise RateLimited("too many requests; slow down")
+
+
+def known_game(game: str) -> str:
+    """A game named in the path: one riverboat deals, or the request is not found."""
+    try:
+        return find_game(game).name
+    except RulesError as error:
+        raise NotFound(str(error)) from None
+
+
+Service = Annotated[TableService, Depends(get_service)]
+SessionStore = Annotated[Sessions, Depends(get_sessions)]
+Player = Annotated[int, Depends(current_player)]
+Checked = Depends(check_csrf)
+Limited = Depends(rate_limit)
+GameName = Annotated[str, Depends(known_game)]

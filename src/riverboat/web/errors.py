@@ -1,0 +1,158 @@
+"""Refusals as HTTP responses: the one place that maps each kind to a status code.
+
+Every error body, whatever refused the request, is ``{"error": message, "code":
+short_name}``:
+
+========================  ======  =====================================================
+refused by                status  code
+========================  ======  =====================================================
+``NotFound``              404     ``not_found`` (also an unknown game in the path)
+``Forbidden``             403     ``forbidden`` (a missing CSRF token, a foreign host)
+``BadCredentials``        401     ``bad_credentials`` (no session, a wrong password)
+``IllegalAction``         422     ``illegal_action`` (also a ``RulesError`` from a body)
+``Conflict``              409     ``conflict``
+``TooLarge``              413     ``too_large``
+``Unavailable``           503     ``unavailable``
+a malformed request       422     ``invalid_request`` (FastAPI's validation)
+the rate limit            429     ``rate_limited``
+an unknown path, method   404/405 ``not_found`` / ``method_not_allowed``
+========================  ======  =====================================================
+
+A ``RulesError`` (the games' own "no such game, variant or spot") is an illegal
+request, 422, except an unknown game named in the path, which the routes turn into
+``NotFound`` (404) before anything runs (:func:`riverboat.web.deps.known_game`).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from riverboat.errors import (
+    REFUSALS,
+    BadCredentials,
+    Conflict,
+    Forbidden,
+    IllegalAction,
+    NotFound,
+    Refusal,
+    TooLarge,
+    Unavailable,
+)
+from riverboat.games.rules import RulesError
+from riverboat.web.models import first_problem
+
+__all__ = [
+    "INVALID_REQUEST",
+    "RATE_LIMITED",
+    "STATUS",
+    "RateLimited",
+    "TrustedHosts",
+    "code_of",
+    "error_body",
+    "install",
+    "refusal_response",
+    "status_of",
+]
+
+#: each kind of refusal's status: the one mapping
+STATUS: dict[type[Refusal], int] = {
+    NotFound: 404,
+    Forbidden: 403,
+    BadCredentials: 401,
+    IllegalAction: 422,
+    Conflict: 409,
+    TooLarge: 413,
+    Unavailable: 503,
+}
+assert set(STATUS) == set(REFUSALS), "every kind of refusal has its status"
+#: a request FastAPI could not read (a missing field, a string for a number): 422
+INVALID_REQUEST = "invalid_request"
+#: too many requests from one client: 429
+RATE_LIMITED = "rate_limited"
+#: statuses Starlette answers by itself (an unknown path or method), by code
+_HTTP_CODES = {**{status: kind.code for kind, status in STATUS.items()}, 405: "method_not_allowed"}
+
+
+class RateLimited(Exception):  # noqa: N818 - a refusal, not a failure of the code
+    """More requests from one client than the rate limit allows (429, ``rate_limited``)."""
+
+
+def error_body(message: str, code: str) -> dict[str, str]:
+    """The one shape of every error: what went wrong, and its kind."""
+    return {"error": message, "code": code}
+
+
+def status_of(error: Refusal | RulesError) -> int:
+    """The status of a refusal (its nearest kind's); a rules error is an illegal request."""
+    for kind in type(error).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    return STATUS[IllegalAction]
+
+
+def code_of(error: Refusal | RulesError) -> str:
+    return error.code if isinstance(error, Refusal) else IllegalAction.code
+
+
+def refusal_response(error: Refusal | RulesError) -> JSONResponse:
+    return JSONResponse(error_body(str(error), code_of(error)), status_code=status_of(error))
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every refusal its status and the one body shape."""
+
+    @app.exception_handler(Refusal)
+    async def refused(_: Request, error: Refusal) -> JSONResponse:
+        return refusal_response(error)
+
+    @app.exception_handler(RulesError)
+    async def bad_rules(_: Request, error: RulesError) -> JSONResponse:
+        return refusal_response(error)
+
+    @app.exception_handler(RateLimited)
+    async def slow_down(_: Request, error: RateLimited) -> JSONResponse:
+        return JSONResponse(error_body(str(error), RATE_LIMITED), status_code=429)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        """A malformed request: what and where, as every other refusal says it."""
+        message = first_problem(error.errors(), skip=1)
+        return JSONResponse(error_body(message, INVALID_REQUEST), status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        """Starlette's own answers (an unknown path, a method a path does not take)."""
+        code = _HTTP_CODES.get(error.status_code, "http_error")
+        return JSONResponse(
+            error_body(str(error.detail), code),
+            status_code=error.status_code,
+            headers=error.headers,
+        )
+
+
+class TrustedHosts:
+    """Requests only for the server's own names: a page on another name (DNS
+    rebinding) cannot reach the table. Refused as ``Forbidden``, in the one shape."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:
+        self.app = app
+        self.allowed = {host.lower().strip("[]") for host in allowed_hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            name = urlsplit(f"//{host}").hostname or ""  # no port, no brackets, lower case
+            if name not in self.allowed:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                refusal = Forbidden("this server does not answer to that host name")
+                await refusal_response(refusal)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,1 @@
+"""The web table's routers, one per resource."""

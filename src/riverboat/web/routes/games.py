@@ -1,0 +1,63 @@
+"""Games: their rules and pay tables, chip taps, and one's own table at each game
+(the next commitment, a round left open, one's own shoe)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from riverboat.errors import IllegalAction
+from riverboat.games import GAMES, find_game
+from riverboat.games.chips import hold, tap
+from riverboat.table.views import GameInfo, NextCommitment, RoundView, ShoeEnded
+from riverboat.web.deps import Checked, GameName, Player, Service
+from riverboat.web.edges import house_edge
+from riverboat.web.models import ChipRequest
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/games", response_model=list[GameInfo])
+def games() -> list[GameInfo]:
+    """Every game's wagers, chips, pay tables and rules (R11), with its house edge."""
+    return [GameInfo.of(game, house_edge(name)) for name, game in GAMES.items()]
+
+
+@router.post("/chips")
+def chips(body: ChipRequest) -> dict[str, int]:
+    """A tap (or press-and-hold) on a wager spot (R2); pure, changes nothing stored."""
+    kind = find_game(body.game)
+    spots = kind.new_round().spots
+    if not body.hold and body.chip not in kind.rules().chips:
+        chips = ", ".join(f"${c // 100}" for c in kind.rules().chips)
+        raise IllegalAction(f"the chips here are {chips}")
+    if body.hold:
+        return hold(body.wagers, body.spot, spots)
+    return tap(body.wagers, body.spot, body.chip, spots)
+
+
+@router.get("/games/{game}/commitment", response_model=NextCommitment)
+def commitment(game: GameName, player_id: Player, service: Service) -> NextCommitment:
+    """The commitment to your next round's server seed at this table: note it, then
+    deal with a client seed of your own; the round must show the same commitment.
+    ``shoe_in_play``: Baccarat's shoe deals on, on the seeds it already has (B1)."""
+    commitment = service.next_commitment(player_id, game)
+    in_play = find_game(game).spec().shoe is not None and service.shoe_in_play(player_id)
+    return NextCommitment(commitment=commitment, shoe_in_play=in_play)
+
+
+@router.post("/games/{game}/shoe/end", dependencies=[Checked], response_model=ShoeEnded)
+def end_shoe(game: GameName, player_id: Player, service: Service) -> ShoeEnded:
+    """End your own shoe at this game (Baccarat's) now: its seed shows, and the next
+    coup starts a new one."""
+    spec = find_game(game).spec()
+    if spec.shoe is None:
+        raise IllegalAction(f"{spec.title} deals from a fresh deck each round: it has no shoe")
+    return ShoeEnded(ended=service.end_shoe(player_id))
+
+
+@router.get("/games/{game}/open", response_model=RoundView | None)
+def open_round(game: GameName, player_id: Player, service: Service) -> RoundView | None:
+    """The unfinished round at this table, to pick it up again after a reload."""
+    return service.open_round(player_id, game)

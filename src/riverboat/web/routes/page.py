@@ -1,0 +1,24 @@
+"""The page itself, which sets the CSRF cookie its requests send back."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Annotated
+
+from fastapi import APIRouter, Cookie
+from fastapi.responses import HTMLResponse
+
+from riverboat.rng import new_token
+from riverboat.web.deps import CSRF_COOKIE
+
+__all__ = ["STATIC", "router"]
+
+STATIC = files("riverboat.web") / "static"
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def page(token: Annotated[str | None, Cookie(alias=CSRF_COOKIE)] = None) -> HTMLResponse:
+    html = HTMLResponse((STATIC / "index.html").read_text())
+    html.set_cookie(CSRF_COOKIE, token or new_token(24), samesite="strict")
+    return html

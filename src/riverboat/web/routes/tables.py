@@ -1,0 +1,117 @@
+"""Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.shared`."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter, ValidationError
+
+from riverboat.errors import Refusal
+from riverboat.games.rules import RulesError
+from riverboat.table.shared import SharedTable
+from riverboat.table.views import (
+    Bet,
+    ErrorMessage,
+    PlayerMessage,
+    TableMessage,
+)
+from riverboat.web.deps import SESSION_COOKIE, get_limiter, get_sessions, get_tables, player_of
+from riverboat.web.errors import INVALID_REQUEST, RATE_LIMITED, code_of
+from riverboat.web.models import first_problem
+
+__all__ = ["router"]
+
+router = APIRouter()
+PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
+TableMessages: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
+
+
+async def _table_message(table: SharedTable, player: int, text: str) -> ErrorMessage | None:
+    """One message from a player at a shared table, checked before it acts; the
+    refusal to send back, if any (a malformed message is an ``invalid_request``, as
+    a malformed HTTP request is)."""
+    try:
+        message = PlayerMessages.validate_json(text)
+    except ValidationError as error:
+        return _refusal(
+            f"{first_problem(error.errors())}; send "
+            '{"type": "bet", "wagers": {"ante": 1000, ...}} or '
+            '{"type": "decide", "action": "play", "amount": 1000}',
+            INVALID_REQUEST,
+        )
+    try:
+        if isinstance(message, Bet):
+            await table.bet(player, message.wagers, message.second, message.client_seed)
+        else:
+            await table.decide(player, message.action, message.amount)
+    except (Refusal, RulesError) as error:
+        return _refusal(str(error), code_of(error))
+    return None
+
+
+def _refusal(message: str, code: str) -> ErrorMessage:
+    """A refusal at the table, in the fields every HTTP refusal has (``error``, ``code``)."""
+    return ErrorMessage(message=message, error=message, code=code)
+
+
+async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | None:
+    """The player and their table, or None once the handshake is refused: a page from
+    another site, no session, or a game without shared tables."""
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin or urlsplit(origin).netloc != host:  # another site's page: refused
+        await websocket.close(code=1008, reason="this table takes its own page's connections")
+        return None
+    token = websocket.cookies.get(SESSION_COOKIE)
+    player = await asyncio.to_thread(player_of, websocket, token)  # may touch the database
+    tables = get_tables(websocket)
+    table = tables.get(game)
+    if player is None or table is None:
+        reason = "log in first" if table else f"shared tables play {' or '.join(tables)}"
+        await websocket.close(code=1008, reason=reason)
+        return None
+    return player, table
+
+
+@router.websocket("/ws/tables/{game}")
+async def shared_table(websocket: WebSocket, game: str) -> None:
+    """A shared table (Crazy 4 or Baccarat), live: the messages of
+    :mod:`riverboat.table.shared` as JSON. Send ``{"type": "bet", "wagers": {...},
+    "second": {...}, "client_seed": "..."}`` and ``{"type": "decide", "action":
+    "play", "amount": 2000}``."""
+    admitted = await _admit(websocket, game)
+    if admitted is None:
+        return
+    player, table = admitted
+    sessions, limiter = get_sessions(websocket), get_limiter(websocket)
+    token = websocket.cookies.get(SESSION_COOKIE)
+    signed_in = sessions.alive(token)
+    await websocket.accept()
+
+    async def send(message: TableMessage) -> None:
+        if isinstance(message, ErrorMessage) and message.code is None:  # the table's own note
+            message = _refusal(message.message, "note")
+        await websocket.send_json(TableMessages.dump_python(message, mode="json"))
+
+    try:
+        await table.sit(player, send)
+        while True:
+            text = await websocket.receive_text()
+            if signed_in and not sessions.alive(token):  # logged out, or expired
+                await websocket.close(code=1008, reason="the session has ended: log in again")
+                return
+            refusal: ErrorMessage | None
+            if not limiter.allow(f"table:{player}"):
+                refusal = _refusal("too many messages; slow down", RATE_LIMITED)
+            else:
+                refusal = await _table_message(table, player, text)
+            if refusal is not None:
+                await send(refusal)
+    except Refusal as error:  # no seat: the table is full, say
+        await send(_refusal(str(error), code_of(error)))
+        await websocket.close()
+    except WebSocketDisconnect:
+        pass
+    finally:  # whatever ended the connection, its seat is not left behind
+        await table.leave(player, send)
