@@ -88,7 +88,7 @@ def run(url: str, players: int, seconds: float) -> dict[str, float]:
 
                 while time.monotonic() < stop:
                     dealt = post("/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}})
-                    if dealt.status_code == 400 and "balance" in dealt.text:
+                    if dealt.status_code == 422 and "balance" in dealt.text:
                         post("/api/top-up", {})
                         continue
                     if dealt.status_code != 200:

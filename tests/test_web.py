@@ -139,9 +139,9 @@ def test_logins_on_a_shared_server(tmp_path: Path) -> None:
         client.get("/")
         assert client.get("/api/me").status_code == 401
         refused = post(client, "/api/login", {"name": "ann", "password": "wrong one"})
-        # 422, not 400: the service refuses a wrong password as an IllegalAction, which
-        # maps to 422 now (401 once it raises BadCredentials for it)
-        assert refused.status_code == 422  # type: ignore[attr-defined]
+        # 401, not 400: a wrong password is refused as BadCredentials, its own kind
+        assert refused.status_code == 401  # type: ignore[attr-defined]
+        assert refused.json()["code"] == "bad_credentials"  # type: ignore[attr-defined]
         done = post(client, "/api/login", {"name": "ann", "password": "a long password"})
         assert done.status_code == 200  # type: ignore[attr-defined]
         cookie = done.headers["set-cookie"]  # type: ignore[attr-defined]

@@ -119,7 +119,7 @@ def test_no_frame_shows_another_players_cards_the_dealers_or_the_seed_c8(
         player.get("/api/history")
     assert bob.get(f"/api/rounds/{dealt[ann]['id']}") == {
         "error": f"there is no round {dealt[ann]['id']} of yours",
-        "code": "illegal_action",  # the service's kind for it today (NotFound is planned)
+        "code": "not_found",  # another player's round is "not found": never say whose
     }
     ann.send({"type": "decide", "action": "play", "amount": 1000})
     ann.until("decided")
