@@ -1,0 +1,68 @@
+"""The ``riverboat`` command: every user mistake ends in a clear message, exit code 2.
+
+riverboat serve                      the tables in the browser
+riverboat play [GAME]                the tables in the terminal; --auto for scripts
+riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand named
+riverboat analyze GAME               exact house edge, strategy and return tables
+riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
+riverboat accounts create|balance|top-up, history, verify, audit, recover
+
+The commands live in ``cards``, ``analysis``, ``rounds``, ``tables`` and ``accounts``;
+what several share in ``_extras``, ``_wagers``, ``_output`` and ``_database``. This
+module builds the app and registers them in the order ``riverboat --help`` lists them.
+``find_spec``, ``_service`` and ``_is_terminal`` are looked up here, on the package,
+when called, so that a test replaces each in one place.
+"""
+
+from __future__ import annotations
+
+from importlib.util import find_spec as find_spec
+from typing import Annotated
+
+import typer
+
+from riverboat.cli._database import _service as _service
+from riverboat.cli.accounts import accounts
+from riverboat.cli.analysis import analyze, bankroll, simulate
+from riverboat.cli.cards import deal, deck, name
+from riverboat.cli.rounds import audit, history, recover, verify
+from riverboat.cli.tables import _is_terminal as _is_terminal
+from riverboat.cli.tables import play, serve
+
+# Only the standard library and Typer at import time: `riverboat --help` and the
+# commands that compute nothing start at once. numpy, numba, SQLAlchemy, the games,
+# the analyzer, the simulator and the front ends load inside the commands using them.
+
+app = typer.Typer(
+    help="riverboat: casino table games, dealt fairly, with every number behind them exact.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _version(show: bool) -> None:
+    if show:
+        from riverboat import __version__
+
+        typer.echo(f"riverboat {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """riverboat: casino table games, dealt fairly, with every number behind them exact."""
+
+
+for _command in (
+    deal, deck, name, analyze, simulate, bankroll,
+    history, verify, audit, recover, serve, play,
+):  # fmt: skip
+    app.command()(_command)
+app.add_typer(accounts, name="accounts")
+
+__all__ = ["app"]

@@ -1,0 +1,104 @@
+"""How results leave a command: the --format choices, CSV and Markdown tables, the
+files --plot and --strategy write, and a progress bar for long counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+_PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
+def _check_writable(path: Path | None, option: str) -> None:
+    """Refuse an output path before the work, not after it."""
+    if path is None:
+        return
+    if not path.parent.is_dir():
+        raise typer.BadParameter(f"the folder {path.parent} does not exist", param_hint=option)
+    if option == "--plot" and path.suffix.lower() not in _PLOT_FORMATS:
+        raise typer.BadParameter(
+            f"a plot is {', '.join(_PLOT_FORMATS)}, not {path.suffix or 'no extension'}",
+            param_hint=option,
+        )
+
+
+def _write_plot(draw: Any, path: Path) -> None:
+    try:
+        draw(str(path))
+    except OSError as error:
+        raise typer.BadParameter(
+            f"cannot write {path}: {error.strerror}", param_hint="--plot"
+        ) from None
+
+
+def _csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as CSV text (the csv module quotes what needs quoting); None is empty."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if value is None else value for value in row] for row in rows)
+    return out.getvalue()
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as a Markdown (GitHub) table; a ``|`` inside a cell is escaped."""
+
+    def cell(value: Any) -> str:
+        return ("-" if value is None else str(value)).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(map(cell, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(cell, row)) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _flat_items(data: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
+    """A JSON object's leaves as (dotted name, value) rows."""
+    rows: list[list[Any]] = []
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            rows += _flat_items(value, f"{prefix}{key}.")
+        else:
+            rows.append([f"{prefix}{key}", value])
+    return rows
+
+
+def _return_tables_csv(result: Any) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["wager", "event", "pays", "combinations", "probability", "contribution"])
+    for wager in result.figures.per_wager:
+        for row in wager.return_table:
+            writer.writerow(
+                [wager.name, row.event, float(row.pays), row.combinations,
+                 float(row.probability), float(row.contribution)]
+            )  # fmt: skip
+    return out.getvalue()
+
+
+@contextmanager
+def _progress_bar() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error for long counts, when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("counting every deal", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)

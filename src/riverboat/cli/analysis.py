@@ -1,0 +1,224 @@
+"""The commands that count and simulate: analyze (exact figures), simulate (Monte
+Carlo beside them) and bankroll (sessions until ruin or a target)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from riverboat.cli._extras import _need_extra
+from riverboat.cli._output import (
+    Format,
+    _check_writable,
+    _csv_table,
+    _flat_items,
+    _markdown_table,
+    _progress_bar,
+    _return_tables_csv,
+    _write_plot,
+)
+from riverboat.cli._wagers import _parse_money_wagers, _parse_wagers
+from riverboat.errors import Refusal
+
+#: a Dask scheduler's address: [PROTOCOL://]HOST:PORT, HOST a name or [IPv6]
+_SCHEDULER = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}")
+
+
+def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any:
+    from riverboat.games import find_game
+
+    rules = find_game(game).rules(variant)
+    if not tables:
+        return rules
+    if not hasattr(rules, "with_tables"):  # only some games choose tables one by one
+        raise typer.BadParameter(
+            f"{game} has one pay table per variant; choose with --variant", param_hint="--paytable"
+        )
+    chosen = {}
+    for table in tables:
+        kind, _, name = table.partition("=")
+        key = kind.strip().replace("-", "_")
+        if key not in ("ante_bonus", "pair_plus") or not name:
+            raise typer.BadParameter(
+                f"{table!r}: use ante-bonus=NAME or pair-plus=NAME", param_hint="--paytable"
+            )
+        chosen[key] = name.strip()
+    return rules.with_tables(**chosen)
+
+
+def analyze(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    variant: Annotated[
+        str | None, typer.Option(help="A named rules variant, e.g. 'standard' or '6 decks'.")
+    ] = None,
+    paytable: Annotated[
+        list[str] | None,
+        typer.Option(help="Tri-Card tables: ante-bonus=1-3-4, pair-plus=1-3-6-30-40."),
+    ] = None,
+    wagers: Annotated[
+        str | None,
+        typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: required."),
+    ] = None,
+    output: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.text,
+    plot: Annotated[
+        Path | None, typer.Option(help="Write a chart of the net result (PNG, SVG or PDF).")
+    ] = None,
+    strategy: Annotated[
+        Path | None, typer.Option(help="Write every hand's option values (.csv or .json).")
+    ] = None,
+) -> None:
+    """Exact house edge, element of risk, strategy and return tables of a game."""
+    if plot is not None:
+        _need_extra("plot", "--plot")
+    from riverboat.analysis import analyze as run
+    from riverboat.games.rules import RulesError
+
+    try:
+        rules = _rules_with_tables(game, variant, paytable or [])
+        placed = _parse_wagers(wagers) if wagers is not None else None
+        _check_writable(plot, "--plot")
+        _check_writable(strategy, "--strategy")
+        with _progress_bar() as progress:
+            result = run(game, rules, placed, progress=progress)
+        if plot is not None:
+            _write_plot(result.plot, plot)
+    except (RulesError, Refusal) as error:
+        raise typer.BadParameter(str(error)) from None
+    if strategy is not None:
+        if result.strategy is None:
+            raise typer.BadParameter(f"{game} has no decisions", param_hint="--strategy")
+        if strategy.suffix == ".json":
+            strategy.write_text(json.dumps(result.strategy.rows()))
+        else:
+            strategy.write_text(result.strategy.to_csv())
+    if output is Format.json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    elif output is Format.csv:
+        typer.echo(_return_tables_csv(result), nl=False)
+    else:
+        typer.echo(result.to_text(markdown=output is Format.markdown), nl=False)
+
+
+def simulate(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 1_000_000,
+    strategy: Annotated[
+        str, typer.Option(help="optimal, simple, always-play or a CSV file (cards,best).")
+    ] = "optimal",
+    wagers: Annotated[
+        str | None, typer.Option(help="Wagers in base units: 'ante,bonus'. Default: required.")
+    ] = None,
+    variant: Annotated[str | None, typer.Option(help="A named rules variant.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Local worker processes.")] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option(help="A Dask scheduler, tcp://HOST:PORT (the cluster extra).")
+    ] = None,
+    output: Annotated[
+        Format, typer.Option("--format", help="text, json, csv or markdown.")
+    ] = Format.text,
+) -> None:
+    """Monte Carlo: mean return per wager with a 95% interval, beside the exact figure."""
+    if scheduler is not None:
+        _need_extra("cluster", "--scheduler")
+        if not _SCHEDULER.fullmatch(scheduler):
+            raise typer.BadParameter(
+                f"{scheduler!r}: a Dask scheduler's address is tcp://HOST:PORT, "
+                "e.g. tcp://10.0.0.5:8786",
+                param_hint="--scheduler",
+            )
+    from riverboat.games.rules import RulesError
+    from riverboat.sim import simulate as run
+
+    try:
+        rules = _rules_with_tables(game, variant, [])
+        placed = _parse_wagers(wagers) if wagers is not None else None
+        with _progress_bar() as progress:
+            result = run(game, rounds, rules, placed, strategy, seed, workers, scheduler, progress)
+    except (RulesError, Refusal) as error:
+        raise typer.BadParameter(str(error)) from None
+    if output is Format.json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    elif output is Format.text:
+        typer.echo(result.to_text(), nl=False)
+    else:
+        header = ["wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z"]
+        rows = [
+            [name, e.mean, *e.interval, e.standard_error, e.exact, e.z]
+            for name, e in result.wagers.items()
+        ]
+        if output is Format.csv:
+            typer.echo(_csv_table(header, rows), nl=False)
+        else:
+            shown = [[f"{v:+.5f}" if isinstance(v, float) else v for v in row] for row in rows]
+            typer.echo(
+                f"{result.to_text().splitlines()[0]}\n\n{_markdown_table(header, shown)}\n"
+                f"Element of risk (per total wagered): {result.element_of_risk:.5f}\n",
+                nl=False,
+            )
+
+
+def bankroll(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    bankroll: Annotated[float, typer.Option(help="Starting bankroll in dollars.")],
+    wagers: Annotated[str, typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'.")],
+    rounds_per_session: Annotated[int, typer.Option(min=1, help="Rounds in a session.")] = 200,
+    sessions: Annotated[int, typer.Option(min=1, help="Sessions to play.")] = 10_000,
+    target: Annotated[float | None, typer.Option(help="Stop a session on reaching this.")] = None,
+    strategy: Annotated[
+        str, typer.Option(help="optimal, simple, always-play or a CSV file.")
+    ] = "optimal",
+    variant: Annotated[str | None, typer.Option(help="A named rules variant.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write a histogram and sample paths.")] = None,
+    output: Annotated[
+        Format, typer.Option("--format", help="text, json, csv or markdown.")
+    ] = Format.text,
+) -> None:
+    """How a bankroll fares: ruin, reaching a target, rounds survived, session results."""
+    if plot is not None:
+        _need_extra("plot", "--plot")
+    from riverboat.games import find_game
+    from riverboat.games.rules import RulesError
+    from riverboat.sim.bankroll import bankroll as run
+
+    for name, value in (("--bankroll", bankroll), ("--target", target)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise typer.BadParameter(f"a positive number of dollars, not {value}", param_hint=name)
+    try:
+        _check_writable(plot, "--plot")
+        rules = _rules_with_tables(game, variant, [])
+        study = run(
+            game,
+            round(bankroll * 100),
+            _parse_money_wagers(wagers, find_game(game).new_round(rules).spots),
+            rounds_per_session,
+            sessions,
+            None if target is None else round(target * 100),
+            strategy,
+            seed,
+            rules,
+        )
+        if plot is not None:
+            _write_plot(study.plot, plot)
+    except (RulesError, Refusal) as error:
+        raise typer.BadParameter(str(error)) from None
+    if output is Format.json:
+        typer.echo(json.dumps(study.to_json(), indent=2))
+    elif output is Format.text:
+        typer.echo(study.to_text(), nl=False)
+    else:
+        rows = _flat_items(study.to_json())
+        if output is Format.csv:
+            typer.echo(_csv_table(["measure", "value"], rows), nl=False)
+        else:
+            typer.echo(_markdown_table(["measure", "value"], rows), nl=False)

@@ -1,0 +1,203 @@
+"""The tables themselves: serve (in the browser) and play (in the terminal, or with
+--auto a line per round for scripts)."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from riverboat import cli  # _service and _is_terminal are looked up on the package
+from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
+from riverboat.cli._extras import _need_extra
+from riverboat.cli._wagers import _parse_money_wagers
+from riverboat.errors import Refusal, Unavailable
+
+#: the table a command opens when none is named: the registry's first game
+_FIRST_GAME = "rabbit-hunter"
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+    database: _Database = None,
+) -> None:
+    """Serve the tables in the browser.
+
+    On a loopback address the local player plays without logging in; elsewhere
+    players log in with named accounts."""
+    _need_extra("web", "riverboat serve")
+    _check_database_url(database)
+    import uvicorn
+
+    from riverboat.web.app import create_app
+
+    local = host in ("127.0.0.1", "localhost", "::1")
+    loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
+    application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
+    typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+class Lines(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def play(
+    game: Annotated[
+        str | None,
+        typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat (the first table)."),
+    ] = None,
+    auto: Annotated[
+        str | None,
+        typer.Option(
+            help="Play without a screen: optimal, simple, always-play or a CSV strategy file."
+        ),
+    ] = None,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play with --auto.")] = 1,
+    wagers: Annotated[
+        str | None,
+        typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'. --auto default: the minimums."),
+    ] = None,
+    client_seed: Annotated[
+        str | None,
+        typer.Option(
+            help="Your seed for every provably fair deal. Default: a fresh one for each "
+            "deal, drawn here after the house has committed to its seed."
+        ),
+    ] = None,
+    top_up: Annotated[
+        bool, typer.Option("--top-up", help="With --auto, top up play money below $100.")
+    ] = False,
+    blind: Annotated[
+        bool,
+        typer.Option(
+            "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
+        ),
+    ] = False,
+    output: Annotated[
+        Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
+    ] = Lines.text,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="Monochrome (also when NO_COLOR is set).")
+    ] = False,
+    ascii_cards: Annotated[
+        bool, typer.Option("--ascii", help="Cards drawn in plain ASCII (As, Th).")
+    ] = False,
+    player: _PlayerName = None,
+    database: _Database = None,
+) -> None:
+    """Play at the tables in the terminal, or with --auto play rounds for scripts."""
+    if auto is None:
+        _need_extra("terminal", "riverboat play (without --auto)")
+    from riverboat.games import find_game
+    from riverboat.games.rules import RulesError, check_wagers
+
+    try:
+        spec = find_game(game or _FIRST_GAME).spec()
+        spots = spec.spots
+        placed = _parse_money_wagers(wagers, spots) if wagers is not None else None
+        if placed is not None:
+            check_wagers(spots, placed)
+    except (RulesError, Refusal) as error:
+        raise typer.BadParameter(str(error)) from None
+    if blind and spec.blind_play is None:
+        from riverboat.games import GAMES
+
+        with_blind = [name for name, kind in GAMES.items() if kind.spec().blind_play is not None]
+        raise typer.BadParameter(
+            f"--blind goes with {' or '.join(with_blind)} (C8)", param_hint="--blind"
+        )
+    if auto is None:
+        for flag, given in (("--rounds", rounds != 1), ("--top-up", top_up),
+                            ("--format", output is not Lines.text)):  # fmt: skip
+            if given:
+                raise typer.BadParameter(f"{flag} goes with --auto STRATEGY", param_hint=flag)
+        _play_on_screen(game, placed, client_seed, no_color, ascii_cards, blind, player, database)
+        return
+    if game is None:
+        raise typer.BadParameter("--auto plays one game: name it, e.g. riverboat play tri-card")
+    _play_plain(game, auto, rounds, placed, client_seed, top_up, blind, output, player, database)
+
+
+def _play_on_screen(
+    game: str | None,
+    placed: dict[str, int] | None,
+    client_seed: str | None,
+    no_color: bool,
+    ascii_cards: bool,
+    blind: bool,
+    player: str | None,
+    database: str | None,
+) -> None:
+    import os
+
+    if not cli._is_terminal():
+        raise typer.BadParameter(
+            "the table needs a terminal; scripts use --auto STRATEGY --rounds N"
+        )
+    if no_color:
+        os.environ["NO_COLOR"] = "1"  # Textual reads it when the app starts
+    from sqlalchemy.exc import DBAPIError
+
+    from riverboat.terminal.app import TableApp  # Textual: checked by play (_need_extra)
+
+    service = cli._service(database)
+    try:
+        who = _who(service, player)
+    except (DBAPIError, Unavailable) as error:
+        _no_answer(error)
+    TableApp(
+        service,
+        who,
+        game or _FIRST_GAME,
+        placed,
+        client_seed,
+        ascii_cards,
+        blind=blind,
+    ).run()
+
+
+def _is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _play_plain(
+    game: str,
+    strategy: str,
+    rounds: int,
+    placed: dict[str, int] | None,
+    client_seed: str | None,
+    top_up: bool,
+    blind: bool,
+    output: Lines,
+    player: str | None,
+    database: str | None,
+) -> None:
+    from sqlalchemy.exc import DBAPIError
+
+    from riverboat.games.rules import RulesError
+    from riverboat.terminal.plain import AutoPlayer, default_wagers, play_rounds, round_json
+    from riverboat.terminal.plain import round_line as line
+
+    service = cli._service(database)
+    played = 0
+    try:
+        who = _who(service, player)
+        auto = AutoPlayer(game, strategy)
+        wagers = placed if placed is not None else default_wagers(game)
+        for record in play_rounds(
+            service, who, game, wagers, auto, rounds, client_seed, top_up, blind
+        ):
+            typer.echo(round_json(record) if output is Lines.json else line(record))
+            played += 1
+    except (DBAPIError, Unavailable) as error:
+        _no_answer(error, f"Stopped after {played} of {rounds} rounds: " if played else "")
+    except (RulesError, Refusal) as error:
+        if not played:
+            raise typer.BadParameter(str(error)) from None
+        typer.echo(f"Stopped after {played} of {rounds} rounds: {error}", err=True)
+        raise typer.Exit(1) from None
