@@ -452,11 +452,11 @@ def test_play_auto_honours_both_formats(tmp_path: Path) -> None:
 
 def _without(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
     """Make the command believe ``modules`` are not installed (nothing is uninstalled)."""
-    from riverboat import cli
+    from riverboat.cli import _extras
 
-    real = cli.find_spec
+    real = _extras.find_spec
     monkeypatch.setattr(
-        cli, "find_spec", lambda name, *a: None if name in modules else real(name, *a)
+        _extras, "find_spec", lambda name, *a: None if name in modules else real(name, *a)
     )
 
 

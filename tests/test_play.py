@@ -1025,7 +1025,7 @@ def test_plain_json_lines_carry_the_commitment_shown_before_each_deal(
 
     service = TableService("sqlite://")  # shows one commitment, deals from another
     monkeypatch.setattr(service, "next_commitment", lambda player, game: "0" * 64)
-    monkeypatch.setattr("riverboat.cli._service", lambda database: service)
+    monkeypatch.setattr("riverboat.cli._database._service", lambda database: service)
     (line,) = lines("tri-card", "--auto", "optimal")
     balance = format_money(service.balance(service.local_player()))
     assert line.endswith(f"Balance {balance}. {COMMITMENT_WARNING}")
@@ -1091,7 +1091,7 @@ def test_plain_mode_says_when_the_database_does_not_answer(
     rounds already played stand."""
     path = tmp_path / "table.db"
     service = impatient(path)
-    monkeypatch.setattr("riverboat.cli._service", lambda database: service)
+    monkeypatch.setattr("riverboat.cli._database._service", lambda database: service)
     args = ["play", "tri-card", "--auto", "always-play", "--rounds", "3"]
     other = lock(path)
     refused = runner.invoke(cli, args)
@@ -1215,7 +1215,7 @@ def test_play_mistakes_get_clear_errors() -> None:
 def test_play_opens_the_table_in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a terminal `riverboat play` runs the app: --no-color sets NO_COLOR for it."""
     started: list[TableApp] = []
-    monkeypatch.setattr("riverboat.cli._is_terminal", lambda: True)
+    monkeypatch.setattr("riverboat.cli.tables._is_terminal", lambda: True)
     monkeypatch.setattr(TableApp, "run", lambda self, **_: started.append(self))
     monkeypatch.setenv("NO_COLOR", "")  # restored after the test ...
     monkeypatch.delenv("NO_COLOR")  # ... and absent during it

@@ -10,23 +10,18 @@ riverboat accounts create|balance|top-up, history, verify, audit, recover
 The commands live in ``cards``, ``analysis``, ``rounds``, ``tables`` and ``accounts``;
 what several share in ``_extras``, ``_wagers``, ``_output`` and ``_database``. This
 module builds the app and registers them in the order ``riverboat --help`` lists them.
-``find_spec``, ``_service`` and ``_is_terminal`` are looked up here, on the package,
-when called, so that a test replaces each in one place.
 """
 
 from __future__ import annotations
 
-from importlib.util import find_spec as find_spec
 from typing import Annotated
 
 import typer
 
-from riverboat.cli._database import _service as _service
 from riverboat.cli.accounts import accounts
 from riverboat.cli.analysis import analyze, bankroll, simulate
 from riverboat.cli.cards import deal, deck, name
 from riverboat.cli.rounds import audit, history, recover, verify
-from riverboat.cli.tables import _is_terminal as _is_terminal
 from riverboat.cli.tables import play, serve
 
 # Only the standard library and Typer at import time: `riverboat --help` and the

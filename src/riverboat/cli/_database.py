@@ -7,8 +7,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from riverboat import cli  # find_spec is looked up on the package when called
-from riverboat.cli._extras import _need_extra
+from riverboat.cli._extras import _need_extra, installed
 from riverboat.errors import Refusal, Unavailable
 
 _Database = Annotated[
@@ -30,7 +29,7 @@ def _check_database_url(database: str | None) -> None:
     dialect, _, driver = scheme.partition("+")
     if dialect not in ("postgresql", "postgres"):
         return
-    if driver in ("", "psycopg2") and cli.find_spec("psycopg2") is None:
+    if driver in ("", "psycopg2") and not installed("psycopg2"):
         typer.echo(
             f"Error: --database: {scheme}:// needs the psycopg2 driver, which is not "
             "installed; use postgresql+psycopg://USER@HOST/DB with "

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import typer
+from importlib.util import find_spec
 
-from riverboat import cli  # find_spec is looked up on the package when called
+import typer
 
 #: the optional extras: what each needs importable, and what it is for
 _EXTRAS = {
@@ -16,11 +16,16 @@ _EXTRAS = {
 }
 
 
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported (without importing it)."""
+    return find_spec(module) is not None
+
+
 def _need_extra(extra: str, option: str) -> None:
     """Before any work: stop with one line naming the extra to install when ``option``
     needs a package that is missing (exit code 2, as for any usage mistake)."""
     modules, purpose = _EXTRAS[extra]
-    missing = [module for module in modules if cli.find_spec(module) is None]
+    missing = [module for module in modules if not installed(module)]
     if missing:
         typer.echo(
             f"Error: {option} needs {purpose} ({' and '.join(missing)} "

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from riverboat import cli  # _service is looked up on the package when called
+from riverboat.cli import _database
 from riverboat.cli._database import _Database, _PlayerName, _who
 from riverboat.errors import Refusal
 
@@ -23,7 +23,7 @@ def accounts_create(
     """Create a named account with its starting play money; asks for a password."""
     from riverboat.money import format_money
 
-    service = cli._service(database)
+    service = _database._service(database)
     password = typer.prompt(
         "Password (8 characters or more)", hide_input=True, confirmation_prompt=True
     )
@@ -41,7 +41,7 @@ def accounts_balance(player: _PlayerName = None, database: _Database = None) -> 
     """The play-money balance."""
     from riverboat.money import format_money
 
-    service = cli._service(database)
+    service = _database._service(database)
     typer.echo(format_money(service.balance(_who(service, player))))
 
 
@@ -50,7 +50,7 @@ def accounts_top_up(player: _PlayerName = None, database: _Database = None) -> N
     """Below $100, bring the balance back to $1,000 of play money."""
     from riverboat.money import format_money
 
-    service = cli._service(database)
+    service = _database._service(database)
     try:
         typer.echo(f"Balance: {format_money(service.top_up(_who(service, player)))}")
     except Refusal as error:

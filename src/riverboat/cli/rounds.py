@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from riverboat import cli  # _service is looked up on the package when called
+from riverboat.cli import _database
 from riverboat.cli._database import _Database, _no_answer, _PlayerName, _who
 from riverboat.cli._output import Format, _csv_table, _markdown_table
 from riverboat.errors import Unavailable
@@ -34,7 +34,7 @@ def history(
 
     from riverboat.money import format_money
 
-    service = cli._service(database)
+    service = _database._service(database)
     try:
         found = service.history(_who(service, player), rounds)
     except (DBAPIError, Unavailable) as error:
@@ -123,7 +123,7 @@ def verify(
 
 def audit(database: _Database = None) -> None:
     """Re-settle every stored round and check the ledger; exit 1 on any mismatch."""
-    service = cli._service(database)
+    service = _database._service(database)
     problems = service.audit()
     for problem in problems:
         typer.echo(problem)
@@ -134,7 +134,7 @@ def audit(database: _Database = None) -> None:
 
 def recover(database: _Database = None) -> None:
     """After a crash: void and refund rounds still waiting for the first decision (G7)."""
-    voided = cli._service(database).recover()
+    voided = _database._service(database).recover()
     typer.echo(
         f"voided and refunded: {', '.join(map(str, voided))}" if voided else "nothing to recover"
     )

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from riverboat import cli  # _service and _is_terminal are looked up on the package
+from riverboat.cli import _database
 from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
 from riverboat.cli._extras import _need_extra
 from riverboat.cli._wagers import _parse_money_wagers
@@ -135,7 +135,7 @@ def _play_on_screen(
 ) -> None:
     import os
 
-    if not cli._is_terminal():
+    if not _is_terminal():
         raise typer.BadParameter(
             "the table needs a terminal; scripts use --auto STRATEGY --rounds N"
         )
@@ -145,7 +145,7 @@ def _play_on_screen(
 
     from riverboat.terminal.app import TableApp  # Textual: checked by play (_need_extra)
 
-    service = cli._service(database)
+    service = _database._service(database)
     try:
         who = _who(service, player)
     except (DBAPIError, Unavailable) as error:
@@ -183,7 +183,7 @@ def _play_plain(
     from riverboat.terminal.plain import AutoPlayer, default_wagers, play_rounds, round_json
     from riverboat.terminal.plain import round_line as line
 
-    service = cli._service(database)
+    service = _database._service(database)
     played = 0
     try:
         who = _who(service, player)
