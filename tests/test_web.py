@@ -193,6 +193,22 @@ def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
         }
 
 
+@pytest.mark.parametrize("host", ["[::1", "[x]", "127.0.0.1:port", "127.0.0.1:99999"])
+def test_a_malformed_host_name_is_refused_not_a_crash(tmp_path: Path, host: str) -> None:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'hosts.db'}",
+        allowed_hosts=["127.0.0.1", "localhost", "::1"],
+        house_edges=False,
+    )
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        refused = client.get("/api/games", headers={"Host": host})
+    assert refused.status_code == 403
+    assert refused.json() == {
+        "error": "this server does not answer to that host name",
+        "code": "forbidden",
+    }
+
+
 def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'expiry.db'}", local_player=False, house_edges=False)
     app.state.service.register("ann", "a long password")

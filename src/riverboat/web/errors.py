@@ -147,8 +147,7 @@ class TrustedHosts:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            name = urlsplit(f"//{host}").hostname or ""  # no port, no brackets, lower case
-            if name not in self.allowed:
+            if _host_name(host) not in self.allowed:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})
                     return
@@ -156,3 +155,15 @@ class TrustedHosts:
                 await refusal_response(refusal)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+def _host_name(host: str) -> str | None:
+    """The name a Host header names (no port, no brackets, lower case), or None if the
+    header cannot be read (``[::1``, ``[x]``, a port that is not a number): a name no
+    server answers to, refused like any other."""
+    try:
+        parts = urlsplit(f"//{host}")
+        parts.port  # noqa: B018 - read for its check: a port that is not a number raises
+    except ValueError:
+        return None
+    return parts.hostname
