@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from riverboat.errors import (
     REFUSALS,
@@ -323,6 +324,40 @@ def test_every_kind_of_refusal_has_its_status_and_the_one_body_shape(
     response = client.get("/api/me")
     assert response.status_code == STATUSES[kind]
     assert response.json() == {"error": "refused, and here is why", "code": kind.code}
+
+
+@pytest.mark.parametrize("path", ["/api/me", "/api/history", "/api/rounds/1"])
+def test_a_read_from_a_database_that_does_not_answer_is_unavailable(
+    client: TestClient, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """503, not 500, and the driver's message (it can carry SQL) stays on the server."""
+
+    def locked(*_: object) -> object:
+        raise OperationalError("SELECT secret FROM players", {}, Exception("database is locked"))
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    for read in ("balance", "history", "round"):
+        monkeypatch.setattr(service, read, locked)
+    response = client.get(path)
+    assert response.status_code == 503
+    assert response.json() == {
+        "error": "the database did not answer; try again shortly",
+        "code": "unavailable",
+    }
+
+
+def test_a_database_error_that_is_not_an_outage_is_still_a_server_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A statement the database refuses (a bug, not an outage) is not hidden as a 503."""
+    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", rate_limit=1000, house_edges=False)
+
+    def refused(*_: object) -> object:
+        raise IntegrityError("INSERT INTO players", {}, Exception("UNIQUE constraint failed"))
+
+    monkeypatch.setattr(app.state.service, "balance", refused)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert client.get("/api/me").status_code == 500
 
 
 def test_every_error_has_the_one_body_shape(tmp_path: Path) -> None:
