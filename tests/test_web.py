@@ -22,6 +22,7 @@ from riverboat.errors import (
     Unavailable,
 )
 from riverboat.web.app import create_app
+from riverboat.web.deps import RateLimiter
 
 
 @pytest.fixture
@@ -157,6 +158,28 @@ def test_rate_limiting(tmp_path: Path) -> None:
         codes = [client.get("/api/games").status_code for _ in range(8)]
     assert 429 in codes
     assert codes[:5] == [200] * 5
+
+
+def test_every_request_counts_against_the_rate_limit(tmp_path: Path) -> None:
+    """Not only the API: the static files, unknown paths and refused methods count too,
+    and the request over the limit is refused in the one body shape."""
+    app = create_app(f"sqlite:///{tmp_path / 'every.db'}", rate_limit=4, house_edges=False)
+    app.state.limiter = RateLimiter(4, window=60.0)  # no request leaves the window
+    with TestClient(app) as client:
+        answers = [
+            client.get("/static/style.css").status_code,
+            client.get("/static/nothing-here.js").status_code,
+            client.get("/api/nothing-here").status_code,
+            client.delete("/api/games").status_code,
+        ]
+        assert answers == [200, 404, 404, 405]
+        for path in ("/api/games", "/static/style.css", "/api/nothing-here"):
+            limited = client.get(path)
+            assert limited.status_code == 429, path
+            assert limited.json() == {
+                "error": "too many requests; slow down",
+                "code": "rate_limited",
+            }
 
 
 def test_bad_ids_and_control_characters_are_refused_not_crashes(client: TestClient) -> None:
@@ -361,7 +384,8 @@ def test_a_database_error_that_is_not_an_outage_is_still_a_server_error(
 
 
 def test_every_error_has_the_one_body_shape(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=6)
+    # every request counts against the limit: the page and the six below, then 429
+    app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=7)
     with TestClient(app) as client:
         client.get("/")
         answers = {

@@ -14,7 +14,7 @@ refused by                status  code
 ``TooLarge``              413     ``too_large``
 ``Unavailable``           503     ``unavailable`` (also a database that did not answer a read)
 a malformed request       422     ``invalid_request`` (FastAPI's validation)
-the rate limit            429     ``rate_limited``
+the rate limit            429     ``rate_limited`` (:class:`riverboat.web.deps.RateLimits`)
 an unknown path, method   404/405 ``not_found`` / ``method_not_allowed``
 ========================  ======  =====================================================
 
@@ -60,7 +60,6 @@ __all__ = [
     "NO_ANSWER",
     "RATE_LIMITED",
     "STATUS",
-    "RateLimited",
     "TrustedHosts",
     "code_of",
     "error_body",
@@ -89,10 +88,6 @@ NO_ANSWER = "the database did not answer; try again shortly"
 #: statuses Starlette answers by itself (an unknown path or method), by code
 _HTTP_CODES = {**{status: kind.code for kind, status in STATUS.items()}, 405: "method_not_allowed"}
 _log = logging.getLogger(__name__)
-
-
-class RateLimited(Exception):  # noqa: N818 - a refusal, not a failure of the code
-    """More requests from one client than the rate limit allows (429, ``rate_limited``)."""
 
 
 def error_body(message: str, code: str) -> dict[str, str]:
@@ -126,10 +121,6 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RulesError)
     async def bad_rules(_: Request, error: RulesError) -> JSONResponse:
         return refusal_response(error)
-
-    @app.exception_handler(RateLimited)
-    async def slow_down(_: Request, error: RateLimited) -> JSONResponse:
-        return JSONResponse(error_body(str(error), RATE_LIMITED), status_code=429)
 
     @app.exception_handler(DBAPIError)
     async def no_answer(_: Request, error: DBAPIError) -> JSONResponse:
