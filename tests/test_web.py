@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from riverboat.errors import (
     REFUSALS,
@@ -21,6 +22,7 @@ from riverboat.errors import (
     Unavailable,
 )
 from riverboat.web.app import create_app
+from riverboat.web.deps import RateLimiter
 
 
 @pytest.fixture
@@ -158,6 +160,28 @@ def test_rate_limiting(tmp_path: Path) -> None:
     assert codes[:5] == [200] * 5
 
 
+def test_every_request_counts_against_the_rate_limit(tmp_path: Path) -> None:
+    """Not only the API: the static files, unknown paths and refused methods count too,
+    and the request over the limit is refused in the one body shape."""
+    app = create_app(f"sqlite:///{tmp_path / 'every.db'}", rate_limit=4, house_edges=False)
+    app.state.limiter = RateLimiter(4, window=60.0)  # no request leaves the window
+    with TestClient(app) as client:
+        answers = [
+            client.get("/static/style.css").status_code,
+            client.get("/static/nothing-here.js").status_code,
+            client.get("/api/nothing-here").status_code,
+            client.delete("/api/games").status_code,
+        ]
+        assert answers == [200, 404, 404, 405]
+        for path in ("/api/games", "/static/style.css", "/api/nothing-here"):
+            limited = client.get(path)
+            assert limited.status_code == 429, path
+            assert limited.json() == {
+                "error": "too many requests; slow down",
+                "code": "rate_limited",
+            }
+
+
 def test_bad_ids_and_control_characters_are_refused_not_crashes(client: TestClient) -> None:
     assert client.get("/api/rounds/99999999999999999999999").status_code == 422
     assert client.get("/api/rounds/0").status_code == 422
@@ -191,6 +215,22 @@ def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
             "error": "this server does not answer to that host name",
             "code": "forbidden",
         }
+
+
+@pytest.mark.parametrize("host", ["[::1", "[x]", "127.0.0.1:port", "127.0.0.1:99999"])
+def test_a_malformed_host_name_is_refused_not_a_crash(tmp_path: Path, host: str) -> None:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'hosts.db'}",
+        allowed_hosts=["127.0.0.1", "localhost", "::1"],
+        house_edges=False,
+    )
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        refused = client.get("/api/games", headers={"Host": host})
+    assert refused.status_code == 403
+    assert refused.json() == {
+        "error": "this server does not answer to that host name",
+        "code": "forbidden",
+    }
 
 
 def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> None:
@@ -309,8 +349,43 @@ def test_every_kind_of_refusal_has_its_status_and_the_one_body_shape(
     assert response.json() == {"error": "refused, and here is why", "code": kind.code}
 
 
+@pytest.mark.parametrize("path", ["/api/me", "/api/history", "/api/rounds/1"])
+def test_a_read_from_a_database_that_does_not_answer_is_unavailable(
+    client: TestClient, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """503, not 500, and the driver's message (it can carry SQL) stays on the server."""
+
+    def locked(*_: object) -> object:
+        raise OperationalError("SELECT secret FROM players", {}, Exception("database is locked"))
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    for read in ("balance", "history", "round"):
+        monkeypatch.setattr(service, read, locked)
+    response = client.get(path)
+    assert response.status_code == 503
+    assert response.json() == {
+        "error": "the database did not answer; try again shortly",
+        "code": "unavailable",
+    }
+
+
+def test_a_database_error_that_is_not_an_outage_is_still_a_server_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A statement the database refuses (a bug, not an outage) is not hidden as a 503."""
+    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", rate_limit=1000, house_edges=False)
+
+    def refused(*_: object) -> object:
+        raise IntegrityError("INSERT INTO players", {}, Exception("UNIQUE constraint failed"))
+
+    monkeypatch.setattr(app.state.service, "balance", refused)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert client.get("/api/me").status_code == 500
+
+
 def test_every_error_has_the_one_body_shape(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=6)
+    # every request counts against the limit: the page and the six below, then 429
+    app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=7)
     with TestClient(app) as client:
         client.get("/")
         answers = {

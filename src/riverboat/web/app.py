@@ -23,7 +23,7 @@ from riverboat.games import GAMES
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
 from riverboat.web import errors
-from riverboat.web.deps import Limited, RateLimiter, Sessions
+from riverboat.web.deps import RateLimiter, RateLimits, Sessions
 from riverboat.web.edges import start_house_edges
 from riverboat.web.routes import games, history, page, players, rounds, tables
 
@@ -67,6 +67,7 @@ def create_app(
     app.state.service, app.state.local_player = service, local_player
     app.state.sessions, app.state.tables = Sessions(), shared
     app.state.limiter = RateLimiter(rate_limit)
+    app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
@@ -74,7 +75,6 @@ def create_app(
         start_house_edges()
 
     errors.install(app)
-    for module in (page, games, rounds, players, history):  # each client rate limited
-        app.include_router(module.router, dependencies=[Limited])
-    app.include_router(tables.router)  # a table limits each player's messages itself
+    for module in (page, games, rounds, players, history, tables):
+        app.include_router(module.router)
     return app

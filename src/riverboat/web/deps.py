@@ -1,5 +1,6 @@
 """What the routes depend on, as FastAPI dependencies: the app's state (service,
-sessions, rate limiter, shared tables), the current player, the CSRF check.
+sessions, rate limiter, shared tables), the current player, the CSRF check; and the
+rate limit, a middleware that counts every HTTP request (:class:`RateLimits`).
 
 Sessions live in a :class:`Sessions` object on ``app.state``; a route asks for what
 it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure.
@@ -14,7 +15,9 @@ from collections import defaultdict, deque
 from typing import Annotated
 
 from fastapi import Cookie, Depends, Header
-from fastapi.requests import HTTPConnection, Request
+from fastapi.requests import HTTPConnection
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from riverboat.errors import BadCredentials, Forbidden, NotFound
 from riverboat.games import find_game
@@ -22,7 +25,7 @@ from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
-from riverboat.web.errors import RateLimited
+from riverboat.web.errors import RATE_LIMITED, error_body
 
 __all__ = [
     "CSRF_COOKIE",
@@ -30,10 +33,9 @@ __all__ = [
     "SESSION_SECONDS",
     "Checked",
     "GameName",
-    "Limited",
     "Player",
-    "RateLimited",
     "RateLimiter",
+    "RateLimits",
     "Service",
     "SessionToken",
     "Sessions",
@@ -41,7 +43,6 @@ __all__ = [
     "current_player",
     "known_game",
     "player_of",
-    "rate_limit",
 ]
 
 SESSION_COOKIE = "riverboat_session"
@@ -94,6 +95,26 @@ class RateLimiter:
             return True
 
 
+class RateLimits:
+    """At most the app's rate limit of HTTP requests per client per second, whatever
+    they ask for: the API, the page, the static files, an unknown path or method. The
+    request over the limit is refused (429) in the one body shape. A shared table
+    limits each player's WebSocket messages itself."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            connection = HTTPConnection(scope)
+            client = connection.client.host if connection.client else "unknown"
+            if not get_limiter(connection).allow(client):
+                refused = error_body("too many requests; slow down", RATE_LIMITED)
+                await JSONResponse(refused, status_code=429)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def get_service(connection: HTTPConnection) -> TableService:
     service: TableService = connection.app.state.service
     return service
@@ -144,13 +165,6 @@ def check_csrf(
         raise Forbidden("missing or wrong CSRF token; reload the page")
 
 
-def rate_limit(request: Request) -> None:
-    """At most the app's rate limit of requests per client per second."""
-    client = request.client.host if request.client else "unknown"
-    if not get_limiter(request).allow(client):
-        raise RateLimited("too many requests; slow down")
-
-
 def known_game(game: str) -> str:
     """A game named in the path: one riverboat deals, or the request is not found."""
     try:
@@ -163,5 +177,4 @@ Service = Annotated[TableService, Depends(get_service)]
 SessionStore = Annotated[Sessions, Depends(get_sessions)]
 Player = Annotated[int, Depends(current_player)]
 Checked = Depends(check_csrf)
-Limited = Depends(rate_limit)
 GameName = Annotated[str, Depends(known_game)]

@@ -12,24 +12,31 @@ refused by                status  code
 ``IllegalAction``         422     ``illegal_action`` (also a ``RulesError`` from a body)
 ``Conflict``              409     ``conflict``
 ``TooLarge``              413     ``too_large``
-``Unavailable``           503     ``unavailable``
+``Unavailable``           503     ``unavailable`` (also a database that did not answer a read)
 a malformed request       422     ``invalid_request`` (FastAPI's validation)
-the rate limit            429     ``rate_limited``
+the rate limit            429     ``rate_limited`` (:class:`riverboat.web.deps.RateLimits`)
 an unknown path, method   404/405 ``not_found`` / ``method_not_allowed``
 ========================  ======  =====================================================
 
 A ``RulesError`` (the games' own "no such game, variant or spot") is an illegal
 request, 422, except an unknown game named in the path, which the routes turn into
 ``NotFound`` (404) before anything runs (:func:`riverboat.web.deps.known_game`).
+
+The service turns a database that does not answer into ``Unavailable`` when it
+writes; a read that meets one raises SQLAlchemy's own error, which is answered here
+as ``Unavailable`` too (503), without the driver's message (it can carry SQL). Any
+other database error is the server's fault and stays a 500.
 """
 
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -45,13 +52,14 @@ from riverboat.errors import (
     Unavailable,
 )
 from riverboat.games.rules import RulesError
+from riverboat.table.ledger import _unreachable
 from riverboat.web.models import first_problem
 
 __all__ = [
     "INVALID_REQUEST",
+    "NO_ANSWER",
     "RATE_LIMITED",
     "STATUS",
-    "RateLimited",
     "TrustedHosts",
     "code_of",
     "error_body",
@@ -75,12 +83,11 @@ assert set(STATUS) == set(REFUSALS), "every kind of refusal has its status"
 INVALID_REQUEST = "invalid_request"
 #: too many requests from one client: 429
 RATE_LIMITED = "rate_limited"
+#: what a client is told when the database did not answer a read (not the driver's words)
+NO_ANSWER = "the database did not answer; try again shortly"
 #: statuses Starlette answers by itself (an unknown path or method), by code
 _HTTP_CODES = {**{status: kind.code for kind, status in STATUS.items()}, 405: "method_not_allowed"}
-
-
-class RateLimited(Exception):  # noqa: N818 - a refusal, not a failure of the code
-    """More requests from one client than the rate limit allows (429, ``rate_limited``)."""
+_log = logging.getLogger(__name__)
 
 
 def error_body(message: str, code: str) -> dict[str, str]:
@@ -115,9 +122,14 @@ def install(app: FastAPI) -> None:
     async def bad_rules(_: Request, error: RulesError) -> JSONResponse:
         return refusal_response(error)
 
-    @app.exception_handler(RateLimited)
-    async def slow_down(_: Request, error: RateLimited) -> JSONResponse:
-        return JSONResponse(error_body(str(error), RATE_LIMITED), status_code=429)
+    @app.exception_handler(DBAPIError)
+    async def no_answer(_: Request, error: DBAPIError) -> JSONResponse:
+        """A database that did not answer a read is ``Unavailable``, as one that did
+        not answer a write is; any other database error stays a server error (500)."""
+        if not _unreachable(error):
+            raise error
+        _log.warning("the database did not answer: %s", error.orig)
+        return refusal_response(Unavailable(NO_ANSWER))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -147,8 +159,7 @@ class TrustedHosts:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            name = urlsplit(f"//{host}").hostname or ""  # no port, no brackets, lower case
-            if name not in self.allowed:
+            if _host_name(host) not in self.allowed:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})
                     return
@@ -156,3 +167,15 @@ class TrustedHosts:
                 await refusal_response(refusal)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+def _host_name(host: str) -> str | None:
+    """The name a Host header names (no port, no brackets, lower case), or None if the
+    header cannot be read (``[::1``, ``[x]``, a port that is not a number): a name no
+    server answers to, refused like any other."""
+    try:
+        parts = urlsplit(f"//{host}")
+        parts.port  # noqa: B018 - read for its check: a port that is not a number raises
+    except ValueError:
+        return None
+    return parts.hostname
