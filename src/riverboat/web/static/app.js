@@ -479,8 +479,16 @@ async function start() {
   $("replay").onclick = () => deal(true);
   $("hint").onclick = hint;
   $("new-shoe").onclick = async () => {  // its seed shows now; the next coup starts a new shoe
-    await api(`/api/games/${state.game}/shoe/end`, {}).catch((error) => say(error.message));
-    say("The shoe is done: its seed shows in History, and the next coup starts a new shoe.");
+    let ended;
+    try {
+      ended = (await api(`/api/games/${state.game}/shoe/end`, {})).ended;
+    } catch (error) {
+      say(error.message);
+      return;
+    }
+    say(ended
+      ? "The shoe is done: its seed shows in History, and the next coup starts a new shoe."
+      : "No shoe was in play: the next coup starts a new shoe.");
     await showCommitment().catch(() => {});
     loadHistory();
   };
