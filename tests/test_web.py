@@ -321,6 +321,15 @@ def test_the_openapi_schema_publishes_the_typed_views(client: TestClient) -> Non
     assert "ExportedRound" in returns("/api/history")
     assert "GameInfo" in returns("/api/games")
     assert "HintOption" in returns("/api/rounds/{round_id}/hint")
+    # refusals: the one body shape, not FastAPI's default {"detail"} validation error
+    assert "HTTPValidationError" not in models
+    refused = schema["paths"]["/api/rounds"]["post"]["responses"]["4XX"]
+    assert "ErrorBody" in str(refused["content"]["application/json"]["schema"])
+    assert set(models["ErrorBody"]["properties"]) == {"error", "code"}
+    # the shared tables' WebSocket messages, both ways
+    assert {"TableMessage", "PlayerMessage", "TableSnapshot", "Bet", "Decide"} <= set(models)
+    received = {ref["$ref"].rsplit("/", 1)[1] for ref in models["TableMessage"]["oneOf"]}
+    assert {"TableSnapshot", "DealtMessage", "ErrorMessage"} <= received
 
 
 # Each kind of refusal's status, as docs/web.md states it: the one mapping (web/errors.py).

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from pydantic import TypeAdapter
 
 from riverboat.games import GAMES
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
+from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import RateLimiter, RateLimits, Sessions
 from riverboat.web.edges import start_house_edges
@@ -63,7 +66,12 @@ def create_app(
         description="Casino table games, dealt fairly.",
         version="1",
         lifespan=lifespan,
+        responses={  # every refusal has one body shape (web/errors.py)
+            "4XX": {"model": errors.ErrorBody, "description": "Refused: what and why"},
+            "503": {"model": errors.ErrorBody, "description": "The database did not answer"},
+        },
     )
+    _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
     app.state.sessions, app.state.tables = Sessions(), shared
     app.state.limiter = RateLimiter(rate_limit)
@@ -78,3 +86,26 @@ def create_app(
     for module in (page, games, rounds, players, history, tables):
         app.include_router(module.router)
     return app
+
+
+def _publish_table_messages(app: FastAPI) -> None:
+    """Put the shared tables' WebSocket messages in the OpenAPI schema beside the HTTP
+    models: ``TableMessage`` (what a seat receives) and ``PlayerMessage`` (what it sends)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            models = schema.setdefault("components", {}).setdefault("schemas", {})
+            messages: dict[str, TypeAdapter[Any]] = {
+                "TableMessage": TypeAdapter(TableMessage),
+                "PlayerMessage": TypeAdapter(PlayerMessage),
+            }
+            for name, adapter in messages.items():
+                found = adapter.json_schema(ref_template="#/components/schemas/{model}")
+                models.update(found.pop("$defs", {}))
+                models[name] = found
+        assert app.openapi_schema is not None
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

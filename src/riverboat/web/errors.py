@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -88,6 +89,13 @@ NO_ANSWER = "the database did not answer; try again shortly"
 #: statuses Starlette answers by itself (an unknown path or method), by code
 _HTTP_CODES = {**{status: kind.code for kind, status in STATUS.items()}, 405: "method_not_allowed"}
 _log = logging.getLogger(__name__)
+
+
+class ErrorBody(BaseModel):
+    """The one shape of every error, over HTTP and in a table's error message."""
+
+    error: str
+    code: str
 
 
 def error_body(message: str, code: str) -> dict[str, str]:
