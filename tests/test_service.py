@@ -447,3 +447,15 @@ def test_the_verifier_needs_no_database() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_shoe_is_ended_and_asked_about_at_its_own_game_b1(service: TableService) -> None:
+    me = service.local_player()
+    service.start_round(me, "baccarat", {"banker": 500}, "mine")
+    assert service.shoe_in_play(me, "baccarat")
+    assert not service.shoe_in_play(me, "tri-card")  # a fresh deck each round: no shoe
+    assert service.end_shoe(me, "tri-card") is False  # another game's table ends nothing
+    assert service.shoe_in_play(me, "baccarat")
+    assert service.end_shoe(me, "baccarat") is True
+    assert not service.shoe_in_play(me, "baccarat")
+    assert service.end_shoe(me, "baccarat") is False
