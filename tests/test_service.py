@@ -459,3 +459,30 @@ def test_a_shoe_is_ended_and_asked_about_at_its_own_game_b1(service: TableServic
     assert service.end_shoe(me, "baccarat") is True
     assert not service.shoe_in_play(me, "baccarat")
     assert service.end_shoe(me, "baccarat") is False
+
+
+def test_an_open_round_shows_its_players_hands_by_the_spec_c8_r4() -> None:
+    from riverboat.deck import Deck
+    from riverboat.games import find_game
+    from riverboat.table.exports import round_view
+
+    row = RoundRow(
+        id=1, game="crazy4", status="open", server_seed="s", commitment="c",
+        client_seed="x", nonce=0, balance_before=0,
+    )  # fmt: skip
+    game_round = find_game("crazy4").new_round()
+    game_round.place_wagers({"ante": 500, "super_bonus": 500}, seat="ann")
+    game_round.place_wagers({"ante": 500, "super_bonus": 500}, seat="ann", blind=True)
+    game_round.deal(Deck.stacked(range(15)))
+    view = round_view(row, game_round, 0, revealed=False, shared=True)
+    # the hand ann acts on, keyed by her seat; never the blind one's nor the dealer's (C8)
+    assert list(view.cards) == ["ann"]
+    assert view.face_down == 10
+
+    row.game = "rabbit-hunter"
+    game_round = find_game("rabbit-hunter").new_round()
+    game_round.place_wagers({"ante": 500})
+    game_round.deal(Deck.stacked(range(11)))
+    assert list(round_view(row, game_round, 0, False, False).cards) == ["player"]
+    game_round.act("buy")  # R4: the rabbit is dealt to the player, who sees it
+    assert sorted(round_view(row, game_round, 0, False, False).cards) == ["player", "rabbit"]
