@@ -27,6 +27,7 @@ from riverboat.games import (
     find_game,
     replay,
 )
+from riverboat.games.events import BLIND_PLAY
 from riverboat.games.rabbit_hunter import RabbitHunterRound, RabbitHunterRules
 from riverboat.games.rules import PayLine, PayTable, Spot
 from riverboat.games.tri_card import TriCardRound, TriCardRules
@@ -209,7 +210,7 @@ def _legal(wagers: dict[str, int]) -> dict[str, int]:
 def _stakes(game: Round, index: int) -> dict[str, int]:  # type: ignore[type-arg]
     position = game.positions[index]
     stakes = dict(position.wagers)
-    if position.decision in ("play", "blind"):
+    if position.decision in ("play", BLIND_PLAY):
         stakes["play"] = position.amount
     elif position.decision == "raise":
         stakes["raise"] = position.amount
@@ -284,3 +285,4 @@ def test_random_legal_rounds_never_crash_conserve_money_and_replay(
     _assert_money_conserved(game)
     assert replay(json.loads(json.dumps(game.record()))).record() == game.record()
     assert game.describe()
+

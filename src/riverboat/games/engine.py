@@ -24,7 +24,17 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from riverboat.cards import Card, format_cards
 from riverboat.deck import CardSource, Deck, DeckEmptyError, Shoe
-from riverboat.games.events import Dealt, Decision, Drawn, Event, Settled, Voided, Wagered
+from riverboat.games.events import (
+    BLIND_PLAY,
+    NO_CHOICE,
+    Dealt,
+    Decision,
+    Drawn,
+    Event,
+    Settled,
+    Voided,
+    Wagered,
+)
 from riverboat.games.rules import IllegalAction, Spot, check_wagers
 from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
@@ -376,13 +386,13 @@ class Round(ABC, Generic[RulesT]):
 
     def _auto_decide(self, index: int) -> None:
         """Decide for a position that has no choice: a blind second position makes its
-        Play (C8); one with nothing to decide (Pair Plus alone, a coup) is ``auto``."""
+        Play (C8); one with nothing to decide (Pair Plus alone, a coup) makes none."""
         position = self.positions[index]
         if position.blind and self.spec.blind_play is not None and self.spec.decides_with:
             stake = int(self.spec.blind_play * position.wagers[self.spec.decides_with])
-            self._decide(index, "blind", stake)
+            self._decide(index, BLIND_PLAY, stake)
         else:
-            self._decide(index, "auto", 0)
+            self._decide(index, NO_CHOICE, 0)
 
     def _before_decision(self, index: int, action: str) -> None:
         """Draw the hand a decision deals, before it is recorded (the rabbit, R4):
