@@ -107,7 +107,6 @@ class Round(ABC, Generic[RulesT]):
         self.drawn: list[Card] = []
         self.events: list[Event] = []
         self._source: CardSource = Deck.stacked([])
-        self._player_decided = False
         self._pending: dict[str, list[Card]] = {}
 
     @abstractmethod
@@ -293,7 +292,6 @@ class Round(ABC, Generic[RulesT]):
         index = self._deciding_index(seat)
         assert index is not None  # check_action found it
         self._decide(index, action, choice.minimum if amount is None else amount)
-        self._player_decided = True
         self._settle_if_done()
 
     def _decide(self, index: int, action: str, amount: Cents) -> None:
@@ -323,7 +321,7 @@ class Round(ABC, Generic[RulesT]):
     # ------------------------------------------------------------------- void
     def void(self, reason: str) -> None:
         """Void the round before its first decision: every wager is returned (G7)."""
-        if self.phase not in (Phase.BETTING, Phase.DECIDING) or self._player_decided:
+        if self.phase not in (Phase.BETTING, Phase.DECIDING) or self.player_decided:
             raise IllegalAction("a round can be voided only before the first decision (G7)")
         for position in self.positions:
             position.result = dict.fromkeys(position.wagers, 0)
@@ -331,6 +329,13 @@ class Round(ABC, Generic[RulesT]):
         self.events.append(Voided(reason))
 
     # ---------------------------------------------------------------- results
+    @property
+    def player_decided(self) -> bool:
+        """Whether a player has made a decision yet (G7: until then a round may be void;
+        after it, an interrupted round resumes with the same cards). The engine's own
+        decisions (a blind Play, nothing to decide) are not a player's."""
+        return any(isinstance(e, Decision) and e.by_player for e in self.events)
+
     @property
     def settled(self) -> bool:
         return self.phase in (Phase.SETTLED, Phase.VOID)

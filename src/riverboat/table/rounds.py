@@ -18,7 +18,6 @@ from riverboat.deck import Deck
 from riverboat.errors import Conflict, IllegalAction, NotFound, TooLarge
 from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
-from riverboat.games.events import Decision
 from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundRow, Transaction
@@ -346,8 +345,3 @@ class Rounds:
         with Session(self.ledger.engine) as session:
             rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(limit)).all()
             return [export_round(row, *reveal_state(session, row)) for row in rows]
-
-
-def interrupted(game_round: Round[Any]) -> bool:
-    """Whether the round still waits for its player's first decision (G7)."""
-    return not any(isinstance(e, Decision) and e.by_player for e in game_round.events)
