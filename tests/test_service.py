@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from riverboat.errors import BadCredentials, Conflict, NotFound, TooLarge, Unavailable
+from riverboat.errors import BadCredentials, Conflict, NotFound, Unavailable
 from riverboat.games import IllegalAction
 from riverboat.store.models import LedgerEntry, RoundRow
 from riverboat.table import records
@@ -414,10 +414,12 @@ def test_refusals_say_what_kind_they_are(service: TableService) -> None:
         service.login("other", "wrong horse")
     with pytest.raises(BadCredentials):
         service.login("nobody at all", "correct horse")
-    with pytest.raises(TooLarge):
-        service.history(me, 1001)
-    with pytest.raises(IllegalAction):  # a bad value, not a large one
-        service.history(me, 0)
+    # a limit outside 1..1000 is a bad value in the query, refused as IllegalAction (422)
+    # at either end; TooLarge (413) is for content too large, which a query never is
+    for limit in (0, 1001):
+        with pytest.raises(IllegalAction, match="history shows 1 to 1000 rounds") as refused:
+            service.history(me, limit)
+        assert type(refused.value) is IllegalAction
     assert len(service.history(me, 1000)) == 1
     with pytest.raises(IllegalAction) as rules:  # the rules' refusals stay IllegalAction
         service.start_round(me, "tri-card", {"ante": 100_000})

@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, exists, select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck
-from riverboat.errors import Conflict, IllegalAction, NotFound, TooLarge
+from riverboat.errors import Conflict, IllegalAction, NotFound
 from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
 from riverboat.money import Cents, format_money
@@ -335,10 +335,8 @@ class Rounds:
     ) -> list[ExportedRound]:
         """The player's last rounds, newest first, each with its seeds once finished;
         with ``commitment``, only the rounds dealt on that seed (a shoe's coups)."""
-        if limit < 1:
+        if not 1 <= limit <= HISTORY_LIMIT:  # a bad value for the query, at either end
             raise IllegalAction(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
-        if limit > HISTORY_LIMIT:
-            raise TooLarge(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
         query = select(RoundRow).where(RoundRow.player_id == player_id)
         if commitment is not None:
             query = query.where(RoundRow.commitment == commitment)
