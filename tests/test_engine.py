@@ -27,6 +27,7 @@ from riverboat.games import (
     find_game,
     replay,
 )
+from riverboat.games.events import BLIND_PLAY, NO_CHOICE
 from riverboat.games.rabbit_hunter import RabbitHunterRound, RabbitHunterRules
 from riverboat.games.rules import PayLine, PayTable, Spot
 from riverboat.games.tri_card import TriCardRound, TriCardRules
@@ -209,7 +210,7 @@ def _legal(wagers: dict[str, int]) -> dict[str, int]:
 def _stakes(game: Round, index: int) -> dict[str, int]:  # type: ignore[type-arg]
     position = game.positions[index]
     stakes = dict(position.wagers)
-    if position.decision in ("play", "blind"):
+    if position.decision in ("play", BLIND_PLAY):
         stakes["play"] = position.amount
     elif position.decision == "raise":
         stakes["raise"] = position.amount
@@ -284,3 +285,23 @@ def test_random_legal_rounds_never_crash_conserve_money_and_replay(
     _assert_money_conserved(game)
     assert replay(json.loads(json.dumps(game.record()))).record() == game.record()
     assert game.describe()
+
+
+def test_only_a_players_decision_counts_as_the_first_decision_g7() -> None:
+    from riverboat.games.crazy4 import Crazy4Round, Crazy4Rules
+
+    crazy4 = Crazy4Round(Crazy4Rules())
+    crazy4.place_wagers({"ante": 500, "super_bonus": 500})
+    crazy4.place_wagers({"ante": 500, "super_bonus": 500}, blind=True)
+    crazy4.deal(Deck.stacked(range(15)))
+    assert crazy4.positions[1].decision == BLIND_PLAY  # the engine's Play (C8)
+    assert not crazy4.player_decided
+    crazy4.act("fold")
+    assert crazy4.player_decided
+
+    tri_card = TriCardRound(TriCardRules())
+    tri_card.place_wagers({"pair_plus": 500})
+    tri_card.deal(Deck.stacked(range(6)))
+    assert tri_card.positions[0].decision == NO_CHOICE  # Pair Plus alone (T3)
+    assert tri_card.settled
+    assert not tri_card.player_decided

@@ -234,3 +234,27 @@ def test_an_amount_must_be_whole_cents() -> None:
     play(game, "Kc Kd 4s 5c 7d " + ACE_HIGH_DEALER, {"ante": 1000})
     with pytest.raises(IllegalAction, match="whole number of cents"):
         game.act("play", 1000.0)  # type: ignore[arg-type]
+
+
+def test_r4_the_rabbit_and_the_decision_that_deals_it_name_each_other() -> None:
+    from riverboat.games.rules import RulesError
+    from riverboat.games.spec import HandSpec, OptionSpec
+
+    spec = find_game("rabbit-hunter").spec()
+    rabbit = spec.hand("rabbit")
+    assert (rabbit.dealt_on, spec.option("buy").deals) == ("buy", "rabbit")
+    fold, play, buy = spec.options
+    with pytest.raises(RulesError, match="'play' deals 'rabbit'"):  # dealt on buy, not play
+        replace(spec, options=(fold, replace(play, deals="rabbit"), buy))
+    with pytest.raises(RulesError, match="'buy' deals 'rabbit'"):  # no hand is dealt on buy
+        replace(spec, hands=(*spec.hands[:2], replace(rabbit, dealt_on="play")))
+    with pytest.raises(RulesError, match="hand 'rabbit' is dealt on 'buy'"):  # buy deals none
+        replace(spec, options=(fold, play, replace(buy, deals=None)))
+    with pytest.raises(RulesError, match="hand 'owl' is dealt on 'fold'"):
+        replace(spec, hands=(*spec.hands, HandSpec("owl", "An owl", 1, dealt_on="fold")))
+    with pytest.raises(RulesError, match="hand 'owl' is dealt on 'hoot'"):
+        replace(
+            spec,
+            hands=(*spec.hands, HandSpec("owl", "An owl", 1, dealt_on="hoot")),
+            options=(*spec.options, OptionSpec("peek", "Peek")),
+        )

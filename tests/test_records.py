@@ -306,3 +306,38 @@ def test_a_tampered_event_is_caught_by_the_audit(database_url: str, tamper: Any)
     assert problems
     assert all(p.startswith(f"round {round_id}:") for p in problems)
     service.engine.dispose()
+
+
+def test_a_round_that_does_not_carry_on_from_its_stored_events_is_refused(
+    database_url: str,
+) -> None:
+    engine = connect(database_url)
+    migrate(engine)
+    with Session(engine) as session:
+        session.execute(
+            text(
+                "INSERT INTO players (id, name, failed_logins, created_at)"
+                " VALUES (:id, 'ann', 0, :when)"
+            ),
+            {"id": PLAYER, "when": WHEN},
+        )
+        row = RoundRow(
+            player_id=PLAYER, game="tri-card", status="open", server_seed="s",
+            commitment="c", client_seed="x", nonce=0, balance_before=0,
+        )  # fmt: skip
+        session.add(row)
+        session.flush()
+        stored_round = find_game("tri-card").new_round()
+        stored_round.place_wagers({"ante": 1000})
+        stored_round.deal(Deck.stacked(range(6)))
+        assert records.append(session, row, stored_round) == 2
+        other = find_game("tri-card").new_round()  # as many events, other wagers
+        other.place_wagers({"ante": 500})
+        other.deal(Deck.stacked(range(6)))
+        other.act("fold")
+        with pytest.raises(records.RecordError, match="event 0 is stored as wagers"):
+            records.append(session, row, other)
+        assert [e.kind for e in records.stored(session, row)] == ["wagers", "deal"]
+        stored_round.act("fold")  # the stored round, played on: appended
+        assert records.append(session, row, stored_round) == 2
+    engine.dispose()

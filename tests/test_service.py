@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from riverboat.errors import BadCredentials, Conflict, NotFound, TooLarge, Unavailable
+from riverboat.errors import BadCredentials, Conflict, NotFound, Unavailable
 from riverboat.games import IllegalAction
 from riverboat.store.models import LedgerEntry, RoundRow
 from riverboat.table import records
@@ -414,10 +414,12 @@ def test_refusals_say_what_kind_they_are(service: TableService) -> None:
         service.login("other", "wrong horse")
     with pytest.raises(BadCredentials):
         service.login("nobody at all", "correct horse")
-    with pytest.raises(TooLarge):
-        service.history(me, 1001)
-    with pytest.raises(IllegalAction):  # a bad value, not a large one
-        service.history(me, 0)
+    # a limit outside 1..1000 is a bad value in the query, refused as IllegalAction (422)
+    # at either end; TooLarge (413) is for content too large, which a query never is
+    for limit in (0, 1001):
+        with pytest.raises(IllegalAction, match="history shows 1 to 1000 rounds") as refused:
+            service.history(me, limit)
+        assert type(refused.value) is IllegalAction
     assert len(service.history(me, 1000)) == 1
     with pytest.raises(IllegalAction) as rules:  # the rules' refusals stay IllegalAction
         service.start_round(me, "tri-card", {"ante": 100_000})
@@ -447,3 +449,42 @@ def test_the_verifier_needs_no_database() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_shoe_is_ended_and_asked_about_at_its_own_game_b1(service: TableService) -> None:
+    me = service.local_player()
+    service.start_round(me, "baccarat", {"banker": 500}, "mine")
+    assert service.shoe_in_play(me, "baccarat")
+    assert not service.shoe_in_play(me, "tri-card")  # a fresh deck each round: no shoe
+    assert service.end_shoe(me, "tri-card") is False  # another game's table ends nothing
+    assert service.shoe_in_play(me, "baccarat")
+    assert service.end_shoe(me, "baccarat") is True
+    assert not service.shoe_in_play(me, "baccarat")
+    assert service.end_shoe(me, "baccarat") is False
+
+
+def test_an_open_round_shows_its_players_hands_by_the_spec_c8_r4() -> None:
+    from riverboat.deck import Deck
+    from riverboat.games import find_game
+    from riverboat.table.exports import round_view
+
+    row = RoundRow(
+        id=1, game="crazy4", status="open", server_seed="s", commitment="c",
+        client_seed="x", nonce=0, balance_before=0,
+    )  # fmt: skip
+    game_round = find_game("crazy4").new_round()
+    game_round.place_wagers({"ante": 500, "super_bonus": 500}, seat="ann")
+    game_round.place_wagers({"ante": 500, "super_bonus": 500}, seat="ann", blind=True)
+    game_round.deal(Deck.stacked(range(15)))
+    view = round_view(row, game_round, 0, revealed=False, shared=True)
+    # the hand ann acts on, keyed by her seat; never the blind one's nor the dealer's (C8)
+    assert list(view.cards) == ["ann"]
+    assert view.face_down == 10
+
+    row.game = "rabbit-hunter"
+    game_round = find_game("rabbit-hunter").new_round()
+    game_round.place_wagers({"ante": 500})
+    game_round.deal(Deck.stacked(range(11)))
+    assert list(round_view(row, game_round, 0, False, False).cards) == ["player"]
+    game_round.act("buy")  # R4: the rabbit is dealt to the player, who sees it
+    assert sorted(round_view(row, game_round, 0, False, False).cards) == ["player", "rabbit"]

@@ -342,3 +342,20 @@ def test_seven_seats_of_long_seeds_still_deal(service: TableService) -> None:
         return table
 
     assert len(asyncio.run(play()).road) == 1
+
+
+def test_a_seat_stakes_what_the_spec_says_its_positions_stake_c8(service: TableService) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> Messages:
+        table = SharedTable(service, "crazy4", betting_seconds=60)
+        inbox, send = listener()
+        await table.sit(ann, send)
+        await table.sit(bob, listener()[1])  # bob has not bet: betting stays open
+        await table.bet(ann, ANTE, second=ANTE)
+        await table.close()
+        return inbox
+
+    seats = of_type(asyncio.run(play()), "table")[-1]["seats"]
+    # C8: 2000 on the first position, 2000 on the blind one and its 1x Play of 1000
+    assert [seat["staked"] for seat in seats] == [5000, None]

@@ -24,7 +24,17 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from riverboat.cards import Card, format_cards
 from riverboat.deck import CardSource, Deck, DeckEmptyError, Shoe
-from riverboat.games.events import Dealt, Decision, Drawn, Event, Settled, Voided, Wagered
+from riverboat.games.events import (
+    BLIND_PLAY,
+    NO_CHOICE,
+    Dealt,
+    Decision,
+    Drawn,
+    Event,
+    Settled,
+    Voided,
+    Wagered,
+)
 from riverboat.games.rules import IllegalAction, Spot, check_wagers
 from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
@@ -97,7 +107,6 @@ class Round(ABC, Generic[RulesT]):
         self.drawn: list[Card] = []
         self.events: list[Event] = []
         self._source: CardSource = Deck.stacked([])
-        self._player_decided = False
         self._pending: dict[str, list[Card]] = {}
 
     @abstractmethod
@@ -283,7 +292,6 @@ class Round(ABC, Generic[RulesT]):
         index = self._deciding_index(seat)
         assert index is not None  # check_action found it
         self._decide(index, action, choice.minimum if amount is None else amount)
-        self._player_decided = True
         self._settle_if_done()
 
     def _decide(self, index: int, action: str, amount: Cents) -> None:
@@ -313,7 +321,7 @@ class Round(ABC, Generic[RulesT]):
     # ------------------------------------------------------------------- void
     def void(self, reason: str) -> None:
         """Void the round before its first decision: every wager is returned (G7)."""
-        if self.phase not in (Phase.BETTING, Phase.DECIDING) or self._player_decided:
+        if self.phase not in (Phase.BETTING, Phase.DECIDING) or self.player_decided:
             raise IllegalAction("a round can be voided only before the first decision (G7)")
         for position in self.positions:
             position.result = dict.fromkeys(position.wagers, 0)
@@ -321,6 +329,13 @@ class Round(ABC, Generic[RulesT]):
         self.events.append(Voided(reason))
 
     # ---------------------------------------------------------------- results
+    @property
+    def player_decided(self) -> bool:
+        """Whether a player has made a decision yet (G7: until then a round may be void;
+        after it, an interrupted round resumes with the same cards). The engine's own
+        decisions (a blind Play, nothing to decide) are not a player's."""
+        return any(isinstance(e, Decision) and e.by_player for e in self.events)
+
     @property
     def settled(self) -> bool:
         return self.phase in (Phase.SETTLED, Phase.VOID)
@@ -376,13 +391,13 @@ class Round(ABC, Generic[RulesT]):
 
     def _auto_decide(self, index: int) -> None:
         """Decide for a position that has no choice: a blind second position makes its
-        Play (C8); one with nothing to decide (Pair Plus alone, a coup) is ``auto``."""
+        Play (C8); one with nothing to decide (Pair Plus alone, a coup) makes none."""
         position = self.positions[index]
         if position.blind and self.spec.blind_play is not None and self.spec.decides_with:
             stake = int(self.spec.blind_play * position.wagers[self.spec.decides_with])
-            self._decide(index, "blind", stake)
+            self._decide(index, BLIND_PLAY, stake)
         else:
-            self._decide(index, "auto", 0)
+            self._decide(index, NO_CHOICE, 0)
 
     def _before_decision(self, index: int, action: str) -> None:
         """Draw the hand a decision deals, before it is recorded (the rabbit, R4):

@@ -26,6 +26,9 @@ from typing import Any, ClassVar
 from riverboat.money import Cents
 
 __all__ = [
+    "AUTOMATIC",
+    "BLIND_PLAY",
+    "NO_CHOICE",
     "Dealt",
     "Decision",
     "Drawn",
@@ -37,9 +40,12 @@ __all__ = [
     "event_from_json",
 ]
 
-#: decisions the engine makes for a position with no choice: a blind second
-#: position's Play (C8), and nothing to decide (Pair Plus alone, a coup)
-AUTOMATIC = ("auto", "blind")
+#: the engine's decision for a blind second position: its Play (C8)
+BLIND_PLAY = "blind"
+#: the engine's decision for a position with nothing to decide (Pair Plus alone, a coup)
+NO_CHOICE = "auto"
+#: the decisions the engine makes, never a player
+AUTOMATIC = (NO_CHOICE, BLIND_PLAY)
 
 
 class EventError(ValueError):

@@ -20,7 +20,7 @@ counted in Antes, so "Play 3x" is the action ``play`` with 3 Antes (C3).
 >>> crazy4.cards_per_round(positions=2), crazy4.shared, crazy4.blind_play
 (15, True, Fraction(1, 1))
 >>> find_game("baccarat").spec().shoe
-ShoeSpec(decks=8, cut_card_from_end=14, burns=True)
+ShoeSpec(decks=8, cut_card_from_end=14)
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ class OptionSpec:
     ``stake`` Antes at least and ``most`` at most (C3's 1x to 3x; the same when the
     amount is fixed), in steps of ``step`` cents; ``most_from`` is the hand-ranking
     key a hand must reach for ``most`` (a pair of aces, C3), below it ``stake`` is
-    the most. ``fee`` is the part of the stake paid to the house, never returned
-    (R4). ``line`` is the result line of the wager it places; ``deals`` the hand it
-    deals.
+    the most (R4's Buy & Play stakes 2 Antes: its fee and its Play; settlement says
+    which is which). ``line`` is the result line of the wager it places; ``deals``
+    the hand it deals, which names this option as its ``dealt_on``.
     """
 
     action: str
@@ -80,15 +80,14 @@ class OptionSpec:
     most: Fraction = Fraction(-1)
     most_from: tuple[int, ...] = ()
     step: Cents = 100
-    fee: Fraction = Fraction(0)
     line: str | None = None
     deals: str | None = None
 
     def __post_init__(self) -> None:
         if self.most < 0:
             object.__setattr__(self, "most", self.stake)
-        if not 0 <= self.fee <= self.stake <= self.most:
-            raise RulesError(f"option {self.action!r}: 0 <= fee <= stake <= most")
+        if not 0 <= self.stake <= self.most:
+            raise RulesError(f"option {self.action!r}: 0 <= stake <= most")
 
     def bounds(self, ante: Cents, reaches_most: bool = True) -> tuple[Cents, Cents]:
         """The cents it puts in play on ``ante``: (least, most).
@@ -103,11 +102,10 @@ class OptionSpec:
 @dataclass(frozen=True)
 class ShoeSpec:
     """Cards from a shoe of ``decks`` decks that lives across rounds, reshuffled once
-    its cut card comes out; a new shoe shows its first card and burns (B1)."""
+    its cut card comes out; a new shoe always shows its first card and burns (B1)."""
 
     decks: int
     cut_card_from_end: int
-    burns: bool = True
 
 
 @dataclass(frozen=True)
@@ -138,6 +136,24 @@ class GameSpec:
     def __post_init__(self) -> None:
         if (self.blind_play is None) != (self.positions_per_seat < 2):
             raise RulesError(f"{self.title}: a blind play goes with a second position per seat")
+        self._check_dealt_on()
+
+    def _check_dealt_on(self) -> None:
+        """An option that deals a hand and the hand dealt on it name each other (R4)."""
+        actions = {option.action for option in self.options}
+        dealt_on = {hand.name: hand.dealt_on for hand in self.hands if hand.dealt_on}
+        for option in self.options:
+            if option.deals is not None and dealt_on.get(option.deals) != option.action:
+                raise RulesError(
+                    f"{self.title}: {option.action!r} deals {option.deals!r}, "
+                    f"but no hand {option.deals!r} is dealt on {option.action!r}"
+                )
+        for name, action in dealt_on.items():
+            if action not in actions or self.option(action).deals != name:
+                raise RulesError(
+                    f"{self.title}: hand {name!r} is dealt on {action!r}, "
+                    f"but no option {action!r} deals it"
+                )
 
     @property
     def shared(self) -> bool:

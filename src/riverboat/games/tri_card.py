@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from riverboat.cards import Rank
 from riverboat.games.engine import Round
+from riverboat.games.events import NO_CHOICE
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import THREE_CARD, ThreeCard, evaluate3
@@ -221,12 +222,12 @@ class TriCardRound(Round[TriCardRules]):
 
     def _settle(self) -> list[dict[str, Cents]]:
         position = self.positions[0]
-        codes = {"fold": FOLD, "raise": RAISE, "auto": NO_DECISION}
+        codes = {"fold": FOLD, "raise": RAISE, NO_CHOICE: NO_DECISION}
         lines = settle(
             self.rules,
             evaluate3(self.cards["player"]),
             evaluate3(self.cards["dealer"]),
-            codes[position.decision or "auto"],
+            codes[position.decision or NO_CHOICE],
             position.wagers["ante"],
             position.wagers["pair_plus"],
         )
@@ -242,7 +243,7 @@ class TriCardRound(Round[TriCardRules]):
         )
         if position.decision == "fold":
             verdict = "folds"
-        elif position.decision == "auto":
+        elif position.decision == NO_CHOICE:
             verdict = "plays Pair Plus"
         else:
             verdict = "wins" if player > dealer else "ties" if player == dealer else "loses"

@@ -101,7 +101,7 @@ def _from_shoe(
     most = spec.cards_per_round()  # a coup takes at most this many cards
     value_of = math.card_values(np.arange(52)).astype(np.int8)
     burned = np.array(  # B1: the shown card and its burn
-        [1 + burn_count(card) if shoe.burns else 0 for card in range(52)]
+        [1 + burn_count(card) for card in range(52)]
     )
     player_totals, banker_totals = [], []
     played = 0

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.store.models import Deal, LedgerEntry, RoundRow, Transaction
 from riverboat.table.ledger import Ledger, player_account, round_account
-from riverboat.table.rounds import Rounds, interrupted, resume
+from riverboat.table.rounds import Rounds, resume
 
 __all__ = ["Audit"]
 
@@ -30,8 +30,8 @@ class Audit:
                     game_round = resume(row)
                 except ValueError:
                     continue  # a damaged record: left for audit to report
-                if not interrupted(game_round):
-                    continue
+                if game_round.player_decided:
+                    continue  # past the first decision: it resumes with the same cards
                 game_round.void("interrupted before the first decision")
                 self.rounds.store(session, row, game_round)
                 voided.append(row.id)

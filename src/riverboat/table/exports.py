@@ -20,7 +20,7 @@ from riverboat.table import records
 from riverboat.table.verify import own_places
 from riverboat.table.views import ChoiceView, ExportedRound, RoundRecord, RoundView
 
-__all__ = ["export_round", "reveal_state", "round_view", "totals", "winner"]
+__all__ = ["export_round", "reveal_state", "round_view", "shown_while_open", "totals", "winner"]
 
 
 def reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
@@ -40,13 +40,8 @@ def round_view(
     second position's, C8, nor the house's), everything after; the seed once
     ``revealed``."""
     finished = row.status != "open"
-    visible = (
-        game_round.cards
-        if finished
-        else {
-            hand: cards for hand, cards in game_round.cards.items() if hand in ("player", "rabbit")
-        }
-    )
+    shown = set(game_round.cards) if finished else shown_while_open(game_round)
+    visible = {hand: cards for hand, cards in game_round.cards.items() if hand in shown}
     positions = game_round.positions
     return RoundView(
         id=row.id,
@@ -73,6 +68,29 @@ def round_view(
         description=game_round.describe() if finished else None,
         balance=balance,
     )
+
+
+def shown_while_open(game_round: Round[Any]) -> set[str]:
+    """The hands a round's player sees while it is open, by its spec: the hand of each
+    position they act on and what their decisions dealt (the rabbit, R4); never the
+    house's hand nor a blind second position's (C8).
+
+    >>> from riverboat.games import find_game
+    >>> game_round = find_game("crazy4").new_round()
+    >>> _ = game_round.place_wagers({"ante": 500, "super_bonus": 500}, seat="ann")
+    >>> _ = game_round.place_wagers({"ante": 500, "super_bonus": 500}, seat="ann", blind=True)
+    >>> sorted(shown_while_open(game_round))
+    ['ann']
+    """
+    spec = game_round.spec
+    shown = {hand.name for hand in spec.hands if hand.dealt_on is not None and not hand.house}
+    if any(hand.each_position and not hand.house for hand in spec.hands):
+        shown.update(
+            game_round.hand_name(index)
+            for index, position in enumerate(game_round.positions)
+            if not position.blind
+        )
+    return shown
 
 
 def totals(game_round: Round[Any]) -> list[int] | None:

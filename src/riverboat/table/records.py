@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from riverboat.games import Round
@@ -52,20 +52,27 @@ class RecordError(ValueError):
 def append(session: Session, row: RoundRow, game_round: Round[Any]) -> int:
     """Store the round's events that are not stored yet (by ``seq``), and the cards it
     has drawn since; how many events were added. Nothing stored is changed: the
-    rules and format are written with the first events, and the cards drawn must
-    carry on from those stored.
+    events stored must be the first of the round's (same kind, same body), the rules
+    and format are written with the first events, and the cards drawn must carry on
+    from those stored; else :class:`RecordError` and nothing is added.
 
     ``game_round`` is a new round, or one rebuilt from :func:`load` (whose replay
     reproduces the stored events exactly) and played on.
     """
     record = game_round.record()
-    count = session.scalar(
-        select(func.count()).select_from(RoundEvent).where(RoundEvent.round_id == row.id)
-    )
-    have = int(count or 0)
     events = record["events"]
+    kept = stored(session, row)
+    have = len(kept)
     if have > len(events):
         raise RecordError(f"round {row.id} stores {have} events; the round has {len(events)}")
+    for seq, (row_event, event) in enumerate(zip(kept, events, strict=False)):
+        if row_event.kind != event["kind"] or json.loads(row_event.body) != json.loads(
+            json.dumps(event)
+        ):
+            raise RecordError(
+                f"round {row.id} does not carry on from its stored events: event {seq} is "
+                f"stored as {row_event.kind} {row_event.body}, the round has {json.dumps(event)}"
+            )
     rules = json.dumps(record["rules"])
     if row.rules is None:
         row.rules, row.record_format = rules, record["format"]

@@ -15,10 +15,9 @@ from sqlalchemy import ColumnElement, exists, select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck
-from riverboat.errors import Conflict, IllegalAction, NotFound, TooLarge
+from riverboat.errors import Conflict, IllegalAction, NotFound
 from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
-from riverboat.games.events import Decision
 from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundRow, Transaction
@@ -336,18 +335,11 @@ class Rounds:
     ) -> list[ExportedRound]:
         """The player's last rounds, newest first, each with its seeds once finished;
         with ``commitment``, only the rounds dealt on that seed (a shoe's coups)."""
-        if limit < 1:
+        if not 1 <= limit <= HISTORY_LIMIT:  # a bad value for the query, at either end
             raise IllegalAction(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
-        if limit > HISTORY_LIMIT:
-            raise TooLarge(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
         query = select(RoundRow).where(RoundRow.player_id == player_id)
         if commitment is not None:
             query = query.where(RoundRow.commitment == commitment)
         with Session(self.ledger.engine) as session:
             rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(limit)).all()
             return [export_round(row, *reveal_state(session, row)) for row in rows]
-
-
-def interrupted(game_round: Round[Any]) -> bool:
-    """Whether the round still waits for its player's first decision (G7)."""
-    return not any(isinstance(e, Decision) and e.by_player for e in game_round.events)

@@ -169,13 +169,14 @@ class TableService:
         """
         return self.deals.next_commitment(player_id, game)
 
-    def end_shoe(self, player_id: int) -> bool:
-        """End the player's own shoe before its cut card; whether one was in play."""
-        return self.deals.end_shoe(player_id)
+    def end_shoe(self, player_id: int, game: str) -> bool:
+        """End the player's own shoe of ``game`` before its cut card; whether one was
+        in play."""
+        return self.deals.end_shoe(player_id, game)
 
-    def shoe_in_play(self, player_id: int) -> bool:
-        """Whether the player's own shoe has coups dealt and more to come."""
-        return self.deals.shoe_in_play(player_id)
+    def shoe_in_play(self, player_id: int, game: str) -> bool:
+        """Whether the player's own shoe of ``game`` has coups dealt and more to come."""
+        return self.deals.shoe_in_play(player_id, game)
 
     def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
         """A shared table's next deck or shoe, its seed committed to now."""

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from riverboat.deck import cut_card_reached
 from riverboat.errors import IllegalAction, Refusal
 from riverboat.games import GAMES, find_game
+from riverboat.games.spec import GameSpec
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
 from riverboat.table.service import DealLayout, SharedCards, TableService
@@ -88,11 +89,13 @@ class Seat:
         """The betting positions the seat plays: one, or two with a blind second (C8)."""
         return 1 + (self.second is not None)
 
-    @property
-    def staked(self) -> Cents:
-        """The chips on the felt: the wagers, and a blind position's 1x Play (C8)."""
-        second = self.second or {}
-        return sum((self.wagers or {}).values()) + sum(second.values()) + second.get("ante", 0)
+    def staked(self, spec: GameSpec) -> Cents:
+        """The chips on the felt: what each position stakes by the game's spec, a blind
+        second position's Play included (C8)."""
+        staked = spec.position_stake(self.wagers or {})
+        if self.second is not None:
+            staked += spec.position_stake(self.second, blind=True)
+        return staked
 
 
 class SharedTable:
@@ -195,20 +198,17 @@ class SharedTable:
                     f"{probe.max_positions - taken} of the table's "
                     f"{probe.max_positions} betting positions are free"
                 )
-            placed = Seat(
-                player,
-                seat.name,
-                seed,
-                wagers=dict(probe.positions[0].wagers),
-                second=dict(probe.positions[1].wagers) if second is not None else None,
+            staked = sum(  # a blind position's Play with it (C8)
+                self.spec.position_stake(p.wagers, p.blind) for p in probe.positions
             )
             balance = await asyncio.to_thread(self.service.balance, player)
-            if placed.staked > balance:
+            if staked > balance:
                 raise IllegalAction(
-                    f"the wagers come to {format_money(placed.staked)}; "
+                    f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            seat.wagers, seat.second = placed.wagers, placed.second
+            seat.wagers = dict(probe.positions[0].wagers)
+            seat.second = dict(probe.positions[1].wagers) if second is not None else None
             seat.client_seed = seed
             if all(s.wagers for s in self.seats):
                 await self._deal()
@@ -430,7 +430,7 @@ class SharedTable:
                 SeatView(
                     name=s.name,
                     you=s.player == player,
-                    staked=s.staked or None,
+                    staked=s.staked(self.spec) or None,
                     second=s.second is not None,
                     in_round=s.round_id is not None,
                     decided=s.decision is not None,

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.errors import IllegalAction, NotFound
-from riverboat.games import GAMES, Game, Round, find_game
+from riverboat.games import Game, Round, find_game
 from riverboat.games.codec import from_json, to_json
 from riverboat.rng import FairSource, new_client_seed
 from riverboat.store.models import Deal, RoundRow
@@ -41,7 +41,6 @@ from riverboat.table.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
 
 __all__ = [
-    "SHOE_GAMES",
     "CardSource",
     "Deals",
     "Dealt",
@@ -51,10 +50,6 @@ __all__ = [
     "SharedDeal",
     "card_source",
 ]
-
-#: the games whose spec deals from a shoe that lives across rounds
-SHOE_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shoe is not None)
-
 
 @dataclass(frozen=True)
 class SharedCards:
@@ -186,13 +181,12 @@ def card_source(
     return FreshDeck(game, client_seed)
 
 
-def running_shoe(session: Session, player_id: int, game: str | None = None) -> Deal | None:
-    """The player's own shoe in play (of ``game``, or of any game dealt from a shoe)."""
-    games = SHOE_GAMES if game is None else (game,)
+def running_shoe(session: Session, player_id: int, game: str) -> Deal | None:
+    """The player's own shoe of ``game`` in play, or None."""
     return session.scalar(
         select(Deal).where(
             Deal.player_id == player_id,
-            Deal.game.in_(games),
+            Deal.game == game,
             Deal.client_seed.is_not(None),
             Deal.revealed.is_(False),
         )
@@ -249,25 +243,27 @@ class Deals:
 
         return self.ledger.write(work)
 
-    def end_shoe(self, player_id: int) -> bool:
-        """End the player's own shoe before its cut card: its seed shows, so its coups
-        can be checked now, and the next coup starts a new shoe. Whether a shoe was in
-        play."""
+    def end_shoe(self, player_id: int, game: str) -> bool:
+        """End the player's own shoe of ``game`` before its cut card: its seed shows, so
+        its coups can be checked now, and the next coup starts a new shoe. Whether a
+        shoe of that game was in play (never at a game dealt from a fresh deck)."""
+        find_game(game)  # a game that does not exist is not found
 
         def work(session: Session) -> bool:
             self.ledger.lock(session, player_id)
-            shoe = running_shoe(session, player_id)
+            shoe = running_shoe(session, player_id, game)
             if shoe is not None:
                 shoe.revealed = True
             return shoe is not None
 
         return self.ledger.write(work)
 
-    def shoe_in_play(self, player_id: int) -> bool:
-        """Whether the player's own shoe has coups dealt and more to come: its seed and
-        client seed are then fixed, and the next coup deals on from it."""
+    def shoe_in_play(self, player_id: int, game: str) -> bool:
+        """Whether the player's own shoe of ``game`` has coups dealt and more to come:
+        its seed and client seed are then fixed, and the next coup deals on from it."""
+        find_game(game)
         with Session(self.ledger.engine) as session:
-            return running_shoe(session, player_id) is not None
+            return running_shoe(session, player_id, game) is not None
 
     def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
         """A shared table's next deck or shoe: a fresh server seed, committed to now,

@@ -218,11 +218,12 @@ class OptionInfo(_View):
 
 
 class ShoeInfo(_View):
-    """A shoe that lives across rounds: its decks, its cut card and whether a new one burns."""
+    """A shoe that lives across rounds: its decks, its cut card, and ``burns``: a new
+    shoe shows its first card and burns, always (B1; the page reads it)."""
 
     decks: int
     cut_card_from_end: int
-    burns: bool
+    burns: bool = True
 
 
 class GameInfo(_View):
@@ -282,9 +283,7 @@ class GameInfo(_View):
                 "blind_play": None if spec.blind_play is None else float(spec.blind_play),
                 "shoe": None
                 if shoe is None
-                else ShoeInfo(
-                    decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end, burns=shoe.burns
-                ),
+                else ShoeInfo(decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end),
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
             }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from riverboat.errors import IllegalAction
+from riverboat.games import find_game
 from riverboat.table.views import HintOption, RoundView
 from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest
@@ -50,6 +51,6 @@ def hint(round_id: RoundId, player_id: Player, service: Service) -> list[HintOpt
     view = service.round(player_id, round_id)
     if view.status != "open" or not view.choices:
         raise IllegalAction("hints are for rounds waiting for a decision")
-    units = wagers_in_units(view.wagers)
+    units = wagers_in_units(view.wagers, find_game(view.game).spec().decides_with)
     options = best_action(view.game, " ".join(view.cards["player"]), units)
     return [HintOption(action=o.option, label=o.label, expected=float(o.expected)) for o in options]
