@@ -540,7 +540,7 @@ def test_baccarat_shoe_deals_on_until_n_ends_it() -> None:
         assert text(app, "message") == (
             "The shoe is done: its seed shows in history; the next coup starts a new shoe."
         )
-        assert not service.shoe_in_play(me)
+        assert not service.shoe_in_play(me, "baccarat")
         latest = service.history(me, 1)[0]
         assert commit_to(latest.server_seed) == latest.commitment
         assert next_deal(app) != first

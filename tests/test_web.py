@@ -439,7 +439,8 @@ def test_the_games_publish_their_shape_for_the_page(client: TestClient) -> None:
     assert (crazy4["blind_play"], crazy4["shoe"], crazy4["shared"]) == (1.0, None, True)
     assert [h["title"] for h in baccarat["hands"]] == ["Player", "Banker"]
     assert (baccarat["options"], baccarat["blind_play"]) == ([], None)
-    assert baccarat["shoe"] == {"decks": 8, "cut_card_from_end": 14, "burns": True}
+    # no "burns" key: every new shoe burns (B1), so it said nothing
+    assert baccarat["shoe"] == {"decks": 8, "cut_card_from_end": 14}
     rabbit = games["rabbit-hunter"]["hands"][-1]
     assert (rabbit["name"], rabbit["dealt_on"]) == ("rabbit", "buy")
     assert [g for g in games.values() if g["shared"]] == [crazy4, baccarat]

@@ -71,7 +71,7 @@ class Conflict(Refusal):
 
 
 class TooLarge(Refusal):
-    """A request, a message or a history page larger than riverboat accepts."""
+    """A request or a message larger than riverboat accepts."""
 
     code = "too_large"
 

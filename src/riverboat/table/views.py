@@ -218,12 +218,11 @@ class OptionInfo(_View):
 
 
 class ShoeInfo(_View):
-    """A shoe that lives across rounds: its decks, its cut card, and ``burns``: a new
-    shoe shows its first card and burns, always (B1; the page reads it)."""
+    """A shoe that lives across rounds: its decks and its cut card; a new shoe shows its
+    first card and burns (B1)."""
 
     decks: int
     cut_card_from_end: int
-    burns: bool = True
 
 
 class GameInfo(_View):

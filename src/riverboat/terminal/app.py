@@ -105,14 +105,14 @@ class TableApp(Table):
         status = self.query_one(Status)
         status.commitments = {**status.commitments, game: shown}
         if self.spec(game).shoe is not None:
-            self._felt.shoe_in_play = self.service.shoe_in_play(self.player)
+            self._felt.shoe_in_play = self.service.shoe_in_play(self.player, game)
         return shown
 
     def action_new_shoe(self) -> None:
         """Baccarat: end the shoe in play before its cut card (B1). Its seed shows in the
         history at once, and the next coup starts a new shoe, with a new commitment."""
         with self._asking():
-            ended = self.service.end_shoe(self.player)
+            ended = self.service.end_shoe(self.player, self.game)
             self._say(_SHOE_DONE if ended else "No shoe in play: the next coup starts a new one.")
             self._commit(self.game)
 

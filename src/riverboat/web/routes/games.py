@@ -43,7 +43,7 @@ def commitment(game: GameName, player_id: Player, service: Service) -> NextCommi
     deal with a client seed of your own; the round must show the same commitment.
     ``shoe_in_play``: Baccarat's shoe deals on, on the seeds it already has (B1)."""
     commitment = service.next_commitment(player_id, game)
-    in_play = find_game(game).spec().shoe is not None and service.shoe_in_play(player_id)
+    in_play = find_game(game).spec().shoe is not None and service.shoe_in_play(player_id, game)
     return NextCommitment(commitment=commitment, shoe_in_play=in_play)
 
 
@@ -54,7 +54,7 @@ def end_shoe(game: GameName, player_id: Player, service: Service) -> ShoeEnded:
     spec = find_game(game).spec()
     if spec.shoe is None:
         raise IllegalAction(f"{spec.title} deals from a fresh deck each round: it has no shoe")
-    return ShoeEnded(ended=service.end_shoe(player_id))
+    return ShoeEnded(ended=service.end_shoe(player_id, game))
 
 
 @router.get("/games/{game}/open", response_model=RoundView | None)

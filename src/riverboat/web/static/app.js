@@ -277,7 +277,7 @@ async function verifyRound(round) {
   // a round of its own deals from the top, after a fresh shoe's burn (B1: the shown
   // card, then its value in cards); a shared table's round from the places it shows
   const rank = Math.floor((order[0] % 52) / 4), burn = rank === 12 ? 1 : Math.min(rank + 2, 10);
-  const first = shoe && shoe.burns ? 1 + burn : 0, drawn = round.record.cards_drawn;
+  const first = shoe ? 1 + burn : 0, drawn = round.record.cards_drawn;
   const coup = !!shoe;  // a run of its shoe, wherever the shoe stands
   const places = round.shared || coup ? round.places : drawn.map((_, i) => first + i);
   if (round.shared || coup) {
