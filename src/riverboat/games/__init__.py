@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
@@ -28,6 +28,7 @@ __all__ = [
     "Choice",
     "Event",
     "Game",
+    "GameRules",
     "GameSpec",
     "HandSpec",
     "IllegalAction",
@@ -44,6 +45,14 @@ __all__ = [
 ]
 
 RulesT = TypeVar("RulesT")
+
+#: the rules of some game: one of the four games' rules types
+GameRules: TypeAlias = (
+    tri_card.TriCardRules
+    | rabbit_hunter.RabbitHunterRules
+    | crazy4.Crazy4Rules
+    | baccarat.BaccaratRules
+)
 
 
 @dataclass(frozen=True)
