@@ -25,7 +25,7 @@ from riverboat.analysis.adapters import game_math, heads_up_game
 from riverboat.analysis.headsup import HeadsUpGame, Solution, colex_index
 from riverboat.analysis.report import Figures, Outcomes, figures, percent, to_json
 from riverboat.cards import format_cards, parse_cards
-from riverboat.games import find_game
+from riverboat.games import GameRules, find_game
 from riverboat.games.codec import to_json as rules_json
 from riverboat.games.rules import RulesError
 from riverboat.hands import HandRanking
@@ -44,7 +44,7 @@ __all__ = [
 
 
 @cache
-def heads_up(game: str, rules: Any) -> HeadsUpGame:
+def heads_up(game: str, rules: GameRules) -> HeadsUpGame:
     """The analyzer's view of a poker game under ``rules`` (built once per rules)."""
     find_game(game)
     return heads_up_game(rules)
@@ -212,14 +212,14 @@ class Strategy:
             return [f"{lines[0]}; {label[0]} below."]
         return lines
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[dict[str, str | int | float]]:
         """One row per hand class: cards, how many hands it stands for, value, each
         legal option's expected value (in antes) and the best option."""
         solution, game = self.solution, self.game
         denominator = solution.deals_per_hand() * game.unit * solution.scale
         rows = []
         for n, hand in enumerate(solution.hands):
-            row: dict[str, Any] = {
+            row: dict[str, str | int | float] = {
                 "cards": format_cards(hand),
                 "hands": int(solution.weights[n]),
                 "hand": game.player_ranking.describe(
@@ -260,7 +260,7 @@ class Analysis:
     """The exact analysis of one game, rules and wager combination."""
 
     game: str
-    rules: Any
+    rules: GameRules
     wagers: Mapping[str, Fraction]
     figures: Figures
     strategy: Strategy | None = None
@@ -413,7 +413,7 @@ def heads_up_outcomes(solution: Solution) -> Outcomes:
 
 def analyze(
     game: str,
-    rules: Any = None,
+    rules: GameRules | None = None,
     wagers: Mapping[str, Any] | None = None,
     variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -481,7 +481,7 @@ def best_action(
     game: str,
     cards: str | Sequence[int],
     wagers: Mapping[str, Any] | None = None,
-    rules: Any = None,
+    rules: GameRules | None = None,
 ) -> list[OptionValue]:
     """Every legal option's expected value for the player's hand, best first (hints).
 

@@ -15,8 +15,6 @@ Player hands are reduced by suit symmetry (24 relabellings) before counting.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -133,7 +131,14 @@ def subset_tables(
 
 
 @_compiled
-def _value5(a: Any, b: Any, c: Any, d: Any, e: Any, values: Table) -> int:
+def _value5(
+    a: int | np.int64,
+    b: int | np.int64,
+    c: int | np.int64,
+    d: int | np.int64,
+    e: int | np.int64,
+    values: Table,
+) -> int:
     """The table value of five distinct cards in any order."""
     a, b, c, d, e = sort5(np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e))
     return int(

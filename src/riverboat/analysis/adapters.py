@@ -20,14 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Generic, TypeAlias, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis.headsup import HeadsUpGame, Option
+from riverboat.analysis.report import Outcomes
 from riverboat.cards import Rank
-from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
+from riverboat.games import GameRules, baccarat, crazy4, rabbit_hunter, tri_card
+from riverboat.games.rules import PayTable
 from riverboat.games.spec import GameSpec
 from riverboat.hands import (
     FIVE_CARD,
@@ -43,14 +45,28 @@ from riverboat.hands import (
     evaluate6,
     hand_table,
 )
-from riverboat.hands.evaluate import _best_four_of_five
+from riverboat.hands.evaluate import Values, _best_four_of_five
 
-__all__ = ["MATH", "GameMath", "Threshold", "game_math", "heads_up_game", "options_of"]
+__all__ = [
+    "MATH",
+    "GameMath",
+    "SomeGameMath",
+    "Threshold",
+    "game_math",
+    "heads_up_game",
+    "options_of",
+]
 
 Cards = npt.NDArray[np.uint8]
+Ints = npt.NDArray[np.int64]
+#: a settle function's results: each settlement line's net result per round
+Lines = Mapping[str, Ints]
+RulesT = TypeVar("RulesT", bound=GameRules)
 #: ``settle(rules, first, second, code, stakes)``: the game's settle with a hand's (or
 #: coup's) two values, the decision code (scalar or array) and the wagers by name
-Settle = Callable[[Any, Any, Any, Any, Mapping[str, Any]], Mapping[str, Any]]
+Settle: TypeAlias = Callable[
+    [RulesT, npt.ArrayLike, npt.ArrayLike, npt.ArrayLike, Mapping[str, npt.ArrayLike]], Lines
+]
 
 
 @dataclass(frozen=True)
@@ -63,8 +79,16 @@ class Threshold:
     most: bool = False
 
 
+def _no_pay_tables(rules: GameRules) -> Mapping[str, PayTable]:
+    return {}
+
+
+def _same_rules(rules: RulesT) -> RulesT:
+    return rules
+
+
 @dataclass(frozen=True)
-class GameMath:
+class GameMath(Generic[RulesT]):
     """What the analyzer and the simulator need of a game beyond its spec.
 
     ``spec`` gives the game's shape under its rules. ``settle`` maps a code and
@@ -78,54 +102,79 @@ class GameMath:
     drawing rules: values of the next cards -> totals and cards used).
     """
 
-    spec: Callable[[Any], GameSpec]
+    spec: Callable[[RulesT], GameSpec]
     line_wagers: Mapping[str, str]
-    settle: Settle
+    settle: Settle[RulesT]
     code: Callable[[str, Fraction], int] = lambda action, bet: 0
     ranking: HandRanking | None = None
     table: Callable[[], npt.NDArray[np.int16]] | None = None
-    evaluate: Callable[[Cards], Any] | None = None
-    evaluate_with: Callable[[Cards], Any] | None = None
-    pay_tables: Callable[[Any], Mapping[str, Any]] = lambda rules: {}
-    per_unit: Callable[[Any], Any] = lambda rules: rules
+    evaluate: Callable[[Cards], Values] | None = None
+    evaluate_with: Callable[[Cards], Values] | None = None
+    pay_tables: Callable[[RulesT], Mapping[str, PayTable]] = _no_pay_tables
+    per_unit: Callable[[RulesT], RulesT] = _same_rules
     simple: tuple[Threshold, ...] = ()
     no_decision: int = 0  # the code when the deciding wager is absent (Pair Plus alone)
-    outcomes: Callable[[Any], Any] | None = None
-    card_values: Callable[[Any], Any] | None = None
-    coup: Callable[[Any], tuple[Any, Any, Any]] | None = None
+    outcomes: Callable[[RulesT], Outcomes] | None = None
+    card_values: Callable[[npt.ArrayLike], Ints] | None = None
+    coup: Callable[[npt.ArrayLike], tuple[Ints, Ints, Ints]] | None = None
+
+
+#: the math of one of the games, whichever
+SomeGameMath: TypeAlias = (
+    GameMath[tri_card.TriCardRules]
+    | GameMath[rabbit_hunter.RabbitHunterRules]
+    | GameMath[crazy4.Crazy4Rules]
+    | GameMath[baccarat.BaccaratRules]
+)
 
 
 def _tri_card_settle(
-    rules: Any, p: Any, d: Any, code: Any, stakes: Mapping[str, Any]
-) -> Mapping[str, Any]:
+    rules: tri_card.TriCardRules,
+    p: npt.ArrayLike,
+    d: npt.ArrayLike,
+    code: npt.ArrayLike,
+    stakes: Mapping[str, npt.ArrayLike],
+) -> Lines:
     ante = np.where(np.asarray(code) == tri_card.NO_DECISION, 0, stakes["ante"])
     return tri_card.settle(rules, p, d, code, ante, stakes["pair_plus"])
 
 
 def _rabbit_settle(
-    rules: Any, p: Any, d: Any, code: Any, stakes: Mapping[str, Any]
-) -> Mapping[str, Any]:
+    rules: rabbit_hunter.RabbitHunterRules,
+    p: npt.ArrayLike,
+    d: npt.ArrayLike,
+    code: npt.ArrayLike,
+    stakes: Mapping[str, npt.ArrayLike],
+) -> Lines:
     return rabbit_hunter.settle(
         rules, p, d, code, stakes["ante"], stakes["bonus"], stakes["bad_beat"]
     )
 
 
 def _crazy4_settle(
-    rules: Any, p: Any, d: Any, code: Any, stakes: Mapping[str, Any]
-) -> Mapping[str, Any]:
-    play = code * stakes["ante"]  # the code is the Play in Antes (C3)
+    rules: crazy4.Crazy4Rules,
+    p: npt.ArrayLike,
+    d: npt.ArrayLike,
+    code: npt.ArrayLike,
+    stakes: Mapping[str, npt.ArrayLike],
+) -> Lines:
+    play = np.multiply(code, stakes["ante"])  # the code is the Play in Antes (C3)
     return crazy4.settle(
         rules, p, d, play, stakes["ante"], stakes["super_bonus"], stakes["queens_up"]
     )
 
 
 def _baccarat_settle(
-    rules: Any, p: Any, b: Any, code: Any, stakes: Mapping[str, Any]
-) -> Mapping[str, Any]:
+    rules: baccarat.BaccaratRules,
+    p: npt.ArrayLike,
+    b: npt.ArrayLike,
+    code: npt.ArrayLike,
+    stakes: Mapping[str, npt.ArrayLike],
+) -> Lines:
     return baccarat.settle(rules, p, b, stakes["player"], stakes["banker"], stakes["tie"])
 
 
-def _baccarat_outcomes(rules: Any) -> Any:
+def _baccarat_outcomes(rules: baccarat.BaccaratRules) -> Outcomes:
     from riverboat.analysis.baccarat import baccarat_outcomes
 
     return baccarat_outcomes(rules)
@@ -135,7 +184,7 @@ _TRI_CARD_CODES = {"fold": tri_card.FOLD, "raise": tri_card.RAISE}
 _RABBIT_CODES = {"fold": rabbit_hunter.FOLD, "play": rabbit_hunter.PLAY, "buy": rabbit_hunter.BUY}
 
 #: the one registry: each game's math, by its rules type
-MATH: dict[type, GameMath] = {
+MATH: dict[type[GameRules], SomeGameMath] = {
     tri_card.TriCardRules: GameMath(
         spec=tri_card.spec,
         line_wagers={
@@ -205,12 +254,14 @@ MATH: dict[type, GameMath] = {
 }
 
 
-def game_math(rules: Any) -> GameMath:
+def game_math(rules: RulesT) -> GameMath[RulesT]:
     """The :class:`GameMath` of the game ``rules`` belong to."""
-    return MATH[type(rules)]
+    some_rules: GameRules = rules
+    # MATH is keyed by the rules type, so the entry found is the math of these rules
+    return cast("GameMath[RulesT]", MATH[type(some_rules)])
 
 
-def options_of(spec: GameSpec, math: GameMath) -> tuple[Option, ...]:
+def options_of(spec: GameSpec, math: GameMath[RulesT]) -> tuple[Option, ...]:
     """The analyzer's options from the spec's decisions: one per stake a decision may
     take (``play`` and ``play3x`` for C3's 1x or 3x), and where the deciding wager
     may be absent (T1), the option of playing without it."""
@@ -254,16 +305,19 @@ def options_of(spec: GameSpec, math: GameMath) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def heads_up_game(rules: Any) -> HeadsUpGame:
+def heads_up_game(rules: GameRules) -> HeadsUpGame:
     """The analyzer's view of a game where a position meets the dealer, under ``rules``."""
     math = game_math(rules)
     assert math.ranking is not None
     assert math.table is not None
+    assert not isinstance(rules, baccarat.BaccaratRules)  # no ranking: not heads-up
     spec = math.spec(rules)
     counted = math.per_unit(rules)
     lines = tuple(math.line_wagers)
 
-    def settle(p: Any, d: Any, option: Option, stakes: Mapping[str, int]) -> Mapping[str, Any]:
+    def settle(
+        p: npt.ArrayLike, d: npt.ArrayLike, option: Option, stakes: Mapping[str, int]
+    ) -> Lines:
         result = math.settle(counted, p, d, option.settle_code, stakes)
         return {line: result[line] for line in lines}
 

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import comb, lcm
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import _counting
+from riverboat.games import GameRules
 from riverboat.games.rules import PayTable, RulesError
 from riverboat.hands import HandRanking
 from riverboat.hands._kernels import BINOMIAL
@@ -70,12 +70,12 @@ class Option:
         return self.action, int(self.bet * ante)
 
 
-def unit_stake(rules: Any) -> int:
+def unit_stake(rules: object) -> int:
     """The smallest stake on which every payout of ``rules`` is a whole number:
     the least common multiple of the denominators of its fractions (3 to 2 -> 2)."""
     denominators = [1]
 
-    def walk(value: Any) -> None:
+    def walk(value: object) -> None:
         if isinstance(value, Fraction):
             denominators.append(value.denominator)
         elif isinstance(value, tuple | list):
@@ -99,7 +99,7 @@ class HeadsUpGame:
     """
 
     name: str
-    rules: Any
+    rules: GameRules
     size: int  # cards in the player's and the dealer's hands: 3 or 5
     player_values: npt.NDArray[np.int16]  # by colex index of the player's hand
     dealer_values: npt.NDArray[np.int16]
@@ -109,7 +109,9 @@ class HeadsUpGame:
     wagers: tuple[str, ...]  # initial wagers, the first the base (the ante)
     line_wagers: Mapping[str, str]  # each settlement line and the wager it belongs to
     options: tuple[Option, ...]
-    settle: Callable[[Any, Any, Option, Mapping[str, int]], Mapping[str, Any]]
+    settle: Callable[
+        [npt.ArrayLike, npt.ArrayLike, Option, Mapping[str, int]], Mapping[str, Int64s]
+    ]
     extra_card: bool = False  # some option draws a card: every deal counts it
     pay_tables: Mapping[str, PayTable] = field(default_factory=dict)  # wagers paid on the hand
 
@@ -175,9 +177,14 @@ class HeadsUpGame:
         return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
 
     @cached_property
-    def _tables(self) -> tuple[Any, ...]:
-        if self.size == 5:
-            return tuple(_counting.subset_tables(self.dealer_values, self.dealer_ranking.count))
+    def _tables(
+        self,
+    ) -> tuple[Int64s, npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int16]]:
+        """The five-card counting tables (:func:`_counting.subset_tables`)."""
+        return _counting.subset_tables(self.dealer_values, self.dealer_ranking.count)
+
+    @cached_property
+    def _three_tables(self) -> tuple[Int64s, Int64s, Int64s]:
         return _three_card_tables(self.dealer_values, self.dealer_ranking.count)
 
     def count(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, Int64s]:
@@ -201,7 +208,7 @@ class HeadsUpGame:
             )
         else:
             counts[:] = _three_card_counts(
-                hands, values, boundaries, self.dealer_values, *self._tables
+                hands, values, boundaries, self.dealer_values, *self._three_tables
             )
         return values, counts
 

@@ -20,15 +20,15 @@ from fractions import Fraction
 from math import lcm
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import analyze, heads_up, wager_units
 from riverboat.analysis.adapters import game_math
-from riverboat.analysis.report import figures
-from riverboat.games import find_game
+from riverboat.analysis.report import Figures, figures
+from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import SecureSource, chunk_generator
 from riverboat.sim.batches import play_batch
@@ -38,6 +38,7 @@ __all__ = ["Simulation", "Totals", "WagerEstimate", "simulate"]
 
 CHUNK = 250_000
 Progress = Callable[[int, int], None]
+Key = TypeVar("Key")
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Spec:
     """Everything a chunk needs; small enough to send to another process."""
 
     game: str
-    rules: Any
+    rules: GameRules
     stakes: dict[str, int]  # each wager in integer stake units
     table: npt.NDArray[np.int16] | None
     codes: npt.NDArray[np.int64]
@@ -71,16 +72,17 @@ class Totals:
     options: dict[int, int] = field(default_factory=dict)
 
     def __add__(self, other: Totals) -> Totals:
-        def merge(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
-            return {k: a.get(k, 0) + b.get(k, 0) for k in {*a, *b}}
-
         return Totals(
             self.rounds + other.rounds,
-            merge(self.sums, other.sums),
-            merge(self.squares, other.squares),
+            _merge(self.sums, other.sums),
+            _merge(self.squares, other.squares),
             self.wagered + other.wagered,
-            merge(self.options, other.options),
+            _merge(self.options, other.options),
         )
+
+
+def _merge(a: Mapping[Key, int], b: Mapping[Key, int]) -> dict[Key, int]:
+    return {k: a.get(k, 0) + b.get(k, 0) for k in {*a, *b}}
 
 
 def run_chunk(spec: Spec, index: int) -> Totals:
@@ -132,7 +134,7 @@ class WagerEstimate:
 @dataclass(frozen=True)
 class Simulation:
     game: str
-    rules: Any
+    rules: GameRules
     strategy: str
     seed: int
     totals: Totals
@@ -234,7 +236,7 @@ def _executor_map(
 def simulate(
     game: str,
     rounds: int,
-    rules: Any = None,
+    rules: GameRules | None = None,
     wagers: Mapping[str, Any] | None = None,
     strategy: str | Path = "optimal",
     seed: int | None = None,
@@ -299,8 +301,8 @@ def simulate(
 
 
 def _exact_for(
-    game: str, rules: Any, placed: dict[str, Fraction], table: npt.NDArray[np.int16]
-) -> Any:
+    game: str, rules: GameRules, placed: dict[str, Fraction], table: npt.NDArray[np.int16]
+) -> Figures:
     """The analyzer's exact figures under the simulated strategy."""
     from dataclasses import replace
 

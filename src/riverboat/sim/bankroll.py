@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import heads_up, wagers_in_units
-from riverboat.games import find_game
+from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError, check_wagers
 from riverboat.money import format_money
 from riverboat.rng import SecureSource, chunk_generator
@@ -135,7 +135,7 @@ def bankroll(
     target: int | None = None,
     strategy: str | Path = "optimal",
     seed: int | None = None,
-    rules: Any = None,
+    rules: GameRules | None = None,
 ) -> BankrollStudy:
     """Play ``sessions`` sessions of up to ``rounds`` rounds from ``start`` cents with
     ``wagers`` in cents (the table's limits apply)."""

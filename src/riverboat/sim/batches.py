@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from riverboat.analysis.adapters import GameMath, game_math
 from riverboat.deck import burn_count, cut_card_reached
-from riverboat.games import find_game
+from riverboat.games import GameRules, find_game
 from riverboat.games.spec import GameSpec
 from riverboat.hands._kernels import lookup3, lookup5
 from riverboat.rng import Generator, deal_prefixes, shuffled_shoes
@@ -40,7 +40,7 @@ def _decisions(cards: npt.NDArray[np.uint8], table: npt.NDArray[np.int16]) -> In
 
 def play_batch(
     game: str,
-    rules: object,
+    rules: GameRules,
     generator: Generator,
     rounds: int,
     stakes: Mapping[str, int],
@@ -84,8 +84,8 @@ def play_batch(
 
 def _from_shoe(
     spec: GameSpec,
-    math: GameMath,
-    rules: object,
+    math: GameMath[GameRules],
+    rules: GameRules,
     generator: Generator,
     rounds: int,
     stakes: Mapping[str, int],
