@@ -26,6 +26,9 @@ giving a ``send`` coroutine for the messages meant for that player, then calls
 ``table`` (the seats, the phase, the deal's commitment), ``dealt`` and ``result`` (the
 player's own round, as the service shows it), ``coup`` (a Baccarat coup's cards, which
 every seat sees), ``decided`` and ``error``.
+
+The seats and sending to their connections are :mod:`riverboat.table.seats`; the
+betting and decision deadlines are a :class:`riverboat.table.clock.Timer`.
 """
 
 from __future__ import annotations
@@ -33,16 +36,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
 from riverboat.deck import cut_card_reached
 from riverboat.errors import IllegalAction, Refusal
 from riverboat.games import GAMES, find_game
-from riverboat.games.spec import GameSpec
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
+from riverboat.table.clock import Timer
+from riverboat.table.seats import CONNECTIONS, Seat, Send, find_seat, seated
 from riverboat.table.service import DealLayout, SharedCards, TableService
 from riverboat.table.views import (
     SEED_CHARACTERS,
@@ -53,9 +55,7 @@ from riverboat.table.views import (
     NewDeal,
     ResultMessage,
     RoundView,
-    SeatView,
     ShoeView,
-    TableMessage,
     TableSnapshot,
 )
 
@@ -63,39 +63,7 @@ __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 
 #: the games with shared tables; their seats are the round's (``max_seats``)
 SHARED_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shared)
-#: connections (tabs) one player may keep at a table, and how long a message may take
-CONNECTIONS = 4
-SEND_SECONDS = 5.0
 _log = logging.getLogger(__name__)
-
-Send = Callable[[TableMessage], Awaitable[None]]
-
-
-@dataclass
-class Seat:
-    """A player at the table, the connections that listen for them, and their round."""
-
-    player: int
-    name: str
-    client_seed: str = ""
-    listeners: list[Send] = field(default_factory=list)
-    wagers: dict[str, Cents] | None = None
-    second: dict[str, Cents] | None = None
-    round_id: int | None = None
-    decision: tuple[str, Cents | None] | None = None
-
-    @property
-    def positions(self) -> int:
-        """The betting positions the seat plays: one, or two with a blind second (C8)."""
-        return 1 + (self.second is not None)
-
-    def staked(self, spec: GameSpec) -> Cents:
-        """The chips on the felt: what each position stakes by the game's spec, a blind
-        second position's Play included (C8)."""
-        staked = spec.position_stake(self.wagers or {})
-        if self.second is not None:
-            staked += spec.position_stake(self.second, blind=True)
-        return staked
 
 
 class SharedTable:
@@ -128,14 +96,13 @@ class SharedTable:
         self.next_place = 0
         self.road: list[str] = []  # this shoe's coups' winners: Player, Banker or Tie
         self._lock = asyncio.Lock()
-        self._timer: asyncio.Task[None] | None = None
-        self._deadline: float | None = None
+        self._timer = Timer(self._lock, _log, game)
 
     # ------------------------------------------------------------ players
     async def sit(self, player: int, send: Send) -> None:
         """Seat the player (or add a connection to their seat) and show them the table."""
         async with self._lock:
-            seat = self._seat(player)
+            seat = find_seat(self.seats, player)
             if seat is None:
                 if len(self.seats) >= self.max_seats:
                     raise IllegalAction(
@@ -158,7 +125,7 @@ class SharedTable:
         """The connection has gone; the seat goes with its last one, unless it is in a
         round, which plays out (an undecided hand folds when the time runs out)."""
         async with self._lock:
-            seat = self._seat(player)
+            seat = find_seat(self.seats, player)
             if seat is None:
                 return
             with contextlib.suppress(ValueError):
@@ -166,7 +133,7 @@ class SharedTable:
             if not seat.listeners and seat.round_id is None:
                 self.seats.remove(seat)
                 if not any(s.wagers for s in self.seats):
-                    self._cancel_timer()
+                    self._timer.cancel()
                 await self._broadcast()
 
     async def bet(
@@ -185,7 +152,7 @@ class SharedTable:
                 "characters without '|'"
             )
         async with self._lock:
-            seat = self._seated(player)
+            seat = seated(self.seats, player)
             if self.phase != "betting" or seat.round_id is not None:
                 raise IllegalAction("betting is closed: wait for the next deal")
             probe = self.kind.new_round(self.rules)
@@ -213,14 +180,14 @@ class SharedTable:
             if all(s.wagers for s in self.seats):
                 await self._deal()
                 return
-            if self._timer is None:
-                self._arm(self.betting_seconds, self._deal)
+            if not self._timer.armed:
+                self._timer.arm(self.betting_seconds, self._deal)
             await self._broadcast()
 
     async def decide(self, player: int, action: str, amount: Cents | None = None) -> None:
         """The seat's decision (Crazy 4), checked now and carried out at the showdown."""
         async with self._lock:
-            seat = self._seated(player)
+            seat = seated(self.seats, player)
             if self.phase != "deciding" or seat.round_id is None:
                 raise IllegalAction("there is no hand of yours to decide on now")
             if seat.decision is not None:
@@ -229,7 +196,7 @@ class SharedTable:
             await asyncio.to_thread(self.service.check_decision, player, round_id, action, amount)
             seat.decision = (action, amount)
             waiting = sum(s.round_id is not None and s.decision is None for s in self.seats)
-            await self._send(seat, DecidedMessage(action=action, waiting=waiting))
+            await seat.send(DecidedMessage(action=action, waiting=waiting))
             if waiting == 0:
                 await self._showdown()
             else:
@@ -237,12 +204,12 @@ class SharedTable:
 
     async def close(self) -> None:
         """Stop the table's timer (the server is stopping)."""
-        self._cancel_timer()
+        self._timer.cancel()
 
     # ---------------------------------------------------------- the deal
     async def _deal(self) -> None:
         """Close betting and deal to every seat that bet (lock held)."""
-        self._cancel_timer()
+        self._timer.cancel()
         bettors = [s for s in self.seats if s.wagers]
         if not bettors:
             return
@@ -273,10 +240,10 @@ class SharedTable:
                 continue
             if view.status == "open":
                 seat.round_id = view.id
-            await self._send(seat, DealtMessage(round=view))
+            await seat.send(DealtMessage(round=view))
         if any(s.round_id is not None for s in self.seats):
             self.phase = "deciding"
-            self._arm(self.decision_seconds, self._showdown)
+            self._timer.arm(self.decision_seconds, self._showdown)
             await self._broadcast()
         else:  # every wager refused or void: a fresh deck for the next deal
             await self._next_deal()
@@ -291,13 +258,13 @@ class SharedTable:
             view = await self._start(seat, places)
             if view is not None and view.status == "settled":
                 coup = coup or CoupMessage(cards=view.cards, totals=view.totals, winner=view.winner)
-                await self._send(seat, ResultMessage(round=view))
+                await seat.send(ResultMessage(round=view))
         if coup is not None:
             self.next_place += sum(len(hand) for hand in coup.cards.values())
             if coup.winner is not None:
                 self.road.append(coup.winner)
             for seat in self.seats:
-                await self._send(seat, coup)
+                await seat.send(coup)
         cut = self.layout.cut_card_from_end or 0
         if cut_card_reached(self.layout.size - self.next_place, cut):  # B1: a new shoe
             self.road = []
@@ -325,19 +292,19 @@ class SharedTable:
         except Exception:  # the database failed: its transaction took nothing
             _log.exception("dealing to player %s failed", seat.player)
             message = "not dealt in: the table could not reach its database; nothing was staked"
-        await self._send(seat, ErrorMessage(message=message))
+        await seat.send(ErrorMessage(message=message))
         return None
 
     async def _showdown(self) -> None:
         """Carry out every decision (an undecided hand folds) in one transaction, reveal
         the deck, then show each player their settled round (lock held)."""
-        self._cancel_timer()
+        self._timer.cancel()
         playing = [s for s in self.seats if s.round_id is not None]
         decisions = []
         for seat in playing:
             assert seat.round_id is not None
             if seat.decision is None:
-                await self._send(seat, ErrorMessage(message="time ran out: the hand folds"))
+                await seat.send(ErrorMessage(message="time ran out: the hand folds"))
             decisions.append((seat.player, seat.round_id, *(seat.decision or ("fold", None))))
         try:
             notes = await asyncio.to_thread(self.service.showdown, decisions)
@@ -355,12 +322,12 @@ class SharedTable:
                         "the table could not reach its database: your round stays open "
                         "and is void and refunded when the server restarts (G7)"
                     )
-                    await self._send(seat, ErrorMessage(message=message))
+                    await seat.send(ErrorMessage(message=message))
                     continue
                 if seat.round_id in notes:
-                    await self._send(seat, ErrorMessage(message=notes[seat.round_id]))
+                    await seat.send(ErrorMessage(message=notes[seat.round_id]))
                 view = await asyncio.to_thread(self.service.round, seat.player, seat.round_id)
-                await self._send(seat, ResultMessage(round=view))
+                await seat.send(ResultMessage(round=view))
         finally:  # whatever failed, the table goes back to betting
             for seat in playing:
                 seat.round_id, seat.decision = None, None
@@ -381,40 +348,9 @@ class SharedTable:
         if broadcast:
             await self._broadcast()
 
-    # ------------------------------------------------------------ helpers
-    def _seat(self, player: int) -> Seat | None:
-        return next((s for s in self.seats if s.player == player), None)
-
-    def _seated(self, player: int) -> Seat:
-        seat = self._seat(player)
-        if seat is None:
-            raise IllegalAction("take a seat at the table first")
-        return seat
-
-    def _arm(self, seconds: float, then: Callable[[], Awaitable[None]]) -> None:
-        async def later() -> None:
-            await asyncio.sleep(seconds)
-            async with self._lock:
-                self._timer = None
-                try:
-                    await then()
-                except Exception:  # no one awaits a timer: say it here
-                    _log.exception("the %s table's timer failed", self.game)
-
-        self._cancel_timer()
-        self._deadline = time.monotonic() + seconds
-        self._timer = asyncio.get_running_loop().create_task(later())
-
-    def _cancel_timer(self) -> None:
-        timer, self._timer, self._deadline = self._timer, None, None
-        if timer is not None and timer is not asyncio.current_task():
-            timer.cancel()
-
+    # ------------------------------------------------------------ what seats see
     def snapshot(self, player: int) -> TableSnapshot:
         """The table as ``player`` sees it: seats and chips, never anyone's cards."""
-        left = None
-        if self._deadline is not None:
-            left = max(0.0, self._deadline - time.monotonic())
         shoe = None
         if self.spec.shoe is not None:
             size = self.layout.size if self.layout else None
@@ -424,30 +360,13 @@ class SharedTable:
         return TableSnapshot(
             game=self.game,
             phase=self.phase,
-            seconds_left=left,
+            seconds_left=self._timer.seconds_left(),
             commitment=self.deal.commitment if self.deal else None,
-            seats=[
-                SeatView(
-                    name=s.name,
-                    you=s.player == player,
-                    staked=s.staked(self.spec) or None,
-                    second=s.second is not None,
-                    in_round=s.round_id is not None,
-                    decided=s.decision is not None,
-                )
-                for s in self.seats
-            ],
+            seats=[s.view(player, self.spec) for s in self.seats],
             seats_free=self.max_seats - len(self.seats),
             shoe=shoe,
         )
 
     async def _broadcast(self) -> None:
         for seat in list(self.seats):
-            await self._send(seat, self.snapshot(seat.player))
-
-    async def _send(self, seat: Seat, message: TableMessage) -> None:
-        for send in list(seat.listeners):
-            try:  # a connection that stopped reading must not hold up the table
-                await asyncio.wait_for(send(message), SEND_SECONDS)
-            except Exception:  # a connection that has gone, or hangs: stop talking to it
-                seat.listeners.remove(send)
+            await seat.send(self.snapshot(seat.player))

@@ -1,0 +1,85 @@
+"""A shared table's seats: who sits there, the connections that listen for them, what
+they have bet and decided, and sending them the table's messages.
+
+A seat keeps at most :data:`CONNECTIONS` connections (tabs). A message goes to each of
+them and may take :data:`SEND_SECONDS`; a connection that fails or hangs is dropped, so
+one that stopped reading never holds up the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from riverboat.errors import IllegalAction
+from riverboat.games.spec import GameSpec
+from riverboat.money import Cents
+from riverboat.table.views import SeatView, TableMessage
+
+__all__ = ["CONNECTIONS", "SEND_SECONDS", "Seat", "Send", "find_seat", "seated"]
+
+#: connections (tabs) one player may keep at a table, and how long a message may take
+CONNECTIONS = 4
+SEND_SECONDS = 5.0
+
+Send = Callable[[TableMessage], Awaitable[None]]
+
+
+@dataclass
+class Seat:
+    """A player at the table, the connections that listen for them, and their round."""
+
+    player: int
+    name: str
+    client_seed: str = ""
+    listeners: list[Send] = field(default_factory=list)
+    wagers: dict[str, Cents] | None = None
+    second: dict[str, Cents] | None = None
+    round_id: int | None = None
+    decision: tuple[str, Cents | None] | None = None
+
+    @property
+    def positions(self) -> int:
+        """The betting positions the seat plays: one, or two with a blind second (C8)."""
+        return 1 + (self.second is not None)
+
+    def staked(self, spec: GameSpec) -> Cents:
+        """The chips on the felt: what each position stakes by the game's spec, a blind
+        second position's Play included (C8)."""
+        staked = spec.position_stake(self.wagers or {})
+        if self.second is not None:
+            staked += spec.position_stake(self.second, blind=True)
+        return staked
+
+    def view(self, player: int, spec: GameSpec) -> SeatView:
+        """The seat as ``player`` sees it: chips and progress, never the cards."""
+        return SeatView(
+            name=self.name,
+            you=self.player == player,
+            staked=self.staked(spec) or None,
+            second=self.second is not None,
+            in_round=self.round_id is not None,
+            decided=self.decision is not None,
+        )
+
+    async def send(self, message: TableMessage) -> None:
+        """Send ``message`` to every connection of the seat, dropping those that fail."""
+        for send in list(self.listeners):
+            try:  # a connection that stopped reading must not hold up the table
+                await asyncio.wait_for(send(message), SEND_SECONDS)
+            except Exception:  # a connection that has gone, or hangs: stop talking to it
+                self.listeners.remove(send)
+
+
+def find_seat(seats: list[Seat], player: int) -> Seat | None:
+    """The player's seat, or None if they are not seated."""
+    return next((s for s in seats if s.player == player), None)
+
+
+def seated(seats: list[Seat], player: int) -> Seat:
+    """The player's seat; refused if they are not seated."""
+    seat = find_seat(seats, player)
+    if seat is None:
+        raise IllegalAction("take a seat at the table first")
+    return seat
