@@ -38,11 +38,6 @@ def shoe(letters: str) -> list[str]:
     return [LETTERS[letter] for letter in letters.replace(" ", "")]
 
 
-def colours(letters: str) -> str:
-    """Derived marks as a string of r and b, in order."""
-    return "".join("r" if c == "r" else "b" for c in letters)
-
-
 def grid(*rows: str) -> list[str]:
     """A grid written out row by row, padded with empty rows to the road's height."""
     width = len(rows[0])
