@@ -98,6 +98,22 @@ def finish(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def test_the_page_loads_as_es_modules(page: Page, server: str) -> None:
+    """index.html loads js/main.js as a module; every module it imports is served as
+    JavaScript (a module with another MIME type would not run) and the page started."""
+    assert 'type="module" src="/static/js/main.js"' in page.content()
+    loaded = page.evaluate(
+        "performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(n => n.includes('/static/js/'))"
+    )
+    assert len(loaded) >= 8
+    for address in loaded:
+        served = page.request.get(address)
+        assert served.ok
+        assert "javascript" in served.headers["content-type"]
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+
+
 def test_rabbit_hunter_buy_and_play(page: Page) -> None:
     choose(page, "Rabbit Hunter")
     tap(page, "ante")
