@@ -6,13 +6,28 @@ import { $, gameOf, layout, state } from "./state.js";
 // a client seed of the player's own, drawn here after the house showed its commitment
 export const clientSeed = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 
-// the commitment to the next round's server seed, shown before the player's seed is drawn
-export async function showCommitment() {
+// No commitment is known for the next deal (another table was chosen, or the one shown
+// was spent on a deal): a deal fetches and shows one before it draws its client seed.
+export function forgetCommitment() {
   state.commitment = null;
   state.shoeInPlay = false;
-  $("new-shoe").hidden = true;
-  if (state.shared) { $("fair-line").textContent = ""; return; }
-  const { commitment, shoe_in_play } = await api(`/api/games/${state.game}/commitment`);
+}
+
+let asked = 0;
+
+// the commitment to the next round's server seed, shown before the player's seed is drawn;
+// the line shown stays until the next one replaces it, and an answer for a table left
+// since, or overtaken by a later ask, is dropped
+export async function showCommitment() {
+  const ask = ++asked, game = state.game;
+  if (state.shared) {
+    forgetCommitment();
+    $("new-shoe").hidden = true;
+    $("fair-line").textContent = "";
+    return;
+  }
+  const { commitment, shoe_in_play } = await api(`/api/games/${game}/commitment`);
+  if (ask !== asked || state.game !== game || state.shared) return;
   state.commitment = commitment;
   state.shoeInPlay = shoe_in_play;
   $("new-shoe").hidden = !shoe_in_play;

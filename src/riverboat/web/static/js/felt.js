@@ -91,12 +91,8 @@ export function renderRound() {
   $("dealer-title").textContent = other.title;
   $("player-title").textContent = mine.title;
   const open = round && round.status === "open";
-  const betting = !state.shared || (state.table && state.table.phase === "betting");
   $("deal").textContent = state.shared ? "Bet" : "Deal";
-  $("deal").disabled = !!open || !betting;
-  $("replay").disabled = !!open || !betting || !state.last[tableKey()];
   $("blind-label").hidden = !blind;
-  $("hint").disabled = !open || !info().options.length;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
     const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
@@ -109,6 +105,21 @@ export function renderRound() {
       $("choices").append(button);
     }
   }
+  renderButtons();
   if (round && round.status !== "open") say(round.description);
   $("roads").hidden = !info().shoe;  // the bead plate and big road follow a shoe
+}
+
+// which buttons can send a request now: none of Deal, Quick Replay, the decisions and
+// New shoe while one of them is in flight (a double click deals once), Hint not while
+// it is being worked out
+export function renderButtons() {
+  const round = state.round, busy = state.busy;
+  const open = round && round.status === "open";
+  const betting = !state.shared || (state.table && state.table.phase === "betting");
+  $("deal").disabled = busy || !!open || !betting;
+  $("replay").disabled = busy || !!open || !betting || !state.last[tableKey()];
+  $("new-shoe").disabled = busy;
+  $("hint").disabled = busy || !open || !info().options.length || !!state.hinting;
+  for (const button of $("choices").children) button.disabled = busy;
 }

@@ -3,14 +3,16 @@
 import { api } from "./api.js";
 import { $, gameOf, info, say, state, tableKey } from "./state.js";
 import { on, renderGames, renderRound, renderSpots } from "./felt.js";
-import { showCommitment } from "./fairness.js";
+import { forgetCommitment, showCommitment } from "./fairness.js";
 import { refreshBalance } from "./bank.js";
-import { loadHistory, hint, payTable, signIn, toggleHistory } from "./overlays.js";
+import { hideHint, hint, loadHistory, payTable, signIn, toggleHistory } from "./overlays.js";
 import { joinTable, leaveTable } from "./shared.js";
-import { deal, decide, place } from "./play.js";
+import { deal, decide, oneAtATime, place } from "./play.js";
 
 async function selectGame(name, shared = false) {
   leaveTable();
+  hideHint();
+  forgetCommitment();  // this table's own is fetched below, or by a deal sent before it comes
   state.game = name;
   state.shared = shared;
   localStorage.setItem("riverboat-table", JSON.stringify({ game: name, shared }));  // back here after a reload
@@ -32,27 +34,33 @@ async function selectGame(name, shared = false) {
   } else say("Tap a spot to place the selected chip; press and hold to clear it.");
 }
 
-async function newShoe() {  // its seed shows now; the next coup starts a new shoe
-  let ended;
-  try {
-    ended = (await api(`/api/games/${state.game}/shoe/end`, {})).ended;
-  } catch (error) {
-    say(error.message);
-    return;
-  }
+// its seed shows now; the next coup starts a new shoe, with a new commitment that shows
+// before Deal can be pressed again
+const newShoe = () => oneAtATime(async () => {
+  const { ended } = await api(`/api/games/${state.game}/shoe/end`, {});
+  forgetCommitment();
   say(ended
     ? "The shoe is done: its seed shows in History, and the next coup starts a new shoe."
     : "No shoe was in play: the next coup starts a new shoe.");
   await showCommitment().catch(() => {});
   loadHistory();
-}
+});
 
 async function start() {
   Object.assign(on, { select: selectGame, place, decide });
   state.games = await api("/api/games");
   const response = await fetch("/api/me");
   if (response.status === 401) await signIn();
-  $("logout").onclick = async () => { await api("/api/logout", {}); location.reload(); };
+  $("logout").onclick = async () => {
+    $("logout").disabled = true;
+    try {
+      await api("/api/logout", {});
+      location.reload();
+    } catch (error) {
+      say(error.message);
+      $("logout").disabled = false;
+    }
+  };
   $("deal").onclick = () => deal(false);
   $("replay").onclick = () => deal(true);
   $("hint").onclick = hint;

@@ -2,6 +2,7 @@
 // of rounds (with Verify on each), and the log-in dialog.
 import { api } from "./api.js";
 import { $, escape, info, money, say, state } from "./state.js";
+import { renderButtons } from "./felt.js";
 import { verifyRound } from "./fairness.js";
 import { drawRoads } from "./roads.js";
 
@@ -18,15 +19,43 @@ export function payTable() {
   $("paytable").showModal();
 }
 
-export async function hint() {
-  try {
-    const options = await api(`/api/rounds/${state.round.id}/hint`);
-    $("hint-box").innerHTML = "Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${o.label} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · ");
-    $("hint-box").hidden = false;
-  } catch (error) { say(error.message); }
+function showHint(html) {
+  $("hint-box").innerHTML = `<span>${html}</span> <button type="button" id="hint-close">Dismiss</button>`;
+  $("hint-close").onclick = hideHint;
+  $("hint-box").hidden = false;
 }
 
-export function hideHint() { $("hint-box").hidden = true; }
+// each option's expected value; a first hint can take a while, so the box says it is
+// working, and Dismiss gives up on it
+export async function hint() {
+  if (state.hinting) return;
+  const asked = new AbortController();
+  state.hinting = asked;
+  renderButtons();
+  showHint("Working out the expected values…");
+  try {
+    const options = await api(`/api/rounds/${state.round.id}/hint`, undefined, asked.signal);
+    if (state.hinting !== asked) return;
+    showHint("Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${o.label} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · "));
+  } catch (error) {
+    if (state.hinting !== asked) return;
+    $("hint-box").hidden = true;
+    say(error.message);
+  } finally {
+    if (state.hinting === asked) {
+      state.hinting = null;
+      renderButtons();
+    }
+  }
+}
+
+export function hideHint() {
+  $("hint-box").hidden = true;
+  if (!state.hinting) return;
+  state.hinting.abort();
+  state.hinting = null;
+  renderButtons();
+}
 
 export async function loadHistory() {
   const rounds = await api("/api/history?limit=60");
@@ -38,7 +67,14 @@ export async function loadHistory() {
   }).join("");
   for (const button of document.querySelectorAll("#rounds .verify")) {
     const round = rounds.find((r) => String(r.id) === button.dataset.round);
-    button.onclick = async () => { button.nextElementSibling.textContent = await verifyRound(round); };
+    button.onclick = async () => {
+      button.disabled = true;
+      try {
+        button.nextElementSibling.textContent = await verifyRound(round);
+      } catch (error) {
+        button.nextElementSibling.textContent = error.message;
+      } finally { button.disabled = false; }
+    };
   }
   if (!state.shared) drawRoads(rounds.filter((r) => r.winner).reverse().map((r) => r.winner));
 }
@@ -51,11 +87,14 @@ export async function signIn() {
   return new Promise((resolve) => {
     $("login-form").onsubmit = async (event) => {
       event.preventDefault();
+      const submit = $("login-form").querySelector("button");
+      if (submit.disabled) return;
+      submit.disabled = true;
       try {
         await api("/api/login", { name: $("login-name").value, password: $("login-password").value });
         $("login").close();
         resolve();
-      } catch (error) { $("login-error").textContent = error.message; }
+      } catch (error) { $("login-error").textContent = error.message; } finally { submit.disabled = false; }
     };
   });
 }

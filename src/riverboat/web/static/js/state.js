@@ -2,7 +2,9 @@
 // everything: legal choices, chip placement (R2), payouts; this page shows what it is told.
 
 export const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 },
-  shared: false, socket: null, table: null, gotResult: false, commitment: null, shoeInPlay: false, ticker: null };
+  shared: false, socket: null, table: null, gotResult: false, commitment: null, shoeInPlay: false, ticker: null,
+  busy: false,  // a deal, decision or New shoe in flight: the buttons that send one wait
+  hinting: null };  // the hint being worked out (its AbortController)
 
 export const tableKey = () => (state.shared ? `${state.game}:shared` : state.game);
 export const $ = (id) => document.getElementById(id);
