@@ -9,12 +9,12 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Error, Page, Route, expect, sync_playwright
 
 from riverboat.web.app import create_app
 
@@ -96,6 +96,22 @@ def finish(page: Page, name: str) -> None:
     page.wait_for_timeout(400)  # the dealing animation
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_the_page_loads_as_es_modules(page: Page, server: str) -> None:
+    """index.html loads js/main.js as a module; every module it imports is served as
+    JavaScript (a module with another MIME type would not run) and the page started."""
+    assert 'type="module" src="/static/js/main.js"' in page.content()
+    loaded = page.evaluate(
+        "performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(n => n.includes('/static/js/'))"
+    )
+    assert len(loaded) >= 8
+    for address in loaded:
+        served = page.request.get(address)
+        assert served.ok
+        assert "javascript" in served.headers["content-type"]
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
 
 
 def test_rabbit_hunter_buy_and_play(page: Page) -> None:
@@ -300,3 +316,100 @@ def test_two_players_at_a_shared_baccarat_shoe_b1(shared_server: str, browser: B
     ann.screenshot(path=str(SHOTS / "baccarat-shared.png"))
     for tab in (ann, bob):
         tab.context.close()
+
+
+def _hold(page: Page, pattern: str) -> list[Route]:
+    """Requests to `pattern` held, unanswered, until the test lets them go."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(pattern, hold)
+    return held
+
+
+def _rounds_after(page: Page, server: str, last: int) -> int:
+    """How many rounds this player has dealt since round `last`."""
+    rounds = page.request.get(server + "api/history?limit=200").json()
+    return sum(1 for r in rounds if r["id"] > last)
+
+
+def _last_round(page: Page, server: str) -> int:
+    rounds = page.request.get(server + "api/history?limit=1").json()
+    return int(rounds[0]["id"]) if rounds else 0
+
+
+@pytest.mark.parametrize(("title", "spot"), [("Baccarat", "banker"), ("Tri-Card Poker", "ante")])
+def test_a_double_click_on_deal_deals_once(page: Page, server: str, title: str, spot: str) -> None:
+    choose(page, title)
+    tap(page, spot)
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    last = _last_round(page, server)
+    page.dblclick("#deal")
+    expect(page.locator("#message")).to_contain_text(re.compile("Net|Your decision"))
+    page.wait_for_timeout(500)  # time for a second request, were one sent
+    assert _rounds_after(page, server, last) == 1
+    expect(page.locator("#message")).not_to_contain_text("first")  # no "finish round N first"
+    if page.locator("[data-action=fold]").count():
+        page.click("[data-action=fold]")
+        expect(page.locator("#message")).to_contain_text("folds")
+
+
+@pytest.mark.parametrize(("title", "spot"), [("Baccarat", "banker"), ("Tri-Card Poker", "ante")])
+def test_two_quick_replay_taps_raise_no_false_alarm(
+    page: Page, server: str, title: str, spot: str
+) -> None:
+    """Two taps on Quick Replay 150 ms apart, the second while the next commitment is
+    still being fetched (held here until after it): one round, and no warning that the
+    round carries another commitment than the one shown."""
+    choose(page, title)
+    tap(page, spot)
+    page.click("#deal")
+    expect(page.locator("#message")).to_contain_text(re.compile("Net|Your decision"))
+    if page.locator("[data-action=fold]").count():
+        page.click("[data-action=fold]")
+    expect(page.locator("#message")).to_contain_text("Net")
+    expect(page.locator("#replay")).to_be_enabled()
+    last = _last_round(page, server)
+    held = _hold(page, "**/commitment")
+    box = page.locator("#replay").bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.wait_for_timeout(150)
+    page.mouse.click(x, y)  # 150 ms later: a tap on a button that may be disabled
+    page.wait_for_timeout(150)
+    for route in held:
+        route.continue_()
+    page.unroute("**/commitment")
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    expect(page.locator("#message")).to_contain_text(re.compile("Net|Your decision|Warning"))
+    page.wait_for_timeout(300)
+    expect(page.locator("#message")).not_to_contain_text("Warning")
+    expect(page.locator("#message")).not_to_contain_text("first")
+    assert _rounds_after(page, server, last) == 1
+    if page.locator("[data-action=fold]").count():
+        page.click("[data-action=fold]")
+        expect(page.locator("#message")).to_contain_text("folds")
+    expect(page.locator("#message")).not_to_contain_text("Warning")
+
+
+def test_a_hint_at_work_says_so_and_can_be_dismissed(page: Page) -> None:
+    choose(page, "Rabbit Hunter")
+    tap(page, "ante")
+    page.click("#deal")
+    expect(page.locator("#hint")).to_be_enabled()
+    held = _hold(page, "**/hint")  # a first hint can take a while: held here
+    page.click("#hint")
+    expect(page.locator("#hint-box")).to_contain_text("Working out the expected values")
+    expect(page.locator("#hint")).to_be_disabled()  # one hint at a time
+    page.click("#hint-close")
+    expect(page.locator("#hint-box")).to_be_hidden()
+    expect(page.locator("#hint")).to_be_enabled()
+    for route in held:
+        with suppress(Error):  # the page gave the request up already
+            route.abort()
+    page.unroute("**/hint")
+    page.click("[data-action=fold]")
+    expect(page.locator("#message")).to_contain_text("folds")

@@ -1,0 +1,100 @@
+// What opens over or beside the table: the pay table and rules, the hint, the history
+// of rounds (with Verify on each), and the log-in dialog.
+import { api } from "./api.js";
+import { $, escape, info, money, say, state } from "./state.js";
+import { renderButtons } from "./felt.js";
+import { verifyRound } from "./fairness.js";
+import { drawRoads } from "./roads.js";
+
+export function payTable() {
+  const game = info();
+  const edge = game.house_edge === null ? "being computed…" : (game.house_edge * 100).toFixed(4) + "% per initial wager (optimal play, required wagers)";
+  let html = `<h2>${game.title}</h2><ul>${game.how_to_play.map((line) => `<li>${line}</li>`).join("")}</ul>` +
+    `<p>House edge: ${edge}</p><h3>Wagers</h3><table>` +
+    game.wagers.map((w) => `<tr><td>${w.label}</td><td>${money(w.minimum)} to ${money(w.maximum)}${w.required ? ", required" : ""}${w.equal_to ? `, equals the ${w.equal_to}` : ""}</td></tr>`).join("") + "</table>";
+  for (const [name, rows] of Object.entries(game.pay_tables)) {
+    html += `<h3>${name.replaceAll("_", " ")}</h3><table>` + rows.map(([hand, pays]) => `<tr><td>${hand}</td><td>${pays}</td></tr>`).join("") + "</table>";
+  }
+  $("paytable-body").innerHTML = html;
+  $("paytable").showModal();
+}
+
+function showHint(html) {
+  $("hint-box").innerHTML = `<span>${html}</span> <button type="button" id="hint-close">Dismiss</button>`;
+  $("hint-close").onclick = hideHint;
+  $("hint-box").hidden = false;
+}
+
+// each option's expected value; a first hint can take a while, so the box says it is
+// working, and Dismiss gives up on it
+export async function hint() {
+  if (state.hinting) return;
+  const asked = new AbortController();
+  state.hinting = asked;
+  renderButtons();
+  showHint("Working out the expected values…");
+  try {
+    const options = await api(`/api/rounds/${state.round.id}/hint`, undefined, asked.signal);
+    if (state.hinting !== asked) return;
+    showHint("Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${o.label} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · "));
+  } catch (error) {
+    if (state.hinting !== asked) return;
+    $("hint-box").hidden = true;
+    say(error.message);
+  } finally {
+    if (state.hinting === asked) {
+      state.hinting = null;
+      renderButtons();
+    }
+  }
+}
+
+export function hideHint() {
+  $("hint-box").hidden = true;
+  if (!state.hinting) return;
+  state.hinting.abort();
+  state.hinting = null;
+  renderButtons();
+}
+
+export async function loadHistory() {
+  const rounds = await api("/api/history?limit=60");
+  $("rounds").innerHTML = rounds.slice(0, 20).map((r) => {
+    const net = r.net === null ? "" : money(r.net);
+    return `<li>#${r.id} ${r.game} ${r.status} ${net}<br><code>commitment ${r.commitment}</code>` +
+      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${escape(r.client_seed)} · nonce ${r.nonce}</code>` +
+        ` <button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict"></span>` : "") + "</li>";
+  }).join("");
+  for (const button of document.querySelectorAll("#rounds .verify")) {
+    const round = rounds.find((r) => String(r.id) === button.dataset.round);
+    button.onclick = async () => {
+      button.disabled = true;
+      try {
+        button.nextElementSibling.textContent = await verifyRound(round);
+      } catch (error) {
+        button.nextElementSibling.textContent = error.message;
+      } finally { button.disabled = false; }
+    };
+  }
+  if (!state.shared) drawRoads(rounds.filter((r) => r.winner).reverse().map((r) => r.winner));
+}
+
+export function toggleHistory() { $("history").hidden = !$("history").hidden; }
+
+// the log-in dialog of a server with accounts; resolves once the player is in
+export async function signIn() {
+  $("login").showModal();
+  return new Promise((resolve) => {
+    $("login-form").onsubmit = async (event) => {
+      event.preventDefault();
+      const submit = $("login-form").querySelector("button");
+      if (submit.disabled) return;
+      submit.disabled = true;
+      try {
+        await api("/api/login", { name: $("login-name").value, password: $("login-password").value });
+        $("login").close();
+        resolve();
+      } catch (error) { $("login-error").textContent = error.message; } finally { submit.disabled = false; }
+    };
+  });
+}

@@ -1,0 +1,84 @@
+// A round at a table of one's own: placing chips, dealing (or Quick Replay), decisions.
+// At a shared table a deal is a bet and a decision a message to the table.
+import { api } from "./api.js";
+import { say, state, tableKey } from "./state.js";
+import { clientSeed, forgetCommitment, showCommitment } from "./fairness.js";
+import { finished, refreshBalance } from "./bank.js";
+import { renderButtons, renderRound, renderSpots } from "./felt.js";
+import { hideHint } from "./overlays.js";
+import { bet, blindWagers, send } from "./shared.js";
+
+// Deal, Quick Replay, a decision or New shoe, one at a time: the buttons that send one
+// are disabled until it is answered (and, after a deal, until the next commitment shows)
+export async function oneAtATime(work) {
+  if (state.busy) return;
+  state.busy = true;
+  renderButtons();
+  try {
+    await work();
+  } catch (error) { say(error.message); } finally {
+    state.busy = false;
+    renderButtons();
+  }
+}
+
+export async function place(spot, hold) {
+  if (state.busy || (state.round && state.round.status === "open")) return;
+  try {
+    state.wagers = await api("/api/chips", { game: state.game, wagers: state.wagers, spot, chip: state.chip, hold });
+    say("");
+  } catch (error) { say(error.message); }
+  renderSpots();
+}
+
+export async function deal(replay) {
+  if (state.busy) return;
+  hideHint();
+  if (state.shared) return bet(replay);
+  await oneAtATime(async () => {
+    const table = tableKey();
+    if (!state.commitment) await showCommitment();  // never a deal without a commitment shown
+    if (tableKey() !== table || !state.commitment) return;
+    const client_seed = clientSeed(), shown = state.commitment, sealed = state.shoeInPlay;
+    forgetCommitment();  // spent on this deal: the next is fetched before another
+    let round = null;
+    try {
+      round = replay
+        ? await api(`/api/games/${state.game}/replay`, { client_seed, idempotency_key: crypto.randomUUID() })
+        : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), client_seed, idempotency_key: crypto.randomUUID() });
+    } catch (error) { say(error.message); }
+    if (tableKey() !== table) return;  // another table was chosen meanwhile
+    // the round must deal from the commitment shown and, unless a shoe deals on from
+    // the seeds it has, from the client seed drawn here
+    const fair = !round || (round.commitment === shown && (sealed || round.client_seed === client_seed));
+    if (round) {
+      state.round = round;
+      state.last[state.game] = { ...round.wagers };
+      state.wagers = { ...round.wagers };
+      if (fair) say(round.status === "open" ? "Your decision." : "");
+      if (round.status !== "open") finished(round);
+      renderSpots();
+      renderRound();
+      if (!fair) say("Warning: this round's commitment or client seed is not the one shown and drawn here before the deal.");
+      refreshBalance();
+    }
+    await showCommitment().catch(() => {});
+  });
+}
+
+export async function decide(action, amount) {
+  if (state.busy) return;
+  if (state.shared) {
+    send({ type: "decide", action, amount });
+    return;
+  }
+  await oneAtATime(async () => {
+    try {
+      state.round = await api(`/api/rounds/${state.round.id}/actions`, { action, amount, idempotency_key: crypto.randomUUID() });
+      hideHint();
+      if (state.round.status !== "open") finished(state.round);
+    } catch (error) { say(error.message); }
+  });
+  renderRound();
+  refreshBalance();
+}
