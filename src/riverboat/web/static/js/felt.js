@@ -5,6 +5,23 @@ import { $, info, layout, money, say, state, tableKey } from "./state.js";
 
 export const on = { select: null, place: null, decide: null };
 
+// the key of each decision the server offers, as at the terminal table; an action with
+// no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
+// decision's key takes the smaller and `m` the largest.
+export const DECISION_KEYS = { fold: "f", play: "p", buy: "b", raise: "r" };
+export const LARGEST_KEY = "m";
+export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
+
+// a part of the page drawn again keeps the keyboard's place: the control that had the
+// focus (matched by `selector` and a data attribute) gets it back
+function keepFocus(container, attribute, draw) {
+  const had = container.contains(document.activeElement) ? document.activeElement.dataset[attribute] : undefined;
+  draw();
+  if (had === undefined) return;
+  const again = [...container.children].find((element) => element.dataset[attribute] === had);
+  if (again) again.focus();
+}
+
 const SUITS = { c: ["♣", "#111"], d: ["♦", "#c00"], h: ["♥", "#c00"], s: ["♠", "#111"] };
 function cardSvg(name, delay) {
   const svg = name
@@ -28,12 +45,18 @@ function showCards(element, cards, hidden = 0) {
 }
 
 export function renderGames() {
+  keepFocus($("games"), "table", drawGames);
+}
+
+function drawGames() {
   $("games").innerHTML = "";
   const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
   for (const [game, shared] of tables) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = shared ? `${game.title} · shared` : game.title;
+    button.dataset.table = shared ? `${game.game}:shared` : game.game;
+    button.setAttribute("aria-keyshortcuts", String($("games").children.length + 1));
     button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
     button.onclick = () => on.select(game.game, shared);
     $("games").append(button);
@@ -41,13 +64,21 @@ export function renderGames() {
 }
 
 export function renderSpots() {
+  keepFocus($("spots"), "spot", drawSpots);
+  keepFocus($("chips"), "chip", drawChips);
+}
+
+function drawSpots() {
   $("spots").innerHTML = "";
   for (const spot of info().wagers) {
     const element = document.createElement("button");
     element.type = "button";
     element.className = "spot";
     element.dataset.spot = spot.name;
-    element.innerHTML = `<span>${spot.label}</span><strong>${money(state.wagers[spot.name] || 0)}</strong><small>${money(spot.minimum)}–${money(spot.maximum)}</small>`;
+    const staked = money(state.wagers[spot.name] || 0);
+    element.innerHTML = `<span>${spot.label}</span><strong>${staked}</strong><small>${money(spot.minimum)}–${money(spot.maximum)}</small>`;
+    element.setAttribute("aria-label", `${spot.label}, ${staked}, limits ${money(spot.minimum)} to ${money(spot.maximum)}`);
+    element.setAttribute("aria-keyshortcuts", "Enter Space Backspace Delete");
     // a tap adds the chip, press-and-hold clears (R2); a press must start on this spot
     let timer = null, pressed = false;
     element.addEventListener("pointerdown", () => {
@@ -60,16 +91,30 @@ export function renderSpots() {
       pressed = false;
     });
     element.addEventListener("pointerleave", () => { clearTimeout(timer); pressed = false; });
+    // Enter or Space (or a screen reader's activation) makes a click with no pointer
+    // behind it: the same as a tap; Backspace or Delete clears the spot, like a hold
+    element.addEventListener("click", (event) => { if (event.detail === 0) on.place(spot.name, false); });
+    element.addEventListener("keydown", (event) => {
+      if (event.key !== "Backspace" && event.key !== "Delete") return;
+      event.preventDefault();
+      on.place(spot.name, true);
+    });
     $("spots").append(element);
   }
+}
+
+function drawChips() {
   $("chips").innerHTML = "";
-  const colours = ["#888", "#c33", "#2a2", "#222", "#73c"];
+  // white figures on each colour at 4.5:1 or better (WCAG AA)
+  const colours = ["#666", "#c33", "#1a7a1a", "#222", "#73c"];
   info().chips.forEach((chip, i) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "chip";
     button.style.background = colours[i % colours.length];
     button.textContent = "$" + chip / 100;
+    button.dataset.chip = String(chip);
+    button.setAttribute("aria-label", `$${chip / 100} chip`);
     button.setAttribute("aria-pressed", String(chip === state.chip));
     button.onclick = () => { state.chip = chip; renderSpots(); };
     $("chips").append(button);
@@ -93,6 +138,7 @@ export function renderRound() {
   const open = round && round.status === "open";
   $("deal").textContent = state.shared ? "Bet" : "Deal";
   $("blind-label").hidden = !blind;
+  if ($("choices").contains(document.activeElement)) refocus = true;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
     const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
@@ -100,6 +146,8 @@ export function renderRound() {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.action = choice.action;
+      button.dataset.key = amount !== null && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
+      button.setAttribute("aria-keyshortcuts", button.dataset.key);
       button.textContent = amount === null ? choice.label : `${choice.label} ${money(amount)}`;
       button.onclick = () => on.decide(choice.action, amount);
       $("choices").append(button);
@@ -113,8 +161,10 @@ export function renderRound() {
 // which buttons can send a request now: none of Deal, Quick Replay, the decisions and
 // New shoe while one of them is in flight (a double click deals once), Hint not while
 // it is being worked out
+let refocus = false;  // a control of the round had the focus: it goes on to the next one
 export function renderButtons() {
   const round = state.round, busy = state.busy;
+  if (document.activeElement && document.activeElement.closest(".controls")) refocus = true;
   const open = round && round.status === "open";
   const betting = !state.shared || (state.table && state.table.phase === "betting");
   $("deal").disabled = busy || !!open || !betting;
@@ -122,4 +172,11 @@ export function renderButtons() {
   $("new-shoe").disabled = busy;
   $("hint").disabled = busy || !open || !info().options.length || !!state.hinting;
   for (const button of $("choices").children) button.disabled = busy;
+  // a disabled or removed button drops the focus: once the answer is in, the keyboard
+  // carries on from the round's first decision, else from Deal
+  if (busy || !refocus) return;
+  refocus = false;
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const next = [...$("choices").children, $("deal")].find((button) => !button.disabled);
+  if (lost && next) next.focus();
 }

@@ -5,7 +5,7 @@ import { $, gameOf, info, say, state, tableKey } from "./state.js";
 import { on, renderGames, renderRound, renderSpots } from "./felt.js";
 import { forgetCommitment, showCommitment } from "./fairness.js";
 import { refreshBalance } from "./bank.js";
-import { hideHint, hint, loadHistory, payTable, signIn, toggleHistory } from "./overlays.js";
+import { hideHint, hint, loadHistory, payTable, showKeys, signIn, toggleHistory } from "./overlays.js";
 import { joinTable, leaveTable } from "./shared.js";
 import { deal, decide, oneAtATime, place } from "./play.js";
 
@@ -46,6 +46,64 @@ const newShoe = () => oneAtATime(async () => {
   loadHistory();
 });
 
+// every sentence in the message line (a result, a refusal, a prompt) is read out once
+// through the polite live region, which keeps the last one for a screen reader to
+// reread; emptied first, so the same refusal twice is heard twice
+function announceMessages() {
+  let pending = null;
+  new MutationObserver(() => {
+    const text = $("message").textContent;
+    clearTimeout(pending);
+    if (!text) return;
+    $("announce").textContent = "";
+    pending = setTimeout(() => { $("announce").textContent = text; }, 60);
+  }).observe($("message"), { childList: true, characterData: true, subtree: true });
+}
+
+// the table's keys, as at the terminal table (docs/web.md, the "?" overlay); none while
+// the focus is in a text field or a dialog is open (Escape closes a dialog itself)
+const typing = (element) => element && (element.isContentEditable || element.tagName === "TEXTAREA" || element.tagName === "SELECT" ||
+  (element.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(element.type)));
+const press = (button) => { if (button && !button.hidden && !button.disabled) button.click(); };
+
+function step(container, by) {
+  const items = [...container.children];
+  if (!items.length) return null;
+  const at = items.indexOf(document.activeElement);
+  return items[at < 0 ? (by > 0 ? 0 : items.length - 1) : (at + by + items.length) % items.length];
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  if (document.querySelector("dialog[open]") || typing(event.target)) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  const open = state.round && state.round.status === "open";
+  let handled = true;
+  if (key === "?") showKeys();
+  else if (key === "Escape") {
+    hideHint();
+    if (!$("history").hidden) toggleHistory();
+  } else if (/^[1-9]$/.test(key)) press($("games").children[Number(key) - 1]);
+  else if (key === "ArrowUp" || key === "ArrowDown") {
+    const spot = step($("spots"), key === "ArrowDown" ? 1 : -1);
+    if (spot) spot.focus();
+  } else if (key === "ArrowLeft" || key === "ArrowRight") {
+    const chips = info().chips, at = chips.indexOf(state.chip);
+    state.chip = chips[Math.min(chips.length - 1, Math.max(0, at + (key === "ArrowRight" ? 1 : -1)))];
+    renderSpots();
+    $("announce").textContent = `The $${state.chip / 100} chip.`;  // the result stays in the message line
+  } else if (open && $("choices").querySelector(`[data-key="${key}"]`)) press($("choices").querySelector(`[data-key="${key}"]`));
+  else if (key === "d") press($("deal"));
+  else if (key === "g") press($("replay"));
+  else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();
+  else if (key === "n") press($("new-shoe"));
+  else if (key === "h") press($("hint"));
+  else if (key === "t") press($("logo"));
+  else if (key === "y") press($("history-toggle"));
+  else handled = false;
+  if (handled) event.preventDefault();
+}
+
 async function start() {
   Object.assign(on, { select: selectGame, place, decide });
   state.games = await api("/api/games");
@@ -67,6 +125,9 @@ async function start() {
   $("new-shoe").onclick = newShoe;
   $("logo").onclick = payTable;
   $("history-toggle").onclick = toggleHistory;
+  $("keys-toggle").onclick = showKeys;
+  announceMessages();
+  document.addEventListener("keydown", onKey);
   const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
   const known = last && gameOf(last.game) && (!last.shared || gameOf(last.game).shared);
   await selectGame(known ? last.game : state.games[0].game, known && last.shared);  // else the first game

@@ -79,7 +79,38 @@ export async function loadHistory() {
   if (!state.shared) drawRoads(rounds.filter((r) => r.winner).reverse().map((r) => r.winner));
 }
 
-export function toggleHistory() { $("history").hidden = !$("history").hidden; }
+export function toggleHistory() {
+  $("history").hidden = !$("history").hidden;
+  $("history-toggle").setAttribute("aria-expanded", String(!$("history").hidden));
+}
+
+// the keys, as at the terminal table; the decisions' keys are the ones the server's
+// choices take (felt.js), listed here for every action a game may offer
+export function showKeys() {
+  const tables = [...$("games").children].map((button, i) => `${i + 1} ${escape(button.textContent)}`).join(", ");
+  const rows = [
+    [`1 to ${$("games").children.length}`, `Choose a table: ${tables}`],
+    ["Tab, Shift+Tab", "Move between the controls"],
+    ["↑ ↓", "Previous or next betting spot"],
+    ["← →", "Smaller or bigger chip"],
+    ["Enter, Space", "On a spot: add the chosen chip (at its maximum, clear it)"],
+    ["Backspace, Delete", "On a spot: clear it"],
+    ["d", "Deal (Bet at a shared table)"],
+    ["g", "Quick Replay: the last round's wagers again"],
+    ["f", "Fold"], ["p", "Play (the smallest Play, when it may be more)"], ["m", "The largest Play"],
+    ["b", "Buy & Play; between rounds at a shared Crazy 4 table, the blind second position"],
+    ["r", "Raise"],
+    ["n", "New shoe (Baccarat, between coups)"],
+    ["h", "Hint: each decision's expected value"],
+    ["t", "Pay table and rules"],
+    ["y", "History"],
+    ["?", "These keys"],
+    ["Escape", "Close what is open"],
+  ];
+  $("keys-list").innerHTML = "<tr><th scope=\"col\">Key</th><th scope=\"col\">Does</th></tr>" +
+    rows.map(([key, does]) => `<tr><td><kbd>${key}</kbd></td><td>${does}</td></tr>`).join("");
+  $("keys-help").showModal();
+}
 
 // the log-in dialog of a server with accounts; resolves once the player is in
 export async function signIn() {
