@@ -413,3 +413,133 @@ def test_a_hint_at_work_says_so_and_can_be_dismissed(page: Page) -> None:
     page.unroute("**/hint")
     page.click("[data-action=fold]")
     expect(page.locator("#message")).to_contain_text("folds")
+
+
+# ---------------------------------------------------------------- by keyboard alone
+
+
+@pytest.fixture
+def keyboard_page(server: str, browser: Browser) -> Iterator[Page]:
+    """A fresh tab (no wagers remembered) driven by the keyboard only."""
+    tab = browser.new_page(viewport={"width": 1100, "height": 800})
+    tab.goto(server)
+    tab.wait_for_selector(".spot")
+    yield tab
+    tab.close()
+
+
+def _key_to_table(page: Page, title: str) -> None:
+    """The table's number key (1 to 6, in the order of the games bar)."""
+    titles = page.locator("#games button").all_inner_texts()
+    page.keyboard.press(str(titles.index(title) + 1))
+    expect(page.locator("#logo")).to_have_text(title)
+
+
+def _tab_to(page: Page, spot: str) -> None:
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.spot") == spot:
+            return
+    raise AssertionError(f"Tab never reached the {spot} spot")
+
+
+def _announced(page: Page, text: str) -> None:
+    live = page.locator("[aria-live=polite]#announce")
+    expect(live).to_contain_text(text)
+
+
+def test_tri_card_by_keyboard_alone(keyboard_page: Page) -> None:
+    page = keyboard_page
+    _key_to_table(page, "Tri-Card Poker")
+    _tab_to(page, "ante")
+    spot = page.locator("[data-spot=ante]")
+    expect(spot).to_have_attribute("aria-label", re.compile(r"^Ante, \$0, limits \$\d+ to \$[\d,]+$"))
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$5")
+    expect(page.locator("[data-spot=ante]")).to_be_focused()  # the place is kept
+    page.keyboard.press("Space")
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$10")
+    page.keyboard.press("Backspace")  # clears the spot, like a press and hold
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$0")
+    page.keyboard.press("ArrowRight")  # the $25 chip
+    expect(page.locator("#chips [aria-pressed=true]")).to_have_text("$25")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-spot=ante]")).to_have_attribute("aria-label", re.compile(r"^Ante, \$5,"))
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    page.keyboard.press("d")
+    raise_button = page.locator("[data-action=raise]")
+    expect(raise_button).to_be_enabled()
+    expect(raise_button).to_have_attribute("aria-keyshortcuts", "r")
+    _announced(page, "Your decision")
+    page.keyboard.press("r")
+    expect(page.locator("#message")).to_contain_text("Net")
+    _announced(page, "Net")
+    sentence = page.locator("#message").inner_text()
+    page.wait_for_timeout(200)
+    assert page.locator("#announce").inner_text() == sentence  # the result stays there
+    page.wait_for_timeout(300)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "keyboard-tri-card.png"))
+
+
+def test_baccarat_by_keyboard_alone_and_a_refusal_announced(keyboard_page: Page) -> None:
+    page = keyboard_page
+    _key_to_table(page, "Baccarat")
+    _tab_to(page, "banker")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-spot=banker] strong")).to_have_text("$5")
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    page.keyboard.press("d")
+    expect(page.locator("#message")).to_contain_text("Net")
+    _announced(page, "Net")
+    expect(page.locator("#replay")).to_be_enabled()
+    page.keyboard.press("Backspace")
+    expect(page.locator("[data-spot=banker] strong")).to_have_text("$0")
+    expect(page.locator("#message")).to_have_text("")  # the chips' answer clears the line
+    page.keyboard.press("d")  # no wager: the server refuses, and the refusal is heard
+    expect(page.locator("#message")).to_have_text(re.compile(r"\S"))
+    refusal = page.locator("#message").inner_text()
+    assert refusal
+    _announced(page, refusal)
+
+
+def test_the_keys_overlay_and_escape(keyboard_page: Page) -> None:
+    page = keyboard_page
+    page.keyboard.press("?")
+    overlay = page.locator("#keys-help")
+    expect(overlay).to_be_visible()
+    for key, does in (("d", "Deal"), ("g", "Quick Replay"), ("f", "Fold"), ("p", "Play"),
+                      ("b", "Buy"), ("r", "Raise"), ("h", "Hint"), ("t", "Pay table"),
+                      ("y", "History"), ("← →", "chip"), ("↑ ↓", "spot")):
+        expect(overlay.locator("tr", has=page.locator(f"kbd:text-is('{key}')"))).to_contain_text(does)
+    expect(overlay).to_contain_text("Tri-Card Poker")
+    page.screenshot(path=str(SHOTS / "keyboard-help.png"))
+    page.keyboard.press("Escape")
+    expect(overlay).to_be_hidden()
+    page.keyboard.press("y")  # History opens; Escape closes it too
+    expect(page.locator("#history")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#history")).to_be_hidden()
+    page.keyboard.press("t")  # the pay table, closed by Escape
+    expect(page.locator("#paytable")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#paytable")).to_be_hidden()
+
+
+def test_a_focused_spot_shows_a_focus_ring(keyboard_page: Page) -> None:
+    page = keyboard_page
+    _tab_to(page, "ante")
+    ring = page.evaluate(
+        "(() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, s.outlineWidth, s.outlineColor]; })()"
+    )
+    assert ring[0] != "none"
+    assert ring[1] != "0px"
+    assert ring[2] == "rgb(255, 255, 255)"
+    page.keyboard.press("Tab")  # the next spot, or a chip: ringed too
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_timeout(300)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "keyboard-focus-ring.png"))
