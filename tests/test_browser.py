@@ -453,7 +453,9 @@ def test_tri_card_by_keyboard_alone(keyboard_page: Page) -> None:
     _key_to_table(page, "Tri-Card Poker")
     _tab_to(page, "ante")
     spot = page.locator("[data-spot=ante]")
-    expect(spot).to_have_attribute("aria-label", re.compile(r"^Ante, \$0, limits \$\d+ to \$[\d,]+$"))
+    expect(spot).to_have_attribute(
+        "aria-label", re.compile(r"^Ante, \$0, limits \$\d+ to \$[\d,]+$")
+    )
     page.keyboard.press("Enter")
     expect(page.locator("[data-spot=ante] strong")).to_have_text("$5")
     expect(page.locator("[data-spot=ante]")).to_be_focused()  # the place is kept
@@ -465,7 +467,9 @@ def test_tri_card_by_keyboard_alone(keyboard_page: Page) -> None:
     expect(page.locator("#chips [aria-pressed=true]")).to_have_text("$25")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("Enter")
-    expect(page.locator("[data-spot=ante]")).to_have_attribute("aria-label", re.compile(r"^Ante, \$5,"))
+    expect(page.locator("[data-spot=ante]")).to_have_attribute(
+        "aria-label", re.compile(r"^Ante, \$5,")
+    )
     expect(page.locator("#fair-line")).to_contain_text("SHA-256")
     page.keyboard.press("d")
     raise_button = page.locator("[data-action=raise]")
@@ -509,10 +513,22 @@ def test_the_keys_overlay_and_escape(keyboard_page: Page) -> None:
     page.keyboard.press("?")
     overlay = page.locator("#keys-help")
     expect(overlay).to_be_visible()
-    for key, does in (("d", "Deal"), ("g", "Quick Replay"), ("f", "Fold"), ("p", "Play"),
-                      ("b", "Buy"), ("r", "Raise"), ("h", "Hint"), ("t", "Pay table"),
-                      ("y", "History"), ("← →", "chip"), ("↑ ↓", "spot")):
-        expect(overlay.locator("tr", has=page.locator(f"kbd:text-is('{key}')"))).to_contain_text(does)
+    for key, does in (
+        ("d", "Deal"),
+        ("g", "Quick Replay"),
+        ("f", "Fold"),
+        ("p", "Play"),
+        ("b", "Buy"),
+        ("r", "Raise"),
+        ("h", "Hint"),
+        ("t", "Pay table"),
+        ("y", "History"),
+        ("← →", "chip"),
+        ("↑ ↓", "spot"),
+    ):
+        expect(overlay.locator("tr", has=page.locator(f"kbd:text-is('{key}')"))).to_contain_text(
+            does
+        )
     expect(overlay).to_contain_text("Tri-Card Poker")
     page.screenshot(path=str(SHOTS / "keyboard-help.png"))
     page.keyboard.press("Escape")
