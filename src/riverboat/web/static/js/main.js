@@ -31,7 +31,7 @@ async function selectGame(name, shared = false) {
     state.wagers = { ...state.round.wagers };
     renderSpots();
     say("Your round is still open: your decision.");
-  } else say("Tap a spot to place the selected chip; press and hold to clear it.");
+  } else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
 }
 
 // its seed shows now; the next coup starts a new shoe, with a new commitment that shows
