@@ -559,3 +559,30 @@ def test_a_focused_spot_shows_a_focus_ring(keyboard_page: Page) -> None:
     page.wait_for_timeout(300)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "keyboard-focus-ring.png"))
+def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page) -> None:
+    choose(page, "Baccarat")
+    # the table's commitment (and so whether a shoe is in play) has loaded
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    if page.locator("#new-shoe").is_visible():  # start from a fresh shoe
+        page.click("#new-shoe")
+        expect(page.locator("#new-shoe")).to_be_hidden()
+    expect(page.locator("#bead span")).to_have_count(0)
+    for coup in (1, 2, 3):
+        if coup == 1:
+            tap(page, "banker")
+            page.click("#deal")
+        else:
+            page.click("#replay")
+        expect(page.locator("#bead span")).to_have_count(coup)  # the server's bead plate
+    expect(page.locator("#roads")).to_be_visible()
+    big = page.locator("#big .ring").count() + (1 if page.locator("#big-ties").inner_text() else 0)
+    assert 1 <= big <= 3  # ties go on the entry before, not on a circle of their own
+    expect(page.locator("#ask")).to_contain_text("Banker next")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 1100  # the roads scroll in their own boxes
+    page.wait_for_timeout(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#roads").screenshot(path=str(SHOTS / "baccarat-roads.png"))
+    page.click("#new-shoe")
+    for road in ("bead", "big", "big-eye-boy", "small-road", "cockroach-pig"):
+        expect(page.locator(f"#{road} span")).to_have_count(0)

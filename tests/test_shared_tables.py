@@ -359,3 +359,30 @@ def test_a_seat_stakes_what_the_spec_says_its_positions_stake_c8(service: TableS
     seats = of_type(asyncio.run(play()), "table")[-1]["seats"]
     # C8: 2000 on the first position, 2000 on the blind one and its 1x Play of 1000
     assert [seat["staked"] for seat in seats] == [5000, None]
+
+
+def test_the_shared_shoe_sends_its_roads_and_clears_them_at_a_new_shoe(
+    service: TableService,
+) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> Messages:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        inbox, send = listener()
+        await table.sit(ann, send)
+        await table.sit(bob, listener()[1])
+        for _ in range(3):
+            await table.bet(ann, {"banker": 500})
+            await table.bet(bob, {"player": 500})
+        roads = of_type(inbox, "table")[-1]["shoe"]["roads"]
+        assert [b["winner"] for b in roads["bead_plate"]] == table.road
+        assert [(b["column"], b["row"]) for b in roads["bead_plate"]] == [(0, 0), (0, 1), (0, 2)]
+        assert [e["winner"] for e in roads["big_road"]] == [w for w in table.road if w != "Tie"]
+        while table.road:  # on to the cut card: a new shoe, its roads empty
+            await table.bet(ann, {"banker": 500})
+            await table.bet(bob, {"player": 500})
+        return inbox
+
+    last = of_type(asyncio.run(play()), "table")[-1]["shoe"]
+    assert (last["road"], last["roads"]["bead_plate"], last["roads"]["big_road"]) == ([], [], [])
+    assert last["roads"]["big_eye_boy"] == last["roads"]["cockroach_pig"] == []

@@ -451,3 +451,39 @@ def test_the_games_publish_their_shape_for_the_page(client: TestClient) -> None:
         "code": "illegal_action",
     }
     assert post(client, "/api/games/nope/shoe/end", {}).status_code == 404  # type: ignore[attr-defined]
+
+
+def test_the_roads_follow_the_players_own_shoe_and_clear_when_it_ends(
+    client: TestClient,
+) -> None:
+    empty = client.get("/api/games/baccarat/roads").json()
+    assert (empty["rows"], empty["bead_plate"], empty["big_road"]) == (6, [], [])
+    for _ in range(3):
+        post(client, "/api/rounds", {"game": "baccarat", "wagers": {"banker": 500}})
+    winners = [r["winner"] for r in reversed(client.get("/api/history?limit=3").json())]
+    roads = client.get("/api/games/baccarat/roads").json()
+    assert [b["winner"] for b in roads["bead_plate"]] == winners  # in order
+    assert [(b["column"], b["row"]) for b in roads["bead_plate"]] == [(0, 0), (0, 1), (0, 2)]
+    sides = [w for w in winners if w != "Tie"]
+    assert [e["winner"] for e in roads["big_road"]] == sides
+    assert set(roads["next_banker"]) == {"big_eye_boy", "small_road", "cockroach_pig"}
+    post(client, "/api/games/baccarat/shoe/end", {})  # the shoe ends: its roads clear
+    assert client.get("/api/games/baccarat/roads").json() == empty
+    post(client, "/api/rounds", {"game": "baccarat", "wagers": {"banker": 500}})
+    assert len(client.get("/api/games/baccarat/roads").json()["bead_plate"]) == 1  # a new shoe
+    deck = client.get("/api/games/tri-card/roads")
+    assert deck.status_code == 422
+    assert deck.json()["code"] == "illegal_action"
+    assert client.get("/api/games/nope/roads").status_code == 404
+
+
+def test_a_players_roads_never_show_another_players_coups() -> None:
+    from riverboat.table.service import TableService
+
+    service = TableService("sqlite://")
+    me, other = service.local_player(), service.register("ann", "a long password")
+    for _ in range(4):
+        service.start_round(other, "baccarat", {"player": 500})
+    service.start_round(me, "baccarat", {"banker": 500})
+    assert len(service.roads(me, "baccarat").bead_plate) == 1
+    assert len(service.roads(other, "baccarat").bead_plate) == 4

@@ -22,9 +22,9 @@ from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundRow, Transaction
 from riverboat.table import records
-from riverboat.table.exports import export_round, reveal_state, round_view
+from riverboat.table.exports import export_round, reveal_state, round_view, winner
 from riverboat.table.ledger import Ledger, player_account, round_account
-from riverboat.table.sources import Dealt, SharedCards, card_source
+from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
 from riverboat.table.verify import fair_cards
 from riverboat.table.views import ExportedRound, RoundView
 
@@ -329,6 +329,27 @@ class Rounds:
     def round(self, player_id: int, round_id: int) -> RoundView:
         with Session(self.ledger.engine) as session:
             return self.shown(session, owned(session, player_id, round_id))
+
+    def shoe_winners(self, player_id: int, game: str) -> list[str]:
+        """The winners, in order, of the finished coups of the player's own shoe of
+        ``game`` in play; none once that shoe has ended (cut card or ended early), until
+        the next coup starts a new one."""
+        find_game(game)
+        with Session(self.ledger.engine) as session:
+            shoe = running_shoe(session, player_id, game)
+            if shoe is None:
+                return []
+            rows = session.scalars(
+                select(RoundRow)
+                .where(
+                    RoundRow.player_id == player_id,
+                    RoundRow.deal_id == shoe.id,
+                    RoundRow.status == "settled",
+                )
+                .order_by(RoundRow.id)
+            ).all()
+            found = (winner(replay(records.load(row))) for row in rows)
+            return [side for side in found if side is not None]
 
     def history(
         self, player_id: int, limit: int = 20, commitment: str | None = None

@@ -39,7 +39,7 @@ from riverboat.table.players import LOCAL_PLAYER, Players
 from riverboat.table.rounds import Rounds
 from riverboat.table.sources import Deals, SharedCards
 from riverboat.table.verify import DealLayout, verify_round, verify_shoe
-from riverboat.table.views import ExportedRound, NewDeal, RoundView
+from riverboat.table.views import ExportedRound, NewDeal, RoadsView, RoundView
 
 __all__ = [
     "LOCAL_PLAYER",
@@ -177,6 +177,20 @@ class TableService:
     def shoe_in_play(self, player_id: int, game: str) -> bool:
         """Whether the player's own shoe of ``game`` has coups dealt and more to come."""
         return self.deals.shoe_in_play(player_id, game)
+
+    def roads(self, player_id: int, game: str) -> RoadsView:
+        """The roads of the player's own shoe of ``game`` in play, from its coups so far;
+        empty once that shoe ends (cut card or :meth:`end_shoe`), until the next coup.
+
+        >>> service = TableService("sqlite://")
+        >>> me = service.local_player()
+        >>> _ = service.start_round(me, "baccarat", {"banker": 500}, "mine")
+        >>> len(service.roads(me, "baccarat").bead_plate)
+        1
+        >>> service.end_shoe(me, "baccarat"), service.roads(me, "baccarat").bead_plate
+        (True, [])
+        """
+        return RoadsView.of(self.rounds.shoe_winners(player_id, game))
 
     def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
         """A shared table's next deck or shoe, its seed committed to now."""

@@ -54,6 +54,7 @@ from riverboat.table.views import (
     ErrorMessage,
     NewDeal,
     ResultMessage,
+    RoadsView,
     RoundView,
     ShoeView,
     TableSnapshot,
@@ -355,7 +356,9 @@ class SharedTable:
         if self.spec.shoe is not None:
             size = self.layout.size if self.layout else None
             shoe = ShoeView(
-                cards_left=size - self.next_place if size else None, road=list(self.road)
+                cards_left=size - self.next_place if size else None,
+                road=list(self.road),
+                roads=RoadsView.of(self.road),
             )
         return TableSnapshot(
             game=self.game,

@@ -406,10 +406,12 @@ class SeatView(_View):
 
 
 class ShoeView(_View):
-    """A shared Baccarat shoe: the cards left and its coups' winners (the road)."""
+    """A shared Baccarat shoe: the cards left, its coups' winners (the road) and the
+    roads drawn from them, empty again at a new shoe."""
 
     cards_left: int | None
     road: list[str]
+    roads: RoadsView
 
 
 class TableSnapshot(_View):

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from riverboat.errors import IllegalAction
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import hold, tap
-from riverboat.table.views import GameInfo, NextCommitment, RoundView, ShoeEnded
+from riverboat.table.views import GameInfo, NextCommitment, RoadsView, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.edges import house_edge
 from riverboat.web.models import ChipRequest
@@ -55,6 +55,17 @@ def end_shoe(game: GameName, player_id: Player, service: Service) -> ShoeEnded:
     if spec.shoe is None:
         raise IllegalAction(f"{spec.title} deals from a fresh deck each round: it has no shoe")
     return ShoeEnded(ended=service.end_shoe(player_id, game))
+
+
+@router.get("/games/{game}/roads", response_model=RoadsView)
+def roads(game: GameName, player_id: Player, service: Service) -> RoadsView:
+    """The roads of your own shoe at this game (Baccarat's): bead plate, big road, the
+    three derived roads and what a next Banker or Player would add. Empty once the shoe
+    ends, until the next coup starts a new one."""
+    spec = find_game(game).spec()
+    if spec.shoe is None:
+        raise IllegalAction(f"{spec.title} deals from a fresh deck each round: it has no roads")
+    return service.roads(player_id, game)
 
 
 @router.get("/games/{game}/open", response_model=RoundView | None)

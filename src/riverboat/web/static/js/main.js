@@ -8,6 +8,7 @@ import { refreshBalance } from "./bank.js";
 import { hideHint, hint, loadHistory, payTable, showKeys, signIn, toggleHistory } from "./overlays.js";
 import { joinTable, leaveTable } from "./shared.js";
 import { deal, decide, oneAtATime, place } from "./play.js";
+import { showOwnRoads } from "./roads.js";
 
 async function selectGame(name, shared = false) {
   leaveTable();
@@ -23,6 +24,7 @@ async function selectGame(name, shared = false) {
   renderGames();
   renderSpots();
   renderRound();
+  showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
   await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
   if (shared) {
     joinTable(name);

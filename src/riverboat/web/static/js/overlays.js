@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { $, escape, info, money, say, state } from "./state.js";
 import { renderButtons } from "./felt.js";
 import { verifyRound } from "./fairness.js";
-import { drawRoads } from "./roads.js";
+import { showOwnRoads } from "./roads.js";
 
 export function payTable() {
   const game = info();
@@ -76,7 +76,7 @@ export async function loadHistory() {
       } finally { button.disabled = false; }
     };
   }
-  if (!state.shared) drawRoads(rounds.filter((r) => r.winner).reverse().map((r) => r.winner));
+  if (!state.shared) showOwnRoads();  // the own shoe's roads, from the server
 }
 
 export function toggleHistory() {

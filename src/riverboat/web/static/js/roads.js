@@ -1,13 +1,58 @@
-// Baccarat's bead plate (every coup) and big road (runs of Player or Banker wins),
-// from the coups' winners as the server names them
-import { $ } from "./state.js";
+// Baccarat's roads of one shoe, as the server works them out (RoadsView: the player's
+// own shoe from /api/games/{game}/roads, a shared shoe from its table's snapshot): the
+// bead plate, the big road with its ties and dragon tails, the big eye boy, small road
+// and cockroach pig, and what a next Banker or Player would add. Every mark goes in the
+// (column, row) the server gives it; the page works out no road of its own.
+import { api } from "./api.js";
+import { $, info, state } from "./state.js";
 
-export function drawRoads(winners) {
-  const coups = winners.map((side) => side[0]);
-  $("bead").innerHTML = coups.map((c) => `<span class="${c}">${c}</span>`).join("");
-  const columns = [];
-  for (const c of coups.filter((x) => x !== "T")) {
-    if (columns.length && columns.at(-1)[0] === c && columns.at(-1).length < 6) columns.at(-1).push(c); else columns.push([c]);
-  }
-  $("big").innerHTML = columns.map((col) => col.map((c) => `<span class="${c}">${c}</span>`).join("") + "<span></span>".repeat(6 - col.length)).join("");
+const MIN_COLUMNS = 12;  // an empty shoe still shows its grid
+const SIDE = { Banker: "B", Player: "P", Tie: "T" };
+const DERIVED = [["big_eye_boy", "Big eye boy"], ["small_road", "Small road"], ["cockroach_pig", "Cockroach pig"]];
+
+// a grid of `rows` rows with one cell per mark, scrolled to its newest column
+function grid(id, rows, marks, cell) {
+  const box = $(id);
+  const columns = Math.max(MIN_COLUMNS, 1 + Math.max(-1, ...marks.map((m) => m.column)));
+  box.style.setProperty("--rows", rows);
+  box.style.setProperty("--columns", columns);
+  box.innerHTML = marks.map((m) => cell(m).replace("<span", `<span style="grid-area:${m.row + 1}/${m.column + 1}"`)).join("");
+  box.scrollLeft = box.scrollWidth;
+}
+
+const tiesLabel = (n) => (n === 1 ? "1 tie" : `${n} ties`);
+
+function bigRoadCell(entry) {
+  const ties = entry.ties + entry.leading_ties;
+  const title = `${entry.winner}${ties ? `, ${tiesLabel(ties)}` : ""}`;
+  const slash = ties ? `<i class="tie">${ties > 1 ? ties : ""}</i>` : "";
+  return `<span class="ring ${SIDE[entry.winner]}" title="${title}">${slash}</span>`;
+}
+
+const mark = (kind, colour) => `<span class="${kind} ${colour}" title="${colour}"></span>`;
+
+// an empty view: a shoe with no coup yet (or none of this table's)
+export const NO_ROADS = { rows: 6, bead_plate: [], big_road: [], leading_ties: 0, big_eye_boy: [], small_road: [], cockroach_pig: [],
+  next_banker: { big_eye_boy: null, small_road: null, cockroach_pig: null },
+  next_player: { big_eye_boy: null, small_road: null, cockroach_pig: null } };
+
+export function drawRoads(view) {
+  const roads = view || NO_ROADS;
+  grid("bead", roads.rows, roads.bead_plate, (b) => `<span class="bead ${SIDE[b.winner]}" title="${b.winner}">${SIDE[b.winner]}</span>`);
+  grid("big", roads.rows, roads.big_road, bigRoadCell);
+  $("big-ties").textContent = roads.big_road.length === 0 && roads.leading_ties ? `${tiesLabel(roads.leading_ties)} so far` : "";
+  for (const [name] of DERIVED) grid(name.replaceAll("_", "-"), roads.rows, roads[name], (m) => mark(name.replaceAll("_", "-"), m.colour));
+  $("ask").innerHTML = [["Banker", roads.next_banker], ["Player", roads.next_player]].map(([side, next]) =>
+    `<span class="ask-side"><b class="${SIDE[side]}">${side} next</b> ` +
+    DERIVED.map(([name, label]) => (next[name]
+      ? `<span class="ask-mark" title="${label}: ${next[name]}">${mark(name.replaceAll("_", "-"), next[name])}</span>`
+      : `<span class="ask-mark none" title="${label}: not started">–</span>`)).join("") + "</span>").join("");
+}
+
+// the player's own shoe at this game, from the server; empty at a game with no shoe
+export async function showOwnRoads() {
+  const game = state.game;
+  if (state.shared || !info().shoe) return drawRoads(null);
+  const view = await api(`/api/games/${game}/roads`).catch(() => null);
+  if (state.game === game && !state.shared) drawRoads(view);
 }

@@ -88,5 +88,5 @@ function renderSeats() {
   clearInterval(state.ticker);
   line();
   if (table.seconds_left !== null) state.ticker = setInterval(line, 1000);
-  if (table.shoe) drawRoads(table.shoe.road);
+  if (table.shoe) drawRoads(table.shoe.roads);  // this shoe's, empty at a new shoe
 }
