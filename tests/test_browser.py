@@ -71,11 +71,17 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture(scope="module")
-def page(server: str, browser: Browser) -> Iterator[Page]:
+def _table_tab(server: str, browser: Browser) -> Page:
+    """A new tab at the tables, its spots drawn."""
     tab = browser.new_page(viewport={"width": 1100, "height": 800})
     tab.goto(server)
     tab.wait_for_selector(".spot")
+    return tab
+
+
+@pytest.fixture(scope="module")
+def page(server: str, browser: Browser) -> Iterator[Page]:
+    tab = _table_tab(server, browser)
     yield tab
     tab.close()
 
@@ -188,6 +194,21 @@ def test_a_phone_sized_table(server: str, browser: Browser) -> None:
     phone.wait_for_timeout(400)
     SHOTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(SHOTS / "phone-rabbit-hunter.png"), full_page=True)
+    phone.close()
+
+
+def test_nothing_scrolls_sideways_on_the_narrowest_phone(server: str, browser: Browser) -> None:
+    """At 320 px every table fits the screen: no sideways scrolling."""
+    phone = browser.new_page(viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
+    phone.goto(server)
+    phone.wait_for_selector(".spot")
+    for title in ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat"):
+        choose(phone, title)
+        phone.wait_for_timeout(200)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 320, f"{title} is {width} px wide on a 320 px screen"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SHOTS / "phone-320-baccarat.png"), full_page=True)
     phone.close()
 
 
@@ -421,9 +442,7 @@ def test_a_hint_at_work_says_so_and_can_be_dismissed(page: Page) -> None:
 @pytest.fixture
 def keyboard_page(server: str, browser: Browser) -> Iterator[Page]:
     """A fresh tab (no wagers remembered) driven by the keyboard only."""
-    tab = browser.new_page(viewport={"width": 1100, "height": 800})
-    tab.goto(server)
-    tab.wait_for_selector(".spot")
+    tab = _table_tab(server, browser)
     yield tab
     tab.close()
 
