@@ -3,9 +3,13 @@
 import os
 import uuid
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 # The first call of an evaluator builds its tables and may load compiled code, which
 # takes longer than Hypothesis' default 200 ms deadline; speed is measured in bench/.
@@ -34,3 +38,46 @@ def database_url(
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# ------------------------------------------------------------------ the browser tests
+# (tests/browser_support.py: a served app, Debian's Chromium, the taps a round needs)
+@pytest.fixture(scope="session")
+def browser() -> Iterator["Browser"]:
+    """One headless Chromium for every browser test."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_support import launch_chromium
+
+    with sync_playwright() as playwright:
+        launched = launch_chromium(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The web table for the local player, on a loopback port, for one test module."""
+    from browser_support import serving
+
+    with serving(tmp_path_factory.mktemp("web") / "browser.db", local_player=True) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server with accounts (ann and bob, password "a long password")."""
+    from browser_support import serving
+
+    with serving(tmp_path_factory.mktemp("shared") / "shared.db", local_player=False) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def page(server: str, browser: "Browser") -> Iterator["Page"]:
+    """A tab at the tables, shared by one module's tests."""
+    from browser_support import table_tab
+
+    tab = table_tab(server, browser)
+    yield tab
+    tab.close()

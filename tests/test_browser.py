@@ -4,104 +4,13 @@ players at each shared table, and a screenshot of each table in
 test-artifacts/screenshots/."""
 
 import re
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from pathlib import Path
+from contextlib import suppress
 
 import pytest
-import uvicorn
-from playwright.sync_api import Browser, Error, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Error, Page, Route, expect
 
-from riverboat.web.app import create_app
-
-SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
-
-
-@contextmanager
-def _serving(database: Path, local_player: bool) -> Iterator[str]:
-    """The app on a free loopback port, in a thread, for as long as the block runs."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(f"sqlite:///{database}", local_player=local_player, rate_limit=1000)
-    if not local_player:
-        for name in ("ann", "bob"):
-            app.state.service.register(name, "a long password")
-    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if runner.started:
-            break
-        time.sleep(0.1)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        runner.should_exit = True
-        thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with _serving(tmp_path_factory.mktemp("shared") / "shared.db", local_player=False) as address:
-        yield address
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with _serving(tmp_path_factory.mktemp("web") / "browser.db", local_player=True) as address:
-        yield address
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium,
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield launched
-        launched.close()
-
-
-def _table_tab(server: str, browser: Browser) -> Page:
-    """A new tab at the tables, its spots drawn."""
-    tab = browser.new_page(viewport={"width": 1100, "height": 800})
-    tab.goto(server)
-    tab.wait_for_selector(".spot")
-    return tab
-
-
-@pytest.fixture(scope="module")
-def page(server: str, browser: Browser) -> Iterator[Page]:
-    tab = _table_tab(server, browser)
-    yield tab
-    tab.close()
-
-
-def choose(page: Page, title: str) -> None:
-    page.locator("#games").get_by_role("button", name=title, exact=True).click()
-    expect(page.locator("#logo")).to_have_text(title)
-
-
-def tap(page: Page, spot: str, times: int = 1) -> None:
-    for _ in range(times):
-        page.click(f"[data-spot={spot}]")
-        page.wait_for_timeout(150)
-
-
-def finish(page: Page, name: str) -> None:
-    expect(page.locator("#message")).to_contain_text("Net")
-    page.wait_for_timeout(400)  # the dealing animation
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+from browser_support import SHOTS, choose, finish, table_tab, tap
 
 
 def test_the_page_loads_as_es_modules(page: Page, server: str) -> None:
@@ -442,7 +351,7 @@ def test_a_hint_at_work_says_so_and_can_be_dismissed(page: Page) -> None:
 @pytest.fixture
 def keyboard_page(server: str, browser: Browser) -> Iterator[Page]:
     """A fresh tab (no wagers remembered) driven by the keyboard only."""
-    tab = _table_tab(server, browser)
+    tab = table_tab(server, browser)
     yield tab
     tab.close()
 
@@ -580,7 +489,9 @@ def test_a_focused_spot_shows_a_focus_ring(keyboard_page: Page) -> None:
     page.screenshot(path=str(SHOTS / "keyboard-focus-ring.png"))
 def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page) -> None:
     choose(page, "Baccarat")
-    # the table's commitment (and so whether a shoe is in play) has loaded
+    # the table's commitment (and so whether a shoe is in play) has loaded: the line
+    # may still show the last table's until every request is answered
+    page.wait_for_load_state("networkidle")
     expect(page.locator("#fair-line")).to_contain_text("SHA-256")
     if page.locator("#new-shoe").is_visible():  # start from a fresh shoe
         page.click("#new-shoe")

@@ -1,7 +1,7 @@
 // The balance, this visit's tally, and what follows a finished round.
 import { api } from "./api.js";
 import { $, money, state } from "./state.js";
-import { loadHistory } from "./overlays.js";
+import { loadHistory } from "./history.js";
 
 export async function refreshBalance() {
   const me = await api("/api/me");

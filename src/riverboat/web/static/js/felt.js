@@ -1,26 +1,9 @@
-// The felt: the table tabs, cards, the betting spots and chips, the hands and the
-// decision buttons, all drawn from the game's spec. What a tap does is main.js's to
-// say, through the handlers set in `on`.
-import { $, info, layout, money, say, state, tableKey } from "./state.js";
+// The felt: the cards, the hands and the betting spots, all drawn from the game's spec.
+// What a tap on a spot does is main.js's to say, through the handler set in `on`.
+import { $, info, layout, money, state } from "./state.js";
+import { keepFocus } from "./focus.js";
 
 export const on = { select: null, place: null, decide: null };
-
-// the key of each decision the server offers, as at the terminal table; an action with
-// no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
-// decision's key takes the smaller and `m` the largest.
-export const DECISION_KEYS = { fold: "f", play: "p", buy: "b", raise: "r" };
-export const LARGEST_KEY = "m";
-export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
-
-// a part of the page drawn again keeps the keyboard's place: the control that had the
-// focus (matched by `selector` and a data attribute) gets it back
-function keepFocus(container, attribute, draw) {
-  const had = container.contains(document.activeElement) ? document.activeElement.dataset[attribute] : undefined;
-  draw();
-  if (had === undefined) return;
-  const again = [...container.children].find((element) => element.dataset[attribute] === had);
-  if (again) again.focus();
-}
 
 const SUITS = { c: ["♣", "#111"], d: ["♦", "#c00"], h: ["♥", "#c00"], s: ["♠", "#111"] };
 function cardSvg(name, delay) {
@@ -44,28 +27,9 @@ function showCards(element, cards, hidden = 0) {
   element.innerHTML = cards.map((c, i) => cardSvg(c, i * 60)).join("") + Array.from({ length: hidden }, (_, i) => cardSvg(null, (cards.length + i) * 60)).join("");
 }
 
-export function renderGames() {
-  keepFocus($("games"), "table", drawGames);
-}
-
-function drawGames() {
-  $("games").innerHTML = "";
-  const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
-  for (const [game, shared] of tables) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = shared ? `${game.title} · shared` : game.title;
-    button.dataset.table = shared ? `${game.game}:shared` : game.game;
-    button.setAttribute("aria-keyshortcuts", String($("games").children.length + 1));
-    button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
-    button.onclick = () => on.select(game.game, shared);
-    $("games").append(button);
-  }
-}
-
+// the betting spots, each with what is staked on it
 export function renderSpots() {
   keepFocus($("spots"), "spot", drawSpots);
-  keepFocus($("chips"), "chip", drawChips);
 }
 
 function drawSpots() {
@@ -103,25 +67,8 @@ function drawSpots() {
   }
 }
 
-function drawChips() {
-  $("chips").innerHTML = "";
-  // white figures on each colour at 4.5:1 or better (WCAG AA)
-  const colours = ["#666", "#c33", "#1a7a1a", "#222", "#73c"];
-  info().chips.forEach((chip, i) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "chip";
-    button.style.background = colours[i % colours.length];
-    button.textContent = "$" + chip / 100;
-    button.dataset.chip = String(chip);
-    button.setAttribute("aria-label", `$${chip / 100} chip`);
-    button.setAttribute("aria-pressed", String(chip === state.chip));
-    button.onclick = () => { state.chip = chip; renderSpots(); };
-    $("chips").append(button);
-  });
-}
-
-export function renderRound() {
+// the hands of the round in play, or of the last one, face down where still hidden
+export function renderHands() {
   const round = state.round;
   const { mine, other, drawn, blind } = layout(info());
   const playerCards = round ? [...(round.cards[mine.name] || []), ...drawn.flatMap((h) => round.cards[h.name] || [])] : [];
@@ -135,48 +82,5 @@ export function renderRound() {
   $("blind-area").hidden = !blindCards.length && !blindDown;
   $("dealer-title").textContent = other.title;
   $("player-title").textContent = mine.title;
-  const open = round && round.status === "open";
-  $("deal").textContent = state.shared ? "Bet" : "Deal";
-  $("blind-label").hidden = !blind;
-  if ($("choices").contains(document.activeElement)) refocus = true;
-  $("choices").innerHTML = "";
-  for (const choice of open ? round.choices : []) {
-    const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
-    for (const amount of amounts) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.action = choice.action;
-      button.dataset.key = amount !== null && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
-      button.setAttribute("aria-keyshortcuts", button.dataset.key);
-      button.textContent = amount === null ? choice.label : `${choice.label} ${money(amount)}`;
-      button.onclick = () => on.decide(choice.action, amount);
-      $("choices").append(button);
-    }
-  }
-  renderButtons();
-  if (round && round.status !== "open") say(round.description);
   $("roads").hidden = !info().shoe;  // the bead plate and big road follow a shoe
-}
-
-// which buttons can send a request now: none of Deal, Quick Replay, the decisions and
-// New shoe while one of them is in flight (a double click deals once), Hint not while
-// it is being worked out
-let refocus = false;  // a control of the round had the focus: it goes on to the next one
-export function renderButtons() {
-  const round = state.round, busy = state.busy;
-  if (document.activeElement && document.activeElement.closest(".controls")) refocus = true;
-  const open = round && round.status === "open";
-  const betting = !state.shared || (state.table && state.table.phase === "betting");
-  $("deal").disabled = busy || !!open || !betting;
-  $("replay").disabled = busy || !!open || !betting || !state.last[tableKey()];
-  $("new-shoe").disabled = busy;
-  $("hint").disabled = busy || !open || !info().options.length || !!state.hinting;
-  for (const button of $("choices").children) button.disabled = busy;
-  // a disabled or removed button drops the focus: once the answer is in, the keyboard
-  // carries on from the round's first decision, else from Deal
-  if (busy || !refocus) return;
-  refocus = false;
-  const lost = !document.activeElement || document.activeElement === document.body;
-  const next = [...$("choices").children, $("deal")].find((button) => !button.disabled);
-  if (lost && next) next.focus();
 }

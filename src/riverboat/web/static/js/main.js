@@ -2,10 +2,13 @@
 // buttons bound to what they do; the parts live in the modules beside this one.
 import { api } from "./api.js";
 import { $, gameOf, info, say, state, tableKey } from "./state.js";
-import { on, renderGames, renderRound, renderSpots } from "./felt.js";
+import { on } from "./felt.js";
+import { renderGames } from "./controls.js";
+import { renderRound, renderSpots } from "./render.js";
 import { forgetCommitment, showCommitment } from "./fairness.js";
 import { refreshBalance } from "./bank.js";
-import { hideHint, hint, loadHistory, payTable, showKeys, signIn, toggleHistory } from "./overlays.js";
+import { hideHint, hint, payTable, showKeys, signIn } from "./overlays.js";
+import { loadHistory, toggleHistory } from "./history.js";
 import { joinTable, leaveTable } from "./shared.js";
 import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";

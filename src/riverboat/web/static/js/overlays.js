@@ -1,10 +1,8 @@
-// What opens over or beside the table: the pay table and rules, the hint, the history
-// of rounds (with Verify on each), and the log-in dialog.
+// What opens over the table: the pay table and rules, the hint, the keys and the log-in
+// dialog.
 import { api } from "./api.js";
 import { $, escape, info, money, say, state } from "./state.js";
-import { renderButtons } from "./felt.js";
-import { verifyRound } from "./fairness.js";
-import { showOwnRoads } from "./roads.js";
+import { renderButtons } from "./controls.js";
 
 export function payTable() {
   const game = info();
@@ -55,33 +53,6 @@ export function hideHint() {
   state.hinting.abort();
   state.hinting = null;
   renderButtons();
-}
-
-export async function loadHistory() {
-  const rounds = await api("/api/history?limit=60");
-  $("rounds").innerHTML = rounds.slice(0, 20).map((r) => {
-    const net = r.net === null ? "" : money(r.net);
-    return `<li>#${r.id} ${r.game} ${r.status} ${net}<br><code>commitment ${r.commitment}</code>` +
-      (r.server_seed ? `<br><code>seed ${r.server_seed} · client ${escape(r.client_seed)} · nonce ${r.nonce}</code>` +
-        ` <button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict"></span>` : "") + "</li>";
-  }).join("");
-  for (const button of document.querySelectorAll("#rounds .verify")) {
-    const round = rounds.find((r) => String(r.id) === button.dataset.round);
-    button.onclick = async () => {
-      button.disabled = true;
-      try {
-        button.nextElementSibling.textContent = await verifyRound(round);
-      } catch (error) {
-        button.nextElementSibling.textContent = error.message;
-      } finally { button.disabled = false; }
-    };
-  }
-  if (!state.shared) showOwnRoads();  // the own shoe's roads, from the server
-}
-
-export function toggleHistory() {
-  $("history").hidden = !$("history").hidden;
-  $("history-toggle").setAttribute("aria-expanded", String(!$("history").hidden));
 }
 
 // the keys, as at the terminal table; the decisions' keys are the ones the server's

@@ -4,7 +4,8 @@ import { api } from "./api.js";
 import { say, state, tableKey } from "./state.js";
 import { clientSeed, forgetCommitment, showCommitment } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
-import { renderButtons, renderRound, renderSpots } from "./felt.js";
+import { renderButtons } from "./controls.js";
+import { renderRound, renderSpots } from "./render.js";
 import { hideHint } from "./overlays.js";
 import { bet, blindWagers, send } from "./shared.js";
 

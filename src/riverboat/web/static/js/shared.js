@@ -3,7 +3,7 @@
 import { $, escape, info, money, say, state, tableKey } from "./state.js";
 import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
-import { renderRound, renderSpots } from "./felt.js";
+import { renderRound, renderSpots } from "./render.js";
 import { drawRoads } from "./roads.js";
 
 export function joinTable(game) {

@@ -1,0 +1,101 @@
+// The controls: the table menu, the chip tray, Deal and Quick Replay, the decisions the
+// server offers, and which of them can be pressed now.
+import { $, info, layout, money, state, tableKey } from "./state.js";
+import { keepFocus } from "./focus.js";
+import { on } from "./felt.js";
+
+// the key of each decision the server offers, as at the terminal table; an action with
+// no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
+// decision's key takes the smaller and `m` the largest.
+export const DECISION_KEYS = { fold: "f", play: "p", buy: "b", raise: "r" };
+export const LARGEST_KEY = "m";
+export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
+
+export function renderGames() {
+  keepFocus($("games"), "table", drawGames);
+}
+
+function drawGames() {
+  $("games").innerHTML = "";
+  const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
+  for (const [game, shared] of tables) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = shared ? `${game.title} · shared` : game.title;
+    button.dataset.table = shared ? `${game.game}:shared` : game.game;
+    button.setAttribute("aria-keyshortcuts", String($("games").children.length + 1));
+    button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
+    button.onclick = () => on.select(game.game, shared);
+    $("games").append(button);
+  }
+}
+
+// the chip tray: the chip a tap on a spot places
+export function renderChips() {
+  keepFocus($("chips"), "chip", drawChips);
+}
+
+function drawChips() {
+  $("chips").innerHTML = "";
+  // white figures on each colour at 4.5:1 or better (WCAG AA)
+  const colours = ["#666", "#c33", "#1a7a1a", "#222", "#73c"];
+  info().chips.forEach((chip, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "chip";
+    button.style.background = colours[i % colours.length];
+    button.textContent = "$" + chip / 100;
+    button.dataset.chip = String(chip);
+    button.setAttribute("aria-label", `$${chip / 100} chip`);
+    button.setAttribute("aria-pressed", String(chip === state.chip));
+    button.onclick = () => { state.chip = chip; renderChips(); };
+    $("chips").append(button);
+  });
+}
+
+// the decisions the round in play allows, one button per amount
+export function renderChoices() {
+  const round = state.round;
+  const open = round && round.status === "open";
+  $("deal").textContent = state.shared ? "Bet" : "Deal";
+  $("blind-label").hidden = !layout(info()).blind;
+  if ($("choices").contains(document.activeElement)) refocus = true;
+  $("choices").innerHTML = "";
+  for (const choice of open ? round.choices : []) {
+    const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
+    for (const amount of amounts) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = choice.action;
+      button.dataset.key = amount !== null && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
+      button.setAttribute("aria-keyshortcuts", button.dataset.key);
+      button.textContent = amount === null ? choice.label : `${choice.label} ${money(amount)}`;
+      button.onclick = () => on.decide(choice.action, amount);
+      $("choices").append(button);
+    }
+  }
+  renderButtons();
+}
+
+// which buttons can send a request now: none of Deal, Quick Replay, the decisions and
+// New shoe while one of them is in flight (a double click deals once), Hint not while
+// it is being worked out
+let refocus = false;  // a control of the round had the focus: it goes on to the next one
+export function renderButtons() {
+  const round = state.round, busy = state.busy;
+  if (document.activeElement && document.activeElement.closest(".controls")) refocus = true;
+  const open = round && round.status === "open";
+  const betting = !state.shared || (state.table && state.table.phase === "betting");
+  $("deal").disabled = busy || !!open || !betting;
+  $("replay").disabled = busy || !!open || !betting || !state.last[tableKey()];
+  $("new-shoe").disabled = busy;
+  $("hint").disabled = busy || !open || !info().options.length || !!state.hinting;
+  for (const button of $("choices").children) button.disabled = busy;
+  // a disabled or removed button drops the focus: once the answer is in, the keyboard
+  // carries on from the round's first decision, else from Deal
+  if (busy || !refocus) return;
+  refocus = false;
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const next = [...$("choices").children, $("deal")].find((button) => !button.disabled);
+  if (lost && next) next.focus();
+}

@@ -1,0 +1,79 @@
+"""What the browser tests share: the app served on a loopback port, Debian's Chromium
+driven by Playwright (nothing downloaded), a tab at the tables, and the taps and
+checks a round needs. The fixtures built on these are in conftest.py."""
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+from riverboat.web.app import create_app
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+
+
+@contextmanager
+def serving(database: Path, local_player: bool) -> Iterator[str]:
+    """The app on a free loopback port, in a thread, for as long as the block runs."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(f"sqlite:///{database}", local_player=local_player, rate_limit=1000)
+    if not local_player:
+        for name in ("ann", "bob"):
+            app.state.service.register(name, "a long password")
+    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if runner.started:
+            break
+        time.sleep(0.1)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        runner.should_exit = True
+        thread.join(timeout=10)
+
+
+def table_tab(server: str, browser: Browser) -> Page:
+    """A new tab at the tables, its spots drawn."""
+    tab = browser.new_page(viewport={"width": 1100, "height": 800})
+    tab.goto(server)
+    tab.wait_for_selector(".spot")
+    return tab
+
+
+def choose(page: Page, title: str) -> None:
+    page.locator("#games").get_by_role("button", name=title, exact=True).click()
+    expect(page.locator("#logo")).to_have_text(title)
+
+
+def tap(page: Page, spot: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.click(f"[data-spot={spot}]")
+        page.wait_for_timeout(150)
+
+
+def finish(page: Page, name: str) -> None:
+    expect(page.locator("#message")).to_contain_text("Net")
+    page.wait_for_timeout(400)  # the dealing animation
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def launch_chromium(playwright: Playwright) -> Browser:
+    """Debian's chromium, headless (Playwright cannot download a browser here)."""
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
+    return playwright.chromium.launch(
+        executable_path=chromium,
+        headless=True,
+        args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+    )
