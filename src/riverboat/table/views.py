@@ -26,6 +26,7 @@ from riverboat.games import Game
 from riverboat.games.roads import ROWS, DerivedRoad, Preview, roads
 from riverboat.money import Cents
 from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection
+from riverboat.table.paytables import felt_lines, pay_sections
 
 __all__ = [
     "SEED_CHARACTERS",
@@ -287,7 +288,13 @@ class GameInfo(_View):
     edges: list[EdgeLine] | None = None
 
     @classmethod
-    def of(cls, game: Game[Any], house_edge: float | None = None) -> GameInfo:
+    def of(
+        cls,
+        game: Game[Any],
+        house_edge: float | None = None,
+        edges: list[EdgeLine] | None = None,
+    ) -> GameInfo:
+        """The default variant's information, with the analyzer's figures if known."""
         spec = game.spec()
         shoe = spec.shoe
         return cls.model_validate(
@@ -313,6 +320,9 @@ class GameInfo(_View):
                 else ShoeInfo(decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end),
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
+                "lines": felt_lines(game),
+                "pay_table": pay_sections(game),
+                "edges": edges,
             }
         )
 
