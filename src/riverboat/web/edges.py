@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from riverboat.games import GAMES, find_game
 from riverboat.table.felt_views import EdgeLine
+from riverboat.table.paytables import felt_lines
 
 if TYPE_CHECKING:
     from riverboat.analysis.report import Figures
@@ -79,6 +80,14 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
     base = spec.decides_with
     required = {s.name for s in spec.spots if s.required or s.name == base}
     required_words = " and ".join(s.label for s in spec.spots if s.name in required)
+    # the lines a decision stakes (the Ante Bonus stakes nothing of its own)
+    placed = [
+        line.label
+        for line in felt_lines(kind, rules)
+        if line.placed_by is not None and line.name != "ante_bonus"
+    ]
+    all_words = ", ".join([*(s.label for s in spec.spots if s.name in required), *placed[:-1]])
+    all_words += f" and {placed[-1]}" if placed else ""
     figures = figures_of(game, variant, dict.fromkeys(required, 1))
     initial = sum(figures.wagers.values(), Fraction(0))
     per_ante = -figures.expected * initial / figures.wagers[base]
@@ -86,8 +95,7 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
         EdgeLine(
             label="House edge per Ante",
             value=float(per_ante),
-            basis=f"{required_words} with the decision's wager, under optimal play, as a "
-            "share of the Ante.",
+            basis=f"{all_words} together under optimal play, as a share of the Ante.",
         ),
         EdgeLine(
             label="House edge per total initial wager",
@@ -98,7 +106,7 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
         EdgeLine(
             label="Element of risk",
             value=float(figures.element_of_risk),
-            basis="The same loss as a share of everything wagered, the decision's wager included.",
+            basis=f"The same loss as a share of the average total wagered, {placed[0]} included.",
         ),
     ]
     for spot in spec.spots:
