@@ -2,6 +2,7 @@
 hands' names, the betting circles, the pay tables in words and the house edges."""
 
 import re
+import time
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
@@ -385,6 +386,25 @@ def test_baccarat_edges_match_the_published_figures_b7() -> None:
     ]
     six = _edges("baccarat", "6 decks")  # Wizard of Odds, 6 decks: Banker 1.06%, Player 1.24%
     assert [round(six[bet] * 100, 2) for bet in ("Banker", "Player")] == [1.06, 1.24]
+
+
+def test_the_games_endpoint_serves_the_edges_once_worked_out(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'edges.db'}", local_player=True, rate_limit=1000)
+    with TestClient(app) as client:
+        deadline = time.monotonic() + 120
+        while _games(client)["tri-card"]["edges"] is None:  # the quickest game's first
+            assert time.monotonic() < deadline, "no Tri-Card edges after two minutes"
+            time.sleep(0.5)
+        for name, info in _games(client).items():
+            if info["edges"] is not None:  # Rabbit Hunter's take the longest: if ready
+                assert [e["label"] for e in info["edges"]][:1] in (
+                    ["House edge per Ante"],
+                    ["Player"],
+                )
+                assert all(-1 < e["value"] < 1 and e["basis"] for e in info["edges"]), name
+                assert info["house_edge"] is not None
+        tri = _games(client)["tri-card"]["edges"]
+        assert tri == [line.model_dump() for line in edge_lines("tri-card")]
 
 
 def test_game_info_carries_the_edges_with_their_basis() -> None:

@@ -140,7 +140,6 @@ def start_house_edges() -> None:
         names = sorted(GAMES, key=lambda name: GAMES[name].spec().cards_per_round())
         for name in names:
             _EDGES[name] = float(figures_of(name).house_edge)
-        for name in names:
             _LINES[name] = edge_lines(name)
 
     threading.Thread(target=work, daemon=True, name="house-edges").start()
