@@ -24,7 +24,7 @@ SUITS = "cdhs"
 RED, BLACK, GOLD, HOUSE = "#c8102e", "#111", "#e8c35a", "#7a1f2b"
 
 # the card is 240 by 336 (5:7), its centre at the origin
-INDEX_X, RANK_H, RANK_Y, PIP_H, PIP_Y = 96.0, 46.0, -161.0, 34.0, -113.0
+INDEX_X, RANK_H, RANK_Y, PIP_H, PIP_Y = 95.0, 52.0, -162.0, 36.0, -108.0
 PIP, COL, TOP, MID4 = 54.0, 44.0, -112.0, -112.0 / 3
 # centres of the pips: those drawn twice (the second turned half round), those once
 LAYOUTS: dict[str, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {
@@ -44,7 +44,7 @@ CARD_RECT = (
     'fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
 )
 FRAME_W, FRAME_H = 164.8, 260.8
-COURT_SCALE = 144 / FRAME_W
+COURT_SCALE = 138 / FRAME_W
 
 
 def num(value: float) -> str:
@@ -77,7 +77,7 @@ def shared_symbols(kennard: Path) -> list[str]:
         d = path.get("d", "")
         out.append(
             f'<symbol id="r{rank}" viewBox="-500 -500 1000 1000"><path d="{d}" '
-            'fill="none" stroke-width="80" stroke-linecap="square" '
+            'fill="none" stroke-width="96" stroke-linecap="square" '
             'stroke-miterlimit="1.5"/></symbol>'
         )
     for suit in SUITS:
