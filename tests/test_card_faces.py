@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -40,7 +40,7 @@ def _ids_and_refs() -> tuple[set[str], set[str]]:
 
 def test_every_card_and_the_back_is_in_the_sprite() -> None:
     ids, _ = _ids_and_refs()
-    faces = {c for c in CODES} | {f"{c}-mini" for c in CODES} | {"back"}
+    faces = set(CODES) | {f"{c}-mini" for c in CODES} | {"back"}
     assert len(CODES) == 52
     assert faces <= ids
     root = ET.parse(SPRITE).getroot()
@@ -140,7 +140,8 @@ def test_card_markup_names_and_classes() -> None:
         html = out[key]
         assert f'role="img" aria-label="{label}"' in html, html
         found = re.search(r'class="([^"]*)"', html)
-        assert found and set(found.group(1).split()) == classes, html
+        assert found, html
+        assert set(found.group(1).split()) == classes, html
         assert f'href="/static/cards/cards.svg#{face}"' in html, html
         assert face in ids
         assert "style=" not in html  # a strict CSP refuses inline styles
@@ -220,13 +221,13 @@ const rows = ["cdhs", "c", "d", "h", "s"];
 const codes = (suit) => [..."A23456789TJQK"].map((r) => r + suit);
 const sheet = document.getElementById("sheet");
 const row = (html, id) => `<div class="row" id="${id}">${html}</div>`;
+const hand = (s) => codes(s).map((c, i) => cardHtml(c, { index: i })).join("");
+const made = ["Kh", "Qh", "Jh"].map((c) => cardHtml(c, { made: true })).join("");
 sheet.innerHTML =
-  ["s", "h", "d", "c"].map((s) => row(codes(s).map((c, i) => cardHtml(c, { index: i })).join(""), `suit-${s}`)).join("") +
+  ["s", "h", "d", "c"].map((s) => row(hand(s), `suit-${s}`)).join("") +
   row(
-    cardHtml(null) +
-      cardHtml("Kh", { made: true }) + cardHtml("Qh", { made: true }) + cardHtml("Jh", { made: true }) +
-      cardHtml("2c", { dim: true }) + cardHtml("9d", { sideways: true, index: 2 }) +
-      cardHtml("Td", { sideways: true, made: true }),
+    cardHtml(null) + made + cardHtml("2c", { dim: true }) +
+      cardHtml("9d", { sideways: true, index: 2 }) + cardHtml("Td", { sideways: true, made: true }),
     "states",
   ) +
   row(rows[0].split("").flatMap(codes).map((c) => cardHtml(c, { size: "mini" })).join(""), "minis");
@@ -234,8 +235,13 @@ sheet.dataset.ready = "yes";
 """
 
 
+Opener = Callable[[int, float], tuple[Page, list[str]]]
+
+
 @pytest.fixture(scope="module")
-def sheet_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, list[str]]]:
+def open_sheet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opener]:
+    """Opens the contact sheet in a tab of the given width and pixel ratio; the tab's list
+    gathers the browser's Content-Security-Policy refusals."""
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
     bodies = {
@@ -259,18 +265,28 @@ def sheet_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
                 headers={"Content-Security-Policy": CSP},
             )
 
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
-        refusals: list[str] = []
-        page.on(
-            "console",
-            lambda m: refusals.append(m.text) if "Content Security Policy" in m.text else None,
-        )
-        page.route(f"{origin}/sheet/**", fulfil)
-        page.goto(f"{origin}/sheet/")
-        page.wait_for_selector("#sheet[data-ready=yes]")
-        page.wait_for_load_state("networkidle")
-        yield page, refusals
+        def opener(width: int, scale: float) -> tuple[Page, list[str]]:
+            page = browser.new_page(
+                viewport={"width": width, "height": 900}, device_scale_factor=scale
+            )
+            refusals: list[str] = []
+            page.on(
+                "console",
+                lambda m: refusals.append(m.text) if "Content Security Policy" in m.text else None,
+            )
+            page.route(f"{origin}/sheet/**", fulfil)
+            page.goto(f"{origin}/sheet/")
+            page.wait_for_selector("#sheet[data-ready=yes]")
+            page.wait_for_load_state("networkidle")
+            return page, refusals
+
+        yield opener
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def sheet_page(open_sheet: Opener) -> tuple[Page, list[str]]:
+    return open_sheet(1100, 1)
 
 
 def _pixels(page: Page, selector: str) -> list[tuple[int, int, int]]:
@@ -278,7 +294,11 @@ def _pixels(page: Page, selector: str) -> list[tuple[int, int, int]]:
     return list(shot.get_flattened_data())
 
 
-def _share(pixels: list[tuple[int, int, int]], near: tuple[int, int, int], within: int = 40) -> float:
+Rgb = tuple[int, int, int]
+
+
+def _share(pixels: list[Rgb], near: Rgb, within: int = 40) -> float:
+    """The fraction of pixels within ``within`` of the colour ``near`` in every channel."""
     hits = sum(1 for p in pixels if all(abs(a - b) <= within for a, b in zip(p, near, strict=True)))
     return hits / len(pixels)
 
@@ -323,20 +343,20 @@ def test_card_states_take_their_boxes(sheet_page: tuple[Page, list[str]]) -> Non
     assert float(plain.evaluate("e => getComputedStyle(e).opacity")) < 0.6  # dimmed
 
 
-def test_faces_are_legible_on_a_phone(sheet_page: tuple[Page, list[str]]) -> None:
-    """At 390 px the cards are 3.4rem wide; the corner index stays a large share of it."""
-    page, _ = sheet_page
-    page.set_viewport_size({"width": 390, "height": 844})
-    try:
-        card = page.locator('#suit-h [aria-label="Ten of hearts"]')
-        box = card.bounding_box()
-        assert box is not None
-        assert box["width"] == pytest.approx(3.4 * 16, abs=0.5)
-        page.locator("#suit-h").screenshot(path=str(SHOTS / "card-faces-phone.png"))
-        # the top-left index (rank and suit) is red ink in the card's top-left fifth
-        index = _pixels(page, '#suit-h [aria-label="Ten of hearts"]')
-        width = round(box["width"] * page.evaluate("devicePixelRatio"))
-        corner = [p for i, p in enumerate(index) if i % width < width / 5 and i // width < width / 2]
-        assert _share(corner, (200, 16, 46), within=60) > 0.1
-    finally:
-        page.set_viewport_size({"width": 1100, "height": 900})
+def test_faces_are_legible_on_a_phone(open_sheet: Opener) -> None:
+    """On a 390 px phone (three device pixels to one) the cards are 3.4rem wide, and the
+    corner index is a large share of the card."""
+    page, refusals = open_sheet(390, 3)
+    assert refusals == []
+    box = page.locator('#suit-h [aria-label="Ten of hearts"]').bounding_box()
+    assert box is not None
+    assert box["width"] == pytest.approx(3.4 * 16, abs=0.5)
+    page.locator("#suit-h").screenshot(path=str(SHOTS / "card-faces-phone.png"))
+    # the top-left index (rank and suit) is red ink in the card's top-left fifth
+    shot = page.locator('#suit-h [aria-label="Ten of hearts"]').screenshot()
+    card = Image.open(io.BytesIO(shot)).convert("RGB")
+    width, height = card.size
+    assert width >= 3.4 * 16 * 3 - 1  # three device pixels to the CSS pixel
+    corner = list(card.crop((0, 0, width // 5, height // 3)).get_flattened_data())
+    assert _share(corner, (200, 16, 46), within=60) > 0.1
+    page.close()
