@@ -213,7 +213,6 @@ SHEET_HTML = """<!doctype html>
 SHEET_CSS = """
 body { background: #0b5d3b; margin: .5rem; }
 .row { display: flex; flex-wrap: wrap; gap: .3rem; margin: 0 0 1rem; min-height: 0; }
-.card { animation: none; }
 """
 SHEET_JS = """
 import { cardHtml } from "/static/js/cards.js";
@@ -278,6 +277,10 @@ def open_sheet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opener]:
             page.goto(f"{origin}/sheet/")
             page.wait_for_selector("#sheet[data-ready=yes]")
             page.wait_for_load_state("networkidle")
+            # the deal's slide moves the boxes until it ends
+            page.wait_for_function(
+                "document.getAnimations().every(a => a.playState === 'finished')"
+            )
             return page, refusals
 
         yield opener
@@ -290,8 +293,9 @@ def sheet_page(open_sheet: Opener) -> tuple[Page, list[str]]:
 
 
 def _pixels(page: Page, selector: str) -> list[tuple[int, int, int]]:
-    shot = Image.open(io.BytesIO(page.locator(selector).screenshot())).convert("RGB")
-    return list(shot.get_flattened_data())
+    shot = page.locator(selector).screenshot(animations="disabled")
+    return list(Image.open(io.BytesIO(shot)).convert("RGB").get_flattened_data())
+
 
 
 Rgb = tuple[int, int, int]
@@ -306,7 +310,7 @@ def _share(pixels: list[Rgb], near: Rgb, within: int = 40) -> float:
 def test_contact_sheet_of_the_deck_under_a_strict_csp(sheet_page: tuple[Page, list[str]]) -> None:
     page, refusals = sheet_page
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "card-faces.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "card-faces.png"), full_page=True, animations="disabled")
     assert refusals == []
     assert page.locator(".card").count() == 52 + 7 + 52
     assert page.locator('[aria-label="Ten of hearts"]').count() == 2
@@ -351,12 +355,30 @@ def test_faces_are_legible_on_a_phone(open_sheet: Opener) -> None:
     box = page.locator('#suit-h [aria-label="Ten of hearts"]').bounding_box()
     assert box is not None
     assert box["width"] == pytest.approx(3.4 * 16, abs=0.5)
-    page.locator("#suit-h").screenshot(path=str(SHOTS / "card-faces-phone.png"))
+    page.locator("#suit-h").screenshot(
+        path=str(SHOTS / "card-faces-phone.png"), animations="disabled"
+    )
     # the top-left index (rank and suit) is red ink in the card's top-left fifth
-    shot = page.locator('#suit-h [aria-label="Ten of hearts"]').screenshot()
+    shot = page.locator('#suit-h [aria-label="Ten of hearts"]').screenshot(animations="disabled")
     card = Image.open(io.BytesIO(shot)).convert("RGB")
     width, height = card.size
     assert width >= 3.4 * 16 * 3 - 1  # three device pixels to the CSS pixel
     corner = list(card.crop((0, 0, width // 5, height // 3)).get_flattened_data())
     assert _share(corner, (200, 16, 46), within=60) > 0.1
     page.close()
+
+
+def test_the_deal_is_staggered_and_still_for_reduced_motion(
+    sheet_page: tuple[Page, list[str]],
+) -> None:
+    page, _ = sheet_page
+    row = page.locator("#suit-s .card")
+    style = "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDelay]"
+    assert row.nth(0).evaluate(style) == ["card-deal", "0s"]
+    assert row.nth(3).evaluate(style) == ["card-deal", "0.21s"]
+    assert row.nth(12).evaluate(style) == ["card-deal", "0.63s"]  # card--i9, the last delay
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        assert row.nth(3).evaluate(style)[0] == "none"
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
