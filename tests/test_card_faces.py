@@ -80,6 +80,19 @@ def test_court_cards_have_their_art_and_pip_cards_their_pips() -> None:
             assert uses(rank + suit).count(f"#r{rank}") == 4, rank + suit
 
 
+def test_the_court_arts_own_pips_keep_their_placement() -> None:
+    """The court art places its small pips (the King of spades' robe) in boxes as wide as
+    the art, left-aligned: the suit symbols keep Kennard's xMinYMid, or the pips drift."""
+    root = ET.parse(SPRITE).getroot()
+    symbols = {s.get("id"): s for s in root.iter(f"{SVG}symbol")}
+    art = [u for code in ("Ks1", "Ks2", "Ks3", "Ks4", "Ks5", "Ks6") for u in symbols[code].iter()]
+    robe = [u for u in art if u.tag == f"{SVG}use"]
+    assert robe, "the King of spades' robe has its spades"
+    assert all(u.get("width") is None and u.get("href") == "#ss" for u in robe)
+    for suit in "cdhs":
+        assert symbols[f"s{suit}"].get("preserveAspectRatio") == "xMinYMid"
+
+
 def test_the_licence_and_the_credit_ship_with_the_deck() -> None:
     licence = (STATIC / "cards" / "LICENCE-CC0.txt").read_text()
     assert "CC0 1.0 Universal" in licence

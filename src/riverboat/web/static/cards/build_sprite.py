@@ -83,7 +83,11 @@ def shared_symbols(kennard: Path) -> list[str]:
     for suit in SUITS:
         big = suit.upper()
         d = source_symbols(kennard / f"2{big}.svg")[f"S{big}2"][0].get("d", "")
-        out.append(f'<symbol id="s{suit}" viewBox="-600 -600 1200 1200"><path d="{d}"/></symbol>')
+        # xMinYMid as Kennard's: the courts' own pips are placed by it in wide boxes
+        out.append(
+            f'<symbol id="s{suit}" viewBox="-600 -600 1200 1200" preserveAspectRatio="xMinYMid">'
+            f'<path d="{d}"/></symbol>'
+        )
     return out
 
 
