@@ -29,7 +29,7 @@ class Base(DeclarativeBase):
 
 class Player(Base):
     __tablename__ = "players"
-    __table_args__ = (Index("players_name_key", "name_key", unique=True),)
+    __table_args__ = (Index("players_name_key_unique", "name_key", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)

@@ -15,7 +15,7 @@ alike at a table, so only the first may have it; a reserved name's key is refuse
 >>> check_name("аnn")  # a Cyrillic а
 Traceback (most recent call last):
 ...
-riverboat.errors.IllegalAction: a player name is 1 to 24 characters: letters a-z, digits, _ - or ., beginning with a letter or digit
+riverboat.errors.IllegalAction: a player name is 1 to 24 characters: letters a-z, ...
 >>> check_password("x" * 300)
 Traceback (most recent call last):
 ...
@@ -67,7 +67,7 @@ RESERVED = (
 
 _ALLOWED = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 #: ASCII look-alikes after case folding, one character (Unicode's confusables, UTS #39)
-_SAME_SHAPE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
+_SAME_SHAPE = str.maketrans("01i|", "olll")
 #: and pairs of letters that read as one
 _PAIRS = (("rn", "m"), ("vv", "w"))
 

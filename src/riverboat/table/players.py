@@ -106,12 +106,12 @@ class Players:
         """The id and password hash of the account ``name`` names, read in one short
         transaction: the account of exactly that name, else the one with its key."""
         with Session(self.ledger.engine) as session:
-            rows = session.execute(
+            found = session.execute(
                 select(Player.id, Player.name, Player.password_hash).where(
                     or_(Player.name == name, Player.name_key == name_key(name))
                 )
-            ).all()
-        rows.sort(key=lambda row: row.name != name)
+            )
+            rows = sorted(found, key=lambda row: row.name != name)
         return (rows[0].id, rows[0].password_hash) if rows else None
 
     def login(self, name: str, password: str, address: str = "local") -> int:

@@ -45,15 +45,17 @@ players = sa.table(
 
 def _key(name: str) -> str:
     key = unicodedata.normalize("NFKC", name).casefold()
-    key = key.translate(str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"}))
+    key = key.translate(str.maketrans("01i|", "olll"))
     return key.replace("rn", "m").replace("vv", "w")
 
 
 def upgrade() -> None:
     op.add_column("players", sa.Column("name_key", sa.String(LONGEST)))
     bind = op.get_bind()
-    rows = bind.execute(sa.select(players.c.id, players.c.name)).all()
-    rows.sort(key=lambda row: (row.name != "local", row.id))
+    rows = sorted(
+        bind.execute(sa.select(players.c.id, players.c.name)),
+        key=lambda row: (row.name != "local", row.id),
+    )
     taken = {_key(word) for word in RESERVED if word != "local"}
     for player_id, name in rows:
         key = _key(name)
@@ -61,11 +63,11 @@ def upgrade() -> None:
             continue
         taken.add(key)
         bind.execute(players.update().where(players.c.id == player_id).values(name_key=key))
-    op.create_index("players_name_key", "players", ["name_key"], unique=True)
+    op.create_index("players_name_key_unique", "players", ["name_key"], unique=True)
 
 
 def downgrade() -> None:
-    op.drop_index("players_name_key", "players")
+    op.drop_index("players_name_key_unique", "players")
     if op.get_bind().dialect.name == "sqlite":  # in place, as 0004 drops its column
         op.execute("ALTER TABLE players DROP COLUMN name_key")
     else:
