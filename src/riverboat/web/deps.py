@@ -61,6 +61,13 @@ class Sessions(dict[str, tuple[int, float]]):
     def close(self, token: str | None) -> None:
         self.pop(token or "", None)
 
+    def close_others(self, player_id: int, keep: str) -> int:
+        """Close the player's sessions but ``keep``; how many were closed."""
+        others = [t for t, (p, _) in list(self.items()) if p == player_id and t != keep]
+        for token in others:
+            self.pop(token, None)
+        return len(others)
+
     def alive(self, token: str | None) -> bool:
         """Whether the session is still open (a dictionary look-up, no database)."""
         return token is not None and token in self and self[token][1] > time.monotonic()

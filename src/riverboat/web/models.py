@@ -55,8 +55,13 @@ class ChipRequest(BaseModel):
 
 
 class Login(BaseModel):
+    """A name and password; the service says what each may be (a password too long
+    is refused in its words, as at creation). ``revoke_others`` ends the player's
+    other sessions, wherever they are."""
+
     name: str = Field(max_length=64, pattern=PRINTABLE)
-    password: str = Field(max_length=256)
+    password: str = Field(max_length=1024)  # the rule is 8 to 128; this bounds the body
+    revoke_others: bool = False
 
 
 def first_problem(problems: Any, skip: int = 0) -> str:
