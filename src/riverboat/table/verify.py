@@ -133,6 +133,8 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
     if not seed:
         return ["the round's server seed is not revealed yet (a shared shoe's, at its end)"]
     record = exported["record"]
+    if record.get("game") != exported["game"]:
+        return [f"game: the export says {exported['game']!r}, the record {record.get('game')!r}"]
     if commit_to(seed) != exported["commitment"]:
         problems.append("the server seed does not match the commitment made before the deal")
     game, client_seed, nonce = exported["game"], exported["client_seed"], exported["nonce"]
@@ -155,13 +157,12 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
 
 
 def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str]:
-    """Each exported field the replay settles (game, status, net, totals, winner) that
-    says otherwise, named."""
+    """Each exported field the replay settles (status, net, totals, winner) that says
+    otherwise, named."""
     from riverboat.table.exports import totals, winner  # it builds exports on these
 
     status = {Phase.SETTLED: "settled", Phase.VOID: "void"}.get(played.phase, "open")
     replayed = {
-        "game": exported["record"].get("game"),
         "status": status,
         "net": played.net(),
         "totals": totals(played),

@@ -91,7 +91,9 @@ def create_app(
     app.state.service, app.state.local_player = service, local_player
     app.state.sessions, app.state.tables = Sessions(), shared
     app.state.limiter = RateLimiter(rate_limit)
-    app.add_middleware(BodyGuard)  # innermost: a body is read after the checks above it
+    routers = (page, games, rounds, players, history, tables)
+    routes = [route for module in routers for route in module.router.routes]
+    app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
     app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
@@ -101,7 +103,7 @@ def create_app(
         start_house_edges()
 
     errors.install(app, security_headers())
-    for module in (page, games, rounds, players, history, tables):
+    for module in routers:
         app.include_router(module.router)
     return app
 

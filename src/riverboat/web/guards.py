@@ -25,7 +25,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.requests import cookie_parser
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from riverboat.errors import BadCredentials, Refusal, TooLarge
@@ -68,15 +68,18 @@ class BodyGuard:
     arrives (``Content-Length`` or chunked), then (for a route that takes one) JSON
     a route can read. A refusal comes in the one body shape and nothing runs."""
 
-    def __init__(self, app: ASGIApp, limit: int = BODY_LIMIT) -> None:
+    def __init__(
+        self, app: ASGIApp, routes: Iterable[BaseRoute] = (), limit: int = BODY_LIMIT
+    ) -> None:
         self.app, self.limit = app, limit
+        self.routes = [route for route in routes if isinstance(route, APIRoute)]
         self._needs: dict[int, tuple[frozenset[Any], bool]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        route = _route(scope)
+        route = next((r for r in self.routes if r.matches(scope)[0] is Match.FULL), None)
         needs, takes_body = self._route_needs(route) if route else (frozenset(), False)
         try:
             _check_before_body(scope, needs)
@@ -188,15 +191,6 @@ def _value_problem(value: Any, depth: int) -> str | None:
     return None
 
 
-def _route(scope: Scope) -> APIRoute | None:
-    """The API route a request is for, if any (the page and static files are not)."""
-    app = scope.get("app")
-    for route in getattr(getattr(app, "router", None), "routes", []):
-        if isinstance(route, APIRoute) and route.matches(scope)[0] is Match.FULL:
-            return route
-    return None
-
-
 def _calls(dependant: Dependant) -> Iterable[Any]:
     for inner in dependant.dependencies:
         yield inner.call
@@ -244,4 +238,3 @@ def _secure_cookie(name: bytes, value: bytes) -> tuple[bytes, bytes]:
     if name.lower() == b"set-cookie" and b"secure" not in value.lower():
         return name, value + b"; Secure"
     return name, value
-
