@@ -17,7 +17,9 @@ from typing import Any
 
 import httpx
 import pytest
+import schemathesis
 import uvicorn
+from hypothesis import HealthCheck, given, settings
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -509,3 +511,33 @@ def test_riverboat_verify_notes_balances_that_moved_by_more(
     result = CliRunner().invoke(cli, ["verify", str(path)])
     assert result.exit_code == 0
     assert "note: the balance moved by" in result.output
+
+
+# -- the whole API, fuzzed from its schema ----------------------------------------------
+
+
+def test_the_api_never_fails_and_keeps_to_its_schema(tmp_path: Path) -> None:
+    """Requests generated from the schema for every operation, with the CSRF token:
+    no 5xx, and every answer (refusals too) in the shape the schema gives."""
+    checks = [
+        schemathesis.checks.not_a_server_error,
+        schemathesis.checks.response_schema_conformance,
+    ]
+    with serving(tmp_path / "fuzz.db") as address:
+        schema = schemathesis.openapi.from_url(f"{address}/openapi.json")
+        operations = [result.ok() for result in schema.get_all_operations()]
+        assert len(operations) >= 10
+
+        for operation in operations:
+
+            @given(case=operation.as_strategy())
+            @settings(
+                max_examples=10,
+                deadline=None,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+            )
+            def answers_well(case: Any) -> None:
+                case.call_and_validate(headers=CSRF, checks=checks)
+
+            answers_well()
