@@ -63,8 +63,8 @@ _HEADERS = [
 
 
 class BodyGuard:
-    """A request's checks before its body is parsed: the CSRF token and session its
-    route depends on, then a body of at most :data:`BODY_LIMIT` bytes, read as it
+    """A request's checks before its body is parsed: the CSRF token and session that a
+    route taking a body depends on, then a body of at most :data:`BODY_LIMIT` bytes, read as it
     arrives (``Content-Length`` or chunked), then (for a route that takes one) JSON
     a route can read. A refusal comes in the one body shape and nothing runs."""
 
@@ -82,7 +82,8 @@ class BodyGuard:
         route = next((r for r in self.routes if r.matches(scope)[0] is Match.FULL), None)
         needs, takes_body = self._route_needs(route) if route else (frozenset(), False)
         try:
-            _check_before_body(scope, needs)
+            if takes_body:  # a route without a body checks in its own order
+                _check_before_body(scope, needs)
             body = await self._read(scope, receive)
         except Refusal as refusal:
             await refusal_response(refusal)(scope, receive, send)
