@@ -142,7 +142,8 @@ def test_a_16_mb_body_is_refused_at_once_and_others_stay_fast(server: str) -> No
     answers["games"] = time.monotonic() - started
     thread.join()
     assert games.status_code == 200
-    assert answers["games"] < 1.0, answers  # 2.9 s while the body was parsed
+    # 2.9 s on an idle machine while the body was parsed; the bound allows a busy one
+    assert answers["games"] < 2.0, answers
     assert answers["status"] == 413, answers
     assert answers["flood"] < 2.0, answers
 
@@ -313,7 +314,9 @@ def test_a_big_frame_closes_with_1009_and_others_stay_fast(server: str) -> None:
     thread.join()
     assert closed == {"code": 1009}
     assert games.status_code == 200
-    assert took < 1.0  # 7.4 s while the frame was parsed and its 12.5 MB refusal sent
+    # 7.4 s on an idle machine while the frame was parsed and its 12.5 MB refusal sent;
+    # the bound allows a busy one, and this process also masks the frame it sends
+    assert took < 3.0
 
 
 def test_a_big_frame_is_closed_by_the_table_on_any_server(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ __all__ = ["BUSY_MILLISECONDS", "create_app", "server_options"]
 #: how long a request waits for a locked SQLite database before it is told to try
 #: again (503): a writer holds the lock for milliseconds, so a longer wait means the
 #: database is held by something else
-BUSY_MILLISECONDS = 1500
+BUSY_MILLISECONDS = 1000
 
 
 def create_app(
