@@ -103,19 +103,23 @@ class RateLimiter:
 
 
 class RateLimits:
-    """At most the app's rate limit of HTTP requests per client per second, whatever
-    they ask for: the API, the page, the static files, an unknown path or method. The
-    request over the limit is refused (429) in the one body shape. A shared table
-    limits each player's WebSocket messages itself."""
+    """At most the app's rate limit of HTTP requests and WebSocket handshakes per
+    client address per second, whatever they ask for: the API, the page, the static
+    files, a table, an unknown path or method. A request over the limit is refused
+    (429) in the one body shape, a handshake closed (1013, try again later). A shared
+    table limits each player's WebSocket messages itself."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket"):
             connection = HTTPConnection(scope)
             client = connection.client.host if connection.client else "unknown"
             if not get_limiter(connection).allow(client):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1013, "reason": "slow down"})
+                    return
                 refused = error_body("too many requests; slow down", RATE_LIMITED)
                 await JSONResponse(refused, status_code=429)(scope, receive, send)
                 return
