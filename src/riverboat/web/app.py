@@ -24,6 +24,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
@@ -97,6 +98,8 @@ def create_app(
     app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
+    # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
     if house_edges:
