@@ -68,21 +68,42 @@ function bindRow(row, r) {
   };
 }
 
-function drawRows(rounds, append) {
+// a row as markup made once per round and state: a row whose round has not changed is
+// kept as it is (an open Fairness, a verdict), so a refresh never pulls it away
+const signature = (r) => `${r.status}:${r.net}:${r.server_seed}`;
+
+function rowFor(r) {
+  const old = $("rounds").querySelector(`li[data-round="${r.id}"]`);
+  if (old && old.dataset.signature === signature(r)) return old;
+  const template = document.createElement("template");
+  template.innerHTML = rowHtml(r);
+  const row = template.content.firstElementChild;
+  row.dataset.signature = signature(r);
+  bindRow(row, r);
+  return row;
+}
+
+// the rounds shown, newest first: `rounds` merged with those already listed
+function drawRows(rounds) {
   drawer();
-  const list = $("rounds");
-  if (!append) list.innerHTML = "";
-  list.insertAdjacentHTML("beforeend", rounds.map(rowHtml).join(""));
-  for (const r of rounds) bindRow(list.querySelector(`li[data-round="${r.id}"]`), r);
+  const byId = new Map([...history.rounds, ...rounds].map((r) => [r.id, r]));
+  history.rounds = [...byId.values()].sort((a, b) => b.id - a.id);
+  $("rounds").replaceChildren(...history.rounds.map(rowFor));
   $("history-more").hidden = !history.more;
 }
 
-// the newest rounds again (after a round, or when the drawer opens)
+// the newest rounds again (after a round, or when the drawer opens); older pages
+// loaded before stay below them
 export async function loadHistory() {
   const rounds = await api(`/api/history?limit=${PAGE}`);
-  history.rounds = rounds;
-  history.more = rounds.length === PAGE;
-  drawRows(rounds, false);
+  // the rounds listed carry on from this page only if it reaches back to the newest of them
+  const newest = history.rounds.length ? history.rounds[0].id : 0;
+  const joins = rounds.length < PAGE || rounds.some((r) => r.id <= newest);
+  if (!joins || history.rounds.length <= PAGE) {
+    history.rounds = [];
+    history.more = rounds.length === PAGE;
+  }
+  drawRows(rounds);
   if (!state.shared) showOwnRoads();  // the own shoe's roads, from the server
 }
 
@@ -95,9 +116,8 @@ async function loadMore() {
   try {
     let older = (await api(`/api/history?limit=${PAGE}&before=${oldest}`)).filter((r) => r.id < oldest && !shown.has(r.id));
     if (!older.length) older = (await api(`/api/history?limit=${shown.size + PAGE}`)).filter((r) => r.id < oldest && !shown.has(r.id));
-    history.rounds.push(...older);
     history.more = older.length >= PAGE;
-    drawRows(older, true);
+    drawRows(older);
   } finally { button.disabled = false; }
 }
 
