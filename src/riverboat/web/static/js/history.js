@@ -7,7 +7,7 @@ import { $, escape, gameOf, money, state } from "./state.js";
 import { openFairness, verifyRound } from "./fairness.js";
 import { showOwnRoads } from "./roads.js";
 import { openSheet, sheet, sheetBody } from "./sheet.js";
-import { handsAfter, linesInWords, outcome, settlement } from "./record.js";
+import { coupInWords, handsAfter, linesInWords, outcome, settlement } from "./record.js";
 import { handsHtml } from "./minicards.js";
 import { openReplay } from "./replay.js";
 
@@ -44,7 +44,7 @@ function rowHtml(r) {
   const events = r.record ? r.record.events : [];
   const positions = game ? settlement(game, events) : [];
   const lines = r.status === "void" ? "Void: every wager returned" : r.status === "open" ? "In play" :
-    positions.map((p) => linesInWords(p.lines)).join("; ");
+    [game ? coupInWords(game, r) : "", ...positions.map((p) => linesInWords(p.lines))].filter(Boolean).join(" · ");
   const net = r.net === null ? "" : `<strong class="net ${outcome(r.net)}">${r.net > 0 ? "+" : r.net < 0 ? "−" : ""}${money(Math.abs(r.net))}</strong>`;
   const hands = game && r.record ? handsHtml(r.game, handsAfter(events)) : "";
   return `<li class="round-row" data-round="${r.id}"><div class="row-head"><span class="row-title"><strong>${escape(title)}</strong>` +

@@ -8,7 +8,8 @@ const RANKS = "23456789TJQKA", SUITS = "cdhs";
 // a card index (4 * rank + suit, a shoe's the same) as a code like "Th"
 export const cardCode = (index) => RANKS[Math.floor((index % 52) / 4)] + SUITS[index % 4];
 
-// the lines a decision puts in play, where the game's spec does not say (its `lines`)
+// the lines a decision stakes money on (a line it only opens, like Tri-Card's Ante
+// Bonus, shows when it pays)
 const PLACED_BY = { buy: ["play", "fee"], play: ["play"], raise: ["raise"], blind: ["play"] };
 const LINE_LABELS = { play: "Play", fee: "Rabbit fee", raise: "Raise", ante_bonus: "Ante Bonus", cap: "Payout cap" };
 
@@ -17,10 +18,6 @@ export function lineLabel(game, line) {
   return named ? named.label : LINE_LABELS[line] || line.replaceAll("_", " ");
 }
 
-function placedBy(game, action) {
-  const lines = (game.lines || []).filter((l) => l.placed_by === action).map((l) => l.name);
-  return lines.length ? lines : PLACED_BY[action] || [];
-}
 
 // "+$5", "−$5" or "push"
 export const signed = (cents) => (cents > 0 ? `+${money(cents)}` : cents < 0 ? `−${money(-cents)}` : "push");
@@ -55,12 +52,19 @@ export function settlement(game, events) {
     const staked = new Set();
     for (const event of events) {
       if (event.kind === "wagers" && samePosition(event, result)) for (const [line, cents] of Object.entries(event.wagers)) if (cents) staked.add(line);
-      if (event.kind === "decision" && samePosition(event, result) && event.amount) for (const line of placedBy(game, event.action)) staked.add(line);
+      if (event.kind === "decision" && samePosition(event, result) && event.amount) for (const line of PLACED_BY[event.action] || []) staked.add(line);
     }
     const lines = Object.entries(nets).filter(([line, net]) => staked.has(line) || net)
       .map(([line, net]) => ({ line, label: lineLabel(game, line), net }));
     return { seat, blind, lines, net: lines.reduce((sum, l) => sum + l.net, 0) };
   });
+}
+
+// a coup's totals and winner (Baccarat), "Player 8, Banker 3: Player wins"; "" for other rounds
+export function coupInWords(game, round) {
+  if (!round.totals || !round.winner) return "";
+  const [first, second] = game.hands, [a, b] = round.totals;
+  return `${first.title} ${a}, ${second.title} ${b}: ${round.winner === "Tie" ? "a tie" : `${round.winner} wins`}`;
 }
 
 // "Ante +$5, Pair Plus −$5"

@@ -3,7 +3,7 @@
 // ← and →) walk the steps; each shows the hands as they lay and the money so far.
 import { $, escape, gameOf, money } from "./state.js";
 import { openSheet, sheet, sheetBody } from "./sheet.js";
-import { replaySteps, signed, outcome } from "./record.js";
+import { coupInWords, outcome, replaySteps, signed } from "./record.js";
 import { handsHtml } from "./minicards.js";
 
 const view = { round: null, steps: [], at: 0 };
@@ -44,7 +44,9 @@ function draw() {
   $("replay-steps").innerHTML = view.steps.map((s, i) =>
     `<li class="${i === view.at ? "now" : i < view.at ? "done" : ""}" data-kind="${s.kind}"${i === view.at ? ' aria-current="step"' : ""}>${escape(s.title)}</li>`).join("");
   $("replay-step").dataset.kind = step.kind;
-  $("replay-step").innerHTML = `<strong>Step ${view.at + 1} of ${view.steps.length}: ${escape(step.title)}</strong><span>${escape(step.detail)}</span>`;
+  const coup = step.kind === "settle" ? coupInWords(gameOf(round.game), round) : "";
+  $("replay-step").innerHTML = `<strong>Step ${view.at + 1} of ${view.steps.length}: ${escape(step.title)}</strong>` +
+    (coup ? `<span>${escape(coup)}</span>` : "") + `<span>${escape(step.detail)}</span>`;
   $("replay-felt").innerHTML = handsHtml(round.game, step.hands, { faceDown: step.faceDown, size: "normal" }) ||
     `<span class="replay-empty">No cards yet</span>`;
   const change = step.kind === "settle" ? `Net <strong class="net ${outcome(step.change)}">${signed(step.change)}</strong>`
