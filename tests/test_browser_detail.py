@@ -6,6 +6,7 @@ Screenshots at 390 and 1440 px wide go to test-artifacts/screenshots/."""
 import re
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from browser_support import SHOTS, choose
@@ -59,6 +60,13 @@ def _shots(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1100, "height": 800})
 
 
+def _accessible(page: Page) -> None:
+    """axe-core finds no serious or critical violation on the page as it stands."""
+    violations = Axe().run(page).response["violations"]
+    bad = [(v["id"], v["impact"]) for v in violations if v["impact"] in ("serious", "critical")]
+    assert not bad
+
+
 def _signed(cents: int) -> str:
     """A net as the history shows it: +$5, −$12.50 or $0."""
     amount = abs(cents) / 100
@@ -110,6 +118,7 @@ def test_the_fairness_drawer_shows_the_commitment_and_verifies(page: Page, serve
     first.locator(".verify").click()
     expect(first.locator(".verdict")).to_contain_text("verified in your browser")
     expect(page.locator("#fair-last")).to_contain_text("The last seed revealed")
+    _accessible(page)
     _shots(page, "detail-fairness")
     for width in WIDTHS:  # the drawer fits the screen at either width
         page.set_viewport_size({"width": width, "height": 844})
@@ -141,6 +150,8 @@ def test_history_rows_show_titles_mini_cards_results_and_nets(page: Page, server
         expect(row.locator(".row-lines")).to_contain_text(re.compile(r"(\+|−)\$\d|push"))
         expect(row.locator(".row-fair")).to_contain_text(exported["commitment"])
         assert not row.locator(".row-fair .verify").is_visible()  # hashes folded away
+    page.locator("#rounds .row-fair summary").first.click()
+    _accessible(page)
     _shots(page, "detail-history")
     page.keyboard.press("Escape")
     expect(page.locator("#history")).to_be_hidden()
@@ -203,6 +214,7 @@ def test_a_rabbit_hunter_round_replays_step_by_step(page: Page, server: str) -> 
     expect(page.locator("#replay-money")).to_contain_text(
         f"Net {_signed(round_['net'])}".replace("Net $0", "Net push")
     )
+    _accessible(page)
     _shots(page, "detail-replay-settlement")
     page.keyboard.press("ArrowLeft")  # back a step by keyboard, and by the button
     expect(step).to_have_attribute("data-kind", "draw")
@@ -288,3 +300,47 @@ def test_the_roads_are_the_servers_cells_in_their_own_box(
     assert big[0] > big[1]  # the big road's 40 coups scroll inside its own box
     phone.locator("#roads").screenshot(path=str(SHOTS / "detail-roads-320.png"))
     phone.close()
+
+
+# the Rabbit Hunter record of docs/round-record.md, with its settlement worked by hand
+DOCUMENTED = {
+    "events": [
+        {"kind": "wagers", "seat": "player", "blind": False,
+         "wagers": {"ante": 1000, "bonus": 1000, "bad_beat": 0}},
+        {"kind": "deal", "cards": {"player": [46, 44, 21, 23, 0], "dealer": [47, 41, 30, 8, 5]}},
+        {"kind": "decision", "seat": "player", "blind": False, "action": "buy", "amount": 2000},
+        {"kind": "draw", "hand": "rabbit", "cards": [50]},
+        {"kind": "settle", "results": [{"seat": "player", "blind": False, "ante": 0, "play": 1000,
+                                        "fee": -1000, "bonus": 2000, "bad_beat": 0, "cap": 0}]},
+    ]
+}  # fmt: skip
+
+
+def test_a_documented_record_reads_in_words(page: Page) -> None:
+    """record.js on the record in docs/round-record.md: cards as codes, each line's
+    result (the Bad Beat and cap, not staked and not paid, left out), and the replay's
+    money: $20 staked, $20 more on Buy (Play and rabbit fee), a net of +$20."""
+    read = page.evaluate(
+        """async (record) => {
+          const r = await import("/static/js/record.js"), s = await import("/static/js/state.js");
+          const game = s.gameOf("rabbit-hunter");
+          return [r.handsAfter(record.events),
+                  r.settlement(game, record.events).map((p) => [r.linesInWords(p.lines), p.net]),
+                  r.replaySteps(game, record).map((x) => [x.kind, x.staked, x.change, x.faceDown])];
+        }""",
+        DOCUMENTED,
+    )
+    hands, lines, steps = read
+    assert hands == {
+        "player": ["Kh", "Kc", "7d", "7s", "2c"],
+        "dealer": ["Ks", "Qd", "9h", "4c", "3d"],
+        "rabbit": ["Ah"],
+    }
+    assert lines == [["Ante push, Play +$10, Rabbit fee −$10, Bonus +$20", 2000]]
+    assert steps == [
+        ["wagers", 2000, -2000, ["dealer"]],
+        ["deal", 2000, -2000, ["dealer"]],
+        ["decision", 4000, -4000, ["dealer"]],
+        ["draw", 4000, -4000, ["dealer"]],
+        ["settle", 0, 2000, []],
+    ]
