@@ -51,7 +51,7 @@ def test_tri_card_fold_and_quick_replay(page: Page) -> None:
     page.click("[data-action=fold]")
     expect(page.locator("#message")).to_contain_text("folds")
     page.click("#history-toggle")  # the round was dealt on the seed committed to before
-    expect(page.locator("#rounds li").first).to_contain_text(f"commitment {shown}")
+    expect(page.locator("#rounds li .row-fair").first).to_contain_text(shown)
     page.keyboard.press("Escape")
     expect(page.locator("#history")).to_be_hidden()
     # a new one for the next

@@ -34,7 +34,7 @@ function drawer() {
 const nextCommitment = () => (state.shared ? (state.table && state.table.commitment) || null : state.commitment);
 
 // a hash in groups of eight, so it wraps between groups and never mid-group
-const grouped = (hash) => hash.match(/.{1,8}/g).map((g) => `<span>${g}</span>`).join("");
+export const hashHtml = (hash) => hash.match(/.{1,8}/g).map((g) => `<span>${g}</span>`).join("");
 
 async function copyCommitment() {
   const commitment = nextCommitment();
@@ -56,7 +56,7 @@ function drawNext() {
     : state.shoeInPlay
       ? "This shoe deals on from its seeds, committed to when it began, SHA-256 below; its seed shows when the cut card comes out or you start a new shoe."
       : "The house has committed to the seed of your next deal, SHA-256:";
-  $("fair-commitment").innerHTML = commitment ? grouped(commitment) : "";
+  $("fair-commitment").innerHTML = commitment ? hashHtml(commitment) : "";
   $("fair-commitment").dataset.commitment = commitment || "";
   $("fair-copy").hidden = !commitment;
 }
@@ -72,7 +72,7 @@ async function drawRecent() {
   const last = rounds[0];
   $("fair-client").textContent = last ? `Your last round's client seed was ${last.client_seed}.` : "";
   $("fair-last").innerHTML = last
-    ? `The last seed revealed (round #${last.id}): <code class="hash">${grouped(last.server_seed)}</code>`
+    ? `The last seed revealed (round #${last.id}): <code class="hash">${hashHtml(last.server_seed)}</code>`
     : "No round of yours has its seed revealed yet.";
   $("fair-rounds").innerHTML = rounds.map(roundLine).join("");
   for (const button of $("fair-rounds").querySelectorAll(".verify")) {

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { $, escape, gameOf, money, state } from "./state.js";
 import { openFairness, verifyRound } from "./fairness.js";
+import { hashHtml } from "./fairness-drawer.js";
 import { showOwnRoads } from "./roads.js";
 import { openSheet, sheet, sheetBody } from "./sheet.js";
 import { coupInWords, handsAfter, linesInWords, outcome, settlement } from "./record.js";
@@ -31,9 +32,9 @@ const when = (text) => new Date(/[Zz]|[+-]\d\d:?\d\d$/.test(text) ? text : `${te
 
 function fairnessHtml(r) {
   const seed = r.server_seed
-    ? `<dt>Seed</dt><dd><code>${r.server_seed}</code></dd><dt>Client seed</dt><dd><code>${escape(r.client_seed)}</code></dd><dt>Nonce</dt><dd>${r.nonce}</dd>`
+    ? `<dt>Seed</dt><dd><code class="hash">${hashHtml(r.server_seed)}</code></dd><dt>Client seed</dt><dd><code>${escape(r.client_seed)}</code></dd><dt>Nonce</dt><dd>${r.nonce}</dd>`
     : "<dt>Seed</dt><dd>shown when its shoe ends</dd>";
-  return `<details class="row-fair"><summary>Fairness</summary><dl><dt>Commitment</dt><dd><code>commitment ${r.commitment}</code></dd>${seed}</dl>` +
+  return `<details class="row-fair"><summary>Fairness</summary><dl><dt>Commitment</dt><dd><code class="hash">${hashHtml(r.commitment)}</code></dd>${seed}</dl>` +
     (r.server_seed ? `<button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict" role="status"></span>` : "") + "</details>";
 }
 
