@@ -142,6 +142,7 @@ def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser)
 
 def _verify(page: Page, title: str, nth: int = 0) -> None:
     """Verify the `nth` newest round of the game titled `title`, in its row's Fairness."""
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")  # the newest are in
     row = page.locator(f"#rounds li:has(.row-title strong:text-is('{title}'))").nth(nth)
     row.locator(".row-fair summary").click()
     button = row.locator(".verify")
@@ -169,6 +170,7 @@ def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
     page.reload()
     page.wait_for_selector(".spot")
     page.click("#history-toggle")
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
     row = page.locator("#rounds li:has(.row-title strong:text-is('Baccarat'))").nth(5)
     row.locator(".row-fair summary").click()
     button = row.locator(".verify")

@@ -135,6 +135,7 @@ def test_history_rows_show_titles_mini_cards_results_and_nets(page: Page, server
     page.wait_for_selector(".spot")
     page.keyboard.press("y")
     expect(page.locator("#history")).to_be_visible()
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
     for exported in _get(page, server, f"api/history?limit={len(games)}"):
         row = page.locator(f"#rounds li[data-round='{exported['id']}']")
         expect(row.locator(".row-title strong")).to_have_text(games[exported["game"]])
@@ -163,6 +164,7 @@ def test_more_loads_older_rounds_without_repeats(page: Page, server: str) -> Non
     every = [r["id"] for r in _get(page, server, "api/history?limit=200")]
     assert len(every) > 20
     page.click("#history-toggle")
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
     rows = page.locator("#rounds > li")
     expect(rows).to_have_count(20)
     page.click("#history-more")
@@ -177,6 +179,7 @@ def test_a_rabbit_hunter_round_replays_step_by_step(page: Page, server: str) -> 
     round_ = _play(page, server, "rabbit-hunter", "buy")
     exported = next(r for r in _get(page, server, "api/history?limit=5") if r["id"] == round_["id"])
     page.click("#history-toggle")
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
     page.locator(f"#rounds li[data-round='{round_['id']}'] .replay-round").click()
     replay = page.locator("#replay")
     expect(replay).to_be_visible()

@@ -95,16 +95,22 @@ function drawRows(rounds) {
 
 // the newest rounds again (after a round, or when the drawer opens); older pages
 // loaded before stay below them
+let loading = 0;  // loads in flight: the list is busy until the last is in
+
 export async function loadHistory() {
-  const rounds = await api(`/api/history?limit=${PAGE}`);
-  // the rounds listed carry on from this page only if it reaches back to the newest of them
-  const newest = history.rounds.length ? history.rounds[0].id : 0;
-  const joins = rounds.length < PAGE || rounds.some((r) => r.id <= newest);
-  if (!joins || history.rounds.length <= PAGE) {
-    history.rounds = [];
-    history.more = rounds.length === PAGE;
-  }
-  drawRows(rounds);
+  drawer();
+  $("rounds").setAttribute("aria-busy", String(++loading > 0));  // rows may still come in at the top
+  try {
+    const rounds = await api(`/api/history?limit=${PAGE}`);
+    // the rounds listed carry on from this page only if it reaches back to the newest of them
+    const newest = history.rounds.length ? history.rounds[0].id : 0;
+    const joins = rounds.length < PAGE || rounds.some((r) => r.id <= newest);
+    if (!joins || history.rounds.length <= PAGE) {
+      history.rounds = [];
+      history.more = rounds.length === PAGE;
+    }
+    drawRows(rounds);
+  } finally { $("rounds").setAttribute("aria-busy", String(--loading > 0)); }
   if (!state.shared) showOwnRoads();  // the own shoe's roads, from the server
 }
 
