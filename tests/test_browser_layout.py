@@ -112,6 +112,14 @@ def _rounds(page: Page, titles: tuple[str, ...], check: Callable[[Page, str], No
             check(page, f"{title}, at the result")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def patient() -> Iterator[None]:
+    """Checks wait up to 20 s here: a loaded machine answers slowly, not wrongly."""
+    expect.set_options(timeout=20000)
+    yield
+    expect.set_options(timeout=5000)
+
+
 @pytest.fixture(scope="module")
 def own(server: str, browser: Browser) -> Iterator[Page]:
     tab = table_tab(server, browser)
@@ -127,7 +135,7 @@ def ann(shared_server: str, browser: Browser) -> Iterator[Page]:
     tab.fill("#login-name", "ann")
     tab.fill("#login-password", "a long password")
     tab.click("#login-form button")
-    expect(tab.locator("#balance")).to_have_text(re.compile(r"\$"))
+    expect(tab.locator("#balance")).to_have_text(re.compile(r"\$"), timeout=30000)
     yield tab
     tab.context.close()
 

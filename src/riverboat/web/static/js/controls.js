@@ -88,6 +88,7 @@ export function renderChoices() {
   $("deal").textContent = state.shared ? "Bet" : "Deal";
   $("action-bar").classList.toggle("deciding", !!open && round.choices.length > 0);
   $("blind-label").hidden = !layout(info()).blind;
+  $("hint").hidden = !info().options.length;  // a game with no decisions has no hint
   if ($("choices").contains(document.activeElement)) refocus = true;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
