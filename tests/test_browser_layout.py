@@ -144,9 +144,19 @@ def ann(shared_server: str, browser: Browser) -> Iterator[Page]:
 def test_every_table_fits_the_screen_with_44_px_targets(own: Page, ann: Page, width: int) -> None:
     """No sideways scrolling, and every control on the screen's width and 44x44 px or
     more, before the deal, at a decision and at the result, at every table."""
+    check = _fits_and_shown if width in (390, 1440) else _fits
     for page, titles in ((own, OWN), (ann, SHARED)):
         page.set_viewport_size({"width": width, "height": _height(width)})
-        _rounds(page, titles, _fits)
+        _rounds(page, titles, check)
+
+
+def _fits_and_shown(page: Page, where: str) -> None:
+    """`_fits`, and a screenshot of the table as it is, named for the width and step."""
+    _fits(page, where)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^a-z0-9]+", "-", where.lower()).strip("-")
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.screenshot(path=str(SHOTS / f"table-{width}-{name}.png"))
 
 
 # ------------------------------------------------------------------ the table menu
