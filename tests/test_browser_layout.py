@@ -246,9 +246,9 @@ def test_the_house_edges_per_ante_and_per_initial_wager(
     from riverboat.web.routes import games
 
     own.set_viewport_size({"width": 1024, "height": 900})
-    own.reload()
-    own.wait_for_selector(".spot")
     monkeypatch.setattr(games, "edges", lambda name: None)
+    own.reload()  # the page's games, with no edges yet
+    own.wait_for_selector(".spot")
     choose(own, "Tri-Card Poker")
     dialog = own.locator("#paytable")
     own.click("#rules")
