@@ -159,6 +159,25 @@ def _fits_and_shown(page: Page, where: str) -> None:
     page.screenshot(path=str(SHOTS / f"table-{width}-{name}.png"))
 
 
+def test_a_shared_tables_clock_stays_in_view_with_the_action_bar(ann: Page) -> None:
+    ann.set_viewport_size({"width": 360, "height": 844})
+    choose(ann, "Crazy 4 Poker · shared")
+    _settle(ann)
+    _first_spot(ann)
+    _deal(ann)
+    clock = ann.locator("#clock")
+    expect(clock).to_contain_text(re.compile(r"Decisions close in \d+ s"))
+    for scrolled in ("0", "document.documentElement.scrollHeight"):  # the page's top and end
+        ann.evaluate(f"scrollTo(0, {scrolled})")
+        box = clock.bounding_box()
+        assert box
+        assert box["y"] >= 0
+        assert box["y"] + box["height"] <= 844
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 360
+    _settle(ann)
+
+
 # ------------------------------------------------------------------ the table menu
 
 
