@@ -54,6 +54,9 @@ def table_tab(server: str, browser: Browser) -> Page:
 
 
 def choose(page: Page, title: str) -> None:
+    """The table `title`, from the table menu (opened by the table's name in the header)."""
+    if not page.locator("#tables").is_visible():
+        page.click("#logo")
     page.locator("#games").get_by_role("button", name=title, exact=True).click()
     expect(page.locator("#logo")).to_have_text(title)
 

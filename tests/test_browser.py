@@ -69,7 +69,7 @@ def test_crazy4_play_and_the_pay_table(page: Page) -> None:
     page.click("#deal")
     page.locator("[data-action=play]").first.click()
     finish(page, "crazy4")
-    page.click("#logo")
+    page.click("#rules")
     expect(page.locator("#paytable")).to_contain_text("Four Aces")
     expect(page.locator("#paytable")).to_contain_text("the best four count")  # the rules (R11)
     page.keyboard.press("Escape")
@@ -370,8 +370,8 @@ def keyboard_page(server: str, browser: Browser) -> Iterator[Page]:
 
 
 def _key_to_table(page: Page, title: str) -> None:
-    """The table's number key (1 to 6, in the order of the games bar)."""
-    titles = page.locator("#games button").all_inner_texts()
+    """The table's number key (1 to 6, in the order of the table menu)."""
+    titles = page.locator("#games .table-title").all_text_contents()
     page.keyboard.press(str(titles.index(title) + 1))
     expect(page.locator("#logo")).to_have_text(title)
 
