@@ -100,13 +100,3 @@ export function openFairness() {
   openSheet(dialog);
   drawRecent().catch((error) => { $("fair-last").textContent = error.message; });
 }
-
-// `v` opens the drawer wherever the focus is not in a text field and nothing else is open
-document.addEventListener("keydown", (event) => {
-  if (event.key.toLowerCase() !== "v" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-  const target = event.target;
-  if (document.querySelector("dialog[open]") || (target && (target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName) ||
-    (target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(target.type))))) return;
-  event.preventDefault();
-  openFairness();
-});

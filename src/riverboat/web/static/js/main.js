@@ -5,7 +5,7 @@ import { $, gameOf, info, say, state, tableKey } from "./state.js";
 import { on } from "./felt.js";
 import { openTables, renderGames } from "./controls.js";
 import { renderRound, renderSpots } from "./render.js";
-import * as fairness from "./fairness.js";
+import { forgetCommitment, openFairness, showCommitment } from "./fairness.js";
 import { refreshBalance } from "./bank.js";
 import { hideHint, hint, payTable, showKeys, signIn } from "./overlays.js";
 import { loadHistory, toggleHistory } from "./history.js";
@@ -16,7 +16,7 @@ import { showOwnRoads } from "./roads.js";
 async function selectGame(name, shared = false) {
   leaveTable();
   hideHint();
-  fairness.forgetCommitment();  // this table's own is fetched below, or by a deal sent before it comes
+  forgetCommitment();  // this table's own is fetched below, or by a deal sent before it comes
   state.game = name;
   state.shared = shared;
   localStorage.setItem("riverboat-table", JSON.stringify({ game: name, shared }));  // back here after a reload
@@ -27,7 +27,7 @@ async function selectGame(name, shared = false) {
   renderSpots();
   renderRound();
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
-  await fairness.showCommitment().catch((error) => say(error.message));  // a shared table shows its own
+  await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
   if (shared) {
     joinTable(name);
     say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
@@ -42,11 +42,11 @@ async function selectGame(name, shared = false) {
 // before Deal can be pressed again
 const newShoe = () => oneAtATime(async () => {
   const { ended } = await api(`/api/games/${state.game}/shoe/end`, {});
-  fairness.forgetCommitment();
+  forgetCommitment();
   say(ended
     ? "The shoe is done: its seed shows in History, and the next coup starts a new shoe."
     : "No shoe was in play: the next coup starts a new shoe.");
-  await fairness.showCommitment().catch(() => {});
+  await showCommitment().catch(() => {});
   loadHistory();
 });
 
@@ -115,6 +115,7 @@ function onKey(event) {
   else if (key === "t") press($("rules"));
   else if (key === "l") press($("logo"));
   else if (key === "y") press($("history-toggle"));
+  else if (key === "v") press($("fairness-toggle"));
   else handled = false;
   if (handled) event.preventDefault();
 }
@@ -140,10 +141,7 @@ async function start() {
   $("new-shoe").onclick = newShoe;
   $("logo").onclick = openTables;
   $("rules").onclick = payTable;
-  if (typeof fairness.openFairness === "function") {  // the fairness drawer, where the page has one
-    $("fairness-toggle").hidden = false;
-    $("fairness-toggle").onclick = fairness.openFairness;
-  }
+  $("fairness-toggle").onclick = openFairness;
   padForTheBar();
   $("history-toggle").onclick = toggleHistory;
   $("keys-toggle").onclick = showKeys;

@@ -132,6 +132,7 @@ export function showKeys() {
     ["h", "Hint: each decision's expected value"],
     ["t", "Pay table and rules"],
     ["y", "History"],
+    ["v", "Fairness: the commitment, the seeds and Verify"],
     ["?", "These keys"],
     ["Escape", "Close what is open"],
   ];

@@ -3,12 +3,10 @@
 // Its `hidden` attribute follows whether it is open, so the page's keys can ask.
 import { $ } from "./state.js";
 
-// the dialog `id`, made once; an element of that id that is not a dialog (an older
-// page's panel) gives way to it
+// the dialog `id`, made once
 export function sheet(id, title) {
   let dialog = $(id);
-  if (dialog && dialog.tagName === "DIALOG") return dialog;
-  if (dialog) dialog.remove();
+  if (dialog) return dialog;
   dialog = document.createElement("dialog");
   dialog.id = id;
   dialog.className = "sheet";
