@@ -84,6 +84,7 @@ class TableService:
 
     # -------------------------------------------------------------- money
     def balance(self, player_id: int) -> Cents:
+        """The player's balance: their running total, read without waiting for writers."""
         with Session(self.engine) as session:
             return self.ledger.balance(session, player_id)
 
@@ -151,10 +152,15 @@ class TableService:
         return self.rounds.round(player_id, round_id)
 
     def history(
-        self, player_id: int, limit: int = 20, commitment: str | None = None
+        self,
+        player_id: int,
+        limit: int = 20,
+        commitment: str | None = None,
+        before: int | None = None,
     ) -> list[ExportedRound]:
-        """The player's last rounds, newest first (``limit`` of 1 to 1000)."""
-        return self.rounds.history(player_id, limit, commitment)
+        """The player's last rounds, newest first (``limit`` of 1 to 1000); with
+        ``before``, those older than that round: the next page."""
+        return self.rounds.history(player_id, limit, commitment, before)
 
     # ------------------------------------------------ seeds, shoes and deals
     def next_commitment(self, player_id: int, game: str) -> str:
