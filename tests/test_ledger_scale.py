@@ -363,3 +363,23 @@ def test_the_migration_backfills_balances_and_outcomes(database_url: str) -> Non
     assert again.audit() == []
     with pytest.raises(Conflict, match="idempotency key 'k'"):  # ann's key, carried over
         again.start_round(ann, "tri-card", {"ante": 600}, idempotency_key="k")
+
+
+# ---------------------------------------------- a decision rebuilt before the write
+def test_a_decision_rebuilds_a_round_that_changed_after_it_was_read(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision rebuilds its round before the write transaction; if the round gained
+    events after that read, the decision rebuilds it from what is stored instead."""
+    service = TableService(database_url)
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 1000}, client_seed="ahead")
+    stale = service.rounds._resumed_ahead(me, view.id)
+    assert stale is not None
+    stale.act("raise")  # not what is stored: two events more than the round has
+    monkeypatch.setattr(service.rounds, "_resumed_ahead", lambda *_: stale)
+    done = service.act(me, view.id, "fold")
+    assert done.status == "settled"
+    assert done.net == -1000  # the fold, from the stored round, not the raise
+    assert service.balance(me) == 99_000
+    assert service.audit() == []

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, select
+from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.orm import Session, object_session
 
 from riverboat.deck import Deck
@@ -164,8 +164,12 @@ class Rounds:
         """A decision in an open round; its Play, Raise or fee is debited first.
 
         A shared table's round is decided at its table's showdown (:meth:`showdown`).
+        The round is rebuilt (its deck and replay, the slow part) before the write
+        transaction; inside it, only if nothing was added to the round meanwhile is that
+        used, else it is rebuilt again.
         """
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
+        ahead = self._resumed_ahead(player_id, round_id)
 
         def work(session: Session, txn: Transaction) -> RoundView:
             self.ledger.lock(session, player_id)
@@ -174,7 +178,9 @@ class Rounds:
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
-            game_round = resume(row)
+            stored = session.scalar(select(func.count()).where(RoundEvent.round_id == row.id))
+            fresh = ahead is not None and len(ahead.record()["events"]) == stored
+            game_round = ahead if ahead is not None and fresh else resume(row)
             cost = self._cost(session, player_id, game_round, action, amount)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, cost)
@@ -184,6 +190,24 @@ class Rounds:
         return self.ledger.idempotent(
             player_id, idempotency_key, "decision", request, work, RoundView
         )
+
+    def _resumed_ahead(self, player_id: int, round_id: int) -> Round[Any] | None:
+        """The player's open round rebuilt outside any write transaction, or None if it
+        is not one or does not rebuild (the write transaction then says why)."""
+        with Session(self.ledger.engine) as session:
+            row = session.scalar(
+                select(RoundRow).where(
+                    RoundRow.id == round_id,
+                    RoundRow.player_id == player_id,
+                    RoundRow.status == "open",
+                )
+            )
+            if row is None:
+                return None
+            try:
+                return resume(row)
+            except ValueError:
+                return None
 
     def showdown(self, decisions: Sequence[tuple[int, int, str, Cents | None]]) -> dict[int, str]:
         """A shared table's decisions, ``(player, round, action, amount)``, carried out
