@@ -72,6 +72,14 @@ def _entries_sum(engine: Engine, player: int) -> int:
         )
 
 
+def _counts(engine: Engine, player: int) -> tuple[int, int]:
+    """The player's count of rounds dealt, and their rounds counted (G2's nonce)."""
+    with Session(engine) as session:
+        kept = session.scalar(select(Player.rounds_dealt).where(Player.id == player))
+        counted = session.scalar(select(func.count()).where(RoundRow.player_id == player))
+        return int(kept or 0), int(counted or 0)
+
+
 # ------------------------------------------------------------ no waiting for writers
 @contextmanager
 def _writer_holding(path: Path) -> Iterator[None]:
@@ -160,6 +168,7 @@ def test_the_running_balance_is_the_sum_of_the_entries(database_url: str) -> Non
     assert service.open_round(bob, "tri-card") is not None  # money held in a round
     for player in (ann, bob):
         assert service.balance(player) == _entries_sum(service.engine, player)
+        assert _counts(service.engine, player) == (8, 8)  # the rounds dealt: the next nonce
     assert service.audit() == []
 
 
@@ -235,9 +244,7 @@ def _copy_rounds(engine: Engine, player: int, copies: int) -> None:
         events = [(e.seq, e.kind, e.body) for e in session.scalars(
             select(RoundEvent).where(RoundEvent.round_id == last.id))]  # fmt: skip
         top = session.scalar(select(func.max(RoundRow.id))) or 0
-        session.execute(
-            insert(RoundRow), [{**values, "id": top + n} for n in range(1, copies + 1)]
-        )
+        session.execute(insert(RoundRow), [{**values, "id": top + n} for n in range(1, copies + 1)])
         session.execute(
             insert(RoundEvent),
             [
@@ -359,6 +366,8 @@ def test_the_migration_backfills_balances_and_outcomes(database_url: str) -> Non
     for player in (ann, bob):
         balance, history = expected[player]
         assert stored[player] == balance == _entries_sum(again.engine, player)
+        kept, counted = _counts(again.engine, player)
+        assert kept == counted == (9 if player == ann else 8)
         assert again.history(player, 1000) == history
     assert again.audit() == []
     with pytest.raises(Conflict, match="idempotency key 'k'"):  # ann's key, carried over

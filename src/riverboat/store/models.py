@@ -48,6 +48,8 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(default=_now)
     #: the sum of the entries of ``player:<id>``, moved with them (the audit checks it)
     balance: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    #: how many rounds the player has been dealt: the nonce of their next own deck (G2)
+    rounds_dealt: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Transaction(Base):

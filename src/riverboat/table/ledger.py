@@ -169,6 +169,22 @@ class Ledger:
         return int(session.scalar(select(Player.balance).where(Player.id == player_id)) or 0)
 
     @staticmethod
+    def rounds_dealt(session: Session, player_id: int) -> int:
+        """How many rounds the player has been dealt (kept on their row, so it costs the
+        same however many): the nonce of their next round's own deck (G2)."""
+        return int(session.scalar(select(Player.rounds_dealt).where(Player.id == player_id)) or 0)
+
+    @staticmethod
+    def count_round(session: Session, player_id: int) -> None:
+        """One more round dealt to the player, in the transaction that stores it."""
+        session.execute(
+            update(Player)
+            .where(Player.id == player_id)
+            .values(rounds_dealt=Player.rounds_dealt + 1)
+            .execution_options(synchronize_session=False)
+        )
+
+    @staticmethod
     def staked(session: Session, player_id: int) -> Cents:
         """What the player's open rounds hold: money not yet settled back to them."""
         open_rounds = select(RoundRow.id).where(

@@ -140,6 +140,7 @@ class Rounds:
             row = _new_row(player_id, game, balance, dealt)
             session.add(row)
             session.flush()
+            self.ledger.count_round(session, player_id)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
             return self.store(session, row, game_round)

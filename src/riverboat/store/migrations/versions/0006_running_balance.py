@@ -1,7 +1,8 @@
-"""A running balance on each player's row, a finished round's outcome stored on its
-row, idempotency keys scoped to their player, and the indexes history pages and the
-audit read by. The balances are the sums of the players' entries; the outcomes are
-worked out by replaying each finished round once, here.
+"""On each player's row a running balance and a count of the rounds dealt them; on a
+finished round's row its outcome; idempotency keys scoped to their player; and the
+indexes history pages and the audit read by. The balances are the sums of the
+players' entries, the counts their rounds; the outcomes are worked out by replaying
+each finished round once, here.
 
 Revision ID: 0006_running_balance
 Revises: 0004
@@ -21,7 +22,12 @@ depends_on = None
 #: rounds replayed per batch
 BATCH = 500
 
-players = sa.table("players", sa.column("id", sa.Integer), sa.column("balance", sa.BigInteger))
+players = sa.table(
+    "players",
+    sa.column("id", sa.Integer),
+    sa.column("balance", sa.BigInteger),
+    sa.column("rounds_dealt", sa.Integer),
+)
 ledger = sa.table("ledger", sa.column("account", sa.String), sa.column("amount", sa.BigInteger))
 transactions = sa.table(
     "transactions",
@@ -31,6 +37,7 @@ transactions = sa.table(
 rounds = sa.table(
     "rounds",
     sa.column("id", sa.Integer),
+    sa.column("player_id", sa.Integer),
     sa.column("game", sa.String),
     sa.column("status", sa.String),
     sa.column("server_seed", sa.String),
@@ -63,6 +70,15 @@ def upgrade() -> None:
     for account, total in sums:
         player_id = int(account.removeprefix("player:"))
         bind.execute(players.update().where(players.c.id == player_id).values(balance=total))
+
+    op.add_column(
+        "players", sa.Column("rounds_dealt", sa.Integer, nullable=False, server_default="0")
+    )
+    counts = bind.execute(
+        sa.select(rounds.c.player_id, sa.func.count()).group_by(rounds.c.player_id)
+    ).all()
+    for player_id, count in counts:
+        bind.execute(players.update().where(players.c.id == player_id).values(rounds_dealt=count))
 
     op.add_column("transactions", sa.Column("request_key", sa.String(128)))
     bind.execute(
@@ -151,7 +167,12 @@ def downgrade() -> None:
     ):
         op.drop_index(index, table_name=table)
     # in place on SQLite (3.35+): copying a table others refer to cannot drop it (see 0004)
-    dropped = (("rounds", "result"), ("transactions", "request_key"), ("players", "balance"))
+    dropped = (
+        ("rounds", "result"),
+        ("transactions", "request_key"),
+        ("players", "rounds_dealt"),
+        ("players", "balance"),
+    )
     for table, column in dropped:
         if bind.dialect.name == "sqlite":
             op.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
