@@ -21,7 +21,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, func, insert, inspect, select, text, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
+from typer.testing import CliRunner
 
+from riverboat.cli import app
 from riverboat.errors import Conflict, IllegalAction
 from riverboat.store import MIGRATIONS, writer
 from riverboat.store.models import LedgerEntry, Player, RoundEvent, RoundRow, Transaction
@@ -392,3 +394,19 @@ def test_a_decision_rebuilds_a_round_that_changed_after_it_was_read(
     assert done.net == -1000  # the fold, from the stored round, not the raise
     assert service.balance(me) == 99_000
     assert service.audit() == []
+
+
+def test_the_command_line_pages_history_with_before(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    service = TableService(url)
+    me = service.local_player()
+    for _ in range(4):
+        service.start_round(me, "baccarat", {"banker": 500}, client_seed="cli")
+    service.engine.dispose()
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+    shown = runner.invoke(app, ["history", "--database", url, "-n", "2", "--before", "4"])
+    assert shown.exit_code == 0, shown.output
+    assert [line.split()[0] for line in shown.output.splitlines()] == ["#3", "#2"]
+    refused = runner.invoke(app, ["history", "--database", url, "--before", "0"])
+    assert refused.exit_code == 2
+    assert "--before" in refused.output
