@@ -180,7 +180,7 @@ class Rounds:
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
             stored = session.scalar(select(func.count()).where(RoundEvent.round_id == row.id))
-            fresh = ahead is not None and len(ahead.record()["events"]) == stored
+            fresh = ahead is not None and len(ahead.events) == stored
             game_round = ahead if ahead is not None and fresh else resume(row)
             cost = self._cost(session, player_id, game_round, action, amount)
             txn.player_id, txn.round_id = player_id, row.id
@@ -430,12 +430,11 @@ def outcome(
     table or in a shoe, else the top of a fresh deck, or its run after a shoe's burn."""
     if deal_cards is not None:
         places = json.loads(deal_cards)
+    elif game_round.spec.shoe is None:  # a fresh deck: its top cards, no burn
+        places = list(range(len(game_round.drawn)))
     else:
         record = game_round.record()
-        if game_round.spec.shoe is None:  # a fresh deck: its top cards, no burn
-            places = list(range(len(record["cards_drawn"])))
-        else:
-            places = own_places(record["game"], record, server_seed, client_seed, nonce)
+        places = own_places(record["game"], record, server_seed, client_seed, nonce)
     return {
         "net": game_round.net(),
         "totals": totals(game_round),
