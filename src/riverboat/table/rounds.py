@@ -180,8 +180,8 @@ class Rounds:
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
             stored = session.scalar(select(func.count()).where(RoundEvent.round_id == row.id))
-            fresh = ahead is not None and len(ahead.events) == stored
-            game_round = ahead if ahead is not None and fresh else resume(row)
+            unchanged = ahead is not None and len(ahead.events) == stored
+            game_round = ahead if ahead is not None and unchanged else resume(row)
             cost = self._cost(session, player_id, game_round, action, amount)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, cost)
