@@ -115,6 +115,9 @@ def copy_history(engine: Engine, player: int, rounds: int) -> None:
                         )
                     )
                 )
+    with writer(engine).connect() as connection:  # the statistics a live database keeps
+        connection.exec_driver_sql("ANALYZE")
+        connection.commit()
 
 
 def play(service: TableService, player: int) -> None:
