@@ -23,20 +23,24 @@ def _deals_from_shoe(game: object) -> bool:
 
 def history(
     rounds: Annotated[int, typer.Option("-n", "--rounds", min=1, max=1000, help="How many.")] = 20,
+    before: Annotated[
+        int | None, typer.Option("--before", min=1, help="Only rounds older than this round id.")
+    ] = None,
     player: _PlayerName = None,
     database: _Database = None,
     output: Annotated[
         Format, typer.Option("--format", help="text, json (records with seeds), csv or markdown.")
     ] = Format.text,
 ) -> None:
-    """The last rounds, newest first; JSON gives each round's record and seeds."""
+    """The last rounds, newest first; JSON gives each round's record and seeds.
+    ``--before`` the oldest id shown gives the next page."""
     from sqlalchemy.exc import DBAPIError
 
     from riverboat.money import format_money
 
     service = _database._service(database)
     try:
-        found = service.history(_who(service, player), rounds)
+        found = service.history(_who(service, player), rounds, before=before)
     except (DBAPIError, Unavailable) as error:
         _no_answer(error)
     if output is Format.json:

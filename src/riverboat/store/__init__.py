@@ -15,7 +15,10 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["connect", "database_url", "inspect", "migrate"]
+__all__ = ["connect", "database_url", "inspect", "migrate", "writer"]
+
+#: the execution option that marks a connection as one that writes
+WRITES = "riverboat_writes"
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -36,7 +39,9 @@ def connect(url: str | None = None, revision: str = "head") -> Engine:
     """An engine on ``url`` (default :func:`database_url`), migrated to ``revision``.
 
     SQLite runs in WAL mode with foreign keys on and a busy timeout, one writer at a
-    time; on PostgreSQL every call that moves a player's money first locks that
+    time: a transaction on :func:`writer`'s engine takes the write lock as it begins
+    (``BEGIN IMMEDIATE``), any other begins deferred and, as a reader of the WAL, never
+    waits for a writer; on PostgreSQL every call that moves a player's money first locks that
     player's row, so their calls take turns while other players' run alongside.
     """
     url = url or database_url()
@@ -60,7 +65,8 @@ def connect(url: str | None = None, revision: str = "head") -> Engine:
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
-            connection.exec_driver_sql("BEGIN IMMEDIATE")  # one writer at a time
+            writes = connection.get_execution_options().get(WRITES, False)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
     else:
         engine = create_engine(url, isolation_level="READ COMMITTED", pool_pre_ping=True)
@@ -68,10 +74,16 @@ def connect(url: str | None = None, revision: str = "head") -> Engine:
     return engine
 
 
+def writer(engine: Engine) -> Engine:
+    """The same database, for transactions that write: on SQLite they take the write
+    lock as they begin, so two writers never both read, then clash on writing."""
+    return engine.execution_options(**{WRITES: True})
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema up to an Alembic revision: by default the latest."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    with writer(engine).begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

@@ -2,7 +2,8 @@
 append-only events.
 
 Money moves only as a *transaction*: a set of ledger entries that sum to zero. A
-player's balance is the sum of the entries of the account ``player:<id>``; a round's
+player's balance is the sum of the entries of the account ``player:<id>``, kept as a
+running total on the player's row by the same transaction as the entries; a round's
 stakes sit in ``round:<id>`` while it is open; the house is ``house``. Entries are
 never updated or deleted: a correction is a new transaction. A round's events are rows
 of ``round_events``, likewise only ever added (:mod:`riverboat.table.records`).
@@ -13,7 +14,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, event
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    event,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = ["Base", "Deal", "LedgerEntry", "Player", "RoundEvent", "RoundRow", "Transaction"]
@@ -41,18 +51,30 @@ class Player(Base):
     failed_logins: Mapped[int] = mapped_column(Integer, default=0)
     locked_until: Mapped[datetime | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=_now)
+    #: the sum of the entries of ``player:<id>``, moved with them (the audit checks it)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    #: how many rounds the player has been dealt: the nonce of their next own deck (G2)
+    rounds_dealt: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Transaction(Base):
-    """One movement of money (its entries sum to zero), or one idempotent request."""
+    """One movement of money (its entries sum to zero), or one idempotent request.
+
+    A request's idempotency key is the player's own: ``request_key`` is unique per
+    player. (The column ``idempotency_key``, once unique across players, is left empty.)
+    """
 
     __tablename__ = "transactions"
+    __table_args__ = (
+        Index("transactions_player_key", "player_id", "request_key", unique=True),
+        Index("transactions_round", "round_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))
-    idempotency_key: Mapped[str | None] = mapped_column(String(128), unique=True)
+    request_key: Mapped[str | None] = mapped_column(String(128))
     request: Mapped[str | None] = mapped_column(Text)
     response: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=_now)
@@ -78,6 +100,8 @@ class RoundRow(Base):
     __table_args__ = (
         Index("rounds_player_status", "player_id", "status"),
         Index("rounds_deal", "deal_id"),
+        Index("rounds_player", "player_id", "id"),
+        Index("rounds_player_commitment", "player_id", "commitment", "id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -100,6 +124,9 @@ class RoundRow(Base):
     record_format: Mapped[int | None] = mapped_column(Integer)
     rules: Mapped[str | None] = mapped_column(Text)
     cards_drawn: Mapped[str | None] = mapped_column(Text)
+    #: once finished, what history shows of its outcome without replaying it (JSON:
+    #: net, totals, winner, places; see :func:`riverboat.table.records.outcome`)
+    result: Mapped[str | None] = mapped_column(Text)
 
 
 class RoundEvent(Base):

@@ -1,12 +1,13 @@
-"""Audit and recovery: re-settle every stored round against the ledger, and after a
-crash void the rounds that never reached their player's first decision (G7)."""
+"""Audit and recovery: re-settle every stored round against the ledger, check each
+player's running balance against their entries, and after a crash void the rounds
+that never reached their player's first decision (G7)."""
 
 from __future__ import annotations
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from riverboat.store.models import Deal, LedgerEntry, RoundRow, Transaction
+from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.ledger import Ledger, player_account, round_account
 from riverboat.table.rounds import Rounds, resume
 
@@ -51,9 +52,11 @@ class Audit:
         return self.ledger.write(work)
 
     def audit(self) -> list[str]:
-        """Re-settle every stored round and check the ledger; the problems found."""
+        """Re-settle every stored round and check the ledger and the players' running
+        balances; the problems found."""
         problems = []
         with Session(self.ledger.engine) as session:
+            problems += _balance_problems(session)
             for row in session.scalars(select(RoundRow).order_by(RoundRow.id)).all():
                 problems += _round_problems(session, row)
             unbalanced = session.execute(
@@ -63,6 +66,26 @@ class Audit:
             ).all()
             problems += [f"transaction {t}: entries sum to {s}, not 0" for t, s in unbalanced]
         return problems
+
+
+def _balance_problems(session: Session) -> list[str]:
+    """The players whose running balance is not the sum of their account's entries."""
+    query = (
+        select(LedgerEntry.account, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.account.like("player:%"))
+        .group_by(LedgerEntry.account)
+    )
+    sums: dict[str, int] = {account: total for account, total in session.execute(query)}  # noqa: C416
+    problems = []
+    running = select(Player.id, Player.balance).order_by(Player.id)
+    for player_id, balance in session.execute(running):
+        total = int(sums.get(player_account(player_id)) or 0)
+        if balance != total:
+            problems.append(
+                f"player {player_id}: the running balance is {balance} cents, "
+                f"the entries sum to {total}"
+            )
+    return problems
 
 
 def _round_problems(session: Session, row: RoundRow) -> list[str]:

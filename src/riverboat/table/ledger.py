@@ -2,7 +2,13 @@
 
 Money moves only as ledger entries of one transaction that sum to zero: a player's
 account (``player:N``), a round's (``round:N``, what is staked in it while it is
-open) and the house's. A balance is the sum of an account's entries.
+open) and the house's. A balance is the sum of an account's entries; a player's is
+also kept as a running total on their row, moved in the same transaction as the
+entries, so reading it costs the same however long their history (the audit checks
+the two agree).
+
+Only transactions that write take SQLite's write lock; reads begin deferred and, in
+WAL mode, never wait for a writer.
 
 >>> from riverboat.store import connect
 >>> ledger = Ledger(connect("sqlite://"))
@@ -18,14 +24,15 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import Conflict, IllegalAction, NotFound, Unavailable
 from riverboat.money import Cents, format_money
 from riverboat.rng import SecureSource
-from riverboat.store.models import LedgerEntry, Player, Transaction
+from riverboat.store import writer
+from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.views import BalanceView
 
 __all__ = [
@@ -48,8 +55,11 @@ T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 
 
+_PLAYER = "player:"
+
+
 def player_account(player_id: int) -> str:
-    return f"player:{player_id}"
+    return f"{_PLAYER}{player_id}"
 
 
 def round_account(round_id: int) -> str:
@@ -62,13 +72,19 @@ class Ledger:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    @property
+    def writer(self) -> Engine:
+        """The database for transactions that write (:func:`riverboat.store.writer`)."""
+        return writer(self.engine)
+
     def write(self, work: Callable[[Session], T]) -> T:
-        """Run ``work`` in one transaction; retry PostgreSQL serialization failures and
-        deadlocks (should any occur) after a short random pause that grows each time.
-        A database that does not answer is :class:`Unavailable`."""
+        """Run ``work`` in one transaction that writes (on SQLite it takes the write lock
+        as it begins); retry PostgreSQL serialization failures and deadlocks (should any
+        occur) after a short random pause that grows each time. A database that does
+        not answer is :class:`Unavailable`. Reads need no lock: ``Session(engine)``."""
         for attempt in range(RETRIES):
             try:
-                with Session(self.engine) as session, session.begin():
+                with Session(self.writer) as session, session.begin():
                     return work(session)
             except DBAPIError as error:
                 code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
@@ -82,20 +98,24 @@ class Ledger:
 
     def idempotent(
         self,
+        player_id: int,
         key: str | None,
         kind: str,
         request: Mapping[str, object],
         work: Callable[[Session, Transaction], M],
         answer_type: type[M],
     ) -> M:
-        """Do ``work`` once per idempotency key; a repeat returns the stored answer, and
-        the key with another request is a :class:`Conflict`."""
+        """Do ``work`` once per idempotency key of the player's; a repeat returns the
+        stored answer, and the key with another request is a :class:`Conflict`. Keys
+        are each player's own: another player's use of the same key is not seen."""
         body = json.dumps({"kind": kind, **request}, sort_keys=True, default=str)
 
         def attempt(session: Session) -> M:
             if key is not None:
                 earlier = session.scalar(
-                    select(Transaction).where(Transaction.idempotency_key == key)
+                    select(Transaction).where(
+                        Transaction.player_id == player_id, Transaction.request_key == key
+                    )
                 )
                 if earlier is not None:
                     if earlier.request != body:
@@ -103,7 +123,7 @@ class Ledger:
                             f"idempotency key {key!r} was used for another request; use a new key"
                         )
                     return answer_type.model_validate_json(earlier.response or "{}")
-            txn = Transaction(kind=kind, idempotency_key=key, request=body)
+            txn = Transaction(kind=kind, player_id=player_id, request_key=key, request=body)
             session.add(txn)
             session.flush()
             response = work(session, txn)
@@ -119,12 +139,20 @@ class Ledger:
 
     @staticmethod
     def move(session: Session, txn: Transaction, entries: list[tuple[str, Cents]]) -> None:
-        """Ledger entries of one transaction; they must sum to zero."""
+        """Ledger entries of one transaction, which must sum to zero; a player's running
+        balance moves with their account's entries."""
         if sum(amount for _, amount in entries) != 0:
             raise AssertionError(f"ledger entries must sum to zero: {entries}")
         for account, amount in entries:
             if amount:
                 session.add(LedgerEntry(transaction_id=txn.id, account=account, amount=amount))
+                if account.startswith(_PLAYER):
+                    session.execute(
+                        update(Player)
+                        .where(Player.id == int(account.removeprefix(_PLAYER)))
+                        .values(balance=Player.balance + amount)
+                        .execution_options(synchronize_session=False)
+                    )
 
     @staticmethod
     def lock(session: Session, player_id: int) -> None:
@@ -137,11 +165,44 @@ class Ledger:
 
     @staticmethod
     def balance(session: Session, player_id: int) -> Cents:
-        return Ledger.held(session, player_account(player_id))
+        """The player's running balance (0 for no such player)."""
+        return int(session.scalar(select(Player.balance).where(Player.id == player_id)) or 0)
+
+    @staticmethod
+    def rounds_dealt(session: Session, player_id: int) -> int:
+        """How many rounds the player has been dealt (kept on their row, so it costs the
+        same however many): the nonce of their next round's own deck (G2)."""
+        return int(session.scalar(select(Player.rounds_dealt).where(Player.id == player_id)) or 0)
+
+    @staticmethod
+    def count_round(session: Session, player_id: int) -> None:
+        """One more round dealt to the player, in the transaction that stores it."""
+        session.execute(
+            update(Player)
+            .where(Player.id == player_id)
+            .values(rounds_dealt=Player.rounds_dealt + 1)
+            .execution_options(synchronize_session=False)
+        )
+
+    @staticmethod
+    def staked(session: Session, player_id: int) -> Cents:
+        """What the player's open rounds hold: money not yet settled back to them."""
+        open_rounds = select(RoundRow.id).where(
+            RoundRow.player_id == player_id, RoundRow.status == "open"
+        )
+        accounts = [round_account(round_id) for round_id in session.scalars(open_rounds)]
+        if not accounts:
+            return 0
+        total = session.scalar(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.account.in_(accounts)
+            )
+        )
+        return int(total or 0)
 
     @staticmethod
     def held(session: Session, account: str) -> Cents:
-        """The sum of an account's entries."""
+        """The sum of an account's entries (what a player's running balance must equal)."""
         total = session.scalar(
             select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
                 LedgerEntry.account == account
@@ -161,7 +222,8 @@ class Ledger:
         )
 
     def top_up(self, player_id: int, idempotency_key: str | None = None) -> Cents:
-        """Below $100 of play money, a top-up brings the balance back to $1,000."""
+        """Below $100 of play money, counting what the player's open rounds hold, a
+        top-up brings the balance back to $1,000."""
 
         def work(session: Session, txn: Transaction) -> BalanceView:
             self.lock(session, player_id)
@@ -170,6 +232,13 @@ class Ledger:
                 raise IllegalAction(
                     f"a top-up is for balances below {format_money(TOP_UP_BELOW)}; "
                     f"the balance is {format_money(balance)}"
+                )
+            staked = self.staked(session, player_id)
+            if balance + staked >= TOP_UP_BELOW:
+                raise IllegalAction(
+                    f"a top-up is for balances below {format_money(TOP_UP_BELOW)}, counting "
+                    f"open rounds; the balance is {format_money(balance)} and open rounds "
+                    f"hold {format_money(staked)} more: finish them first"
                 )
             txn.player_id = player_id
             self.move(
@@ -183,7 +252,9 @@ class Ledger:
             return BalanceView(balance=STARTING_CREDIT)
 
         request = {"player": player_id}
-        return self.idempotent(idempotency_key, "top-up", request, work, BalanceView).balance
+        return self.idempotent(
+            player_id, idempotency_key, "top-up", request, work, BalanceView
+        ).balance
 
 
 def _unreachable(error: DBAPIError) -> bool:

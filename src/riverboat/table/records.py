@@ -28,11 +28,18 @@ them, the same JSON :meth:`~riverboat.games.Round.record` gives (docs/round-reco
 True
 >>> [event.kind for event in stored(session, row)]
 ['wagers', 'deal', 'decision', 'settle']
+
+History reads the events of a page of rounds at once:
+
+>>> rebuilt = stored_events(session, [row.id])
+>>> build(row, rebuilt[row.id]) == game_round.record()
+True
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -41,7 +48,7 @@ from sqlalchemy.orm import Session, object_session
 from riverboat.games import Round
 from riverboat.store.models import RoundEvent, RoundRow
 
-__all__ = ["RecordError", "append", "load", "stored"]
+__all__ = ["RecordError", "append", "build", "load", "stored", "stored_events"]
 
 
 class RecordError(ValueError):
@@ -97,6 +104,20 @@ def stored(session: Session, row: RoundRow) -> list[RoundEvent]:
     return list(session.scalars(query))
 
 
+def stored_events(session: Session, round_ids: Sequence[int]) -> dict[int, list[RoundEvent]]:
+    """The event rows of several rounds, in one query: by round, each in order."""
+    found: dict[int, list[RoundEvent]] = {round_id: [] for round_id in round_ids}
+    if round_ids:
+        query = (
+            select(RoundEvent)
+            .where(RoundEvent.round_id.in_(round_ids))
+            .order_by(RoundEvent.round_id, RoundEvent.seq)
+        )
+        for event in session.scalars(query):
+            found[event.round_id].append(event)
+    return found
+
+
 def load(row: RoundRow) -> dict[str, Any]:
     """The round's record rebuilt from its stored events and columns, as
     :meth:`~riverboat.games.Round.record` gave it; read in the row's own session.
@@ -104,10 +125,16 @@ def load(row: RoundRow) -> dict[str, Any]:
     session = object_session(row)
     if session is None:
         raise RecordError(f"round {row.id} is not in a database session")
+    return build(row, stored(session, row))
+
+
+def build(row: RoundRow, rows: Sequence[RoundEvent]) -> dict[str, Any]:
+    """The round's record from its columns and its event ``rows`` (in order), as
+    :func:`load` gives it; :class:`RecordError` if they are not a record."""
     if row.rules is None or row.record_format is None or row.cards_drawn is None:
         raise RecordError(f"round {row.id} has no record stored")
     events = []
-    for seq, event in enumerate(stored(session, row)):
+    for seq, event in enumerate(rows):
         if event.seq != seq:
             raise RecordError(f"round {row.id} has no event {seq}")
         body = json.loads(event.body)

@@ -11,8 +11,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy.orm import Session, object_session
 
 from riverboat.deck import Deck
 from riverboat.errors import Conflict, IllegalAction, NotFound
@@ -20,15 +20,15 @@ from riverboat.games import Phase, Round, find_game, replay
 from riverboat.games.chips import quick_replay
 from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource
-from riverboat.store.models import Deal, RoundRow, Transaction
+from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
 from riverboat.table import records
-from riverboat.table.exports import export_round, reveal_state, round_view, winner
+from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
 from riverboat.table.ledger import Ledger, player_account, round_account
 from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
-from riverboat.table.verify import fair_cards
-from riverboat.table.views import ExportedRound, RoundView
+from riverboat.table.verify import fair_cards, own_places
+from riverboat.table.views import ExportedRound, RoundRecord, RoundView
 
-__all__ = ["HISTORY_LIMIT", "Rounds", "at_table", "resume"]
+__all__ = ["HISTORY_LIMIT", "Rounds", "at_table", "outcome", "resume"]
 
 #: the most rounds one page of history shows
 HISTORY_LIMIT = 1000
@@ -140,11 +140,12 @@ class Rounds:
             row = _new_row(player_id, game, balance, dealt)
             session.add(row)
             session.flush()
+            self.ledger.count_round(session, player_id)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
             return self.store(session, row, game_round)
 
-        return self.ledger.idempotent(idempotency_key, "wager", request, work, RoundView)
+        return self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
 
     def _stake(
         self, session: Session, txn: Transaction, player_id: int, round_id: int, cost: Cents
@@ -164,8 +165,12 @@ class Rounds:
         """A decision in an open round; its Play, Raise or fee is debited first.
 
         A shared table's round is decided at its table's showdown (:meth:`showdown`).
+        The round is rebuilt (its deck and replay, the slow part) before the write
+        transaction; inside it, only if nothing was added to the round meanwhile is that
+        used, else it is rebuilt again.
         """
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
+        ahead = self._resumed_ahead(player_id, round_id)
 
         def work(session: Session, txn: Transaction) -> RoundView:
             self.ledger.lock(session, player_id)
@@ -174,14 +179,36 @@ class Rounds:
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
-            game_round = resume(row)
+            stored = session.scalar(select(func.count()).where(RoundEvent.round_id == row.id))
+            unchanged = ahead is not None and len(ahead.events) == stored
+            game_round = ahead if ahead is not None and unchanged else resume(row)
             cost = self._cost(session, player_id, game_round, action, amount)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, cost)
             game_round.act(action, amount)
             return self.store(session, row, game_round)
 
-        return self.ledger.idempotent(idempotency_key, "decision", request, work, RoundView)
+        return self.ledger.idempotent(
+            player_id, idempotency_key, "decision", request, work, RoundView
+        )
+
+    def _resumed_ahead(self, player_id: int, round_id: int) -> Round[Any] | None:
+        """The player's open round rebuilt outside any write transaction, or None if it
+        is not one or does not rebuild (the write transaction then says why)."""
+        with Session(self.ledger.engine) as session:
+            row = session.scalar(
+                select(RoundRow).where(
+                    RoundRow.id == round_id,
+                    RoundRow.player_id == player_id,
+                    RoundRow.status == "open",
+                )
+            )
+            if row is None:
+                return None
+            try:
+                return resume(row)
+            except ValueError:
+                return None
 
     def showdown(self, decisions: Sequence[tuple[int, int, str, Cents | None]]) -> dict[int, str]:
         """A shared table's decisions, ``(player, round, action, amount)``, carried out
@@ -299,6 +326,8 @@ class Rounds:
                 ],
             )
             row.status = "settled" if settled else "void"
+            found = outcome(game_round, row.deal_cards, row.server_seed, row.client_seed, row.nonce)
+            row.result = json.dumps(found)
             session.flush()
             row.balance_after = self.ledger.balance(session, row.player_id)
         return self.shown(session, row, game_round)
@@ -352,15 +381,95 @@ class Rounds:
             return [side for side in found if side is not None]
 
     def history(
-        self, player_id: int, limit: int = 20, commitment: str | None = None
+        self,
+        player_id: int,
+        limit: int = 20,
+        commitment: str | None = None,
+        before: int | None = None,
     ) -> list[ExportedRound]:
         """The player's last rounds, newest first, each with its seeds once finished;
-        with ``commitment``, only the rounds dealt on that seed (a shoe's coups)."""
+        with ``commitment``, only the rounds dealt on that seed (a shoe's coups); with
+        ``before``, the page of those older than that round (keyset pages).
+
+        A page costs three queries whatever the history holds: its rounds, their events
+        and their deals. A finished round's outcome is read from its stored ``result``,
+        not replayed.
+        """
         if not 1 <= limit <= HISTORY_LIMIT:  # a bad value for the query, at either end
             raise IllegalAction(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
+        if before is not None and before < 1:
+            raise IllegalAction(f"before is a round id (1 or more), not {before}")
         query = select(RoundRow).where(RoundRow.player_id == player_id)
         if commitment is not None:
             query = query.where(RoundRow.commitment == commitment)
+        if before is not None:
+            query = query.where(RoundRow.id < before)
         with Session(self.ledger.engine) as session:
             rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(limit)).all()
-            return [export_round(row, *reveal_state(session, row)) for row in rows]
+            events = records.stored_events(session, [row.id for row in rows])
+            deal_ids = {row.deal_id for row in rows if row.deal_id is not None}
+            deals = {
+                deal.id: deal
+                for deal in (
+                    session.scalars(select(Deal).where(Deal.id.in_(deal_ids))) if deal_ids else []
+                )
+            }
+            return [_exported(row, events[row.id], deals.get(row.deal_id or 0)) for row in rows]
+
+
+def outcome(
+    game_round: Round[Any],
+    deal_cards: str | None,
+    server_seed: str,
+    client_seed: str,
+    nonce: int,
+) -> dict[str, Any]:
+    """What history shows of a finished round besides its record (stored as the
+    round's ``result``): its net, its hands' totals and the side they favour (a coup's,
+    B7), and the places its cards came from: ``deal_cards`` (a JSON list) at a shared
+    table or in a shoe, else the top of a fresh deck, or its run after a shoe's burn."""
+    if deal_cards is not None:
+        places = json.loads(deal_cards)
+    elif game_round.spec.shoe is None:  # a fresh deck: its top cards, no burn
+        places = list(range(len(game_round.drawn)))
+    else:
+        record = game_round.record()
+        places = own_places(record["game"], record, server_seed, client_seed, nonce)
+    return {
+        "net": game_round.net(),
+        "totals": totals(game_round),
+        "winner": winner(game_round),
+        "places": places,
+    }
+
+
+def _exported(row: RoundRow, events: Sequence[RoundEvent], deal: Deal | None) -> ExportedRound:
+    """A round of a history page as :func:`~riverboat.table.exports.export_round` gives
+    it, from its stored outcome, events and deal (a round finished without a stored
+    outcome is replayed)."""
+    if row.status != "open" and row.result is None:
+        session = object_session(row)
+        assert session is not None  # read in the page's session
+        return export_round(row, *reveal_state(session, row))
+    shared = deal is not None and deal.player_id is None
+    revealed = row.status != "open" and (deal is None or deal.revealed)
+    found = json.loads(row.result) if row.result is not None else {}
+    record = records.build(row, events) if row.status != "open" else None
+    return ExportedRound(
+        totals=found.get("totals"),
+        winner=found.get("winner"),
+        id=row.id,
+        game=row.game,
+        status=row.status,
+        shared=shared,
+        commitment=row.commitment,
+        server_seed=row.server_seed if revealed else None,
+        client_seed=row.client_seed,
+        nonce=row.nonce,
+        places=found.get("places") if revealed else None,
+        balance_before=row.balance_before,
+        balance_after=row.balance_after,
+        net=found.get("net"),
+        played_at=row.created_at.isoformat(),
+        record=RoundRecord.model_validate(record) if record is not None else None,
+    )

@@ -28,10 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from riverboat.money import Cents
 from riverboat.store import connect
+from riverboat.store.models import Player
 from riverboat.table.audit import Audit
 from riverboat.table.exports import export_round
 from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
@@ -67,8 +69,11 @@ class TableService:
 
     # ------------------------------------------------------------- players
     def local_player(self) -> int:
-        """The local default player (no password), created with its starting credit."""
-        return self.players.local_player()
+        """The local default player (no password), created with its starting credit;
+        once it exists, found by a read that waits for no writer."""
+        with Session(self.engine) as session:
+            found = session.scalar(select(Player.id).where(Player.name == LOCAL_PLAYER))
+        return found if found is not None else self.players.local_player()
 
     def register(self, name: str, password: str) -> int:
         """A named account for a shared server; the password is kept as an argon2 hash."""
@@ -84,6 +89,7 @@ class TableService:
 
     # -------------------------------------------------------------- money
     def balance(self, player_id: int) -> Cents:
+        """The player's balance: their running total, read without waiting for writers."""
         with Session(self.engine) as session:
             return self.ledger.balance(session, player_id)
 
@@ -151,10 +157,15 @@ class TableService:
         return self.rounds.round(player_id, round_id)
 
     def history(
-        self, player_id: int, limit: int = 20, commitment: str | None = None
+        self,
+        player_id: int,
+        limit: int = 20,
+        commitment: str | None = None,
+        before: int | None = None,
     ) -> list[ExportedRound]:
-        """The player's last rounds, newest first (``limit`` of 1 to 1000)."""
-        return self.rounds.history(player_id, limit, commitment)
+        """The player's last rounds, newest first (``limit`` of 1 to 1000); with
+        ``before``, those older than that round: the next page."""
+        return self.rounds.history(player_id, limit, commitment, before)
 
     # ------------------------------------------------ seeds, shoes and deals
     def next_commitment(self, player_id: int, game: str) -> str:

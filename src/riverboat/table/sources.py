@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
@@ -96,7 +96,7 @@ class FreshDeck(CardSource):
     """A fresh deck of the round's own on the player's committed seed (G2)."""
 
     def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
-        nonce = session.scalar(select(func.count()).where(RoundRow.player_id == player_id)) or 0
+        nonce = Ledger.rounds_dealt(session, player_id)  # the rounds dealt to them so far
         committed = next_seed(session, player_id, self.game)  # shown beforehand
         seeds = FairSource.new(self.client_seed, nonce, committed.server_seed)
         session.delete(committed)  # each seed deals once; the next is made when asked

@@ -20,6 +20,8 @@ def history(
     service: Service,
     limit: int = 20,
     commitment: Annotated[str | None, Query(max_length=64)] = None,
+    before: int | None = None,
 ) -> list[ExportedRound]:
-    """Your last rounds, newest first; with ``commitment``, a shoe's coups."""
-    return service.history(player_id, limit, commitment)
+    """Your last rounds, newest first; with ``commitment``, a shoe's coups; with
+    ``before`` (a round's id), the next page: the rounds older than that one."""
+    return service.history(player_id, limit, commitment, before)

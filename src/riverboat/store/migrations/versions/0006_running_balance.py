@@ -1,0 +1,180 @@
+"""On each player's row a running balance and a count of the rounds dealt them; on a
+finished round's row its outcome; idempotency keys scoped to their player; and the
+indexes history pages and the audit read by. The balances are the sums of the
+players' entries, the counts their rounds; the outcomes are worked out by replaying
+each finished round once, here.
+
+Revision ID: 0006_running_balance
+Revises: 0004
+"""
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006_running_balance"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+#: rounds replayed per batch
+BATCH = 500
+
+players = sa.table(
+    "players",
+    sa.column("id", sa.Integer),
+    sa.column("balance", sa.BigInteger),
+    sa.column("rounds_dealt", sa.Integer),
+)
+ledger = sa.table("ledger", sa.column("account", sa.String), sa.column("amount", sa.BigInteger))
+transactions = sa.table(
+    "transactions",
+    sa.column("idempotency_key", sa.String),
+    sa.column("request_key", sa.String),
+)
+rounds = sa.table(
+    "rounds",
+    sa.column("id", sa.Integer),
+    sa.column("player_id", sa.Integer),
+    sa.column("game", sa.String),
+    sa.column("status", sa.String),
+    sa.column("server_seed", sa.String),
+    sa.column("client_seed", sa.String),
+    sa.column("nonce", sa.Integer),
+    sa.column("deal_cards", sa.Text),
+    sa.column("record_format", sa.Integer),
+    sa.column("rules", sa.Text),
+    sa.column("cards_drawn", sa.Text),
+    sa.column("result", sa.Text),
+)
+events = sa.table(
+    "round_events",
+    sa.column("round_id", sa.Integer),
+    sa.column("seq", sa.Integer),
+    sa.column("body", sa.Text),
+)
+
+
+def upgrade() -> None:
+    bind = op.get_bind()
+    op.add_column(
+        "players", sa.Column("balance", sa.BigInteger, nullable=False, server_default="0")
+    )
+    sums = bind.execute(
+        sa.select(ledger.c.account, sa.func.sum(ledger.c.amount))
+        .where(ledger.c.account.like("player:%"))
+        .group_by(ledger.c.account)
+    ).all()
+    for account, total in sums:
+        player_id = int(account.removeprefix("player:"))
+        bind.execute(players.update().where(players.c.id == player_id).values(balance=total))
+
+    op.add_column(
+        "players", sa.Column("rounds_dealt", sa.Integer, nullable=False, server_default="0")
+    )
+    counts = bind.execute(
+        sa.select(rounds.c.player_id, sa.func.count()).group_by(rounds.c.player_id)
+    ).all()
+    for player_id, count in counts:
+        bind.execute(players.update().where(players.c.id == player_id).values(rounds_dealt=count))
+
+    op.add_column("transactions", sa.Column("request_key", sa.String(128)))
+    bind.execute(
+        transactions.update()
+        .where(transactions.c.idempotency_key.is_not(None))
+        .values(request_key=transactions.c.idempotency_key, idempotency_key=None)
+    )
+    op.create_index(
+        "transactions_player_key", "transactions", ["player_id", "request_key"], unique=True
+    )
+    op.create_index("transactions_round", "transactions", ["round_id"])
+    op.create_index("rounds_player", "rounds", ["player_id", "id"])
+    op.create_index("rounds_player_commitment", "rounds", ["player_id", "commitment", "id"])
+
+    op.add_column("rounds", sa.Column("result", sa.Text))
+    _store_outcomes(bind)
+
+
+def _store_outcomes(bind: Any) -> None:
+    """Each finished round's outcome, from replaying its record once."""
+    from riverboat.games import replay
+    from riverboat.table.rounds import outcome
+
+    last = 0
+    while True:
+        batch = bind.execute(
+            sa.select(rounds)
+            .where(rounds.c.id > last, rounds.c.status != "open")
+            .order_by(rounds.c.id)
+            .limit(BATCH)
+        ).all()
+        if not batch:
+            return
+        last = batch[-1].id
+        ids = [row.id for row in batch]
+        bodies: dict[int, list[Any]] = {round_id: [] for round_id in ids}
+        for round_id, body in bind.execute(
+            sa.select(events.c.round_id, events.c.body)
+            .where(events.c.round_id.in_(ids))
+            .order_by(events.c.round_id, events.c.seq)
+        ):
+            bodies[round_id].append(json.loads(body))
+        for row in batch:
+            if row.rules is None or row.cards_drawn is None:
+                continue  # no record: the audit reports it
+            record = {
+                "format": row.record_format,
+                "game": row.game,
+                "rules": json.loads(row.rules),
+                "cards_drawn": json.loads(row.cards_drawn),
+                "events": bodies[row.id],
+            }
+            try:
+                played = replay(record)
+            except ValueError:
+                continue  # a damaged record: history replays it, the audit reports it
+            found = outcome(played, row.deal_cards, row.server_seed, row.client_seed, row.nonce)
+            bind.execute(
+                rounds.update().where(rounds.c.id == row.id).values(result=json.dumps(found))
+            )
+
+
+def downgrade() -> None:
+    bind = op.get_bind()
+    shared = bind.execute(
+        sa.select(transactions.c.request_key)
+        .where(transactions.c.request_key.is_not(None))
+        .group_by(transactions.c.request_key)
+        .having(sa.func.count() > 1)
+    ).first()
+    if shared is not None:
+        raise RuntimeError(
+            f"idempotency key {shared[0]!r} is used by more than one player; keys were "
+            "unique across players before this revision: remove the older uses, then downgrade"
+        )
+    bind.execute(
+        transactions.update()
+        .where(transactions.c.request_key.is_not(None))
+        .values(idempotency_key=transactions.c.request_key)
+    )
+    for index, table in (
+        ("rounds_player_commitment", "rounds"),
+        ("rounds_player", "rounds"),
+        ("transactions_round", "transactions"),
+        ("transactions_player_key", "transactions"),
+    ):
+        op.drop_index(index, table_name=table)
+    # in place on SQLite (3.35+): copying a table others refer to cannot drop it (see 0004)
+    dropped = (
+        ("rounds", "result"),
+        ("transactions", "request_key"),
+        ("players", "rounds_dealt"),
+        ("players", "balance"),
+    )
+    for table, column in dropped:
+        if bind.dialect.name == "sqlite":
+            op.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        else:
+            op.drop_column(table, column)
