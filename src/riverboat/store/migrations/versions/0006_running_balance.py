@@ -5,7 +5,7 @@ players' entries, the counts their rounds; the outcomes are worked out by replay
 each finished round once, here.
 
 Revision ID: 0006_running_balance
-Revises: 0004
+Revises: 0005_name_key
 """
 
 import json
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_running_balance"
-down_revision = "0004"
+down_revision = "0005_name_key"
 branch_labels = None
 depends_on = None
 
