@@ -181,7 +181,7 @@ def test_a_rabbit_hunter_round_replays_step_by_step(page: Page, server: str) -> 
     page.click("#history-toggle")
     expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
     page.locator(f"#rounds li[data-round='{round_['id']}'] .replay-round").click()
-    replay = page.locator("#replay")
+    replay = page.locator("#round-replay")
     expect(replay).to_be_visible()
     kinds = ["wagers", "deal", "decision", "draw", "settle"]
     expect(page.locator("#replay-steps li")).to_have_count(len(kinds))

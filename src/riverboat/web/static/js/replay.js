@@ -9,7 +9,7 @@ import { handsHtml } from "./minicards.js";
 const view = { round: null, steps: [], at: 0 };
 
 function drawer() {
-  const dialog = sheet("replay", "Replay");
+  const dialog = sheet("round-replay", "Replay");
   const body = sheetBody(dialog);
   if (!body.childElementCount) {
     body.innerHTML = `<p id="replay-round" class="replay-round-line"></p>` +
@@ -23,7 +23,7 @@ function drawer() {
     $("replay-next").onclick = () => go(1);
     document.addEventListener("keydown", (event) => {
       if (!dialog.open || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
-      if (document.querySelector("dialog[open]:not(#replay)") && !dialog.contains(document.activeElement)) return;
+      if (document.querySelector("dialog[open]:not(#round-replay)") && !dialog.contains(document.activeElement)) return;
       event.preventDefault();
       go(event.key === "ArrowRight" ? 1 : -1);
     });
