@@ -17,6 +17,13 @@ from riverboat.games.baccarat import winner as side_winning
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table import records
+from riverboat.table.felt_rounds import (
+    dealer_qualifies,
+    hand_names,
+    made_cards,
+    position_stakes,
+    round_lines,
+)
 from riverboat.table.verify import own_places
 from riverboat.table.views import ChoiceView, ExportedRound, RoundRecord, RoundView
 
@@ -43,6 +50,7 @@ def round_view(
     shown = set(game_round.cards) if finished else shown_while_open(game_round)
     visible = {hand: cards for hand, cards in game_round.cards.items() if hand in shown}
     positions = game_round.positions
+    lines = round_lines(game_round)
     return RoundView(
         id=row.id,
         game=row.game,
@@ -67,6 +75,13 @@ def round_view(
         net=game_round.net() if finished else None,
         description=game_round.describe() if finished else None,
         balance=balance,
+        stakes=position_stakes(game_round, positions[0], lines) if positions else {},
+        second_stakes=position_stakes(game_round, positions[1], lines)
+        if len(positions) > 1
+        else None,
+        made=made_cards(game_round, visible),
+        hand_names=hand_names(game_round, visible),
+        dealer_qualifies=dealer_qualifies(game_round),
     )
 
 

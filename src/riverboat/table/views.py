@@ -25,6 +25,8 @@ from pydantic import (
 from riverboat.games import Game
 from riverboat.games.roads import ROWS, DerivedRoad, Preview, roads
 from riverboat.money import Cents
+from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection
+from riverboat.table.paytables import felt_lines, pay_sections
 
 __all__ = [
     "SEED_CHARACTERS",
@@ -38,17 +40,20 @@ __all__ = [
     "Decide",
     "DecidedMessage",
     "DerivedMarkView",
+    "EdgeLine",
     "ErrorMessage",
     "ExportedRound",
     "GameInfo",
     "HandInfo",
     "HintOption",
+    "LineInfo",
     "LoginView",
     "MeView",
     "NewDeal",
     "NextCommitment",
     "OkView",
     "OptionInfo",
+    "PaySection",
     "PlayerMessage",
     "ResultMessage",
     "RoadPreviewView",
@@ -110,6 +115,17 @@ class RoundView(_View):
     net: Cents | None
     description: str | None
     balance: Cents
+    #: every line's stake now, the lines placed in play too, keyed like ``result``
+    stakes: Wagers = {}
+    #: the same for a blind second position (C8); None: there is none
+    second_stakes: Wagers | None = None
+    #: per visible hand, the indices into ``cards`` of the cards its ranked hand uses
+    #: (settled rounds only)
+    made: dict[str, list[int]] = {}
+    #: a visible hand's name as the description says it ("Pair of Sevens", Baccarat "9")
+    hand_names: dict[str, str] = {}
+    #: whether the dealer qualified, for games whose dealer qualifies, once settled
+    dealer_qualifies: bool | None = None
 
 
 class RoundRecord(_View):
@@ -263,9 +279,22 @@ class GameInfo(_View):
     #: whether several seats may play one deal (a shared table), and how many
     shared: bool = False
     max_seats: int = 1
+    #: every betting circle, the pre-deal spots then the lines a decision places
+    lines: list[LineInfo] = []
+    #: the pay tables and rules in words, one section per wager
+    pay_table: list[PaySection] = []
+    #: the house edge of the required wagers and of each side wager; None while
+    #: being worked out
+    edges: list[EdgeLine] | None = None
 
     @classmethod
-    def of(cls, game: Game[Any], house_edge: float | None = None) -> GameInfo:
+    def of(
+        cls,
+        game: Game[Any],
+        house_edge: float | None = None,
+        edges: list[EdgeLine] | None = None,
+    ) -> GameInfo:
+        """The default variant's information, with the analyzer's figures if known."""
         spec = game.spec()
         shoe = spec.shoe
         return cls.model_validate(
@@ -291,6 +320,9 @@ class GameInfo(_View):
                 else ShoeInfo(decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end),
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
+                "lines": felt_lines(game),
+                "pay_table": pay_sections(game),
+                "edges": edges,
             }
         )
 

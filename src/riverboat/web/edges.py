@@ -1,34 +1,146 @@
-"""Each game's house edge, worked out once per process in the background (the
-analyzer takes seconds; Rabbit Hunter half a minute); the pay tables show it when ready."""
+"""Each game's house edges, worked out once per process in the background (the
+analyzer takes seconds; Rabbit Hunter about half a minute an analysis); the pay
+tables show them when ready.
+
+Every figure is the analyzer's exact one (:func:`riverboat.analysis.analyze`),
+under optimal play, turned to a float only at the end.
+"""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING
 
-from riverboat.games import GAMES
+from riverboat.games import GAMES, find_game
+from riverboat.table.felt_views import EdgeLine
+from riverboat.table.paytables import felt_lines
 
-__all__ = ["house_edge", "start_house_edges"]
+if TYPE_CHECKING:
+    from riverboat.analysis.report import Figures
+
+__all__ = ["edge_lines", "edges", "figures_of", "house_edge", "start_house_edges"]
 
 _EDGES: dict[str, float] = {}
+_LINES: dict[str, list[EdgeLine]] = {}
 _STARTED = threading.Event()
 
 
 def house_edge(game: str) -> float | None:
-    """The game's house edge, or None while it is being worked out."""
+    """The game's house edge per initial wager, or None while it is being worked out."""
     return _EDGES.get(game)
 
 
+def edges(game: str) -> list[EdgeLine] | None:
+    """The game's :func:`edge_lines`, or None while they are being worked out."""
+    return _LINES.get(game)
+
+
+def figures_of(
+    game: str, variant: str | None = None, wagers: Mapping[str, int] | None = None
+) -> Figures:
+    """The analyzer's figures for ``wagers`` in Antes (the default: its required
+    wagers), each combination analysed once per process."""
+    from riverboat.analysis import wager_units
+
+    units = wager_units(game, wagers)
+    return _figures(game, variant, tuple((name, n) for name, n in units.items() if n))
+
+
+@cache
+def _figures(game: str, variant: str | None, wagers: tuple[tuple[str, Fraction], ...]) -> Figures:
+    from riverboat.analysis import analyze
+
+    return analyze(game, wagers=dict(wagers), variant=variant).figures
+
+
+def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
+    """The house edges a felt shows for ``game`` (its default variant if None).
+
+    A game with an Ante: per Ante and per total initial wager (the required wagers
+    under optimal play), the element of risk, then each optional wager. Baccarat: one
+    line per bet.
+    """
+    kind = find_game(game)
+    rules = kind.rules(variant)
+    spec = kind.spec(rules)
+    if not spec.decides_with:  # Baccarat: the bets are independent, one analysis
+        figures = figures_of(game, variant, {spot.name: 1 for spot in spec.spots})
+        by_name = {spot.name: spot.label for spot in spec.spots}
+        return [
+            EdgeLine(
+                label=by_name[wager.name],
+                value=float(wager.house_edge),
+                basis=f"A {by_name[wager.name]} bet's expected loss, as a share of the bet.",
+            )
+            for wager in figures.per_wager
+        ]
+    base = spec.decides_with
+    required = {s.name for s in spec.spots if s.required or s.name == base}
+    required_words = " and ".join(s.label for s in spec.spots if s.name in required)
+    # the lines a decision stakes (the Ante Bonus stakes nothing of its own)
+    placed = [
+        line.label
+        for line in felt_lines(kind, rules)
+        if line.placed_by is not None and line.name != "ante_bonus"
+    ]
+    all_words = ", ".join([*(s.label for s in spec.spots if s.name in required), *placed[:-1]])
+    all_words += f" and {placed[-1]}" if placed else ""
+    figures = figures_of(game, variant, dict.fromkeys(required, 1))
+    initial = sum(figures.wagers.values(), Fraction(0))
+    per_ante = -figures.expected * initial / figures.wagers[base]
+    lines = [
+        EdgeLine(
+            label="House edge per Ante",
+            value=float(per_ante),
+            basis=f"{all_words} together under optimal play, as a share of the Ante.",
+        ),
+        EdgeLine(
+            label="House edge per total initial wager",
+            value=float(figures.house_edge),
+            basis=f"The same loss as a share of the wagers placed before the deal "
+            f"({required_words}).",
+        ),
+        EdgeLine(
+            label="Element of risk",
+            value=float(figures.element_of_risk),
+            basis=f"The same loss as a share of the average total wagered, {placed[0]} included.",
+        ),
+    ]
+    for spot in spec.spots:
+        if spot.name in required:
+            continue
+        if not any(s.required for s in spec.spots):
+            # it may be placed alone (Pair Plus without an Ante, T1): analyze it alone
+            alone = figures_of(game, variant, {spot.name: 1}).house_edge
+            basis = f"The {spot.label} placed alone, as a share of it."
+        else:
+            # it needs the required wagers: analyze both under the play best for both,
+            # and read this wager's own figure (per_wager)
+            both = figures_of(game, variant, {**dict.fromkeys(required, 1), spot.name: 1})
+            alone = next(w.house_edge for w in both.per_wager if w.name == spot.name)
+            basis = (
+                f"The {spot.label} equal to the Ante, under the play best with both, as a "
+                "share of it."
+            )
+        lines.append(EdgeLine(label=f"{spot.label} alone", value=float(alone), basis=basis))
+    return lines
+
+
 def start_house_edges() -> None:
-    """Start working out every registered game's edge, once per process."""
+    """Start working out every registered game's edges, once per process."""
     if _STARTED.is_set():
         return
     _STARTED.set()
 
     def work() -> None:
-        from riverboat.analysis import analyze
-
         # the games with the fewest cards a round first: their analyses are the quickest
-        for name in sorted(GAMES, key=lambda name: GAMES[name].spec().cards_per_round()):
-            _EDGES[name] = float(analyze(name).figures.house_edge)
+        names = sorted(GAMES, key=lambda name: GAMES[name].spec().cards_per_round())
+        for name in names:
+            _EDGES[name] = float(figures_of(name).house_edge)
+        for name in names:
+            _LINES[name] = edge_lines(name)
 
     threading.Thread(target=work, daemon=True, name="house-edges").start()

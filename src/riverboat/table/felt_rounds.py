@@ -1,0 +1,209 @@
+"""What a felt shows of a round beyond its cards: each line's stake, the cards that
+make each ranked hand, the hands' names and whether the dealer qualified.
+
+Every rank comes from the evaluator the game settles with (:mod:`riverboat.hands`):
+the made cards are a subset whose value in that evaluator's own table equals the
+value of the whole hand.
+
+>>> from riverboat.cards import parse_cards
+>>> from riverboat.hands import evaluate4of5
+>>> best_cards(parse_cards("Ah Ac Kd 7s 2c"), 4, evaluate4of5)
+[0, 1, 2, 3]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
+from math import comb
+from typing import Any
+
+from riverboat.cards import Card
+from riverboat.games import Phase, Position, Round
+from riverboat.games.baccarat import BaccaratRound
+from riverboat.games.events import BLIND_PLAY
+from riverboat.hands import (
+    FIVE_CARD,
+    FOUR_CARD,
+    THREE_CARD,
+    Evaluator,
+    HandRanking,
+    evaluate3,
+    evaluate4of5,
+    evaluate5,
+    evaluate6,
+    hand_table,
+)
+from riverboat.money import Cents
+
+__all__ = [
+    "best_cards",
+    "dealer_qualifies",
+    "hand_names",
+    "line_names",
+    "made_cards",
+    "position_stakes",
+    "round_lines",
+]
+
+#: a poker game's evaluator of one hand and the ranking its values belong to
+_POKER: dict[str, tuple[Evaluator, HandRanking, int]] = {
+    "rabbit-hunter": (evaluate5, FIVE_CARD, 5),
+    "tri-card": (evaluate3, THREE_CARD, 3),
+    "crazy4": (evaluate4of5, FOUR_CARD, 4),
+}
+#: R4: Buy & Play stakes a Play equal to the Ante and, for the rest, the rabbit fee
+_FEES: dict[tuple[str, str], tuple[str, str]] = {("rabbit-hunter", "buy"): ("play", "fee")}
+
+
+def line_names(game: str, spots: Sequence[str], option_lines: Sequence[str]) -> list[str]:
+    """A game's betting lines, in order: its spots, then the lines decisions place, then
+    the lines settlement adds with no stake of their own (Tri-Card's Ante Bonus).
+
+    >>> line_names("tri-card", ["ante", "pair_plus"], ["raise"])
+    ['ante', 'pair_plus', 'raise', 'ante_bonus']
+    """
+    names = [*spots, *(line for line in option_lines if line not in spots)]
+    for (name, _), (_, fee) in _FEES.items():
+        if name == game and fee not in names:
+            names.append(fee)
+    if game == "tri-card":  # T7: paid on the Ante when raised
+        names.append("ante_bonus")
+    return names
+
+
+def round_lines(game_round: Round[Any]) -> list[str]:
+    """The betting lines of a round's game (:func:`line_names` from its spec)."""
+    spec = game_round.spec
+    options = [option.line for option in spec.options if option.line]
+    return line_names(game_round.game, [spot.name for spot in spec.spots], options)
+
+
+def position_stakes(
+    game_round: Round[Any], position: Position, lines: Sequence[str]
+) -> dict[str, Cents]:
+    """Every line's stake for one position now, 0 where nothing is staked: its wagers
+    and what its decision placed (a blind position's 1x Play too, C8); the sum is
+    what the position put in play (:attr:`Position.staked`).
+
+    >>> from riverboat.games import find_game
+    >>> from riverboat.deck import Deck
+    >>> from riverboat.cards import parse_cards
+    >>> game_round = find_game("rabbit-hunter").new_round()
+    >>> _ = game_round.place_wagers({"ante": 1000})
+    >>> game_round.deal(Deck.stacked(parse_cards("Kh Kc 7d 7s 2c  Ks Qd 9h 4c 3d  Ah")))
+    >>> game_round.act("buy")
+    >>> lines = ["ante", "bonus", "bad_beat", "play", "fee"]
+    >>> position_stakes(game_round, game_round.positions[0], lines)
+    {'ante': 1000, 'bonus': 0, 'bad_beat': 0, 'play': 1000, 'fee': 1000}
+    """
+    stakes = dict.fromkeys(lines, 0)
+    stakes.update(position.wagers)
+    decision, amount = position.decision, position.amount
+    if decision is None or not amount:
+        return stakes
+    spec = game_round.spec
+    if decision == BLIND_PLAY:
+        line = next(o.line for o in spec.options if o.line and o.stake)
+        stakes[line] = stakes.get(line, 0) + amount
+        return stakes
+    option = spec.option(decision)
+    fee = _FEES.get((game_round.game, decision))
+    if fee is not None:
+        line, fee_line = fee
+        ante = position.wagers.get(spec.decides_with or "", 0)
+        played = int(spec.option(line).stake * ante)
+        stakes[line] = stakes.get(line, 0) + played
+        stakes[fee_line] = stakes.get(fee_line, 0) + amount - played
+    elif option.line is not None:
+        stakes[option.line] = stakes.get(option.line, 0) + amount
+    return stakes
+
+
+def best_cards(cards: Sequence[Card], size: int, evaluator: Evaluator) -> list[int]:
+    """The indices of ``size`` of ``cards`` that make the hand ``evaluator`` ranks them
+    as: the subset whose value in the ranking's own table equals the whole hand's
+    (among equals, the one keeping the highest cards)."""
+    value = evaluator(list(cards))
+    table = hand_table(evaluator.ranking)
+    if len(table) != comb(52, size):
+        raise ValueError(f"{evaluator.ranking.name} ranks hands of {evaluator.ranking.size}")
+    kept_sets = sorted(
+        combinations(range(len(cards)), size),
+        key=lambda kept: sorted((int(cards[i]) // 4 for i in kept), reverse=True),
+        reverse=True,
+    )
+    for kept in kept_sets:
+        ordered = sorted(int(cards[i]) for i in kept)
+        if int(table[sum(comb(card, place + 1) for place, card in enumerate(ordered))]) == value:
+            return list(kept)
+    raise AssertionError(f"no {size} of {cards} make their own hand")  # pragma: no cover
+
+
+def made_cards(
+    game_round: Round[Any], visible: Mapping[str, Sequence[Card]]
+) -> dict[str, list[int]]:
+    """For a settled round, per visible hand, the indices of the cards its ranked hand
+    uses: Rabbit Hunter's best five of the player's five and the rabbit (split between
+    ``player`` and ``rabbit``), Crazy 4's best four of five, Tri-Card's three; none at
+    Baccarat, where every card counts, nor while a round is open or void."""
+    if game_round.phase is not Phase.SETTLED or game_round.game not in _POKER:
+        return {}
+    _, ranking, size = _POKER[game_round.game]
+    made: dict[str, list[int]] = {}
+    for hand, cards in visible.items():
+        if game_round.game == "rabbit-hunter" and hand == "rabbit":
+            continue
+        if game_round.game == "rabbit-hunter" and hand == "player" and "rabbit" in visible:
+            six = [*cards, *visible["rabbit"]]
+            kept = best_cards(six, 5, evaluate6)
+            made["player"] = [i for i in kept if i < len(cards)]
+            made["rabbit"] = [i - len(cards) for i in kept if i >= len(cards)]
+            continue
+        evaluator = _POKER[game_round.game][0]
+        if len(cards) != evaluator.size:
+            continue
+        made[hand] = (
+            best_cards(cards, size, evaluator)
+            if ranking.size < len(cards)
+            else list(range(len(cards)))
+        )
+    return made
+
+
+def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) -> dict[str, str]:
+    """The name of each visible hand as the description says it ("Pair of Sevens",
+    "Ace-high"; a Baccarat hand its total, "9"); Rabbit Hunter's ``player`` names the
+    best five with the rabbit once bought."""
+    if isinstance(game_round, BaccaratRound):
+        if {"player", "banker"} <= set(visible):
+            player, banker = game_round.totals()
+            return {"player": str(player), "banker": str(banker)}
+        return {}
+    if game_round.game not in _POKER:
+        return {}
+    evaluator, ranking, _ = _POKER[game_round.game]
+    names: dict[str, str] = {}
+    for hand, cards in visible.items():
+        value: int | None = None
+        if game_round.game == "rabbit-hunter" and hand == "player" and "rabbit" in visible:
+            value = _value(evaluate6, [*cards, *visible["rabbit"]])
+        elif hand != "rabbit" or game_round.game != "rabbit-hunter":
+            value = _value(evaluator, cards)
+        if value is not None:
+            names[hand] = ranking.describe(value)
+    return names
+
+
+def dealer_qualifies(game_round: Round[Any]) -> bool | None:
+    """Whether the dealer's hand qualified, once a poker round is settled; else None."""
+    key: tuple[int, ...] | None = getattr(game_round.rules, "dealer_qualifies", None)
+    if key is None or game_round.phase is not Phase.SETTLED or game_round.game not in _POKER:
+        return None
+    evaluator, ranking, _ = _POKER[game_round.game]
+    return bool(evaluator(game_round.cards["dealer"]) >= ranking.lowest(*key))
+
+
+def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int | None:
+    size = getattr(evaluator, "size", len(cards))
+    return evaluator(list(cards)) if len(cards) == size else None
