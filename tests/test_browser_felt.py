@@ -208,7 +208,8 @@ def test_baccarat_totals_and_a_third_card_sideways(wide: Page) -> None:
             cards = page.locator(f"{box} .card")
             expect(cards).to_have_count(len(round_["cards"][hand]))
             # the third card (past the two every hand is dealt) lies on its side
-            expect(page.locator(f"{box} .card--sideways")).to_have_count(len(round_["cards"][hand]) - 2)
+            sideways = page.locator(f"{box} .card--sideways")
+            expect(sideways).to_have_count(len(round_["cards"][hand]) - 2)
             third = third or len(round_["cards"][hand]) == 3
         _check_result(page, game, round_)
         if third:
@@ -228,11 +229,13 @@ def test_no_circles_words_run_past_it_on_a_phone(phone: Page) -> None:
     page = phone
     outside = """() => [...document.querySelectorAll('#felt .circle')].flatMap((circle) => {
         const box = circle.getBoundingClientRect();
+        const shown = (part) => getComputedStyle(part).display !== 'none'
+          && !part.classList.contains('visually-hidden');
+        const out = (r) => r.left < box.left - 1 || r.right > box.right + 1
+          || r.top < box.top - 1 || r.bottom > box.bottom + 1;
         return [...circle.querySelectorAll('.circle__text, .pile__amount, .pile__limits')]
-          .filter((part) => getComputedStyle(part).display !== 'none' && !part.classList.contains('visually-hidden'))
-          .map((part) => [circle.dataset.spot || circle.dataset.line, part.textContent, part.getBoundingClientRect()])
-          .filter(([, , r]) => r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
-          .map(([name, text]) => `${name}: ${text}`);
+          .filter((part) => shown(part) && out(part.getBoundingClientRect()))
+          .map((part) => `${circle.dataset.spot || circle.dataset.line}: ${part.textContent}`);
       })"""
     for title in ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat"):
         _fresh(page, title)
@@ -252,13 +255,14 @@ def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:
     _deal(page)
     _decide(page, "fold")
     expect(page.locator("#banner")).to_be_visible()
-    assert page.evaluate("getComputedStyle(document.getElementById('banner')).pointerEvents") == "none"
+    events = page.evaluate("getComputedStyle(document.getElementById('banner')).pointerEvents")
+    assert events == "none"
     deal = page.locator("#deal")
     deal.scroll_into_view_if_needed()
     box = deal.bounding_box()
     assert box
     hit = page.evaluate(
-        "([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && !!e.closest('#deal'); }",
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#deal')",
         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
     )
     assert hit
@@ -291,18 +295,16 @@ def test_phone_screenshots_before_at_a_decision_and_at_a_result(phone: Page) -> 
 
 def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:
     page = wide
-    broken = page.evaluate(
-        "import('/static/js/chips-stack.js').then((m) => m.breakChips(3775, [100, 500, 2500, 10000, 50000]))"
-    )
+    chips = "import('/static/js/chips-stack.js').then((m) => "
+    broken = page.evaluate(chips + "m.breakChips(3775, [100, 500, 2500, 10000, 50000]))")
     assert broken == [2500, 500, 500, 100, 100]  # the 75 cents are no chip
     refused = page.evaluate(
-        "import('/static/js/chips-stack.js').then((m) => { try { m.breakChips(-5, [100]); } catch (e) { return e.message; } })"
+        chips + "{ try { m.breakChips(-5, [100]); } catch (e) { return e.message; } })"
     )
     assert "whole cents, 0 or more" in refused
-    stack = page.evaluate(
-        "import('/static/js/chips-stack.js').then((m) => m.chipStackHtml(1200, [100]))"
-    )
-    assert stack.count("<svg") == 6 and "×12" in stack  # six drawn, the count beside them
+    stack = page.evaluate(chips + "m.chipStackHtml(1200, [100]))")
+    assert stack.count("<svg") == 6  # six drawn,
+    assert "×12" in stack  # the count beside them
 
 
 def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str) -> None:
@@ -317,5 +319,6 @@ def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str)
         "[...document.querySelectorAll('#felt .stack--paid, #felt .stack--taken, #banner')]"
         ".map((e) => getComputedStyle(e).animationName)"
     )
-    assert moving and set(moving) == {"none"}
+    assert moving
+    assert set(moving) == {"none"}
     tab.close()
