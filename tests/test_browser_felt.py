@@ -6,6 +6,7 @@ server sent, circles whose words stay inside them on a phone, and a banner that 
 the next tap through. Screenshots of every own table at 390 and 1440 px wide, before
 the deal, at a decision and at a result, go to test-artifacts/screenshots/."""
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -322,3 +323,40 @@ def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str)
     assert moving
     assert set(moving) == {"none"}
     tab.close()
+
+
+def test_a_shared_crazy4_table_shows_the_blind_hands_circles_c8(
+    shared_server: str, browser: Browser
+) -> None:
+    """The blind second position's circles (C8), from the table's own messages."""
+    tab = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    frames: list[dict[str, Any]] = []
+    tab.on(
+        "websocket",
+        lambda socket: socket.on("framereceived", lambda frame: frames.append(json.loads(frame))),
+    )
+    tab.goto(shared_server)
+    tab.fill("#login-name", "ann")
+    tab.fill("#login-password", "a long password")
+    tab.click("#login-form button")
+    choose(tab, "Crazy 4 Poker · shared")
+    expect(tab.locator("#seats")).to_contain_text("seat(s) free")
+    tap(tab, "ante")
+    tab.check("#blind-toggle")
+    tab.click("#deal")
+    expect(tab.locator("[data-action=fold]")).to_be_visible()
+    dealt = next(m["round"] for m in frames if m.get("type") == "dealt")
+    for name, staked in dealt["second_stakes"].items():
+        circle = tab.locator(f'[data-line="blind:{name}"]')
+        expect(circle).to_have_count(1)
+        if staked:
+            expect(circle.locator(".pile__amount")).to_have_text(_money(staked))
+    tab.locator("[data-action=play]").first.click()
+    expect(tab.locator("#message")).to_contain_text("Net")
+    settled = next(m["round"] for m in reversed(frames) if m.get("type") == "result")
+    _check_result(tab, _game(tab, "crazy4"), settled)
+    for name, result in settled["second_result"].items():
+        if settled["second_stakes"].get(name) or result:
+            badge = tab.locator(f'[data-line="blind:{name}"] .pile__result')
+            expect(badge).to_have_text(_signed(result))
+    tab.context.close()

@@ -20,7 +20,7 @@ function headline(round, game) {
 // hand is the house's, the totals and who won
 function details(round, game) {
   const names = round.hand_names || {};
-  const { mine, other } = layout(game);
+  const { mine, other, blind } = layout(game);
   if (!game.hands.some((hand) => hand.house)) {
     const totals = round.totals ? game.hands.slice(0, 2).map((hand, i) => `${hand.title} ${round.totals[i]}`) : [];
     const winner = round.winner && round.net !== null && round.net !== undefined ? [round.winner === "Tie" ? "Tie" : `${round.winner} wins`] : [];
@@ -28,6 +28,7 @@ function details(round, game) {
   }
   const parts = [];
   if (names[mine.name]) parts.push(`${mine.title}: ${names[mine.name]}`);
+  if (blind && names[blind]) parts.push(`Blind hand: ${names[blind]}`);
   if (names[other.name]) {
     const qualifies = round.dealer_qualifies === true ? ", qualifies" : round.dealer_qualifies === false ? ", does not qualify" : "";
     parts.push(`${other.title}: ${names[other.name]}${qualifies}`);
