@@ -17,10 +17,11 @@ function arcText(id, text, size, room) {
 /** The printed ring: `key` makes the arcs' ids unique on the page. */
 export function ringSvg(key, label, pays) {
   const top = `arc-top-${key}`, bottom = `arc-bottom-${key}`;
+  const price = pays.replace(/\s*\(.*\)$/, "");  // the aside ("5% commission") is on the cloth
   return `<svg class="circle__ring" viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
     `<defs><path id="${top}" d="M 15 50 A 35 35 0 0 1 85 50"/><path id="${bottom}" d="M 8 50 A 42 42 0 0 0 92 50"/></defs>` +
     `<circle class="circle__outer" cx="50" cy="50" r="48"/><circle class="circle__inner" cx="50" cy="50" r="45"/>` +
-    arcText(top, label.toUpperCase(), 11, TOP_ROOM) + (pays ? arcText(bottom, pays.toUpperCase(), 7.5, BOTTOM_ROOM) : "") +
+    arcText(top, label.toUpperCase(), 11, TOP_ROOM) + (price ? arcText(bottom, price.toUpperCase(), 7.5, BOTTOM_ROOM) : "") +
     `</svg>`;
 }
 
