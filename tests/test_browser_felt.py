@@ -125,15 +125,21 @@ def _fresh(page: Page, title: str) -> None:
     for spot in page.locator("#spots [data-spot]").all():
         spot.focus()
         page.keyboard.press("Backspace")
-    page.wait_for_timeout(200)
+    expect(page.locator("#spots .circle--staked")).to_have_count(0)
+
+
+def _stake(page: Page, spot: str) -> None:
+    """A tap on a spot, and the server's answer drawn (the chips placed)."""
+    tap(page, spot)
+    expect(page.locator(f"[data-spot={spot}] .pile__amount")).not_to_have_text("$0")
 
 
 def test_rabbit_hunter_buy_and_play_stakes_the_play_and_the_fee(wide: Page) -> None:
     page = wide
     game = _game(page, "rabbit-hunter")
     _fresh(page, "Rabbit Hunter")
-    tap(page, "ante")
-    tap(page, "bonus")
+    _stake(page, "ante")
+    _stake(page, "bonus")
     assert page.locator("[data-spot=ante] .chip3d").count() == 1  # one $5 chip
     _shot(page, "rabbit-hunter", "before")
     dealt = _deal(page)
@@ -161,7 +167,7 @@ def test_tri_card_raise_stakes_the_raise(wide: Page) -> None:
     page = wide
     game = _game(page, "tri-card")
     _fresh(page, "Tri-Card Poker")
-    tap(page, "ante")
+    _stake(page, "ante")
     _shot(page, "tri-card", "before")
     _deal(page)
     expect(page.locator("[data-line=raise]")).to_have_count(1)
@@ -178,7 +184,7 @@ def test_crazy4_play_shows_the_play_from_the_stakes(wide: Page) -> None:
     page = wide
     game = _game(page, "crazy4")
     _fresh(page, "Crazy 4 Poker")
-    tap(page, "ante")
+    _stake(page, "ante")
     _shot(page, "crazy4", "before")
     _deal(page)
     _shot(page, "crazy4", "decision")
@@ -197,7 +203,7 @@ def test_baccarat_totals_and_a_third_card_sideways(wide: Page) -> None:
     page = wide
     game = _game(page, "baccarat")
     _fresh(page, "Baccarat")
-    tap(page, "player")
+    _stake(page, "player")
     _shot(page, "baccarat", "before")
     third = False
     for coup in range(40):  # coups until one draws a third card (most shoes do in a few)
@@ -243,7 +249,7 @@ def test_no_circles_words_run_past_it_on_a_phone(phone: Page) -> None:
         assert page.locator("#felt .circle").count() >= 3
         assert page.evaluate(outside) == [], title
         page.locator("#chips [data-chip='10000']").click()  # a $100 chip: "$100" inside
-        tap(page, page.locator("#spots [data-spot]").first.get_attribute("data-spot") or "")
+        _stake(page, page.locator("#spots [data-spot]").first.get_attribute("data-spot") or "")
         assert page.evaluate(outside) == [], title
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.locator("#chips [data-chip='500']").click()
@@ -252,7 +258,7 @@ def test_no_circles_words_run_past_it_on_a_phone(phone: Page) -> None:
 def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:
     page = phone
     _fresh(page, "Tri-Card Poker")
-    tap(page, "ante")
+    _stake(page, "ante")
     _deal(page)
     _decide(page, "fold")
     expect(page.locator("#banner")).to_be_visible()
@@ -283,7 +289,7 @@ def test_phone_screenshots_before_at_a_decision_and_at_a_result(phone: Page) -> 
     ):
         _fresh(page, title)
         for spot in spots:
-            tap(page, spot)
+            _stake(page, spot)
         _shot(page, game, "before")
         round_ = _deal(page)
         if action:
@@ -313,8 +319,8 @@ def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str)
     tab.goto(server)
     tab.wait_for_selector(".spot")
     _fresh(tab, "Baccarat")
-    tap(tab, "player")
-    tap(tab, "banker")
+    _stake(tab, "player")
+    _stake(tab, "banker")
     _deal(tab)
     moving = tab.evaluate(
         "[...document.querySelectorAll('#felt .stack--paid, #felt .stack--taken, #banner')]"
@@ -341,7 +347,7 @@ def test_a_shared_crazy4_table_shows_the_blind_hands_circles_c8(
     tab.click("#login-form button")
     choose(tab, "Crazy 4 Poker · shared")
     expect(tab.locator("#seats")).to_contain_text("seat(s) free")
-    tap(tab, "ante")
+    _stake(tab, "ante")
     tab.check("#blind-toggle")
     tab.click("#deal")
     expect(tab.locator("[data-action=fold]")).to_be_visible()
