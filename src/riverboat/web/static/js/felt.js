@@ -4,7 +4,7 @@
 // and a betting circle for every line: the wagers placed before the deal are the tap
 // targets (R2), the lines placed by a decision show their chips. What a tap does is
 // main.js's to say, through the handler set in `on`.
-import { $, info, layout, money, state } from "./state.js";
+import { $, escape, info, layout, money, state } from "./state.js";
 import { keepFocus } from "./focus.js";
 import { cardHtml } from "./cards.js";
 import { pileHtml, ringSvg } from "./circles.js";
@@ -113,7 +113,7 @@ function lineHtml(game, line, prefix, stakes, results) {
   const staked = (stakes && stakes[line.name]) || 0;
   const result = results ? results[line.name] : undefined;
   const label = `${prefix ? "Blind second hand's " : ""}${line.label}, ${money(staked)}`;
-  return `<div class="circle circle--line${staked ? " circle--staked" : ""}" data-line="${prefix}${line.name}" role="img" aria-label="${label}">` +
+  return `<div class="circle circle--line${staked ? " circle--staked" : ""}" data-line="${prefix}${line.name}" role="img" aria-label="${escape(label)}">` +
     ringSvg(`line-${prefix.replace(":", "")}${line.name}`, line.label, line.pays || "") + pileHtml(staked, result, game.chips) + `</div>`;
 }
 
@@ -138,7 +138,7 @@ function cardsHtml(round, hand, key, hidden = 0) {
 function drawnHtml(round, drawn) {
   return drawn.map((hand) => {
     const cards = cardsHtml(round, hand, hand.name);
-    return `<span class="slot${cards ? " slot--dealt" : ""}" data-hand="${hand.name}"><span class="slot__label">${hand.title}</span>` +
+    return `<span class="slot${cards ? " slot--dealt" : ""}" data-hand="${hand.name}"><span class="slot__label">${escape(hand.title)}</span>` +
       `<span class="slot__cards">${cards}</span></span>`;
   }).join("");
 }
