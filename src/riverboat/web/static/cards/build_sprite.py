@@ -24,7 +24,7 @@ SUITS = "cdhs"
 RED, BLACK, GOLD, HOUSE = "#c8102e", "#111", "#e8c35a", "#7a1f2b"
 
 # the card is 240 by 336 (5:7), its centre at the origin
-INDEX_X, RANK_H, RANK_Y, PIP_H, PIP_Y = 96.0, 46.0, -161.0, 34.0, -113.0
+INDEX_X, RANK_H, RANK_Y, PIP_H, PIP_Y = 95.0, 52.0, -162.0, 36.0, -108.0
 PIP, COL, TOP, MID4 = 54.0, 44.0, -112.0, -112.0 / 3
 # centres of the pips: those drawn twice (the second turned half round), those once
 LAYOUTS: dict[str, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {
@@ -44,7 +44,7 @@ CARD_RECT = (
     'fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
 )
 FRAME_W, FRAME_H = 164.8, 260.8
-COURT_SCALE = 144 / FRAME_W
+COURT_SCALE = 138 / FRAME_W
 
 
 def num(value: float) -> str:
@@ -77,23 +77,30 @@ def shared_symbols(kennard: Path) -> list[str]:
         d = path.get("d", "")
         out.append(
             f'<symbol id="r{rank}" viewBox="-500 -500 1000 1000"><path d="{d}" '
-            'fill="none" stroke-width="80" stroke-linecap="square" '
+            'fill="none" stroke-linecap="square" '
             'stroke-miterlimit="1.5"/></symbol>'
         )
     for suit in SUITS:
         big = suit.upper()
         d = source_symbols(kennard / f"2{big}.svg")[f"S{big}2"][0].get("d", "")
-        out.append(f'<symbol id="s{suit}" viewBox="-600 -600 1200 1200"><path d="{d}"/></symbol>')
+        # xMinYMid as Kennard's: the courts' own pips are placed by it in wide boxes
+        out.append(
+            f'<symbol id="s{suit}" viewBox="-600 -600 1200 1200" preserveAspectRatio="xMinYMid">'
+            f'<path d="{d}"/></symbol>'
+        )
     return out
 
 
-def index_group(rank: str) -> str:
+def stroked(suit: str, width: int, uses: str) -> str:
+    """Rank glyphs are strokes: the colour and weight come from here, not the pips."""
+    return f'<g stroke="{colour(suit)}" stroke-width="{width}">{uses}</g>'
+
+
+def index_group(rank: str, suit: str) -> str:
     """The rank and suit in the two top corners; the card turns it for the bottom."""
-    parts = []
-    for cx in (-INDEX_X, INDEX_X):
-        parts.append(use(f"r{rank}", cx, RANK_Y + RANK_H / 2, RANK_H))
-        parts.append(use("SUIT", cx, PIP_Y + PIP_H / 2, PIP_H))
-    return "".join(parts)
+    ranks = "".join(use(f"r{rank}", cx, RANK_Y + RANK_H / 2, RANK_H) for cx in (-INDEX_X, INDEX_X))
+    pips = "".join(use(f"s{suit}", cx, PIP_Y + PIP_H / 2, PIP_H) for cx in (-INDEX_X, INDEX_X))
+    return stroked(suit, 96, ranks) + pips
 
 
 def face_rect() -> str:
@@ -159,12 +166,11 @@ def ace_of_spades() -> str:
 
 def face(code: str, body: str) -> str:
     rank, suit = code[0], code[1]
-    index = index_group(rank).replace("SUIT", f"s{suit}")
+    index = index_group(rank, suit)
     return (
         f'<symbol id="{code}" viewBox="-120 -168 240 336">{face_rect()}'
-        f'<g fill="{colour(suit)}" stroke="{colour(suit)}">'
-        f'{index}<g transform="rotate(180)">{index}</g></g>'
-        f'<g fill="{colour(suit)}">{body}</g></symbol>'
+        f'<g fill="{colour(suit)}">{index}<g transform="rotate(180)">{index}</g>{body}</g>'
+        "</symbol>"
     )
 
 
@@ -173,8 +179,8 @@ def mini(code: str) -> str:
     rank, suit = code[0], code[1]
     return (
         f'<symbol id="{code}-mini" viewBox="-120 -168 240 336">{face_rect()}'
-        f'<g fill="{colour(suit)}" stroke="{colour(suit)}">'
-        f"{use(f'r{rank}', 0, -72, 150)}{use(f's{suit}', 0, 84, 150)}</g></symbol>"
+        f'<g fill="{colour(suit)}">{stroked(suit, 120, use(f"r{rank}", 0, -72, 150))}'
+        f"{use(f's{suit}', 0, 84, 150)}</g></symbol>"
     )
 
 
