@@ -63,7 +63,7 @@ def line_names(game: str, spots: Sequence[str], option_lines: Sequence[str]) -> 
     >>> line_names("tri-card", ["ante", "pair_plus"], ["raise"])
     ['ante', 'pair_plus', 'raise', 'ante_bonus']
     """
-    names = [*spots, *(line for line in option_lines if line not in spots)]
+    names = list(dict.fromkeys([*spots, *option_lines]))
     for (name, _), (_, fee) in _FEES.items():
         if name == game and fee not in names:
             names.append(fee)

@@ -117,16 +117,23 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
             alone = figures_of(game, variant, {spot.name: 1}).house_edge
             basis = f"The {spot.label} placed alone, as a share of it."
         else:
-            # it needs the required wagers: analyze both under the play best for both,
-            # and read this wager's own figure (per_wager)
+            # it needs the required wagers: analyze them with and without it, each
+            # under its own best play, and charge it the difference in expected loss.
+            # Not per_wager: Rabbit Hunter books the rabbit fee to the Ante, so a Bonus
+            # that makes buying right would look far better than it is.
             both = figures_of(game, variant, {**dict.fromkeys(required, 1), spot.name: 1})
-            alone = next(w.house_edge for w in both.per_wager if w.name == spot.name)
+            alone = _loss(both) - _loss(figures)
             basis = (
-                f"The {spot.label} equal to the Ante, under the play best with both, as a "
-                "share of it."
+                f"What a {spot.label} equal to the Ante adds to the expected loss, under "
+                "the play best with it, as a share of it (below zero: it lowers the loss)."
             )
         lines.append(EdgeLine(label=f"{spot.label} alone", value=float(alone), basis=basis))
     return lines
+
+
+def _loss(figures: Figures) -> Fraction:
+    """The expected loss of a round, in Antes (the analyzer's unit)."""
+    return -figures.expected * sum(figures.wagers.values(), Fraction(0))
 
 
 def start_house_edges() -> None:
@@ -140,7 +147,6 @@ def start_house_edges() -> None:
         names = sorted(GAMES, key=lambda name: GAMES[name].spec().cards_per_round())
         for name in names:
             _EDGES[name] = float(figures_of(name).house_edge)
-        for name in names:
             _LINES[name] = edge_lines(name)
 
     threading.Thread(target=work, daemon=True, name="house-edges").start()
