@@ -122,6 +122,7 @@ def _shot(page: Page, game: str, phase: str) -> None:
 def _fresh(page: Page, title: str) -> None:
     """At `title`'s table with its circles empty."""
     choose(page, title)
+    page.wait_for_load_state("networkidle")  # the table's requests answered: its wagers set
     for spot in page.locator("#spots [data-spot]").all():
         spot.focus()
         page.keyboard.press("Backspace")
