@@ -13,7 +13,7 @@ from pathlib import Path
 import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, expect
 
-from riverboat.web.app import create_app
+from riverboat.web.app import create_app, server_options
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 
@@ -28,7 +28,10 @@ def serving(database: Path, local_player: bool) -> Iterator[str]:
     if not local_player:
         for name in ("ann", "bob"):
             app.state.service.register(name, "a long password")
-    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", **server_options()
+    )
+    runner = uvicorn.Server(config)
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()
     for _ in range(100):
@@ -51,6 +54,9 @@ def table_tab(server: str, browser: Browser) -> Page:
 
 
 def choose(page: Page, title: str) -> None:
+    """The table `title`, from the table menu (opened by the table's name in the header)."""
+    if not page.locator("#tables").is_visible():
+        page.click("#logo")
     page.locator("#games").get_by_role("button", name=title, exact=True).click()
     expect(page.locator("#logo")).to_have_text(title)
 

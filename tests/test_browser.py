@@ -43,15 +43,19 @@ def test_rabbit_hunter_buy_and_play(page: Page) -> None:
 def test_tri_card_fold_and_quick_replay(page: Page) -> None:
     choose(page, "Tri-Card Poker")
     tap(page, "ante", 2)
-    expect(page.locator("#fair-line")).to_contain_text("committed to its seed, SHA-256 ")
-    shown = page.locator("#fair-line").inner_text().split("SHA-256 ")[1][:64]
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    shown = page.locator("#fair-line").get_attribute("data-commitment") or ""
+    assert re.fullmatch("[0-9a-f]{64}", shown)
+    expect(page.locator("#fair-line")).to_contain_text(shown[:8])  # its first digits show
     page.click("#deal")
     page.click("[data-action=fold]")
     expect(page.locator("#message")).to_contain_text("folds")
     page.click("#history-toggle")  # the round was dealt on the seed committed to before
-    expect(page.locator("#rounds li").first).to_contain_text(f"commitment {shown}")
-    page.click("#history-toggle")
-    expect(page.locator("#fair-line")).not_to_contain_text(shown)  # a new one for the next
+    expect(page.locator("#rounds li .row-fair").first).to_contain_text(shown)
+    page.keyboard.press("Escape")
+    expect(page.locator("#history")).to_be_hidden()
+    # a new one for the next
+    expect(page.locator("#fair-line")).not_to_have_attribute("data-commitment", shown)
     page.click("#replay")  # the same $10 Ante again (R10)
     expect(page.locator("[data-spot=ante] strong")).to_have_text("$10")
     page.click("[data-action=raise]")
@@ -65,7 +69,7 @@ def test_crazy4_play_and_the_pay_table(page: Page) -> None:
     page.click("#deal")
     page.locator("[data-action=play]").first.click()
     finish(page, "crazy4")
-    page.click("#logo")
+    page.click("#rules")
     expect(page.locator("#paytable")).to_contain_text("Four Aces")
     expect(page.locator("#paytable")).to_contain_text("the best four count")  # the rules (R11)
     page.keyboard.press("Escape")
@@ -136,8 +140,12 @@ def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser)
     tab.close()
 
 
-def _verify_latest(page: Page, game: str) -> None:
-    button = page.locator(f"#rounds li:has-text('{game}') .verify").first
+def _verify(page: Page, title: str, nth: int = 0) -> None:
+    """Verify the `nth` newest round of the game titled `title`, in its row's Fairness."""
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")  # the newest are in
+    row = page.locator(f"#rounds li:has(.row-title strong:text-is('{title}'))").nth(nth)
+    row.locator(".row-fair summary").click()
+    button = row.locator(".verify")
     button.click()
     expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
         "verified in your browser"
@@ -146,7 +154,8 @@ def _verify_latest(page: Page, game: str) -> None:
 
 def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
     page.click("#history-toggle")
-    _verify_latest(page, "rabbit-hunter")  # a deck, from its top
+    _verify(page, "Rabbit Hunter")  # a deck, from its top
+    page.keyboard.press("Escape")
     # a Baccarat shoe deals coup after coup and shows its seed at the cut card (B1):
     # play this player's shoe to its end, then check a coup from its middle
     csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "riverboat_csrf")
@@ -161,11 +170,15 @@ def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
     page.reload()
     page.wait_for_selector(".spot")
     page.click("#history-toggle")
-    button = page.locator("#rounds li:has-text('baccarat') .verify").nth(5)
+    expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
+    row = page.locator("#rounds li:has(.row-title strong:text-is('Baccarat'))").nth(5)
+    row.locator(".row-fair summary").click()
+    button = row.locator(".verify")
     button.click()
     expect(button.locator("xpath=following-sibling::span[1]")).to_contain_text(
         "coups run end to end from the burn to the cut card"
     )
+    page.keyboard.press("Escape")
 
 
 def test_a_reload_picks_up_the_round_in_play(page: Page) -> None:
@@ -357,8 +370,8 @@ def keyboard_page(server: str, browser: Browser) -> Iterator[Page]:
 
 
 def _key_to_table(page: Page, title: str) -> None:
-    """The table's number key (1 to 6, in the order of the games bar)."""
-    titles = page.locator("#games button").all_inner_texts()
+    """The table's number key (1 to 6, in the order of the table menu)."""
+    titles = page.locator("#games .table-title").all_text_contents()
     page.keyboard.press(str(titles.index(title) + 1))
     expect(page.locator("#logo")).to_have_text(title)
 
@@ -487,12 +500,14 @@ def test_a_focused_spot_shows_a_focus_ring(keyboard_page: Page) -> None:
     page.wait_for_timeout(300)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "keyboard-focus-ring.png"))
-def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page) -> None:
+def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page, server: str) -> None:
     choose(page, "Baccarat")
     # the table's commitment (and so whether a shoe is in play) has loaded: the line
-    # may still show the last table's until every request is answered
-    page.wait_for_load_state("networkidle")
-    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    # shows this table's, not the last table's
+    committed = page.request.get(server + "api/games/baccarat/commitment").json()
+    expect(page.locator("#fair-line")).to_have_attribute(
+        "data-commitment", committed["commitment"]
+    )
     if page.locator("#new-shoe").is_visible():  # start from a fresh shoe
         page.click("#new-shoe")
         expect(page.locator("#new-shoe")).to_be_hidden()

@@ -10,6 +10,10 @@ from riverboat.cli import _database
 from riverboat.cli._database import _Database, _PlayerName, _who
 from riverboat.errors import Refusal
 
+#: what a name may be, as riverboat.table.names.NAME_RULE says it (kept here so the help
+#: needs no import of the table package; tests/test_accounts.py checks they agree)
+NAME_HELP = "1 to 24 characters: letters a-z, digits, _ - or ., beginning with a letter or digit."
+
 accounts = typer.Typer(
     help="Play-money accounts (the local player needs none).", no_args_is_help=True
 )
@@ -17,22 +21,34 @@ accounts = typer.Typer(
 
 @accounts.command("create")
 def accounts_create(
-    name: Annotated[str, typer.Argument(help="1 to 64 letters, digits, - or _.")],
+    name: Annotated[str, typer.Argument(help=NAME_HELP)],
     database: _Database = None,
 ) -> None:
     """Create a named account with its starting play money; asks for a password."""
     from riverboat.money import format_money
+    from riverboat.table.names import PASSWORD_RULE, check_name, check_password, reserved
 
+    try:  # the name first, so a name that cannot be is said before any password
+        reserved(check_name(name))
+    except Refusal as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
     service = _database._service(database)
     password = typer.prompt(
-        "Password (8 characters or more)", hide_input=True, confirmation_prompt=True
+        f"Password ({PASSWORD_RULE.removeprefix('a password is ')})",
+        hide_input=True,
+        confirmation_prompt=True,
     )
+    try:
+        check_password(password)
+    except Refusal as error:
+        raise typer.BadParameter(str(error), param_hint="password") from None
     try:
         player = service.register(name, password)
     except Refusal as error:
         raise typer.BadParameter(str(error), param_hint="NAME") from None
     typer.echo(
-        f"Account {name} created with {format_money(service.balance(player))} of play money."
+        f"Account {service.name(player)} created with "
+        f"{format_money(service.balance(player))} of play money."
     )
 
 

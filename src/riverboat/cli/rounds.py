@@ -79,6 +79,7 @@ def verify(
 ) -> None:
     """Re-derive a round's cards from its seeds and re-settle it."""
     from riverboat.table.service import verify_round, verify_shoe
+    from riverboat.table.verify import balance_note
 
     try:
         data = json.loads(path.read_text())
@@ -108,6 +109,9 @@ def verify(
         else:
             typer.echo(f"{name}: verified: the seed matches its commitment, the cards come "
                        "from the seeds and the settlement replays")  # fmt: skip
+            note = balance_note(item) if isinstance(item, dict) else None
+            if note:
+                typer.echo(f"{name}: note: {note}")
     shoe = [i for i in items if isinstance(i, dict) and _deals_from_shoe(i.get("game"))]
     if len(shoe) > 1 and len(shoe) == len(items) and not failed:  # a whole shoe (B1)
         problems = verify_shoe(shoe)

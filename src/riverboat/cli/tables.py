@@ -23,6 +23,13 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
     database: _Database = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Behind a reverse proxy: the proxies' addresses (comma-separated, or '*') "
+            "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: nobody's."
+        ),
+    ] = None,
 ) -> None:
     """Serve the tables in the browser.
 
@@ -32,13 +39,14 @@ def serve(
     _check_database_url(database)
     import uvicorn
 
-    from riverboat.web.app import create_app
+    from riverboat.web.app import create_app, server_options
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
     application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    options = server_options(forwarded_allow_ips)
+    uvicorn.run(application, host=host, port=port, log_level="warning", **options)
 
 
 class Lines(StrEnum):

@@ -29,10 +29,15 @@ class Base(DeclarativeBase):
 
 class Player(Base):
     __tablename__ = "players"
+    __table_args__ = (Index("players_name_key_unique", "name_key", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    #: what the name reads as (riverboat.table.names.name_key): unique, so no two names
+    #: look alike; None only for an old name that looked like an older one's
+    name_key: Mapped[str | None] = mapped_column(String(200))
     password_hash: Mapped[str | None] = mapped_column(String(256))
+    #: no longer used: failed log-ins are throttled per address, accounts never lock
     failed_logins: Mapped[int] = mapped_column(Integer, default=0)
     locked_until: Mapped[datetime | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=_now)

@@ -1,53 +1,66 @@
-"""Players: the local player, registered accounts, log-in and its lockout.
+"""Players: the local player, registered accounts and log-in.
 
-A registered player's password is kept as an argon2 hash. Failed log-ins are
-throttled: five from one address lock that address out of the name for a while,
-fifty from all addresses together lock the account.
+A registered player's password is kept as an argon2 hash. Hashing is slow on purpose,
+so it never runs inside a database transaction: log-in reads the stored hash in one
+short transaction, checks it with none open, and writes (only to upgrade an old hash)
+in another. A made-up name is checked against a fixed hash, so it takes as long as a
+real one. Names and passwords follow :mod:`riverboat.table.names`; failed log-ins are
+throttled per address (:mod:`riverboat.table.throttle`), never by locking an account.
 """
 
 from __future__ import annotations
 
-import threading
-from contextlib import suppress
-from datetime import UTC, datetime, timedelta
+import math
+import unicodedata
 
 from argon2 import PasswordHasher
-from argon2.exceptions import VerificationError
-from sqlalchemy import select
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from riverboat.errors import BadCredentials, Conflict, IllegalAction, NotFound
+from riverboat.errors import BadCredentials, Conflict, NotFound
 from riverboat.store.models import Player
 from riverboat.table.ledger import Ledger
+from riverboat.table.names import check_name, check_password, name_key, reserved
+from riverboat.table.throttle import LoginThrottle, MemoryThrottle
 
-__all__ = ["ACCOUNT_LOCKOUT_AFTER", "LOCAL_PLAYER", "LOCKOUT", "LOCKOUT_AFTER", "Players"]
+__all__ = ["LOCAL_PLAYER", "WRONG", "Players", "Throttled"]
 
 LOCAL_PLAYER = "local"
-#: failed log-ins from one address before it is locked out of that name, failed
-#: log-ins from all addresses before the account locks, and how long either lasts
-LOCKOUT_AFTER = 5
-ACCOUNT_LOCKOUT_AFTER = 50
-LOCKOUT = timedelta(minutes=15)
+#: the one answer to a wrong password and to a name nobody has
+WRONG = "unknown name or wrong password"
 
 _hasher = PasswordHasher()
 _DUMMY_HASH = _hasher.hash("riverboat: a password nobody has")
 
 
-def _spend_a_hash(password: str) -> None:
-    """Take as long as checking a real password, so timing does not tell names apart."""
-    with suppress(VerificationError):
-        _hasher.verify(_DUMMY_HASH, password)
+class Throttled(BadCredentials):
+    """Too many failed log-ins from one address: the same words whether the name
+    exists or not, and the whole seconds to wait (``retry_after``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.retry_after = max(1, math.ceil(seconds))
+        super().__init__(
+            f"too many failed log-ins from this address; try again in {self.retry_after} s"
+        )
+
+
+def _matches(stored: str | None, password: str) -> bool:
+    """Whether the password matches the stored hash; with no hash, as long as a real
+    check takes and False. Never call this inside a transaction."""
+    try:
+        return _hasher.verify(stored or _DUMMY_HASH, password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 class Players:
     """The players of one ledger's database."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, throttle: LoginThrottle | None = None) -> None:
         self.ledger = ledger
-        # (name, address) -> (failed log-ins, locked until), in this process's memory
-        self._failures: dict[tuple[str, str], tuple[int, datetime | None]] = {}
-        self._failures_lock = threading.Lock()
+        self.throttle = throttle or MemoryThrottle()
 
     def local_player(self) -> int:
         """The local default player (no password), created with its starting credit."""
@@ -55,26 +68,30 @@ class Players:
 
     def register(self, name: str, password: str) -> int:
         """A named account for a shared server; the password is kept as an argon2 hash.
-        A name already taken is a :class:`Conflict`."""
-        if not name or len(name) > 64 or not name.replace("-", "").replace("_", "").isalnum():
-            raise IllegalAction("a player name is 1 to 64 letters, digits, - or _")
-        if name == LOCAL_PLAYER:
-            raise Conflict(f"the name {LOCAL_PLAYER!r} belongs to the local player")
-        if len(password) < 8:
-            raise IllegalAction("a password has at least 8 characters")
-        with Session(self.ledger.engine) as session:
-            if session.scalar(select(Player.id).where(Player.name == name)) is not None:
-                raise Conflict(f"the name {name!r} is taken")
-        return self._player(name, _hasher.hash(password))
+        A name that is, or looks like, one taken or reserved is a :class:`Conflict`;
+        a name or password outside the rules is an ``IllegalAction`` saying them."""
+        shown = check_name(name)
+        reserved(shown)
+        check_password(password)
+        if self._credentials(shown) is not None:
+            raise _taken(shown)
+        return self._player(shown, _hasher.hash(password))  # hashed with no transaction open
 
     def _player(self, name: str, password_hash: str | None) -> int:
+        key = name_key(name)
+
         def work(session: Session) -> int:
-            existing = session.scalar(select(Player).where(Player.name == name))
-            if existing is not None:
+            if password_hash is None:  # the local player: its own name, exactly
+                found = session.scalar(
+                    select(Player.id).where(Player.name == name, Player.password_hash.is_(None))
+                )
+            else:
+                found = session.scalar(select(Player.id).where(Player.name_key == key))
+            if found is not None:
                 if password_hash is not None:  # registered meanwhile by someone else
-                    raise Conflict(f"the name {name!r} is taken")
-                return existing.id
-            player = Player(name=name, password_hash=password_hash, failed_logins=0)
+                    raise _taken(name)
+                return found
+            player = Player(name=name, name_key=key, password_hash=password_hash)
             session.add(player)
             session.flush()
             self.ledger.credit(session, player.id)
@@ -85,52 +102,50 @@ class Players:
         except IntegrityError:
             return self.ledger.write(work)  # created concurrently: read it
 
-    def login(self, name: str, password: str, address: str = "local") -> int:
-        """The player's id, or :class:`BadCredentials`. Five failures from one address
-        lock that address out of the name for a while, whether the name exists or not;
-        fifty from all addresses together lock the account. So a stranger can shut out
-        their own address, not the player's, unless they guess from many."""
-        key = (name, address[:64])
-        now = datetime.now(UTC).replace(tzinfo=None)
-        with self._failures_lock:  # count the attempt as failed until it succeeds, so
-            failures, until = self._failures.get(key, (0, None))  # guesses at once count
-            locked = until is not None and until > now
-            if not locked:
-                failures += 1
-                until = now + LOCKOUT if failures >= LOCKOUT_AFTER else None
-                self._failures[key] = (0, until) if until else (failures, None)
-        if locked:
-            _spend_a_hash(password)
-            raise BadCredentials(
-                f"{LOCKOUT_AFTER} failed log-ins from here: try again in a quarter of an hour"
+    def _credentials(self, name: str) -> tuple[int, str | None] | None:
+        """The id and password hash of the account ``name`` names, read in one short
+        transaction: the account of exactly that name, else the one with its key."""
+        with Session(self.ledger.engine) as session:
+            found = session.execute(
+                select(Player.id, Player.name, Player.password_hash).where(
+                    or_(Player.name == name, Player.name_key == name_key(name))
+                )
             )
+            rows = sorted(found, key=lambda row: row.name != name)
+        return (rows[0].id, rows[0].password_hash) if rows else None
 
-        def work(session: Session) -> tuple[int | None, str]:
-            player = session.scalar(select(Player).where(Player.name == name).with_for_update())
-            if player is None or player.password_hash is None:
-                _spend_a_hash(password)
-                return None, "unknown name or wrong password"
-            if player.locked_until is not None and player.locked_until.replace(tzinfo=None) > now:
-                _spend_a_hash(password)
-                return None, "the account is locked after many failed log-ins; try later"
-            try:
-                _hasher.verify(player.password_hash, password)
-            except VerificationError:
-                player.failed_logins += 1
-                if player.failed_logins >= ACCOUNT_LOCKOUT_AFTER:
-                    player.locked_until = now + LOCKOUT
-                    player.failed_logins = 0
-                return None, "unknown name or wrong password"
-            player.failed_logins = 0
-            return player.id, ""
-
-        player_id, problem = self.ledger.write(work)
-        if player_id is not None:
-            with self._failures_lock:
-                self._failures.pop(key, None)
-        if player_id is None:
-            raise BadCredentials(problem)
+    def login(self, name: str, password: str, address: str = "local") -> int:
+        """The player's id, or :class:`BadCredentials` (:data:`WRONG` for a wrong
+        password and an unknown name alike). A password outside the rules is refused
+        as at creation. Failures from one address slow that address (:class:`Throttled`),
+        at one account and over all; never the account's owner elsewhere."""
+        check_password(password)
+        shown = unicodedata.normalize("NFKC", name)
+        key, address = name_key(shown), address[:64]
+        wait = self.throttle.attempt(key, address)
+        if wait > 0:
+            raise Throttled(wait)
+        found = self._credentials(shown)
+        player_id, stored = found if found is not None else (None, None)
+        matched = _matches(stored, password)  # always a hash: a made-up name takes as long
+        if player_id is None or not matched:
+            raise BadCredentials(WRONG)
+        self.throttle.succeeded(key, address)
+        if stored is not None and _hasher.check_needs_rehash(stored):
+            self._rehash(player_id, stored, password)
         return player_id
+
+    def _rehash(self, player_id: int, stored: str, password: str) -> None:
+        """An old hash replaced by one with today's parameters, hashed outside the
+        short write (which changes nothing if the hash changed meanwhile)."""
+        fresh = _hasher.hash(password)
+        self.ledger.write(
+            lambda session: session.execute(
+                update(Player)
+                .where(Player.id == player_id, Player.password_hash == stored)
+                .values(password_hash=fresh)
+            )
+        )
 
     def name(self, player_id: int) -> str:
         """The player's name, as other players at a shared table see it."""
@@ -139,3 +154,7 @@ class Players:
         if name is None:
             raise NotFound(f"there is no player {player_id}")
         return name
+
+
+def _taken(name: str) -> Conflict:
+    return Conflict(f"the name {name!r} is taken, or looks like one that is; choose another")

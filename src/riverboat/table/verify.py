@@ -25,13 +25,14 @@ from typing import Any
 
 from riverboat.deck import Deck, Shoe
 from riverboat.fairness import commitment as commit_to
-from riverboat.games import GameSpec, RulesError, find_game, replay
+from riverboat.games import GameSpec, Phase, Round, RulesError, find_game, replay
 from riverboat.games.codec import from_json
 from riverboat.rng import FairSource
 from riverboat.table.views import ExportedRound
 
 __all__ = [
     "DealLayout",
+    "balance_note",
     "deal_layout",
     "fair_cards",
     "game_spec",
@@ -132,6 +133,8 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
     if not seed:
         return ["the round's server seed is not revealed yet (a shared shoe's, at its end)"]
     record = exported["record"]
+    if record.get("game") != exported["game"]:
+        return [f"game: the export says {exported['game']!r}, the record {record.get('game')!r}"]
     if commit_to(seed) != exported["commitment"]:
         problems.append("the server seed does not match the commitment made before the deal")
     game, client_seed, nonce = exported["game"], exported["client_seed"], exported["nonce"]
@@ -147,10 +150,52 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
     if [order[p] for p in places] != record["cards_drawn"]:
         problems.append("the cards dealt are not the ones the seeds give")
     try:
-        replay(record)
+        played = replay(record)
     except ValueError as error:
-        problems.append(str(error))
-    return problems
+        return [*problems, str(error)]
+    return problems + _field_problems(exported, played)
+
+
+def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str]:
+    """Each exported field the replay settles (status, net, totals, winner) that says
+    otherwise, named."""
+    from riverboat.table.exports import totals, winner  # it builds exports on these
+
+    status = {Phase.SETTLED: "settled", Phase.VOID: "void"}.get(played.phase, "open")
+    replayed = {
+        "status": status,
+        "net": played.net(),
+        "totals": totals(played),
+        "winner": winner(played),
+    }
+    return [
+        f"{field}: the export says {exported.get(field)!r}, the replay gives {value!r}"
+        for field, value in replayed.items()
+        if exported.get(field) != value
+    ]
+
+
+def balance_note(exported: Mapping[str, Any]) -> str | None:
+    """Whether the balances before and after a settled round differ by its net; when
+    they do not, the note that says so. Not a failure: another round or a top-up of
+    the same player's may fall between the two (the net itself is checked against the
+    replay by :func:`verify_round`).
+
+    >>> balance_note({"net": 500, "balance_before": 1000, "balance_after": 1500}) is None
+    True
+    >>> balance_note({"net": 500, "balance_before": 1000, "balance_after": 2500})[:25]
+    'the balance moved by 1500'
+    """
+    net, before, after = (exported.get(k) for k in ("net", "balance_before", "balance_after"))
+    if not (isinstance(net, int) and isinstance(before, int) and isinstance(after, int)):
+        return None
+    if after - before == net:
+        return None
+    return (
+        f"the balance moved by {after - before} between the round's start and its end, "
+        f"its net is {net}: another round or a top-up fell between them, "
+        "or balance_after was changed"
+    )
 
 
 def _deals_from_a_shoe(coup: Mapping[str, Any]) -> bool:

@@ -7,8 +7,14 @@ each client is rate limited. On a loopback address the local player plays withou
 logging in.
 
 This module only builds the app: the routes live in :mod:`riverboat.web.routes`
-(one router per resource), what they depend on in :mod:`riverboat.web.deps`, and the
-one mapping of refusals to statuses in :mod:`riverboat.web.errors`.
+(one router per resource), what they depend on in :mod:`riverboat.web.deps`, the
+one mapping of refusals to statuses in :mod:`riverboat.web.errors`, and the limits
+and headers at the edge in :mod:`riverboat.web.guards`.
+
+The schema is at ``/openapi.json``; there are no ``/docs`` pages: Swagger UI and
+ReDoc would need inline scripts (and a policy loosened for them) on the origin whose
+CSRF cookie a script can read, and megabytes of someone else's JavaScript to keep
+pinned. Any OpenAPI tool reads the schema.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
+from sqlalchemy import Engine, event
 
 from riverboat.games import GAMES
 from riverboat.table.service import TableService
@@ -28,9 +36,15 @@ from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import RateLimiter, RateLimits, Sessions
 from riverboat.web.edges import start_house_edges
+from riverboat.web.guards import BODY_LIMIT, BodyGuard, SecurityHeaders, security_headers
 from riverboat.web.routes import games, history, page, players, rounds, tables
 
-__all__ = ["create_app"]
+__all__ = ["BUSY_MILLISECONDS", "create_app", "server_options"]
+
+#: how long a request waits for a locked SQLite database before it is told to try
+#: again (503): a writer holds the lock for milliseconds, so a longer wait means the
+#: database is held by something else
+BUSY_MILLISECONDS = 1000
 
 
 def create_app(
@@ -61,8 +75,11 @@ def create_app(
         for table in shared.values():
             await table.close()
 
+    _short_waits(service.engine)
     app = FastAPI(
         title="riverboat",
+        docs_url=None,  # the schema alone: see the module's docstring
+        redoc_url=None,
         description="Casino table games, dealt fairly.",
         version="1",
         lifespan=lifespan,
@@ -75,17 +92,49 @@ def create_app(
     app.state.service, app.state.local_player = service, local_player
     app.state.sessions, app.state.tables = Sessions(), shared
     app.state.limiter = RateLimiter(rate_limit)
+    routers = (page, games, rounds, players, history, tables)
+    routes = [route for module in routers for route in module.router.routes]
+    app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
     app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
+    # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
     if house_edges:
         start_house_edges()
 
-    errors.install(app)
-    for module in (page, games, rounds, players, history, tables):
+    errors.install(app, security_headers())
+    for module in routers:
         app.include_router(module.router)
     return app
+
+
+def server_options(forwarded_allow_ips: str | None = None) -> dict[str, Any]:
+    """Uvicorn's settings for the app: WebSocket messages no larger than a request
+    body (larger ones close the connection, 1009), and ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` read only from the proxies named (comma-separated
+    addresses or networks, ``*`` for any), never by default.
+
+    >>> server_options()["proxy_headers"], server_options("10.0.0.1")["proxy_headers"]
+    (False, True)
+    """
+    return {
+        "ws_max_size": BODY_LIMIT,
+        "proxy_headers": forwarded_allow_ips is not None,
+        "forwarded_allow_ips": forwarded_allow_ips or "",
+    }
+
+
+def _short_waits(engine: Engine) -> None:
+    """A request waits at most :data:`BUSY_MILLISECONDS` for a locked SQLite database."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "checkout")
+    def _busy_timeout(connection, _record, _proxy):  # type: ignore[no-untyped-def]
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_MILLISECONDS}")
 
 
 def _publish_table_messages(app: FastAPI) -> None:

@@ -61,6 +61,13 @@ class Sessions(dict[str, tuple[int, float]]):
     def close(self, token: str | None) -> None:
         self.pop(token or "", None)
 
+    def close_others(self, player_id: int, keep: str) -> int:
+        """Close the player's sessions but ``keep``; how many were closed."""
+        others = [t for t, (p, _) in list(self.items()) if p == player_id and t != keep]
+        for token in others:
+            self.pop(token, None)
+        return len(others)
+
     def alive(self, token: str | None) -> bool:
         """Whether the session is still open (a dictionary look-up, no database)."""
         return token is not None and token in self and self[token][1] > time.monotonic()
@@ -96,19 +103,23 @@ class RateLimiter:
 
 
 class RateLimits:
-    """At most the app's rate limit of HTTP requests per client per second, whatever
-    they ask for: the API, the page, the static files, an unknown path or method. The
-    request over the limit is refused (429) in the one body shape. A shared table
-    limits each player's WebSocket messages itself."""
+    """At most the app's rate limit of HTTP requests and WebSocket handshakes per
+    client address per second, whatever they ask for: the API, the page, the static
+    files, a table, an unknown path or method. A request over the limit is refused
+    (429) in the one body shape, a handshake closed (1013, try again later). A shared
+    table limits each player's WebSocket messages itself."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket"):
             connection = HTTPConnection(scope)
             client = connection.client.host if connection.client else "unknown"
             if not get_limiter(connection).allow(client):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1013, "reason": "slow down"})
+                    return
                 refused = error_body("too many requests; slow down", RATE_LIMITED)
                 await JSONResponse(refused, status_code=429)(scope, receive, send)
                 return

@@ -13,10 +13,16 @@ refused by                status  code
 ``Conflict``              409     ``conflict``
 ``TooLarge``              413     ``too_large``
 ``Unavailable``           503     ``unavailable`` (also a database that did not answer a read)
-a malformed request       422     ``invalid_request`` (FastAPI's validation)
+a malformed request       422     ``invalid_request`` (FastAPI's validation, and
+                                  :class:`riverboat.web.guards.BodyGuard`'s)
 the rate limit            429     ``rate_limited`` (:class:`riverboat.web.deps.RateLimits`)
 an unknown path, method   404/405 ``not_found`` / ``method_not_allowed``
+anything else             500     ``server_error`` (the traceback is logged, not sent)
 ========================  ======  =====================================================
+
+A message is at most :data:`MESSAGE_LIMIT` characters and always UTF-8 (text that
+is not, a lone surrogate, is escaped), so no refusal echoes unbounded input and none
+fails to be sent. A 503 says when to try again (``Retry-After``).
 
 A ``RulesError`` (the games' own "no such game, variant or spot") is an illegal
 request, 422, except an unknown game named in the path, which the routes turn into
@@ -24,7 +30,8 @@ request, 422, except an unknown game named in the path, which the routes turn in
 
 The service turns a database that does not answer into ``Unavailable`` when it
 writes; a read that meets one raises SQLAlchemy's own error, which is answered here
-as ``Unavailable`` too (503), without the driver's message (it can carry SQL). Any
+as ``Unavailable`` too (503), without the driver's message (it can carry SQL). So is
+a database that is locked, read-only or full (:func:`database_unavailable`). Any
 other database error is the server's fault and stays a 500.
 """
 
@@ -37,7 +44,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DatabaseError, DBAPIError, InternalError, OperationalError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -58,11 +65,15 @@ from riverboat.web.models import first_problem
 
 __all__ = [
     "INVALID_REQUEST",
+    "MESSAGE_LIMIT",
     "NO_ANSWER",
     "RATE_LIMITED",
+    "RETRY_SECONDS",
+    "SERVER_ERROR",
     "STATUS",
     "TrustedHosts",
     "code_of",
+    "database_unavailable",
     "error_body",
     "install",
     "refusal_response",
@@ -86,6 +97,18 @@ INVALID_REQUEST = "invalid_request"
 RATE_LIMITED = "rate_limited"
 #: what a client is told when the database did not answer a read (not the driver's words)
 NO_ANSWER = "the database did not answer; try again shortly"
+#: a failure of the server's own: 500
+SERVER_ERROR = "server_error"
+#: the longest error message sent, in characters
+MESSAGE_LIMIT = 300
+#: the seconds a 503 asks a client to wait before trying again
+RETRY_SECONDS = 2
+#: what SQLite says when it is locked, read-only or full (in lower case)
+_SQLITE_UNAVAILABLE = ("locked", "busy", "readonly", "read-only", "disk is full", "disk i/o")
+#: PostgreSQL's SQLSTATEs (or their classes) for the same: no connection, out of
+#: resources (disk full, too many connections), shut down, a lock or serialization
+#: that timed out or failed, a read-only transaction
+_POSTGRES_UNAVAILABLE = ("08", "53", "57P", "55P03", "40001", "40P01", "25006")
 #: statuses Starlette answers by itself (an unknown path or method), by code
 _HTTP_CODES = {**{status: kind.code for kind, status in STATUS.items()}, 405: "method_not_allowed"}
 _log = logging.getLogger(__name__)
@@ -99,8 +122,16 @@ class ErrorBody(BaseModel):
 
 
 def error_body(message: str, code: str) -> dict[str, str]:
-    """The one shape of every error: what went wrong, and its kind."""
-    return {"error": message, "code": code}
+    """The one shape of every error: what went wrong, and its kind; the message at most
+    :data:`MESSAGE_LIMIT` characters, any text that is not UTF-8 escaped.
+
+    >>> error_body("no spot named \\ud800" + "x" * 400, "illegal_action")["error"][-20:]
+    'xxxxxxxxxxxxxxxxxxx…'
+    """
+    text = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(text) > MESSAGE_LIMIT:
+        text = text[: MESSAGE_LIMIT - 1] + "…"
+    return {"error": text, "code": code}
 
 
 def status_of(error: Refusal | RulesError) -> int:
@@ -116,11 +147,29 @@ def code_of(error: Refusal | RulesError) -> str:
 
 
 def refusal_response(error: Refusal | RulesError) -> JSONResponse:
-    return JSONResponse(error_body(str(error), code_of(error)), status_code=status_of(error))
+    """A refusal as a response; a 503 says when to try again."""
+    status = status_of(error)
+    retry = {"Retry-After": str(RETRY_SECONDS)} if status == 503 else None
+    return JSONResponse(error_body(str(error), code_of(error)), status_code=status, headers=retry)
 
 
-def install(app: FastAPI) -> None:
-    """Register the handlers that give every refusal its status and the one body shape."""
+def database_unavailable(error: DBAPIError) -> bool:
+    """Whether a database error means the database cannot serve now (it did not answer,
+    or it is locked, read-only or full) rather than that the statement was wrong."""
+    if _unreachable(error):
+        return True
+    if not isinstance(error, OperationalError | InternalError | DatabaseError):
+        return False
+    state = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+    if isinstance(state, str):
+        return state.startswith(_POSTGRES_UNAVAILABLE)
+    said = str(error.orig).lower()
+    return any(word in said for word in _SQLITE_UNAVAILABLE)
+
+
+def install(app: FastAPI, headers: dict[str, str] | None = None) -> None:
+    """Register the handlers that give every refusal its status and the one body shape;
+    ``headers`` go on a 500, which is sent outside the app's middleware."""
 
     @app.exception_handler(Refusal)
     async def refused(_: Request, error: Refusal) -> JSONResponse:
@@ -134,10 +183,17 @@ def install(app: FastAPI) -> None:
     async def no_answer(_: Request, error: DBAPIError) -> JSONResponse:
         """A database that did not answer a read is ``Unavailable``, as one that did
         not answer a write is; any other database error stays a server error (500)."""
-        if not _unreachable(error):
+        if not database_unavailable(error):
             raise error
         _log.warning("the database did not answer: %s", error.orig)
         return refusal_response(Unavailable(NO_ANSWER))
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        """Anything else is the server's fault: a short JSON 500; the traceback is logged."""
+        _log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        body = error_body("the server failed to answer; the fault is logged", SERVER_ERROR)
+        return JSONResponse(body, status_code=500, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Path
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from riverboat.games import GAMES
 
@@ -17,17 +17,24 @@ __all__ = [
     "ReplayRequest",
     "RoundId",
     "RoundRequest",
+    "Wagers",
     "first_problem",
 ]
 
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (PostgreSQL refuses NUL)
 RoundId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+#: the most wager spots a body names, and the longest name: every game has fewer, shorter
+MOST_SPOTS, NAME_LENGTH = 16, 32
+SpotName = Annotated[str, StringConstraints(max_length=NAME_LENGTH)]
+Wagers = Annotated[
+    dict[SpotName, int], Field(description="spot name to cents", max_length=MOST_SPOTS)
+]
 
 
 class RoundRequest(BaseModel):
     game: str = Field(description=f"one of {', '.join(GAMES)}", max_length=32)
-    wagers: dict[str, int] = Field(description="spot name to cents")
-    second: dict[str, int] | None = Field(
+    wagers: Wagers
+    second: Wagers | None = Field(
         default=None,
         description="a second position, played blind, where the game has one (C8)",
     )
@@ -47,20 +54,34 @@ class ReplayRequest(BaseModel):
 
 
 class ChipRequest(BaseModel):
-    game: str
-    wagers: dict[str, int]
-    spot: str
+    game: str = Field(max_length=NAME_LENGTH)
+    wagers: Wagers
+    spot: SpotName
     chip: int = 0
     hold: bool = False
 
 
 class Login(BaseModel):
+    """A name and password; the service says what each may be (a password too long
+    is refused in its words, as at creation). ``revoke_others`` ends the player's
+    other sessions, wherever they are."""
+
     name: str = Field(max_length=64, pattern=PRINTABLE)
-    password: str = Field(max_length=256)
+    password: str = Field(max_length=1024)  # the rule is 8 to 128; this bounds the body
+    revoke_others: bool = False
 
 
 def first_problem(problems: Any, skip: int = 0) -> str:
-    """The first of pydantic's problems with an input, as "where: what"."""
+    """The first of pydantic's problems with an input, as "where: what"; each part of
+    "where" (a key the input named) at most 32 characters.
+
+    >>> first_problem([{"loc": ("wagers", "x" * 40), "msg": "Input should be an integer"}])
+    'wagers.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…: Input should be an integer'
+    """
     problem = problems[0]
-    where = ".".join(str(part) for part in problem["loc"][skip:]) or "message"
-    return f"{where}: {problem['msg']}"
+    where = ".".join(_short(str(part)) for part in problem["loc"][skip:]) or "message"
+    return f"{where}: {_short(str(problem['msg']), 200)}"
+
+
+def _short(text: str, most: int = NAME_LENGTH) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 
 from riverboat.rng import new_token
+from riverboat.table.players import Throttled
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
     CSRF_COOKIE,
@@ -16,6 +18,7 @@ from riverboat.web.deps import (
     SessionStore,
     SessionToken,
 )
+from riverboat.web.errors import RATE_LIMITED, error_body
 from riverboat.web.models import Login
 
 __all__ = ["router"]
@@ -31,13 +34,36 @@ def me(
     return MeView(player=player_id, balance=service.balance(player_id), signed_in=signed_in)
 
 
-@router.post("/login", dependencies=[Checked], response_model=LoginView)
+@router.post(
+    "/login",
+    dependencies=[Checked],
+    response_model=LoginView,
+    responses={429: {"description": "too many failed log-ins from this address"}},
+)
 def login(
-    body: Login, request: Request, response: Response, service: Service, sessions: SessionStore
-) -> LoginView:
+    body: Login,
+    request: Request,
+    response: Response,
+    service: Service,
+    sessions: SessionStore,
+    session: SessionToken = None,
+) -> LoginView | JSONResponse:
+    """A session for the player; the browser's earlier one ends, and with
+    ``revoke_others`` every other one of theirs. Too many failures from this address
+    are refused 429 with ``Retry-After``, in the same words for any name."""
     address = request.client.host if request.client else "unknown"
-    player_id = service.login(body.name, body.password, address)
+    try:
+        player_id = service.login(body.name, body.password, address)
+    except Throttled as error:
+        return JSONResponse(
+            error_body(str(error), RATE_LIMITED),
+            status_code=429,
+            headers={"Retry-After": str(error.retry_after)},
+        )
+    sessions.close(session)
     token = sessions.open(player_id)
+    if body.revoke_others:
+        sessions.close_others(player_id, keep=token)
     response.set_cookie(
         SESSION_COOKIE, token, httponly=True, samesite="strict", max_age=SESSION_SECONDS
     )
@@ -47,6 +73,7 @@ def login(
 
 @router.post("/logout", dependencies=[Checked], response_model=OkView)
 def logout(response: Response, sessions: SessionStore, session: SessionToken = None) -> OkView:
+    """This session ends (the player's others stay open)."""
     sessions.close(session)
     response.delete_cookie(SESSION_COOKIE)
     return OkView(ok=True)

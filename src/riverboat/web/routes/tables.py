@@ -1,4 +1,9 @@
-"""Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.shared`."""
+"""Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.shared`.
+
+A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT`
+bytes: a larger one closes the connection (1009, "message too big"); a binary frame
+or text that is not a message is refused with an error message and the seat stays.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +23,8 @@ from riverboat.table.views import (
     TableMessage,
 )
 from riverboat.web.deps import SESSION_COOKIE, get_limiter, get_sessions, get_tables, player_of
-from riverboat.web.errors import INVALID_REQUEST, RATE_LIMITED, code_of
+from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, code_of
+from riverboat.web.guards import BODY_LIMIT, json_problem
 from riverboat.web.models import first_problem
 
 __all__ = ["router"]
@@ -32,6 +38,9 @@ async def _table_message(table: SharedTable, player: int, text: str) -> ErrorMes
     """One message from a player at a shared table, checked before it acts; the
     refusal to send back, if any (a malformed message is an ``invalid_request``, as
     a malformed HTTP request is)."""
+    problem = json_problem(text.encode("utf-8", "surrogatepass"))
+    if problem:
+        return _refusal(problem.replace("the body", "the message"), INVALID_REQUEST)
     try:
         message = PlayerMessages.validate_json(text)
     except ValidationError as error:
@@ -52,8 +61,21 @@ async def _table_message(table: SharedTable, player: int, text: str) -> ErrorMes
 
 
 def _refusal(message: str, code: str) -> ErrorMessage:
-    """A refusal at the table, in the fields every HTTP refusal has (``error``, ``code``)."""
+    """A refusal at the table, in the fields every HTTP refusal has (``error``, ``code``),
+    as short as an HTTP refusal's."""
+    if len(message) > MESSAGE_LIMIT:
+        message = message[: MESSAGE_LIMIT - 1] + "…"
     return ErrorMessage(message=message, error=message, code=code)
+
+
+async def _next_text(websocket: WebSocket) -> str | None:
+    """The next text frame, or None for a binary one; a disconnection raises
+    ``WebSocketDisconnect``."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | None:
@@ -97,13 +119,18 @@ async def shared_table(websocket: WebSocket, game: str) -> None:
     try:
         await table.sit(player, send)
         while True:
-            text = await websocket.receive_text()
+            text = await _next_text(websocket)
             if signed_in and not sessions.alive(token):  # logged out, or expired
                 await websocket.close(code=1008, reason="the session has ended: log in again")
+                return
+            if text is not None and len(text.encode("utf-8", "surrogatepass")) > BODY_LIMIT:
+                await websocket.close(code=1009, reason="message too big")
                 return
             refusal: ErrorMessage | None
             if not limiter.allow(f"table:{player}"):
                 refusal = _refusal("too many messages; slow down", RATE_LIMITED)
+            elif text is None:
+                refusal = _refusal("send messages as JSON text, not binary", INVALID_REQUEST)
             else:
                 refusal = await _table_message(table, player, text)
             if refusal is not None:

@@ -1,4 +1,4 @@
-// The controls: the table menu, the chip tray, Deal and Quick Replay, the decisions the
+// The controls: the table menu (a dialog), the chip tray, Deal and Quick Replay, the decisions the
 // server offers, and which of them can be pressed now.
 import { $, info, layout, money, state, tableKey } from "./state.js";
 import { keepFocus } from "./focus.js";
@@ -13,21 +13,49 @@ export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
 
 export function renderGames() {
   keepFocus($("games"), "table", drawGames);
+  $("logo").textContent = state.shared ? `${info().title} · shared` : info().title;
+}
+
+// the tables: each game's own table, then the shared ones; a table in the menu says
+// what it is and its limits
+export const tables = () => [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
+export const tableTitle = (game, shared) => (shared ? `${game.title} · shared` : game.title);
+
+function limits(game) {
+  const low = Math.min(...game.wagers.map((w) => w.minimum)), high = Math.max(...game.wagers.map((w) => w.maximum));
+  return `Limits ${money(low)} to ${money(high)}`;
+}
+
+function tableButton(game, shared, number) {
+  const button = document.createElement("button");
+  const key = shared ? `${game.game}:shared` : game.game;
+  button.type = "button";
+  button.dataset.table = key;
+  button.setAttribute("aria-keyshortcuts", String(number));
+  button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
+  button.setAttribute("aria-labelledby", `table-${number}`);
+  button.setAttribute("aria-describedby", `table-${number}-about`);
+  const kind = shared ? "Shared table: seats with other players, a clock" : "Your own table";
+  button.innerHTML = `<span class="table-title" id="table-${number}"></span>` +
+    `<span id="table-${number}-about"><span class="table-kind">${kind}</span><br><span class="table-limits">${limits(game)}</span></span>` +
+    `<kbd class="table-key" aria-hidden="true">${number}</kbd>`;
+  button.querySelector(".table-title").textContent = tableTitle(game, shared);
+  button.onclick = () => {
+    $("tables").close();
+    on.select(game.game, shared);
+  };
+  return button;
 }
 
 function drawGames() {
-  $("games").innerHTML = "";
-  const tables = [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
-  for (const [game, shared] of tables) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = shared ? `${game.title} · shared` : game.title;
-    button.dataset.table = shared ? `${game.game}:shared` : game.game;
-    button.setAttribute("aria-keyshortcuts", String($("games").children.length + 1));
-    button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
-    button.onclick = () => on.select(game.game, shared);
-    $("games").append(button);
-  }
+  $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
+}
+
+// the table menu, the current table's button focused
+export function openTables() {
+  $("tables").showModal();
+  const current = $("games").querySelector("[aria-current=true]");
+  if (current) current.focus();
 }
 
 // the chip tray: the chip a tap on a spot places
@@ -37,13 +65,13 @@ export function renderChips() {
 
 function drawChips() {
   $("chips").innerHTML = "";
-  // white figures on each colour at 4.5:1 or better (WCAG AA)
-  const colours = ["#666", "#c33", "#1a7a1a", "#222", "#73c"];
+  // the table's denominations, each its colour; white figures at 4.5:1 or better on each (WCAG AA)
+  const colours = ["#4b5a73", "#c0302f", "#17701f", "#1c1c1c", "#6a2fb8"];
   info().chips.forEach((chip, i) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "chip";
-    button.style.background = colours[i % colours.length];
+    button.style.setProperty("--chip", colours[i % colours.length]);
     button.textContent = "$" + chip / 100;
     button.dataset.chip = String(chip);
     button.setAttribute("aria-label", `$${chip / 100} chip`);
@@ -58,7 +86,9 @@ export function renderChoices() {
   const round = state.round;
   const open = round && round.status === "open";
   $("deal").textContent = state.shared ? "Bet" : "Deal";
+  $("action-bar").classList.toggle("deciding", !!open && round.choices.length > 0);
   $("blind-label").hidden = !layout(info()).blind;
+  $("hint").hidden = !info().options.length;  // a game with no decisions has no hint
   if ($("choices").contains(document.activeElement)) refocus = true;
   $("choices").innerHTML = "";
   for (const choice of open ? round.choices : []) {
@@ -83,7 +113,7 @@ export function renderChoices() {
 let refocus = false;  // a control of the round had the focus: it goes on to the next one
 export function renderButtons() {
   const round = state.round, busy = state.busy;
-  if (document.activeElement && document.activeElement.closest(".controls")) refocus = true;
+  if (document.activeElement && document.activeElement.closest(".action-bar")) refocus = true;
   const open = round && round.status === "open";
   const betting = !state.shared || (state.table && state.table.phase === "betting");
   $("deal").disabled = busy || !!open || !betting;

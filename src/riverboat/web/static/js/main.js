@@ -3,9 +3,9 @@
 import { api } from "./api.js";
 import { $, gameOf, info, say, state, tableKey } from "./state.js";
 import { on } from "./felt.js";
-import { renderGames } from "./controls.js";
+import { openTables, renderGames } from "./controls.js";
 import { renderRound, renderSpots } from "./render.js";
-import { forgetCommitment, showCommitment } from "./fairness.js";
+import { forgetCommitment, openFairness, showCommitment } from "./fairness.js";
 import { refreshBalance } from "./bank.js";
 import { hideHint, hint, payTable, showKeys, signIn } from "./overlays.js";
 import { loadHistory, toggleHistory } from "./history.js";
@@ -22,7 +22,6 @@ async function selectGame(name, shared = false) {
   localStorage.setItem("riverboat-table", JSON.stringify({ game: name, shared }));  // back here after a reload
   state.round = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
   state.wagers = state.last[tableKey()] ? { ...state.last[tableKey()] } : {};
-  $("logo").textContent = shared ? `${info().title} · shared` : info().title;
   $("shared").hidden = !shared;
   renderGames();
   renderSpots();
@@ -65,6 +64,15 @@ function announceMessages() {
   }).observe($("message"), { childList: true, characterData: true, subtree: true });
 }
 
+// the action bar sits over the page's foot: the page is padded by its height, and the
+// hint sheet sits just above it
+function padForTheBar() {
+  const bar = $("action-bar");
+  const pad = () => document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`);
+  new ResizeObserver(pad).observe(bar);
+  pad();
+}
+
 // the table's keys, as at the terminal table (docs/web.md, the "?" overlay); none while
 // the focus is in a text field or a dialog is open (Escape closes a dialog itself)
 const typing = (element) => element && (element.isContentEditable || element.tagName === "TEXTAREA" || element.tagName === "SELECT" ||
@@ -80,8 +88,9 @@ function step(container, by) {
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-  if (document.querySelector("dialog[open]") || typing(event.target)) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  const menu = $("tables").open && /^[1-9]$/.test(key);  // the table menu takes a table's number
+  if ((document.querySelector("dialog[open]") && !menu) || typing(event.target)) return;
   const open = state.round && state.round.status === "open";
   let handled = true;
   if (key === "?") showKeys();
@@ -103,8 +112,10 @@ function onKey(event) {
   else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();
   else if (key === "n") press($("new-shoe"));
   else if (key === "h") press($("hint"));
-  else if (key === "t") press($("logo"));
+  else if (key === "t") press($("rules"));
+  else if (key === "l") press($("logo"));
   else if (key === "y") press($("history-toggle"));
+  else if (key === "v") press($("fairness-toggle"));
   else handled = false;
   if (handled) event.preventDefault();
 }
@@ -128,7 +139,10 @@ async function start() {
   $("replay").onclick = () => deal(true);
   $("hint").onclick = hint;
   $("new-shoe").onclick = newShoe;
-  $("logo").onclick = payTable;
+  $("logo").onclick = openTables;
+  $("rules").onclick = payTable;
+  $("fairness-toggle").onclick = openFairness;
+  padForTheBar();
   $("history-toggle").onclick = toggleHistory;
   $("keys-toggle").onclick = showKeys;
   announceMessages();

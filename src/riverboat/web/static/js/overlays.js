@@ -1,20 +1,76 @@
-// What opens over the table: the pay table and rules, the hint, the keys and the log-in
-// dialog.
+// What opens over the table: the pay table and rules, the hint (a sheet above the
+// action bar), the keys and the log-in dialog.
 import { api } from "./api.js";
 import { $, escape, info, money, say, state } from "./state.js";
-import { renderButtons } from "./controls.js";
+import { renderButtons, tableTitle, tables } from "./controls.js";
 
-export function payTable() {
+// the pay table and rules of the table in play, in words: how to play, every betting
+// circle with its pays and limits, each pay table with its notes, and the house edges
+export async function payTable() {
   const game = info();
-  const edge = game.house_edge === null ? "being computed…" : (game.house_edge * 100).toFixed(4) + "% per initial wager (optimal play, required wagers)";
-  let html = `<h2>${game.title}</h2><ul>${game.how_to_play.map((line) => `<li>${line}</li>`).join("")}</ul>` +
-    `<p>House edge: ${edge}</p><h3>Wagers</h3><table>` +
-    game.wagers.map((w) => `<tr><td>${w.label}</td><td>${money(w.minimum)} to ${money(w.maximum)}${w.required ? ", required" : ""}${w.equal_to ? `, equals the ${w.equal_to}` : ""}</td></tr>`).join("") + "</table>";
-  for (const [name, rows] of Object.entries(game.pay_tables)) {
-    html += `<h3>${name.replaceAll("_", " ")}</h3><table>` + rows.map(([hand, pays]) => `<tr><td>${hand}</td><td>${pays}</td></tr>`).join("") + "</table>";
-  }
-  $("paytable-body").innerHTML = html;
-  $("paytable").showModal();
+  drawPayTable(game);
+  if (!$("paytable").open) $("paytable").showModal();
+  if (game.edges !== undefined && game.edges !== null) return;
+  // the edges are worked out in the background after the server starts: asked again
+  const games = await api("/api/games").catch(() => null);
+  if (!games) return;
+  state.games = games;
+  if ($("paytable").open && info().game === game.game) drawPayTable(info());
+}
+
+function drawPayTable(game) {
+  $("paytable-title").textContent = `${game.title}: pay table and rules`;
+  $("paytable-body").innerHTML = `<h3>How to play</h3><ul>${game.how_to_play.map((line) => `<li>${escape(line)}</li>`).join("")}</ul>` +
+    linesTable(game) + (game.pay_table ? game.pay_table.map(section).join("") : oldPayTables(game)) + edgesTable(game);
+}
+
+const head = (...columns) => `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead>`;
+
+// every betting circle: what it pays and its limits, or which decision places it
+function linesTable(game) {
+  const wagers = Object.fromEntries(game.wagers.map((w) => [w.name, w]));
+  const labels = Object.fromEntries([...game.wagers.map((w) => [w.name, w.label]), ...(game.lines || []).map((l) => [l.name, l.label])]);
+  const decisions = Object.fromEntries(game.options.map((o) => [o.action, o.label]));
+  const lines = game.lines || game.wagers.map((w) => ({ name: w.name, label: w.label, placed_by: null, pays: "" }));
+  const limits = (line) => {
+    const wager = wagers[line.name];
+    if (!wager) return `Placed when you choose ${escape(decisions[line.placed_by] || line.placed_by)}`;
+    const parts = [`${money(wager.minimum)} to ${money(wager.maximum)}`];
+    if (wager.required) parts.push("required");
+    if (wager.equal_to) parts.push(`equal to the ${escape(labels[wager.equal_to] || wager.equal_to)}`);
+    return parts.join(", ");
+  };
+  return `<h3>Wagers</h3><table>${head("Wager", "Pays", "Limits")}<tbody>` +
+    lines.map((l) => `<tr><th scope="row">${escape(l.label)}</th><td>${escape(l.pays)}</td><td>${limits(l)}</td></tr>`).join("") +
+    "</tbody></table>";
+}
+
+function section({ title, rows, notes }) {
+  const table = rows.length
+    ? `<table>${head("Hand", "Pays")}<tbody>` +
+      rows.map(([hand, pays]) => `<tr><th scope="row">${escape(hand)}</th><td class="pays">${escape(pays)}</td></tr>`).join("") + "</tbody></table>"
+    : "";
+  const said = notes.length ? `<ul class="notes">${notes.map((n) => `<li>${escape(n)}</li>`).join("")}</ul>` : "";
+  return `<h3>${escape(title)}</h3>${table}${said}`;
+}
+
+// a server without the pay tables in words: the rows it has, their names made readable
+function oldPayTables(game) {
+  return Object.entries(game.pay_tables || {}).map(([name, rows]) => {
+    const title = name.replaceAll("_", " ");
+    return section({ title: title[0].toUpperCase() + title.slice(1), rows, notes: [] });
+  }).join("");
+}
+
+const percent = (value) => `${(value * 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })}%`;
+
+// the house edge per Ante, per total initial wager, the element of risk and each side
+// wager's, each with what it is a share of
+function edgesTable(game) {
+  if (!game.edges) return `<h3>House edge</h3><p id="edges-pending">Being worked out… it shows here when ready.</p>`;
+  return `<h3>House edge</h3><table>${head("Measure", "Edge", "Of what")}<tbody>` +
+    game.edges.map((e) => `<tr><th scope="row">${escape(e.label)}</th><td class="edge-value">${percent(e.value)}</td>` +
+      `<td class="notes">${escape(e.basis)}</td></tr>`).join("") + "</tbody></table>";
 }
 
 function showHint(html) {
@@ -58,9 +114,10 @@ export function hideHint() {
 // the keys, as at the terminal table; the decisions' keys are the ones the server's
 // choices take (felt.js), listed here for every action a game may offer
 export function showKeys() {
-  const tables = [...$("games").children].map((button, i) => `${i + 1} ${escape(button.textContent)}`).join(", ");
+  const names = tables().map(([game, shared], i) => `${i + 1} ${escape(tableTitle(game, shared))}`).join(", ");
   const rows = [
-    [`1 to ${$("games").children.length}`, `Choose a table: ${tables}`],
+    [`1 to ${tables().length}`, `Choose a table: ${names}`],
+    ["l", "The table menu"],
     ["Tab, Shift+Tab", "Move between the controls"],
     ["↑ ↓", "Previous or next betting spot"],
     ["← →", "Smaller or bigger chip"],
@@ -75,11 +132,12 @@ export function showKeys() {
     ["h", "Hint: each decision's expected value"],
     ["t", "Pay table and rules"],
     ["y", "History"],
+    ["v", "Fairness: the commitment, the seeds and Verify"],
     ["?", "These keys"],
     ["Escape", "Close what is open"],
   ];
-  $("keys-list").innerHTML = "<tr><th scope=\"col\">Key</th><th scope=\"col\">Does</th></tr>" +
-    rows.map(([key, does]) => `<tr><td><kbd>${key}</kbd></td><td>${does}</td></tr>`).join("");
+  $("keys-list").innerHTML = head("Key", "Does") + "<tbody>" +
+    rows.map(([key, does]) => `<tr><th scope="row"><kbd>${key}</kbd></th><td>${does}</td></tr>`).join("") + "</tbody>";
   $("keys-help").showModal();
 }
 

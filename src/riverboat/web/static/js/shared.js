@@ -22,6 +22,7 @@ export function leaveTable() {
   if (state.socket) { const socket = state.socket; state.socket = null; socket.close(); }
   state.table = null;
   clearInterval(state.ticker);
+  $("clock").hidden = true;
 }
 
 export function send(message) {
@@ -79,14 +80,18 @@ function renderSeats() {
     return `<li class="${seat.you ? "you" : ""}">${escape(seat.you ? `You (${seat.name})` : seat.name)}${chips}${mark}</li>`;
   }).join("") + `<li>${table.seats_free} seat(s) free</li>`;
   const shoe = table.shoe && table.shoe.cards_left ? ` · ${table.shoe.cards_left} cards left in the shoe` : "";
+  $("table-line").textContent = `commitment ${table.commitment}${shoe}`;
+  // the clock sits in the action bar, in view beside Bet and the decisions
   const closes = Date.now() + (table.seconds_left || 0) * 1000;
-  const line = () => {
+  const tick = () => {
     const left = Math.max(0, Math.round((closes - Date.now()) / 1000));
-    const when = table.seconds_left === null ? "" : table.phase === "betting" ? `betting closes in ${left} s · ` : `decisions close in ${left} s · `;
-    $("table-line").textContent = `${when}commitment ${table.commitment}${shoe}`;
+    $("clock").textContent = table.phase === "betting" ? `Betting closes in ${left} s` : `Decisions close in ${left} s`;
   };
   clearInterval(state.ticker);
-  line();
-  if (table.seconds_left !== null) state.ticker = setInterval(line, 1000);
+  $("clock").hidden = table.seconds_left === null;
+  if (table.seconds_left !== null) {
+    tick();
+    state.ticker = setInterval(tick, 1000);
+  }
   if (table.shoe) drawRoads(table.shoe.roads);  // this shoe's, empty at a new shoe
 }

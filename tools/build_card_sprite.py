@@ -1,6 +1,6 @@
 """Build cards.svg, the deck's one sprite, from Adrian Kennard's CC0 card SVGs.
 
-    python build_sprite.py KENNARD_DIR COURTS_DIR > cards.svg
+    python tools/build_card_sprite.py KENNARD_DIR COURTS_DIR > cards.svg
 
 KENNARD_DIR holds his 52 two-colour faces as ``KH.svg``, ``TC.svg``...: the rank
 glyphs, suit pips and court layers come from there. COURTS_DIR holds the twelve

@@ -1,0 +1,241 @@
+"""The edge of the web table: what every request meets before a route reads it.
+
+:class:`BodyGuard` checks a route's CSRF token and session before its body, then
+reads the body in pieces and stops at :data:`BODY_LIMIT` bytes (413, before the rest
+arrives); a body a route takes must be UTF-8 JSON, nested at most
+:data:`JSON_DEPTH` deep, with no lone surrogate in its text (422).
+:class:`SecurityHeaders` gives every response the page's content security policy
+and its companions, and marks cookies ``Secure`` on a request that came over HTTPS.
+
+>>> json_problem(b'{"wagers": {"ante": 1000}}') is None
+True
+>>> json_problem(b'[[[[[[[[[1]]]]]]]]]')
+'the body is nested more than 8 deep'
+>>> json_problem(b'{"spot": "\\\\ud800"}')
+'the body has text that is not Unicode (a lone surrogate)'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from fastapi.dependencies.models import Dependant
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from starlette.requests import cookie_parser
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from riverboat.errors import BadCredentials, Refusal, TooLarge
+from riverboat.web.deps import CSRF_COOKIE, SESSION_COOKIE, check_csrf, current_player
+from riverboat.web.errors import INVALID_REQUEST, error_body, refusal_response
+
+__all__ = [
+    "BODY_LIMIT",
+    "CONTENT_SECURITY_POLICY",
+    "JSON_DEPTH",
+    "BodyGuard",
+    "SecurityHeaders",
+    "json_problem",
+    "security_headers",
+]
+
+#: the largest request body, in bytes: one limit for every route, as none takes an
+#: upload; the largest body a route takes (a round with two positions of 16 wagers
+#: named in 32 characters, a seed and a key) is under 2 KB, so this leaves room for
+#: escaped text and nothing for a flood
+BODY_LIMIT = 8 * 1024
+#: how deep a body's JSON may nest: the deepest a route takes is 2 (wagers in a body)
+JSON_DEPTH = 8
+#: every response's policy: the page's own scripts, styles and connections only
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class BodyGuard:
+    """A request's checks before its body is parsed: the CSRF token and session that a
+    route taking a body depends on, then a body of at most :data:`BODY_LIMIT` bytes, read as it
+    arrives (``Content-Length`` or chunked), then (for a route that takes one) JSON
+    a route can read. A refusal comes in the one body shape and nothing runs."""
+
+    def __init__(
+        self, app: ASGIApp, routes: Iterable[BaseRoute] = (), limit: int = BODY_LIMIT
+    ) -> None:
+        self.app, self.limit = app, limit
+        self.routes = [route for route in routes if isinstance(route, APIRoute)]
+        self._needs: dict[int, tuple[frozenset[Any], bool]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        route = next((r for r in self.routes if r.matches(scope)[0] is Match.FULL), None)
+        needs, takes_body = self._route_needs(route) if route else (frozenset(), False)
+        try:
+            if takes_body:  # a route without a body checks in its own order
+                _check_before_body(scope, needs)
+            body = await self._read(scope, receive)
+        except Refusal as refusal:
+            await refusal_response(refusal)(scope, receive, send)
+            return
+        if body is None:  # the client went away
+            return
+        problem = json_problem(body) if takes_body and body else None
+        if problem:
+            await _invalid(problem)(scope, receive, send)
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    def _route_needs(self, route: APIRoute) -> tuple[frozenset[Any], bool]:
+        found = self._needs.get(id(route))
+        if found is None:
+            found = frozenset(_calls(route.dependant)), route.body_field is not None
+            self._needs[id(route)] = found
+        return found
+
+    async def _read(self, scope: Scope, receive: Receive) -> bytes | None:
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            raise _too_large(self.limit)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                raise _too_large(self.limit)
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+
+class SecurityHeaders:
+    """The content security policy, ``nosniff``, ``no-referrer`` and no framing on
+    every response; ``Secure`` on every cookie set over HTTPS."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        secure = scope.get("scheme") == "https"
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                named = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in _HEADERS if name not in named]
+                if secure:
+                    headers = [_secure_cookie(name, value) for name, value in headers]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def security_headers() -> dict[str, str]:
+    """The headers :class:`SecurityHeaders` adds, for a response sent outside it."""
+    return {name.decode(): value.decode() for name, value in _HEADERS}
+
+
+def json_problem(body: bytes) -> str | None:
+    """What keeps ``body`` from being JSON a route can read, if anything: not UTF-8,
+    not JSON, nested deeper than :data:`JSON_DEPTH`, or text with a lone surrogate
+    (which no response could echo)."""
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "the body is not UTF-8 text"
+    except json.JSONDecodeError as error:
+        return f"the body is not JSON: {error.msg} at character {error.pos}"
+    except RecursionError:
+        return f"the body is nested more than {JSON_DEPTH} deep"
+    except ValueError:  # an integer of thousands of digits
+        return "the body has a number too long to read"
+    return _value_problem(value, 1)
+
+
+def _value_problem(value: Any, depth: int) -> str | None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "the body has text that is not Unicode (a lone surrogate)"
+        return None
+    inner: Iterable[Any]
+    if isinstance(value, dict):
+        inner = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        inner = value
+    else:
+        return None
+    if depth > JSON_DEPTH:
+        return f"the body is nested more than {JSON_DEPTH} deep"
+    for item in inner:
+        problem = _value_problem(item, depth + 1)
+        if problem:
+            return problem
+    return None
+
+
+def _calls(dependant: Dependant) -> Iterable[Any]:
+    for inner in dependant.dependencies:
+        yield inner.call
+        yield from _calls(inner)
+
+
+def _check_before_body(scope: Scope, needs: frozenset[Any]) -> None:
+    """The route's CSRF check and session, from the headers alone."""
+    if not needs & {check_csrf, current_player}:
+        return
+    headers = dict(scope["headers"])
+    cookies = cookie_parser(headers.get(b"cookie", b"").decode("latin-1"))
+    if check_csrf in needs:
+        token = headers.get(b"x-csrf-token", b"").decode("latin-1")
+        check_csrf(token or None, cookies.get(CSRF_COOKIE))
+    state = scope["app"].state
+    signed_out = not state.local_player and not state.sessions.alive(cookies.get(SESSION_COOKIE))
+    if current_player in needs and signed_out:
+        raise BadCredentials("log in first")
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app the body already read, then the client's own."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _too_large(limit: int) -> TooLarge:
+    return TooLarge(f"the request body is over {limit // 1024} KB; requests here are small JSON")
+
+
+def _invalid(problem: str) -> JSONResponse:
+    return JSONResponse(error_body(problem, INVALID_REQUEST), status_code=422)
+
+
+def _secure_cookie(name: bytes, value: bytes) -> tuple[bytes, bytes]:
+    if name.lower() == b"set-cookie" and b"secure" not in value.lower():
+        return name, value + b"; Secure"
+    return name, value

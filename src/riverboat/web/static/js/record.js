@@ -1,0 +1,112 @@
+// A round's record read for people (docs/round-record.md): its cards as codes, each
+// hand's cards, what every line won or lost, and the steps a replay walks. Pure
+// functions of the record and the game's spec from /api/games.
+import { money } from "./state.js";
+
+const RANKS = "23456789TJQKA", SUITS = "cdhs";
+
+// a card index (4 * rank + suit, a shoe's the same) as a code like "Th"
+export const cardCode = (index) => RANKS[Math.floor((index % 52) / 4)] + SUITS[index % 4];
+
+// the lines a decision stakes money on (a line it only opens, like Tri-Card's Ante
+// Bonus, shows when it pays)
+const PLACED_BY = { buy: ["play", "fee"], play: ["play"], raise: ["raise"], blind: ["play"] };
+const LINE_LABELS = { play: "Play", fee: "Rabbit fee", raise: "Raise", ante_bonus: "Ante Bonus", cap: "Payout cap" };
+
+export function lineLabel(game, line) {
+  const named = (game.lines || []).find((l) => l.name === line) || game.wagers.find((w) => w.name === line);
+  return named ? named.label : LINE_LABELS[line] || line.replaceAll("_", " ");
+}
+
+
+// "+$5", "−$5" or "push"
+export const signed = (cents) => (cents > 0 ? `+${money(cents)}` : cents < 0 ? `−${money(-cents)}` : "push");
+export const outcome = (cents) => (cents > 0 ? "win" : cents < 0 ? "loss" : "push");
+
+// a hand's title from the spec; a shared table's seat by its name, a blind position so called
+export function handTitle(game, key) {
+  const hand = game.hands.find((h) => h.name === key);
+  if (hand) return hand.title;
+  const [seat, blind] = key.split(":");
+  return blind ? `${seat}'s blind hand` : seat;
+}
+
+// every hand's cards once the given events have happened: {hand key: [codes]}
+export function handsAfter(events) {
+  const hands = {};
+  for (const event of events) {
+    if (event.kind === "deal") for (const [key, cards] of Object.entries(event.cards)) hands[key] = cards.map(cardCode);
+    if (event.kind === "draw") hands[event.hand] = [...(hands[event.hand] || []), ...event.cards.map(cardCode)];
+  }
+  return hands;
+}
+
+const samePosition = (a, b) => a.seat === b.seat && a.blind === b.blind;
+
+// each position's lines in play and what they came to: [{seat, blind, lines: [{line, label, net}], net}]
+export function settlement(game, events) {
+  const settle = events.find((e) => e.kind === "settle");
+  if (!settle) return [];
+  return settle.results.map((result) => {
+    const { seat, blind, ...nets } = result;
+    const staked = new Set();
+    for (const event of events) {
+      if (event.kind === "wagers" && samePosition(event, result)) for (const [line, cents] of Object.entries(event.wagers)) if (cents) staked.add(line);
+      if (event.kind === "decision" && samePosition(event, result) && event.amount) for (const line of PLACED_BY[event.action] || []) staked.add(line);
+    }
+    const lines = Object.entries(nets).filter(([line, net]) => staked.has(line) || net)
+      .map(([line, net]) => ({ line, label: lineLabel(game, line), net }));
+    return { seat, blind, lines, net: lines.reduce((sum, l) => sum + l.net, 0) };
+  });
+}
+
+// a coup's totals and winner (Baccarat), "Player 8, Banker 3: Player wins"; "" for other rounds
+export function coupInWords(game, round) {
+  if (!round.totals || !round.winner) return "";
+  const [first, second] = game.hands, [a, b] = round.totals;
+  return `${first.title} ${a}, ${second.title} ${b}: ${round.winner === "Tie" ? "a tie" : `${round.winner} wins`}`;
+}
+
+// "Ante +$5, Pair Plus −$5"
+export const linesInWords = (lines) => lines.map((l) => `${l.label} ${signed(l.net)}`).join(", ");
+
+const wagersInWords = (game, wagers) => Object.entries(wagers).filter(([, cents]) => cents)
+  .map(([line, cents]) => `${lineLabel(game, line)} ${money(cents)}`).join(", ");
+
+function decisionInWords(game, event) {
+  const option = game.options.find((o) => o.action === event.action);
+  const label = event.action === "blind" ? "The blind hand plays" : option ? option.label : event.action;
+  const who = event.seat === "player" ? "" : ` (${event.blind ? `${event.seat}'s blind hand` : event.seat})`;
+  return `${label}${who}${event.amount ? `: ${money(event.amount)} more in play` : ""}`;
+}
+
+// a position opening, the deal, a decision (the engine's own "auto" puts nothing in
+// play and is no step), a card drawn after it, the settlement or a void
+const STEP = {
+  wagers: (game, e) => ({ title: "Wagers placed", detail: wagersInWords(game, e.wagers) || "No wager" }),
+  deal: (game, e) => ({ title: "The deal", detail: Object.keys(e.cards).map((k) => handTitle(game, k)).join(", ") }),
+  decision: (game, e) => ({ title: "Decision", detail: decisionInWords(game, e) }),
+  draw: (game, e) => ({ title: `${handTitle(game, e.hand)} dealt`, detail: `${e.cards.length} card${e.cards.length > 1 ? "s" : ""} after the decision` }),
+  settle: (game, e, events) => ({ title: "Settlement", detail: settlement(game, events).map((p) => linesInWords(p.lines)).join("; ") }),
+  void: (game, e) => ({ title: "Void", detail: `Every wager returned: ${e.reason}` }),
+};
+
+// The steps of a replay, each with the hands as they then lay (the house's face down
+// while a decision is still to come), the money in play and the balance change so far.
+export function replaySteps(game, record) {
+  const events = record.events.filter((e) => STEP[e.kind] && !(e.kind === "decision" && e.action === "auto"));
+  const decides = events.some((e) => e.kind === "decision");
+  const steps = [];
+  let staked = 0;
+  events.forEach((event, i) => {
+    const sofar = record.events.slice(0, record.events.indexOf(event) + 1);
+    if (event.kind === "wagers") staked += Object.values(event.wagers).reduce((a, b) => a + b, 0);
+    if (event.kind === "decision") staked += event.amount;
+    const over = event.kind === "settle" || event.kind === "void";
+    const change = event.kind === "settle" ? settlement(game, sofar).reduce((sum, p) => sum + p.net, 0) : over ? 0 : -staked;
+    const house = game.hands.filter((h) => h.house).map((h) => h.name);
+    steps.push({ kind: event.kind, ...STEP[event.kind](game, event, sofar), hands: handsAfter(sofar),
+      faceDown: decides && !over ? house : [], staked: over ? 0 : staked, change, over, at: i });
+  });
+  return steps;
+}

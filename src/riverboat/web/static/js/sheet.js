@@ -1,0 +1,36 @@
+// The page's drawers: a modal <dialog> made here and appended to the body (no markup in
+// index.html), with a heading, a Close button and a body; a full-screen sheet on phones.
+// Its `hidden` attribute follows whether it is open, so the page's keys can ask.
+import { $ } from "./state.js";
+
+// the dialog `id`, made once
+export function sheet(id, title) {
+  let dialog = $(id);
+  if (dialog) return dialog;
+  dialog = document.createElement("dialog");
+  dialog.id = id;
+  dialog.className = "sheet";
+  dialog.hidden = true;
+  dialog.setAttribute("aria-labelledby", `${id}-title`);
+  dialog.innerHTML = `<header class="sheet-head"><h2 id="${id}-title"></h2>` +
+    `<button type="button" class="sheet-close" aria-label="Close">Close</button></header><div class="sheet-body"></div>`;
+  dialog.querySelector("h2").textContent = title;
+  dialog.querySelector(".sheet-close").onclick = () => dialog.close();
+  dialog.addEventListener("close", () => { dialog.hidden = true; });
+  // a tap on the backdrop (outside the sheet's box) closes it
+  dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+  document.body.append(dialog);
+  return dialog;
+}
+
+export const sheetBody = (dialog) => dialog.querySelector(".sheet-body");
+
+export function openSheet(dialog) {
+  dialog.hidden = false;
+  if (!dialog.open) dialog.showModal();
+}
+
+export function closeSheet(dialog) {
+  if (dialog.open) dialog.close();
+  dialog.hidden = true;
+}
