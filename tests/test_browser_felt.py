@@ -1,0 +1,369 @@
+"""The felt in a real browser: a betting circle for every line of the game (the wagers
+and the lines a decision places), chips stacked in them, the rabbit in its own place,
+Baccarat's boxes with their totals and its third cards sideways, the result at a glance
+(the banner, the made cards, each circle's win or loss) read against the round the
+server sent, circles whose words stay inside them on a phone, and a banner that lets
+the next tap through. Screenshots of every own table at 390 and 1440 px wide, before
+the deal, at a decision and at a result, go to test-artifacts/screenshots/."""
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Response, expect
+
+from browser_support import SHOTS, choose, tap
+
+Round = dict[str, Any]
+
+
+def _money(cents: int) -> str:
+    """As the page writes an amount: "$5", "$4.75", "$1,000"."""
+    whole, part = divmod(abs(cents), 100)
+    text = f"${whole:,}" + (f".{part:02d}" if part else "")
+    return "-" + text if cents < 0 else text
+
+
+def _signed(cents: int) -> str:
+    """A circle's result: "+$5", "−$5" (a minus sign) or "push"."""
+    if cents > 0:
+        return "+" + _money(cents)
+    return "−" + _money(-cents) if cents < 0 else "push"
+
+
+def _tab(browser: Browser, server: str, width: int, height: int) -> Page:
+    tab = browser.new_page(viewport={"width": width, "height": height})
+    tab.goto(server)
+    tab.wait_for_selector(".spot")
+    return tab
+
+
+@pytest.fixture(scope="module")
+def wide(server: str, browser: Browser) -> Iterator[Page]:
+    tab = _tab(browser, server, 1440, 900)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture(scope="module")
+def phone(server: str, browser: Browser) -> Iterator[Page]:
+    tab = _tab(browser, server, 390, 844)
+    yield tab
+    tab.close()
+
+
+def _posted(path_end: str) -> Callable[[Response], bool]:
+    return lambda response: response.request.method == "POST" and response.url.endswith(path_end)
+
+
+def _deal(page: Page) -> Round:
+    """Deal, and the round the server answered with."""
+    with page.expect_response(_posted("/api/rounds")) as answer:
+        page.click("#deal")
+    round_: Round = answer.value.json()
+    return round_
+
+
+def _decide(page: Page, action: str) -> Round:
+    with page.expect_response(_posted("/actions")) as answer:
+        page.locator(f"[data-action={action}]").first.click()
+    round_: Round = answer.value.json()
+    return round_
+
+
+def _game(page: Page, name: str) -> dict[str, Any]:
+    games: list[dict[str, Any]] = page.evaluate("fetch('/api/games').then((r) => r.json())")
+    return next(game for game in games if game["game"] == name)
+
+
+def _circle(page: Page, name: str) -> Any:
+    return page.locator(f"#felt [data-spot={name}], #felt [data-line={name}]")
+
+
+def _check_result(page: Page, game: dict[str, Any], round_: Round) -> None:
+    """The banner, the made cards and every circle agree with the settled round."""
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible()
+    assert banner.get_attribute("aria-hidden") == "true"  # the sentence is announced instead
+    net = round_["net"]
+    outcome = "win" if net > 0 else "loss" if net < 0 else "push"
+    expect(banner).to_have_attribute("data-outcome", outcome)
+    head = banner.locator(".banner__head")
+    if net > 0:
+        expect(head).to_have_text(f"You win {_signed(net)}")
+    elif net < 0:
+        expect(head).to_contain_text(_signed(net))
+    else:
+        expect(head).to_have_text("Push")
+    for name in round_["hand_names"].values():  # the hands' names, where ranked
+        if not round_["totals"]:
+            expect(banner).to_contain_text(name)
+    made = sum(len(indices) for indices in round_["made"].values())
+    expect(page.locator("#felt .card--made")).to_have_count(made)
+    stakes = round_["stakes"]
+    for line in game["lines"]:
+        circle = _circle(page, line["name"])
+        expect(circle).to_have_count(1)
+        staked, result = stakes.get(line["name"], 0), round_["result"].get(line["name"], 0)
+        if staked or result:
+            expect(circle.locator(".pile__result")).to_have_text(_signed(result))
+        if staked:
+            expect(circle.locator(".pile__amount")).to_have_text(_money(staked))
+
+
+def _shot(page: Page, game: str, phase: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(800)  # the deal's and the chips' animations
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.screenshot(path=str(SHOTS / f"{game}-{width}-{phase}.png"), full_page=True)
+
+
+def _fresh(page: Page, title: str) -> None:
+    """At `title`'s table with its circles empty."""
+    choose(page, title)
+    page.wait_for_load_state("networkidle")  # the table's requests answered: its wagers set
+    for spot in page.locator("#spots [data-spot]").all():
+        spot.focus()
+        page.keyboard.press("Backspace")
+    expect(page.locator("#spots .circle--staked")).to_have_count(0)
+
+
+def _stake(page: Page, spot: str) -> None:
+    """A tap on a spot, and the server's answer drawn (the chips placed)."""
+    tap(page, spot)
+    expect(page.locator(f"[data-spot={spot}] .pile__amount")).not_to_have_text("$0")
+
+
+def test_rabbit_hunter_buy_and_play_stakes_the_play_and_the_fee(wide: Page) -> None:
+    page = wide
+    game = _game(page, "rabbit-hunter")
+    _fresh(page, "Rabbit Hunter")
+    _stake(page, "ante")
+    _stake(page, "bonus")
+    assert page.locator("[data-spot=ante] .chip3d").count() == 1  # one $5 chip
+    _shot(page, "rabbit-hunter", "before")
+    dealt = _deal(page)
+    assert dealt["status"] == "open"
+    for line in game["lines"]:  # printed on the felt, staked or not
+        expect(_circle(page, line["name"])).to_have_count(1)
+    expect(page.locator("[data-line=play] .chip3d")).to_have_count(0)  # not placed yet
+    rabbit = page.locator("#player [data-hand=rabbit]")
+    expect(rabbit).to_contain_text("The rabbit")  # its own place, empty until bought
+    expect(rabbit.locator(".card")).to_have_count(0)
+    _shot(page, "rabbit-hunter", "decision")
+    settled = _decide(page, "buy")
+    assert settled["stakes"]["play"] == settled["stakes"]["fee"] == 500
+    for line in ("play", "fee"):  # Buy & Play placed both, chips and all
+        expect(page.locator(f"[data-line={line}] .pile__amount")).to_have_text("$5")
+        stake = page.locator(f"[data-line={line}] .stack:not(.stack--paid) .chip3d")
+        expect(stake).to_have_count(1)
+    expect(rabbit.locator(".card")).to_have_count(1)  # the rabbit, dealt apart
+    expect(page.locator("[data-line=fee] .pile__result")).to_have_text("−$5")  # never returned
+    _check_result(page, game, settled)
+    _shot(page, "rabbit-hunter", "result")
+
+
+def test_tri_card_raise_stakes_the_raise(wide: Page) -> None:
+    page = wide
+    game = _game(page, "tri-card")
+    _fresh(page, "Tri-Card Poker")
+    _stake(page, "ante")
+    _shot(page, "tri-card", "before")
+    _deal(page)
+    expect(page.locator("[data-line=raise]")).to_have_count(1)
+    _shot(page, "tri-card", "decision")
+    settled = _decide(page, "raise")
+    expect(page.locator("[data-line=raise] .pile__amount")).to_have_text(
+        _money(settled["stakes"]["raise"])
+    )
+    _check_result(page, game, settled)
+    _shot(page, "tri-card", "result")
+
+
+def test_crazy4_play_shows_the_play_from_the_stakes(wide: Page) -> None:
+    page = wide
+    game = _game(page, "crazy4")
+    _fresh(page, "Crazy 4 Poker")
+    _stake(page, "ante")
+    _shot(page, "crazy4", "before")
+    _deal(page)
+    _shot(page, "crazy4", "decision")
+    settled = _decide(page, "play")
+    assert settled["stakes"]["play"] >= 500
+    expect(page.locator("[data-line=play] .pile__amount")).to_have_text(
+        _money(settled["stakes"]["play"])
+    )
+    _check_result(page, game, settled)
+    # the best four of five are lifted: four in each hand
+    assert all(len(indices) == 4 for indices in settled["made"].values())
+    _shot(page, "crazy4", "result")
+
+
+def test_baccarat_totals_and_a_third_card_sideways(wide: Page) -> None:
+    page = wide
+    game = _game(page, "baccarat")
+    _fresh(page, "Baccarat")
+    _stake(page, "player")
+    _shot(page, "baccarat", "before")
+    third = False
+    for coup in range(40):  # coups until one draws a third card (most shoes do in a few)
+        round_ = _deal(page) if coup == 0 else _replay(page)
+        player, banker = round_["totals"]
+        expect(page.locator("#player-name")).to_have_text(str(player))
+        expect(page.locator("#dealer-name")).to_have_text(str(banker))
+        for hand, box in (("player", "#player"), ("banker", "#dealer")):
+            cards = page.locator(f"{box} .card")
+            expect(cards).to_have_count(len(round_["cards"][hand]))
+            # the third card (past the two every hand is dealt) lies on its side
+            sideways = page.locator(f"{box} .card--sideways")
+            expect(sideways).to_have_count(len(round_["cards"][hand]) - 2)
+            third = third or len(round_["cards"][hand]) == 3
+        _check_result(page, game, round_)
+        if third:
+            break
+    assert third
+    _shot(page, "baccarat", "result")
+
+
+def _replay(page: Page) -> Round:
+    with page.expect_response(_posted("/replay")) as answer:
+        page.click("#replay")
+    round_: Round = answer.value.json()
+    return round_
+
+
+def test_no_circles_words_run_past_it_on_a_phone(phone: Page) -> None:
+    page = phone
+    outside = """() => [...document.querySelectorAll('#felt .circle')].flatMap((circle) => {
+        const box = circle.getBoundingClientRect();
+        const shown = (part) => getComputedStyle(part).display !== 'none'
+          && !part.classList.contains('visually-hidden');
+        const out = (r) => r.left < box.left - 1 || r.right > box.right + 1
+          || r.top < box.top - 1 || r.bottom > box.bottom + 1;
+        return [...circle.querySelectorAll('.circle__text, .pile__amount, .pile__limits')]
+          .filter((part) => shown(part) && out(part.getBoundingClientRect()))
+          .map((part) => `${circle.dataset.spot || circle.dataset.line}: ${part.textContent}`);
+      })"""
+    for title in ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat"):
+        _fresh(page, title)
+        assert page.locator("#felt .circle").count() >= 3
+        assert page.evaluate(outside) == [], title
+        page.locator("#chips [data-chip='10000']").click()  # a $100 chip: "$100" inside
+        _stake(page, page.locator("#spots [data-spot]").first.get_attribute("data-spot") or "")
+        assert page.evaluate(outside) == [], title
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#chips [data-chip='500']").click()
+
+
+def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:
+    page = phone
+    _fresh(page, "Tri-Card Poker")
+    _stake(page, "ante")
+    _deal(page)
+    _decide(page, "fold")
+    expect(page.locator("#banner")).to_be_visible()
+    events = page.evaluate("getComputedStyle(document.getElementById('banner')).pointerEvents")
+    assert events == "none"
+    deal = page.locator("#deal")
+    deal.scroll_into_view_if_needed()
+    box = deal.bounding_box()
+    assert box
+    hit = page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#deal')",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert hit
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#banner")).to_be_hidden()  # the last result goes at once
+    expect(page.locator("[data-action=raise]")).to_be_visible()  # the tap dealt
+    _decide(page, "fold")
+
+
+def test_phone_screenshots_before_at_a_decision_and_at_a_result(phone: Page) -> None:
+    page = phone
+    for title, game, spots, action in (
+        ("Rabbit Hunter", "rabbit-hunter", ("ante", "bonus", "bad_beat"), "buy"),
+        ("Tri-Card Poker", "tri-card", ("ante", "pair_plus"), "raise"),
+        ("Crazy 4 Poker", "crazy4", ("ante", "queens_up"), "play"),
+        ("Baccarat", "baccarat", ("banker", "tie"), None),
+    ):
+        _fresh(page, title)
+        for spot in spots:
+            _stake(page, spot)
+        _shot(page, game, "before")
+        round_ = _deal(page)
+        if action:
+            _shot(page, game, "decision")
+            round_ = _decide(page, action)
+        _check_result(page, _game(page, game), round_)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        _shot(page, game, "result")
+
+
+def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:
+    page = wide
+    chips = "import('/static/js/chips-stack.js').then((m) => "
+    broken = page.evaluate(chips + "m.breakChips(3775, [100, 500, 2500, 10000, 50000]))")
+    assert broken == [2500, 500, 500, 100, 100]  # the 75 cents are no chip
+    refused = page.evaluate(
+        chips + "{ try { m.breakChips(-5, [100]); } catch (e) { return e.message; } })"
+    )
+    assert "whole cents, 0 or more" in refused
+    stack = page.evaluate(chips + "m.chipStackHtml(1200, [100]))")
+    assert stack.count("<svg") == 6  # six drawn,
+    assert "×12" in stack  # the count beside them
+
+
+def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str) -> None:
+    tab = browser.new_page(viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
+    tab.goto(server)
+    tab.wait_for_selector(".spot")
+    _fresh(tab, "Baccarat")
+    _stake(tab, "player")
+    _stake(tab, "banker")
+    _deal(tab)
+    moving = tab.evaluate(
+        "[...document.querySelectorAll('#felt .stack--paid, #felt .stack--taken, #banner')]"
+        ".map((e) => getComputedStyle(e).animationName)"
+    )
+    assert moving
+    assert set(moving) == {"none"}
+    tab.close()
+
+
+def test_a_shared_crazy4_table_shows_the_blind_hands_circles_c8(
+    shared_server: str, browser: Browser
+) -> None:
+    """The blind second position's circles (C8), from the table's own messages."""
+    tab = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    frames: list[dict[str, Any]] = []
+    tab.on(
+        "websocket",
+        lambda socket: socket.on("framereceived", lambda frame: frames.append(json.loads(frame))),
+    )
+    tab.goto(shared_server)
+    tab.fill("#login-name", "ann")
+    tab.fill("#login-password", "a long password")
+    tab.click("#login-form button")
+    choose(tab, "Crazy 4 Poker · shared")
+    expect(tab.locator("#seats")).to_contain_text("seat(s) free")
+    _stake(tab, "ante")
+    tab.check("#blind-toggle")
+    tab.click("#deal")
+    expect(tab.locator("[data-action=fold]")).to_be_visible()
+    dealt = next(m["round"] for m in frames if m.get("type") == "dealt")
+    for name, staked in dealt["second_stakes"].items():
+        circle = tab.locator(f'[data-line="blind:{name}"]')
+        expect(circle).to_have_count(1)
+        if staked:
+            expect(circle.locator(".pile__amount")).to_have_text(_money(staked))
+    tab.locator("[data-action=play]").first.click()
+    expect(tab.locator("#message")).to_contain_text("Net")
+    settled = next(m["round"] for m in reversed(frames) if m.get("type") == "result")
+    _check_result(tab, _game(tab, "crazy4"), settled)
+    for name, result in settled["second_result"].items():
+        if settled["second_stakes"].get(name) or result:
+            badge = tab.locator(f'[data-line="blind:{name}"] .pile__result')
+            expect(badge).to_have_text(_signed(result))
+    tab.context.close()
