@@ -290,10 +290,12 @@ def open_sheet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opener]:
             page.goto(f"{origin}/sheet/")
             page.wait_for_selector("#sheet[data-ready=yes]")
             page.wait_for_load_state("networkidle")
-            # the deal's slide moves the boxes until it ends
-            page.wait_for_function(
-                "document.getAnimations().every(a => a.playState === 'finished')"
-            )
+            # the deal's slide moves the boxes until it ends (polled from here: the
+            # page's policy refuses the string evaluation wait_for_function makes)
+            for _ in range(200):
+                if page.evaluate("document.getAnimations().every(a => a.playState === 'finished')"):
+                    break
+                page.wait_for_timeout(25)
             return page, refusals
 
         yield opener
