@@ -51,7 +51,7 @@ class Forbidden(Refusal):
 
 
 class BadCredentials(Refusal):
-    """No session, or a name and password that do not match (or are locked out)."""
+    """No session, or a name and password that do not match."""
 
     code = "bad_credentials"
 
