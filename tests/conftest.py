@@ -42,9 +42,10 @@ def database_url(
 
 # ------------------------------------------------------------------ the browser tests
 # (tests/browser_support.py: a served app, Debian's Chromium, the taps a round needs)
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator["Browser"]:
-    """One headless Chromium for every browser test."""
+    """A headless Chromium for one test module: Playwright's sync API holds an event loop
+    while it runs, which the asyncio tests of other modules (Textual, Starlette) refuse."""
     from playwright.sync_api import sync_playwright
 
     from browser_support import launch_chromium

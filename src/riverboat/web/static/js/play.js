@@ -23,10 +23,20 @@ export async function oneAtATime(work) {
   }
 }
 
-export async function place(spot, hold) {
+// Chip taps go to the server one after another, each from the wagers the last one
+// left: quick taps on two spots both count (sent together, the later answer would
+// carry the wagers from before the earlier tap). A tap for a table left meanwhile is dropped.
+let placing = Promise.resolve();
+export function place(spot, hold) {
+  const table = tableKey(), chip = state.chip;  // the chip chosen when tapped
+  placing = placing.then(() => (tableKey() === table ? placeNow(spot, hold, chip) : undefined));
+  return placing;
+}
+
+async function placeNow(spot, hold, chip) {
   if (state.busy || (state.round && state.round.status === "open")) return;
   try {
-    state.wagers = await api("/api/chips", { game: state.game, wagers: state.wagers, spot, chip: state.chip, hold });
+    state.wagers = await api("/api/chips", { game: state.game, wagers: state.wagers, spot, chip, hold });
     say("");
   } catch (error) { say(error.message); }
   renderSpots();
