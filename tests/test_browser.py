@@ -93,20 +93,37 @@ def test_baccarat_coup_hold_to_reset_and_roads(page: Page) -> None:
     expect(page.locator("#bead span")).not_to_have_count(0)
 
 
-def test_a_phone_sized_table(server: str, browser: Browser) -> None:
+@pytest.mark.parametrize(
+    ("title", "spot", "decision"),
+    [
+        ("Rabbit Hunter", "ante", "buy"),
+        ("Tri-Card Poker", "ante", "raise"),
+        ("Crazy 4 Poker", "ante", "play"),
+        ("Baccarat", "player", None),
+    ],
+)
+def test_every_game_by_touch_on_a_phone(
+    server: str, browser: Browser, title: str, spot: str, decision: str | None
+) -> None:
+    """A round of each game played by taps alone on a 390 px touch screen: the table
+    menu, a spot, Deal and the decision, all in reach without sideways scrolling."""
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(server)
     phone.wait_for_selector(".spot")
-    phone.locator("[data-spot=ante]").tap()
-    phone.wait_for_timeout(200)
-    phone.click("#deal")
-    phone.locator("[data-action=play]").click()
+    phone.locator("#logo").tap()
+    phone.locator("#games").get_by_role("button", name=title, exact=True).tap()
+    expect(phone.locator("#logo")).to_have_text(title)
+    phone.wait_for_load_state("networkidle")
+    phone.locator(f"[data-spot={spot}]").tap()
+    expect(phone.locator(f"[data-spot={spot}]")).to_have_class(re.compile("circle--staked"))
+    phone.locator("#deal").tap()
+    if decision:
+        phone.locator(f"[data-action={decision}]").first.tap()
     expect(phone.locator("#message")).to_contain_text("Net")
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390  # nothing wider than the screen
-    phone.wait_for_timeout(400)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.wait_for_timeout(600)  # the deal and the chips' animation
     SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SHOTS / "phone-rabbit-hunter.png"), full_page=True)
+    phone.screenshot(path=str(SHOTS / f"phone-touch-{spot}-{title.split()[0].lower()}.png"))
     phone.close()
 
 
