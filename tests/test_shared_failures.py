@@ -12,8 +12,11 @@ SQLite's short busy timeout.
 """
 
 import asyncio
+import logging
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any, Protocol
 
 import psycopg
@@ -21,9 +24,11 @@ import pytest
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event, select
 from sqlalchemy.orm import Session
+from starlette.websockets import WebSocketDisconnect
 
 from riverboat.games.rules import IllegalAction
 from riverboat.store.models import RoundRow, Transaction
+from riverboat.table import seats
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import TableMessage
@@ -303,3 +308,48 @@ def test_a_database_back_during_the_retries_settles_the_showdown_once(
         assert service.audit() == []
 
     asyncio.run(play())
+
+
+def test_a_connection_that_hangs_or_has_gone_delays_no_other_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(seats, "SEND_SECONDS", 1.0)
+    service = TableService(f"sqlite:///{tmp_path / 'slow.db'}")
+    ann, bob = (
+        service.register("ann", "a long password"),
+        service.register("bob", "a long password"),
+    )
+
+    async def hangs(message: TableMessage) -> None:
+        await asyncio.Event().wait()  # a client that stopped reading
+
+    async def gone(message: TableMessage) -> None:
+        raise WebSocketDisconnect(1006)
+
+    async def play() -> tuple[float, float, float]:
+        table = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=60)
+        (_, send_a), (_, send_b) = listener(), listener()
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        await table.sit(ann, gone)
+        arrived: list[float] = []
+
+        async def timed(message: TableMessage) -> None:
+            arrived.append(time.monotonic())
+
+        await table.sit(bob, timed)
+        began = time.monotonic()
+        await table.sit(ann, hangs)  # the table's broadcast goes to every connection
+        took = time.monotonic() - began
+        seat = next(s for s in table.seats if s.player == ann)
+        assert seat.listeners == [send_a]  # the hung and the gone connection dropped
+        began_again = time.monotonic()
+        await table.bet(ann, ANTE)
+        return arrived[-2] - began, took, time.monotonic() - began_again
+
+    bob_waited, took, next_broadcast = asyncio.run(play())
+    assert took >= 1.0  # the hung connection was given its time, once
+    assert bob_waited < 0.5  # while bob had the table at once
+    assert next_broadcast < 0.5  # and nobody waits on it again
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    service.engine.dispose()
