@@ -374,6 +374,7 @@ def _header(attackers: bool) -> str:
     header = (
         f"{'database':<10} {'players':>7} {'ver':<4} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8}"
     )
+    header += f" {'503s':>5} {'trace':>5}"  # "busy: try again" answers; the server's tracebacks
     if attackers:  # the same players beside the attackers: rounds/s, p99, p99 ratio
         header += f" {'attacked':>9} {'p99 ms':>8} {'p99 x':>9}"
     return header

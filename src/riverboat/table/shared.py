@@ -148,17 +148,17 @@ class SharedTable:
                     raise IllegalAction(
                         f"all {self.max_seats} seats at this table are taken; try again soon"
                     )
-                name = await asyncio.to_thread(self.service.name, player)
+                name = await _reach(self.service.name, player)
                 seat = Seat(player, name)
                 self.seats.append(seat)
             if len(seat.listeners) >= CONNECTIONS:
                 raise IllegalAction(f"you are at this table in {CONNECTIONS} windows already")
             seat.listeners.append(send)
             if self.deal is None:
-                self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+                self.deal = await _reach(self.service.new_deal, self.game, self.variant)
             await self._broadcast()
             if seat.round_id is not None:  # back after a reload: their hand again
-                view = await asyncio.to_thread(self.service.round, player, seat.round_id)
+                view = await _reach(self.service.round, player, seat.round_id)
                 await send(DealtMessage(round=view))
 
     async def leave(self, player: int, send: Send) -> None:
@@ -256,10 +256,10 @@ class SharedTable:
         if not bettors:
             return
         if self.deal is None:  # the last one could not be made: make it now
-            self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+            self.deal = await _reach(self.service.new_deal, self.game, self.variant)
         if self.layout is None:
             seed = "|".join(s.client_seed for s in bettors)
-            self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal.id, seed)
+            self.layout = await _reach(self.service.seal_deal, self.deal.id, seed)
             self.next_place = self.layout.first
         if self.spec.shoe is not None:
             await self._deal_coup(bettors)
