@@ -93,19 +93,20 @@ def serving(tree: Path, url: str, players: int) -> Iterator[str]:
 
 
 def _wait_until_ready(base: str, server: subprocess.Popen[bytes]) -> None:
-    """Serving, and every game's house edge known (working them out takes a CPU)."""
-    deadline = time.monotonic() + 300
+    """Serving, and every game's house edge known (working them out takes a CPU); on a
+    machine too busy to finish them in 10 minutes, measured without waiting, and said."""
+    deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError("the server stopped while starting")
         try:
-            games = httpx.get(base + "/api/games", timeout=5).json()
+            games = httpx.get(base + "/api/games", timeout=30).json()
             if all(game.get("house_edge") is not None for game in games):
                 return
         except (httpx.HTTPError, ValueError):
             pass
-        time.sleep(0.2)
-    raise RuntimeError("the server was not ready in 300 s")
+        time.sleep(0.5)
+    print("(the house edges were still being worked out during this run)", flush=True)
 
 
 @contextmanager
