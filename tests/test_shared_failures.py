@@ -259,6 +259,8 @@ def test_while_the_void_cannot_be_written_the_table_stays_closed_then_reopens_g7
 
     async def play() -> None:
         seats, inboxes, before = await deal_two(service, table)
+        cy, (_, send_c) = service.register("cy", "a long password"), listener()
+        await table.sit(cy, send_c)  # looking on, not in the round
         held_showdown(service, holder, 0, lambda: None)
         await table.decide(seats[1], "play", 1000)
         assert table.phase == "closed"
@@ -267,6 +269,7 @@ def test_while_the_void_cannot_be_written_the_table_stays_closed_then_reopens_g7
             assert of_type(inbox, "table")[-1]["phase"] == "closed"
         with pytest.raises(IllegalAction, match="could not reach its database"):
             await table.bet(seats[0], ANTE)
+        await table.leave(cy, send_c)  # a seat without a round goes: the retries go on
         await asyncio.sleep(0.5)  # it keeps trying meanwhile
         assert table.phase == "closed"
         held = [holder.status(of_type(i, "dealt")[0]["round"]["id"]) for i in inboxes]

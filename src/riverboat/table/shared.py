@@ -172,8 +172,8 @@ class SharedTable:
                 seat.listeners.remove(send)
             if not seat.listeners and seat.round_id is None:
                 self.seats.remove(seat)
-                if not any(s.wagers for s in self.seats):
-                    self._timer.cancel()
+                if self.phase == "betting" and not any(s.wagers for s in self.seats):
+                    self._timer.cancel()  # no bets left: betting need not close
                 await self._broadcast()
 
     async def bet(
