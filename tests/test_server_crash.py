@@ -82,7 +82,8 @@ class Player:
         headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
         if self.name is not None:
             body = {"name": self.name, "password": PASSWORD}
-            client.post("/api/login", json=body, headers=headers).raise_for_status()
+            while _answer(client.post("/api/login", json=body, headers=headers)) is None:
+                pass  # asked to wait: try again, as a person would
             headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
         self.id = client.get("/api/me").json()["player"]
         return client, headers
@@ -102,8 +103,7 @@ class Player:
         except httpx.TransportError:
             return  # the server was killed
         except httpx.HTTPStatusError as error:
-            if error.response.status_code != 429:
-                self.problems.append(f"{self.name}: {error.response.text}")
+            self.problems.append(f"{self.name}: {error.response.text}")
 
     def _round(self, client: httpx.Client, headers: dict[str, str], choices: random.Random) -> None:
         open_now = client.get("/api/games/tri-card/open")  # one left by a crash: resume it
@@ -123,8 +123,9 @@ class Player:
 
 
 def _answer(response: httpx.Response) -> dict[str, int] | None:
-    """The answer's body, or None for one the rate limit refused (try again)."""
-    if response.status_code == 429:
+    """The answer's body, or None for one refused for now, which changed nothing: the
+    rate limit (429), or a database busy for longer than the server waits (503)."""
+    if response.status_code in (429, 503):
         time.sleep(0.05)
         return None
     response.raise_for_status()
