@@ -107,7 +107,11 @@ class Player:
 
     def _round(self, client: httpx.Client, headers: dict[str, str], choices: random.Random) -> None:
         open_now = client.get("/api/games/tri-card/open")  # one left by a crash: resume it
-        if open_now.status_code == 200 and open_now.json() is not None:
+        if open_now.status_code in (429, 503):
+            time.sleep(0.05)
+            return
+        open_now.raise_for_status()
+        if open_now.json() is not None:
             round_id = open_now.json()["id"]
         else:
             body = {"game": "tri-card", "wagers": WAGERS}
