@@ -168,6 +168,7 @@ class Tally:
     settled: int = 0
     refused: int = 0  # 429s a player met (and waited out)
     busy: int = 0  # 503s (a locked database: nothing changed, try again) likewise
+    dropped: int = 0  # connections the server dropped mid-request (tried again)
     errors: list[str] = field(default_factory=list)
 
     def figures(self, seconds: float) -> dict[str, float]:
@@ -179,6 +180,7 @@ class Tally:
             "requests": len(self.latencies),
             "refused": self.refused,
             "busy": self.busy,
+            "dropped": self.dropped,
         }
 
 
@@ -188,7 +190,12 @@ async def play(client: httpx.AsyncClient, until: float, tally: Tally) -> None:
     async def post(path: str, body: dict[str, object]) -> httpx.Response:
         while True:
             began = time.perf_counter()
-            answer = await client.post(path, json=body)
+            try:
+                answer = await client.post(path, json=body)
+            except httpx.TransportError:  # the server dropped the connection: again
+                tally.dropped += 1
+                await asyncio.sleep(0.1)
+                continue
             tally.latencies.append(time.perf_counter() - began)
             if answer.status_code not in (429, 503):
                 return answer
@@ -343,6 +350,9 @@ def _print_row(
             f" {figures['attacked_rounds_per_s']:9.1f} {figures['attacked_p99_ms']:8.1f}"
             f" {ratio:8.2f}x"
         )
+    dropped = figures.get("dropped", 0) + figures.get("attacked_dropped", 0)
+    if dropped:
+        line += f"  ({dropped:.0f} connections dropped by the server, tried again)"
     print(line, flush=True)
 
 
