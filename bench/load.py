@@ -1,44 +1,57 @@
-"""Load on the web table: N simulated players over loopback, on SQLite and PostgreSQL.
+"""Load on the web table as its users make it: `riverboat serve` in a child process,
+N players over loopback, each from an address of its own, on SQLite and PostgreSQL.
 
-Starts `riverboat serve`'s app with uvicorn in a child process (shared-server mode),
-registers N players, and lets each play Tri-Card rounds (deal, then raise) for a
-fixed time. Then up to seven of them sit at the shared Baccarat table over
-WebSockets and bet every coup for the same time. Prints settled rounds per second and
-the p50/p99 latency (of the HTTP requests; of a bet's answer at the shared table),
-for each database; the PostgreSQL figure is shown as a ratio to SQLite's, measured in
-the same run. Bounded: at most twice --seconds per database, loopback only.
+Each player logs in to an account of its own and plays Tri-Card rounds (deal, then
+raise) for --seconds; the figures are settled rounds per second and the p50/p99 of the
+players' requests. With --attackers the players then play as long again beside 40
+loops of failed log-ins and 3 loops of `GET /api/history?limit=100`, each from an
+address of its own, in a separate process (so the attackers' own work does not slow
+the players' client); the server's rate limiter refusing their floods is the point,
+and the players' p99 with attackers is shown as a ratio to their p99 alone, measured
+in the same run. With --baseline-ref the same load runs against that git ref's server
+too (checked out into a temporary worktree), one after the other for each database
+and player count, and the new/old ratios are printed.
 
-    python bench/load.py [--players 8] [--seconds 10] [--postgres URL_WITHOUT_DATABASE]
+One asyncio process drives every player (httpx); on a small machine the client and
+the server share the CPUs, which bounds the figures at high player counts: read the
+ratios, which compare peers measured in the same run.
+
+    python bench/load.py [--players 8,64,256] [--seconds 8] [--attackers]
+                         [--databases sqlite,postgresql] [--baseline-ref GIT_REF]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
+import multiprocessing
 import os
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from multiprocessing.synchronize import Event
+from pathlib import Path
 
 import httpx
-from websockets.sync.client import connect
 
-_SERVER = """
-import sys, uvicorn
-from riverboat.web.app import create_app
-app = create_app(sys.argv[1], local_player=False, rate_limit=100000, house_edges=False)
-for i in range(int(sys.argv[3])):
-    try:
-        app.state.service.register(f"player{i}", "load-test-password")
-    except ValueError:
-        pass
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "load-test-password"
+VICTIM = "victim"  # the account the failed log-ins aim at: no player is locked out
+LOG_IN_LOOPS, HISTORY_LOOPS = 40, 3
+TRACEBACKS: dict[str, int] = {}  # by database URL: the tracebacks its server logged
+_REGISTER = """
+import sys
+from riverboat.table.service import TableService
+service = TableService(sys.argv[1])
+for name in [f"player{i}" for i in range(int(sys.argv[2]))] + [sys.argv[3]]:
+    service.register(name, sys.argv[4])
 """
 
 
@@ -48,172 +61,344 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def log_in(client: httpx.Client, number: int) -> dict[str, str]:
-    """Log in as the numbered player; the headers (CSRF token) for its requests."""
-    client.get("/")
-    headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
-    login = {"name": f"player{number}", "password": "load-test-password"}
-    client.post("/api/login", json=login, headers=headers).raise_for_status()
-    return {"X-CSRF-Token": client.cookies["riverboat_csrf"]}  # renewed at log-in
+def player_address(number: int) -> str:
+    return f"127.2.{number // 250}.{number % 250 + 1}"
 
 
-def run(url: str, players: int, seconds: float) -> dict[str, float]:
+def attacker_address(number: int) -> str:
+    return f"127.3.{number // 250}.{number % 250 + 1}"
+
+
+# ------------------------------------------------------------------ the server
+@contextmanager
+def serving(tree: Path, url: str, players: int) -> Iterator[str]:
+    """``tree``'s `riverboat serve` on ``url`` with ``players`` accounts (and the
+    victim's), ready and done working out its house edges; its base address."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    register = [sys.executable, "-c", _REGISTER, url, str(players), VICTIM, PASSWORD]
+    subprocess.run(register, env=env, check=True, cwd=tree)
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-c", _SERVER, url, str(port), str(players)])
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                httpx.get(base + "/api/games", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        latencies: list[float] = []
-        settled = [0]
-        lock = threading.Lock()
-        stop = time.monotonic() + seconds
-
-        errors: list[str] = []
-
-        def player(number: int) -> None:
-            with httpx.Client(base_url=base, timeout=30) as client:
-                headers = log_in(client, number)
-
-                def post(path: str, body: dict[str, object]) -> httpx.Response:
-                    began = time.perf_counter()
-                    response = client.post(path, json=body, headers=headers)
-                    with lock:
-                        latencies.append(time.perf_counter() - began)
-                    return response
-
-                while time.monotonic() < stop:
-                    dealt = post("/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}})
-                    if dealt.status_code == 422 and "balance" in dealt.text:
-                        post("/api/top-up", {})
-                        continue
-                    if dealt.status_code != 200:
-                        errors.append(dealt.text)
-                        return
-                    done = post(f"/api/rounds/{dealt.json()['id']}/actions", {"action": "raise"})
-                    if done.status_code != 200:
-                        errors.append(done.text)
-                        return
-                    with lock:
-                        settled[0] += 1
-
-        duration = _all_at_once(player, players)
-        if errors:
-            raise RuntimeError(f"{len(errors)} players stopped: {errors[0]}")
-        return {
-            **_figures(settled[0] / duration, latencies),
-            **{f"shared_{k}": v for k, v in shared(base, min(players, 7), seconds).items()},
-        }
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    command = [sys.executable, "-m", "riverboat", "serve", "--port", str(port), "--database", url]
+    with tempfile.TemporaryFile() as log:  # the server's complaints, counted afterwards
+        server = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=log)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_ready(base, server)
+            yield base
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            log.seek(0)
+            TRACEBACKS[url] = log.read().count(b"Traceback (most recent call last)")
 
 
-def _all_at_once(player: Callable[[int], None], players: int) -> float:
-    """Run ``player(0)`` ... ``player(players - 1)`` in threads; the seconds they took."""
-    threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return time.monotonic() - started
+def _wait_until_ready(base: str, server: subprocess.Popen[bytes]) -> None:
+    """Serving, and every game's house edge known (working them out takes a CPU); on a
+    machine too busy to finish them in 10 minutes, measured without waiting, and said."""
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("the server stopped while starting")
+        try:
+            games = httpx.get(base + "/api/games", timeout=30).json()
+            if all(game.get("house_edge") is not None for game in games):
+                return
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(0.5)
+    print("(the house edges were still being worked out during this run)", flush=True)
 
 
-def _figures(rate: float, latencies: list[float]) -> dict[str, float]:
-    latencies.sort()
-    return {
-        "rounds_per_s": rate,
-        "p50_ms": statistics.median(latencies) * 1000,
-        "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
-        "requests": len(latencies),
-    }
-
-
-def shared(base: str, players: int, seconds: float) -> dict[str, float]:
-    """``players`` at the shared Baccarat table, each betting every coup: settled player
-    rounds per second, and how long a bet waits for its result (the coup deals when
-    the last seat has bet, so this includes waiting for the others)."""
-    latencies: list[float] = []
-    settled = [0]
-    lock = threading.Lock()
-    stop = time.monotonic() + seconds
-    going = [True]  # decided once per coup for every seat: no one bets alone at the end
-    ready = threading.Barrier(players, action=lambda: going.__setitem__(0, time.monotonic() < stop))
-    errors: list[str] = []
-
-    def player(number: int) -> None:
-        with httpx.Client(base_url=base, timeout=30) as client:
-            client.post("/api/top-up", headers=log_in(client, number))
-            cookie = f"riverboat_session={client.cookies['riverboat_session']}"
-        socket_url = base.replace("http://", "ws://") + "/ws/tables/baccarat"
-        with connect(socket_url, origin=base, additional_headers={"Cookie": cookie}) as table:  # type: ignore[arg-type]
-            while True:
-                ready.wait()  # every seat decides at once whether to bet again
-                if not going[0]:
-                    break
-                began = time.perf_counter()
-                table.send('{"type": "bet", "wagers": {"banker": 500}}')
-                while True:
-                    message = json.loads(table.recv())
-                    if message["type"] == "result":
-                        break
-                    if message["type"] == "error":
-                        errors.append(message["message"])
-                        return
-                with lock:
-                    latencies.append(time.perf_counter() - began)
-                    settled[0] += 1
-
-    duration = _all_at_once(player, players)
-    if errors:
-        raise RuntimeError(f"{len(errors)} shared-table players stopped: {errors[0]}")
-    return _figures(settled[0] / duration, latencies)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--postgres", default="postgresql+psycopg://postgres@127.0.0.1:5432")
-    args = parser.parse_args(argv)
-    results = {}
-    with tempfile.TemporaryDirectory() as folder:
-        results["sqlite"] = run(
-            f"sqlite:///{os.path.join(folder, 'load.db')}", args.players, args.seconds
-        )
+@contextmanager
+def database(kind: str, folder: Path, postgres: str) -> Iterator[str]:
+    """A fresh database of ``kind``: an SQLite file in ``folder``, or a PostgreSQL
+    database made here and dropped afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / f'load-{uuid.uuid4().hex[:8]}.db'}"
+        return
     import psycopg
 
     name = f"riverboat_load_{uuid.uuid4().hex[:8]}"
-    admin = args.postgres.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
+    admin = postgres.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     try:
-        results["postgresql"] = run(f"{args.postgres}/{name}", args.players, args.seconds)
+        yield f"{postgres}/{name}"
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    print(f"{args.players} players over loopback, {args.seconds:g} s each, Tri-Card deal + raise")
-    header = f"{'database':<11} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'requests':>9}"
-    print(f"{header} {'vs sqlite':>10}")
-    for prefix in ("", "shared_"):
-        if prefix:
-            seated = min(args.players, 7)
-            print(f"\n{seated} players at the shared Baccarat table (WebSockets), every coup")
-            print(header.replace("requests", "bets    "), f"{'vs sqlite':>10}")
-        base = results["sqlite"][f"{prefix}rounds_per_s"]
-        for name_, figures in results.items():
-            rate = figures[f"{prefix}rounds_per_s"]
-            print(
-                f"{name_:<11} {rate:9.1f} {figures[f'{prefix}p50_ms']:8.1f} "
-                f"{figures[f'{prefix}p99_ms']:8.1f} {figures[f'{prefix}requests']:9.0f} "
-                f"{rate / base:9.2f}x"
-            )
+
+
+@contextmanager
+def checked_out(ref: str) -> Iterator[Path]:
+    """``ref`` in a temporary detached worktree of this repository."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "baseline"
+        git = ["git", "-C", str(ROOT)]
+        subprocess.run([*git, "worktree", "add", "--detach", str(tree), ref], check=True)
+        try:
+            yield tree
+        finally:
+            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
+
+
+# ------------------------------------------------------------------ the clients
+async def log_in(base: str, address: str, name: str, password: str) -> httpx.AsyncClient:
+    """A client from ``address``, logged in as ``name``, its CSRF header set."""
+    transport = httpx.AsyncHTTPTransport(local_address=address, retries=3)
+    client = httpx.AsyncClient(base_url=base, transport=transport, timeout=120)
+    await client.get("/")
+    headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+    body = {"name": name, "password": password}
+    for _ in range(100):  # a busy server may ask the log-in to wait
+        answer = await client.post("/api/login", json=body, headers=headers)
+        if answer.status_code != 429:
+            break
+        await asyncio.sleep(float(answer.headers.get("Retry-After", 1)))
+    answer.raise_for_status()
+    client.headers["X-CSRF-Token"] = client.cookies["riverboat_csrf"]  # renewed at log-in
+    return client
+
+
+@dataclass
+class Tally:
+    """What the players did in one stretch."""
+
+    latencies: list[float] = field(default_factory=list)
+    settled: int = 0
+    refused: int = 0  # 429s a player met (and waited out)
+    busy: int = 0  # 503s (a locked database: nothing changed, try again) likewise
+    dropped: int = 0  # connections the server dropped mid-request (tried again)
+    errors: list[str] = field(default_factory=list)
+
+    def figures(self, seconds: float) -> dict[str, float]:
+        ordered = sorted(self.latencies) or [float("nan")]
+        return {
+            "rounds_per_s": self.settled / seconds,
+            "p50_ms": statistics.median(ordered) * 1000,
+            "p99_ms": ordered[max(0, int(len(ordered) * 0.99) - 1)] * 1000,
+            "requests": len(self.latencies),
+            "refused": self.refused,
+            "busy": self.busy,
+            "dropped": self.dropped,
+        }
+
+
+async def play(client: httpx.AsyncClient, until: float, tally: Tally) -> None:
+    """Tri-Card rounds, deal then raise, until ``until``."""
+
+    async def post(path: str, body: dict[str, object]) -> httpx.Response:
+        while True:
+            began = time.perf_counter()
+            try:
+                answer = await client.post(path, json=body)
+            except httpx.TransportError:  # the server dropped the connection: again
+                tally.dropped += 1
+                await asyncio.sleep(0.1)
+                continue
+            tally.latencies.append(time.perf_counter() - began)
+            if answer.status_code not in (429, 503):
+                return answer
+            if answer.status_code == 429:
+                tally.refused += 1
+            else:
+                tally.busy += 1
+            await asyncio.sleep(min(1.0, float(answer.headers.get("Retry-After", 0.1))))
+
+    while time.monotonic() < until:
+        dealt = await post("/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}})
+        if dealt.status_code == 422 and "balance" in dealt.text:
+            await post("/api/top-up", {})
+            continue
+        if dealt.status_code != 200:
+            tally.errors.append(dealt.text)
+            return
+        done = await post(f"/api/rounds/{dealt.json()['id']}/actions", {"action": "raise"})
+        if done.status_code != 200:
+            tally.errors.append(done.text)
+            return
+        tally.settled += 1
+
+
+async def stretch(clients: list[httpx.AsyncClient], seconds: float) -> dict[str, float]:
+    """Every player plays for ``seconds``; their figures."""
+    tally = Tally()
+    began = time.monotonic()
+    await asyncio.gather(*(play(c, began + seconds, tally) for c in clients))
+    if tally.errors:
+        raise RuntimeError(f"{len(tally.errors)} players stopped: {tally.errors[0][:200]}")
+    return tally.figures(time.monotonic() - began)
+
+
+def attack(base: str, players: int, running: Event, stop: Event) -> None:
+    """The attackers, in a process of their own, until ``stop`` is set."""
+    asyncio.run(_attack(base, players, running, stop))
+
+
+async def _attack(base: str, players: int, running: Event, stop: Event) -> None:
+    async def failed_log_ins(number: int) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=attacker_address(number))
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=120) as client:
+            await client.get("/")
+            headers = {"X-CSRF-Token": client.cookies.get("riverboat_csrf", "")}
+            wrong = {"name": VICTIM, "password": "not-the-password"}
+            while not stop.is_set():
+                await client.post("/api/login", json=wrong, headers=headers)
+
+    async def history(number: int) -> None:
+        address = attacker_address(LOG_IN_LOOPS + number)
+        client = await log_in(base, address, f"player{number % players}", PASSWORD)
+        async with client:
+            while not stop.is_set():
+                await client.get("/api/history", params={"limit": 100})
+
+    loops = [failed_log_ins(n) for n in range(LOG_IN_LOOPS)]
+    loops += [history(n) for n in range(HISTORY_LOOPS)]
+    tasks = [asyncio.ensure_future(loop) for loop in loops]
+    running.set()
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def measure(base: str, players: int, seconds: float, attackers: bool) -> dict[str, float]:
+    """The players alone, then (with ``attackers``) beside the attackers."""
+
+    async def run() -> dict[str, float]:
+        clients = await asyncio.gather(
+            *(log_in(base, player_address(n), f"player{n}", PASSWORD) for n in range(players))
+        )
+        try:
+            figures = await stretch(clients, seconds)
+            if not attackers:
+                return figures
+            context = multiprocessing.get_context("spawn")
+            running, stop = context.Event(), context.Event()
+            process = context.Process(target=attack, args=(base, players, running, stop))
+            process.start()
+            try:
+                await asyncio.to_thread(running.wait, 120)
+                await asyncio.sleep(1)  # the attackers under way
+                attacked = await stretch(clients, seconds)
+            finally:
+                stop.set()
+                await asyncio.to_thread(process.join, 60)
+            return {**figures, **{f"attacked_{k}": v for k, v in attacked.items()}}
+        finally:
+            await asyncio.gather(*(c.aclose() for c in clients))
+
+    return asyncio.run(run())
+
+
+# ------------------------------------------------------------------ the report
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", default="8,64,256", help="player counts, comma-separated")
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--attackers", action="store_true", help="a second stretch beside them")
+    parser.add_argument("--baseline-ref", help="also run this git ref's server: new/old ratios")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get(
+            "RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432"
+        ),
+        help="a PostgreSQL server's URL without a database",
+    )
+    args = parser.parse_args(argv)
+    counts = [int(n) for n in args.players.split(",")]
+    kinds = args.databases.split(",")
+    results: dict[tuple[str, int, str], dict[str, float]] = {}
+    print(_header(args.attackers), flush=True)
+    with tempfile.TemporaryDirectory() as folder, _baseline(args.baseline_ref) as old:
+        trees = {"new": ROOT, **({"old": old} if old else {})}
+        for kind in kinds:
+            for players in counts:
+                for version, tree in trees.items():
+                    with (
+                        database(kind, Path(folder), args.postgres) as url,
+                        serving(tree, url, players) as base,
+                    ):
+                        figures = measure(base, players, args.seconds, args.attackers)
+                    figures["tracebacks"] = TRACEBACKS.pop(url)
+                    results[kind, players, version] = figures
+                    _print_row(kind, players, version, figures, args.attackers)
+    _print_table(results, args)
     return 0
+
+
+@contextmanager
+def _baseline(ref: str | None) -> Iterator[Path | None]:
+    if ref is None:
+        yield None
+        return
+    with checked_out(ref) as tree:
+        yield tree
+
+
+def _print_row(
+    kind: str, players: int, version: str, figures: dict[str, float], attackers: bool
+) -> None:
+    line = (
+        f"{kind:<10} {players:>7} {version:<4} {figures['rounds_per_s']:9.1f} "
+        f"{figures['p50_ms']:8.1f} {figures['p99_ms']:8.1f} {figures['busy']:5.0f}"
+        f" {figures['tracebacks']:5.0f}"
+    )
+    if attackers:
+        ratio = figures["attacked_p99_ms"] / figures["p99_ms"]
+        line += (
+            f" {figures['attacked_rounds_per_s']:9.1f} {figures['attacked_p99_ms']:8.1f}"
+            f" {ratio:8.2f}x"
+        )
+    dropped = figures.get("dropped", 0) + figures.get("attacked_dropped", 0)
+    if dropped:
+        line += f"  ({dropped:.0f} connections dropped by the server, tried again)"
+    print(line, flush=True)
+
+
+def _print_table(
+    results: dict[tuple[str, int, str], dict[str, float]], args: argparse.Namespace
+) -> None:
+    print(
+        f"\nTri-Card deal + raise over loopback, {args.seconds:g} s a stretch; "
+        "p50/p99 of the players' requests"
+    )
+    print(_header(args.attackers))
+    for (kind, players, version), figures in results.items():
+        _print_row(kind, players, version, figures, args.attackers)
+    if not args.baseline_ref:
+        return
+    print(f"\nnew ({_describe('HEAD')}) / old ({_describe(args.baseline_ref)}), same run")
+    keys = ["rounds_per_s", "p50_ms", "p99_ms"]
+    if args.attackers:
+        keys += ["attacked_rounds_per_s", "attacked_p99_ms"]
+    print(f"{'database':<10} {'players':>7} " + " ".join(f"{k:>22}" for k in keys))
+    for (kind, players, version), new in results.items():
+        old = results.get((kind, players, "old"))
+        if version != "new" or old is None:
+            continue
+        ratios = " ".join(f"{new[k] / old[k]:21.2f}x" for k in keys)
+        print(f"{kind:<10} {players:>7} {ratios}")
+
+
+def _header(attackers: bool) -> str:
+    header = (
+        f"{'database':<10} {'players':>7} {'ver':<4} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8}"
+    )
+    header += f" {'503s':>5} {'trace':>5}"  # "busy: try again" answers; the server's tracebacks
+    if attackers:  # the same players beside the attackers: rounds/s, p99, p99 ratio
+        header += f" {'attacked':>9} {'p99 ms':>8} {'p99 x':>9}"
+    return header
+
+
+def _describe(ref: str) -> str:
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", ref],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.strip() or ref
 
 
 if __name__ == "__main__":

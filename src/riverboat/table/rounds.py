@@ -247,6 +247,29 @@ class Rounds:
 
         return self.ledger.write(work)
 
+    def void_shared(self, seats: Sequence[tuple[int, int]], reason: str) -> dict[int, Cents]:
+        """A shared table's rounds, ``(player, round)``, that its showdown could not carry
+        out: each still open is void and its wagers returned (G7: no decision of it was
+        carried out), in one transaction. What each voided round returned, by round; a
+        round no longer open (its showdown did reach the database) is left as it is.
+        """
+
+        def work(session: Session) -> dict[int, Cents]:
+            returned = {}
+            for player_id in sorted({player_id for player_id, _ in seats}):
+                self.ledger.lock(session, player_id)
+            for player_id, round_id in seats:
+                row = owned(session, player_id, round_id, lock=True)
+                if row.status != "open":
+                    continue
+                game_round = resume(row)
+                game_round.void(reason)
+                self.store(session, row, game_round)
+                returned[round_id] = sum(p.staked for p in game_round.positions)
+            return returned
+
+        return self.ledger.write(work)
+
     def check_decision(
         self, player_id: int, round_id: int, action: str, amount: Cents | None = None
     ) -> Cents:

@@ -1,15 +1,17 @@
 """A shared table's seats: who sits there, the connections that listen for them, what
 they have bet and decided, and sending them the table's messages.
 
-A seat keeps at most :data:`CONNECTIONS` connections (tabs). A message goes to each of
-them and may take :data:`SEND_SECONDS`; a connection that fails or hangs is dropped, so
-one that stopped reading never holds up the table.
+A seat keeps at most :data:`CONNECTIONS` connections (tabs). A message goes to all of
+them, and a broadcast to every seat, at once (:func:`deliver`); each send may take
+:data:`SEND_SECONDS`, and a connection that fails, has gone or hangs is dropped without
+a fuss, so one that stopped reading never delays the others.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 from riverboat.errors import IllegalAction
@@ -17,11 +19,11 @@ from riverboat.games.spec import GameSpec
 from riverboat.money import Cents
 from riverboat.table.views import SeatView, TableMessage
 
-__all__ = ["CONNECTIONS", "SEND_SECONDS", "Seat", "Send", "find_seat", "seated"]
+__all__ = ["CONNECTIONS", "SEND_SECONDS", "Seat", "Send", "deliver", "find_seat", "seated"]
 
 #: connections (tabs) one player may keep at a table, and how long a message may take
 CONNECTIONS = 4
-SEND_SECONDS = 5.0
+SEND_SECONDS = 2.0
 
 Send = Callable[[TableMessage], Awaitable[None]]
 
@@ -64,12 +66,26 @@ class Seat:
         )
 
     async def send(self, message: TableMessage) -> None:
-        """Send ``message`` to every connection of the seat, dropping those that fail."""
-        for send in list(self.listeners):
-            try:  # a connection that stopped reading must not hold up the table
-                await asyncio.wait_for(send(message), SEND_SECONDS)
-            except Exception:  # a connection that has gone, or hangs: stop talking to it
+        """Send ``message`` to every connection of the seat at once, dropping those that
+        fail or take longer than :data:`SEND_SECONDS`."""
+        await asyncio.gather(*(self._send_one(send, message) for send in list(self.listeners)))
+
+    async def send_all(self, messages: list[TableMessage]) -> None:
+        """Send ``messages`` in their order."""
+        for message in messages:
+            await self.send(message)
+
+    async def _send_one(self, send: Send, message: TableMessage) -> None:
+        try:  # a connection that stopped reading must not hold up the table
+            await asyncio.wait_for(send(message), SEND_SECONDS)
+        except Exception:  # it has gone, or hangs: stop talking to it (its handler leaves)
+            with contextlib.suppress(ValueError):
                 self.listeners.remove(send)
+
+
+async def deliver(messages: Iterable[tuple[Seat, TableMessage]]) -> None:
+    """Send each seat its message, all at once: one slow seat delays no other."""
+    await asyncio.gather(*(seat.send(message) for seat, message in messages))
 
 
 def find_seat(seats: list[Seat], player: int) -> Seat | None:

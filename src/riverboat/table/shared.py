@@ -16,6 +16,10 @@ made but carried out at the showdown, once every seat has decided, for every sea
 one transaction, so no round settles, and no dealer card shows, while another player
 is still deciding. A seat that has not decided when the time runs out folds.
 
+A showdown the database does not take is tried again a few times; then every seat's
+round is void and refunded (G7: none of its decisions was carried out) and betting
+reopens. Until that void is written too, the table is ``closed`` to bets.
+
 Each bet carries the player's client seed for the next deal, sent after that deal's
 commitment was shown, so the house commits before it knows the seeds.
 
@@ -36,15 +40,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import ParamSpec, TypeVar
 
 from riverboat.deck import cut_card_reached
-from riverboat.errors import IllegalAction, Refusal
+from riverboat.errors import IllegalAction, Refusal, Unavailable
 from riverboat.games import GAMES, find_game
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
 from riverboat.table.clock import Timer
-from riverboat.table.seats import CONNECTIONS, Seat, Send, find_seat, seated
+from riverboat.table.seats import CONNECTIONS, Seat, Send, deliver, find_seat, seated
 from riverboat.table.service import DealLayout, SharedCards, TableService
 from riverboat.table.views import (
     SEED_CHARACTERS,
@@ -57,6 +62,7 @@ from riverboat.table.views import (
     RoadsView,
     RoundView,
     ShoeView,
+    TableMessage,
     TableSnapshot,
 )
 
@@ -65,14 +71,47 @@ __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 #: the games with shared tables; their seats are the round's (``max_seats``)
 SHARED_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shared)
 _log = logging.getLogger(__name__)
+_UNREACHABLE = "the table could not reach its database"
+_VOID = "the showdown could not reach the database"
+_CLOSED = (
+    f"{_UNREACHABLE}: your round is void and refunded as soon as it can be written; "
+    "betting reopens then"
+)
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+async def _reach(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``call`` in a worker thread; a database that fails is :class:`Unavailable`, a
+    refusal that changed nothing and says to try again."""
+    try:
+        return await asyncio.to_thread(call, *args, **kwargs)
+    except Refusal:
+        raise
+    except Exception as error:
+        _log.warning("a shared table's call failed: %s", _short(error))
+        raise Unavailable(f"{_UNREACHABLE}: nothing changed; try again shortly") from error
+
+
+def _short(error: Exception) -> str:
+    """An error in one line, for the log."""
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 class SharedTable:
     """One live shared table of ``game`` (one of :data:`SHARED_GAMES`) over ``service``.
 
     Betting closes when every seat has bet, or ``betting_seconds`` after the first bet;
-    Crazy 4 seats then have ``decision_seconds`` to decide.
+    Crazy 4 seats then have ``decision_seconds`` to decide. A showdown the database
+    does not take is tried again after each of :attr:`retry_pauses` seconds, then its
+    rounds are void; a void it does not take either, every :attr:`reopen_seconds`,
+    the table closed to bets meanwhile.
     """
+
+    retry_pauses: tuple[float, ...] = (0.25, 0.5, 1.0)
+    reopen_seconds: float = 2.0
 
     def __init__(
         self,
@@ -109,17 +148,17 @@ class SharedTable:
                     raise IllegalAction(
                         f"all {self.max_seats} seats at this table are taken; try again soon"
                     )
-                name = await asyncio.to_thread(self.service.name, player)
+                name = await _reach(self.service.name, player)
                 seat = Seat(player, name)
                 self.seats.append(seat)
             if len(seat.listeners) >= CONNECTIONS:
                 raise IllegalAction(f"you are at this table in {CONNECTIONS} windows already")
             seat.listeners.append(send)
             if self.deal is None:
-                self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+                self.deal = await _reach(self.service.new_deal, self.game, self.variant)
             await self._broadcast()
             if seat.round_id is not None:  # back after a reload: their hand again
-                view = await asyncio.to_thread(self.service.round, player, seat.round_id)
+                view = await _reach(self.service.round, player, seat.round_id)
                 await send(DealtMessage(round=view))
 
     async def leave(self, player: int, send: Send) -> None:
@@ -133,8 +172,8 @@ class SharedTable:
                 seat.listeners.remove(send)
             if not seat.listeners and seat.round_id is None:
                 self.seats.remove(seat)
-                if not any(s.wagers for s in self.seats):
-                    self._timer.cancel()
+                if self.phase == "betting" and not any(s.wagers for s in self.seats):
+                    self._timer.cancel()  # no bets left: betting need not close
                 await self._broadcast()
 
     async def bet(
@@ -154,6 +193,8 @@ class SharedTable:
             )
         async with self._lock:
             seat = seated(self.seats, player)
+            if self.phase == "closed":
+                raise IllegalAction(f"{_UNREACHABLE}: betting reopens once it can")
             if self.phase != "betting" or seat.round_id is not None:
                 raise IllegalAction("betting is closed: wait for the next deal")
             probe = self.kind.new_round(self.rules)
@@ -169,7 +210,7 @@ class SharedTable:
             staked = sum(  # a blind position's Play with it (C8)
                 self.spec.position_stake(p.wagers, p.blind) for p in probe.positions
             )
-            balance = await asyncio.to_thread(self.service.balance, player)
+            balance = await _reach(self.service.balance, player)
             if staked > balance:
                 raise IllegalAction(
                     f"the wagers come to {format_money(staked)}; "
@@ -194,7 +235,7 @@ class SharedTable:
             if seat.decision is not None:
                 raise IllegalAction("you have decided this hand; the dealer shows when all have")
             round_id = seat.round_id
-            await asyncio.to_thread(self.service.check_decision, player, round_id, action, amount)
+            await _reach(self.service.check_decision, player, round_id, action, amount)
             seat.decision = (action, amount)
             waiting = sum(s.round_id is not None and s.decision is None for s in self.seats)
             await seat.send(DecidedMessage(action=action, waiting=waiting))
@@ -215,10 +256,10 @@ class SharedTable:
         if not bettors:
             return
         if self.deal is None:  # the last one could not be made: make it now
-            self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+            self.deal = await _reach(self.service.new_deal, self.game, self.variant)
         if self.layout is None:
             seed = "|".join(s.client_seed for s in bettors)
-            self.layout = await asyncio.to_thread(self.service.seal_deal, self.deal.id, seed)
+            self.layout = await _reach(self.service.seal_deal, self.deal.id, seed)
             self.next_place = self.layout.first
         if self.spec.shoe is not None:
             await self._deal_coup(bettors)
@@ -298,45 +339,104 @@ class SharedTable:
 
     async def _showdown(self) -> None:
         """Carry out every decision (an undecided hand folds) in one transaction, reveal
-        the deck, then show each player their settled round (lock held)."""
+        the deck, then show each player their settled round (lock held). A database that
+        does not answer is tried again after each of :attr:`retry_pauses`; then every
+        seat's round is void and refunded (:meth:`_void`)."""
         self._timer.cancel()
         playing = [s for s in self.seats if s.round_id is not None]
         decisions = []
         for seat in playing:
             assert seat.round_id is not None
-            if seat.decision is None:
-                await seat.send(ErrorMessage(message="time ran out: the hand folds"))
             decisions.append((seat.player, seat.round_id, *(seat.decision or ("fold", None))))
+        folded = ErrorMessage(message="time ran out: the hand folds")
+        await deliver((seat, folded) for seat in playing if seat.decision is None)
+        notes = await self._carry_out(decisions)
+        if notes is None:  # nothing was carried out: the rounds are still open
+            await self._void()
+            return
+        await self._reveal_and_renew()
+        messages: list[tuple[Seat, TableMessage]] = []
+        for seat in playing:
+            assert seat.round_id is not None
+            if seat.round_id in notes:
+                messages.append((seat, ErrorMessage(message=notes[seat.round_id])))
+            messages.append((seat, await self._result(seat, seat.round_id)))
+        await self._reopen(playing, messages)
+
+    async def _carry_out(
+        self, decisions: list[tuple[int, int, str, Cents | None]]
+    ) -> dict[int, str] | None:
+        """The showdown's notes once it is written, or None if every attempt failed
+        (each attempt is one transaction: a failed one carried out nothing)."""
+        for pause in (*self.retry_pauses, None):
+            try:
+                return await asyncio.to_thread(self.service.showdown, decisions)
+            except Exception as error:  # the database did not answer, or failed
+                _log.warning("the %s table's showdown failed: %s", self.game, _short(error))
+            if pause is not None:
+                await asyncio.sleep(pause)
+        return None
+
+    async def _void(self) -> None:
+        """Void and refund every seat's open round (G7: none of its decisions was
+        carried out), tell each seat so, and reopen betting (lock held). If the void
+        cannot be written either, the table closes to bets and tries again every
+        :attr:`reopen_seconds`; the round's status in the database decides, so a
+        round the showdown did settle after all is shown settled, never voided."""
+        playing = [s for s in self.seats if s.round_id is not None]
+        seats = [(s.player, s.round_id) for s in playing if s.round_id is not None]
         try:
-            notes = await asyncio.to_thread(self.service.showdown, decisions)
-            settled = True
-        except Exception:  # nothing was carried out: the rounds stay open (G7)
-            _log.exception("the showdown failed")
-            notes, settled = {}, False
+            returned = await asyncio.to_thread(self.service.rounds.void_shared, seats, _VOID)
+        except Exception as error:
+            _log.warning("the %s table could not void its rounds: %s", self.game, _short(error))
+            if self.phase != "closed":
+                self.phase = "closed"
+                closed = ErrorMessage(message=_CLOSED)
+                await deliver((seat, closed) for seat in playing)
+                await self._broadcast()
+            self._timer.arm(self.reopen_seconds, self._void)
+            return
+        await self._reveal_and_renew()
+        messages: list[tuple[Seat, TableMessage]] = []
+        for seat in playing:
+            assert seat.round_id is not None
+            if seat.round_id in returned:
+                back = format_money(returned[seat.round_id])
+                message = f"{_UNREACHABLE}: your round is void and your {back} is back"
+                messages.append((seat, ErrorMessage(message=message)))
+            messages.append((seat, await self._result(seat, seat.round_id)))
+        await self._reopen(playing, messages)
+
+    async def _result(self, seat: Seat, round_id: int) -> TableMessage:
+        """The seat's finished round, or a note if it cannot be read back now."""
         try:
-            if settled:
-                await self._next_deal(broadcast=False)
-            for seat in playing:
-                assert seat.round_id is not None
-                if not settled:
-                    message = (
-                        "the table could not reach its database: your round stays open "
-                        "and is void and refunded when the server restarts (G7)"
-                    )
-                    await seat.send(ErrorMessage(message=message))
-                    continue
-                if seat.round_id in notes:
-                    await seat.send(ErrorMessage(message=notes[seat.round_id]))
-                view = await asyncio.to_thread(self.service.round, seat.player, seat.round_id)
-                await seat.send(ResultMessage(round=view))
-        finally:  # whatever failed, the table goes back to betting
-            for seat in playing:
-                seat.round_id, seat.decision = None, None
-            self.phase = "betting"
-            if not settled:  # a fresh deck for the next deal
-                self.deal, self.layout = None, None
-            self.seats = [s for s in self.seats if s.listeners]  # those who left go now
-            await self._broadcast()
+            view = await asyncio.to_thread(self.service.round, seat.player, round_id)
+        except Exception as error:
+            _log.warning("the %s table could not read round %s: %s", self.game, round_id, error)
+            return ErrorMessage(message=f"round {round_id} is finished: see it in your history")
+        return ResultMessage(round=view)
+
+    async def _reveal_and_renew(self) -> None:
+        """Nothing of this deck is in play: reveal it and commit to the next. If the
+        database fails, the next deal is made when betting closes (see :meth:`_deal`)."""
+        phase = self.phase  # betting reopens once every seat has its round's end
+        try:
+            await self._next_deal(broadcast=False)
+        except Exception as error:
+            _log.warning("the %s table's next deal failed: %s", self.game, _short(error))
+            self.deal, self.layout = None, None
+        self.phase = phase
+
+    async def _reopen(self, playing: list[Seat], messages: list[tuple[Seat, TableMessage]]) -> None:
+        """Send each seat its round's end, free the seats and reopen betting."""
+        await asyncio.gather(  # every seat at once; one seat's messages in their order
+            *(seat.send_all([m for s, m in messages if s is seat]) for seat in playing)
+        )
+        for seat in playing:
+            seat.round_id, seat.decision = None, None
+        self.phase = "betting"
+        self.seats = [s for s in self.seats if s.listeners]  # those who left go now
+        await self._broadcast()
 
     async def _next_deal(self, broadcast: bool = True) -> None:
         """Reveal the deal that is done with and commit to the next. The old deal is
@@ -363,7 +463,7 @@ class SharedTable:
         return TableSnapshot(
             game=self.game,
             phase=self.phase,
-            seconds_left=self._timer.seconds_left(),
+            seconds_left=None if self.phase == "closed" else self._timer.seconds_left(),
             commitment=self.deal.commitment if self.deal else None,
             seats=[s.view(player, self.spec) for s in self.seats],
             seats_free=self.max_seats - len(self.seats),
@@ -371,5 +471,4 @@ class SharedTable:
         )
 
     async def _broadcast(self) -> None:
-        for seat in list(self.seats):
-            await seat.send(self.snapshot(seat.player))
+        await deliver((seat, self.snapshot(seat.player)) for seat in list(self.seats))

@@ -452,7 +452,9 @@ class TableSnapshot(_View):
 
     type: Literal["table"] = "table"
     game: str
-    phase: str = Field(description="betting or deciding")
+    phase: str = Field(
+        description="betting, deciding, or closed (its database cannot be reached)"
+    )
     seconds_left: float | None
     commitment: str | None
     seats: list[SeatView]

@@ -8,6 +8,7 @@ or text that is not a message is refused with an error message and the seat stay
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -30,6 +31,8 @@ from riverboat.web.models import first_problem
 __all__ = ["router"]
 
 router = APIRouter()
+#: what a send or receive raises once the client has gone
+_GONE = (WebSocketDisconnect, RuntimeError, OSError)
 PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
 TableMessages: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 
@@ -135,10 +138,11 @@ async def shared_table(websocket: WebSocket, game: str) -> None:
                 refusal = await _table_message(table, player, text)
             if refusal is not None:
                 await send(refusal)
-    except Refusal as error:  # no seat: the table is full, say
-        await send(_refusal(str(error), code_of(error)))
-        await websocket.close()
-    except WebSocketDisconnect:
+    except Refusal as error:  # no seat: the table is full, say so if it still listens
+        with contextlib.suppress(*_GONE):
+            await send(_refusal(str(error), code_of(error)))
+            await websocket.close()
+    except _GONE:  # the client went (or its connection broke) mid-send: nothing to say
         pass
     finally:  # whatever ended the connection, its seat is not left behind
         await table.leave(player, send)
