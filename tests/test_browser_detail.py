@@ -268,6 +268,9 @@ def test_the_roads_are_the_servers_cells_in_their_own_box(
         view = _get(page, server, "api/games/baccarat/roads")
         page.reload()
         page.wait_for_selector(".spot")
+        # the roads are drawn when the table is chosen and again with the history: read
+        # them once every request is answered
+        page.wait_for_load_state("networkidle")
         expect(page.locator("#bead > span")).to_have_count(coups)
         for road in ("bead", "big", "big-eye-boy", "small-road", "cockroach-pig"):
             assert _cells(page, road) == _expected(view, road), road
