@@ -6,22 +6,19 @@ import io
 import json
 import re
 import shutil
-import socket
 import subprocess
-import threading
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from PIL import Image
 from playwright.sync_api import Page, Route, sync_playwright
 
 from riverboat.web.app import create_app
+
+from browser_support import launch_chromium, serving
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "riverboat" / "web" / "static"
 SPRITE = STATIC / "cards" / "cards.svg"
@@ -195,26 +192,6 @@ def test_the_app_serves_the_deck(tmp_path: Path) -> None:
         assert '<link rel="stylesheet" href="/static/cards.css">' in page
 
 
-@contextmanager
-def _serving(database: Path) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(f"sqlite:///{database}", local_player=True, rate_limit=1000)
-    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if runner.started:
-            break
-        time.sleep(0.1)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        runner.should_exit = True
-        thread.join(timeout=10)
-
-
 # The contact sheet: a page of the app's origin with no inline script or style at all
 SHEET_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Card faces</title>
@@ -254,19 +231,15 @@ Opener = Callable[[int, float], tuple[Page, list[str]]]
 def open_sheet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opener]:
     """Opens the contact sheet in a tab of the given width and pixel ratio; the tab's list
     gathers the browser's Content-Security-Policy refusals."""
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
     bodies = {
         "/sheet/": ("text/html", SHEET_HTML),
         "/sheet/sheet.css": ("text/css", SHEET_CSS),
         "/sheet/sheet.js": ("text/javascript", SHEET_JS),
     }
-    with _serving(tmp_path_factory.mktemp("cards") / "cards.db") as origin, sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=chromium,
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-        )
+    database = tmp_path_factory.mktemp("cards") / "cards.db"
+    with serving(database, local_player=True) as address, sync_playwright() as pw:
+        origin = address.rstrip("/")
+        browser = launch_chromium(pw)
 
         def fulfil(route: Route) -> None:
             kind, body = bodies[route.request.url.removeprefix(origin)]
