@@ -6,11 +6,13 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from riverboat.web.app import create_app, server_options
@@ -19,25 +21,39 @@ SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots
 
 
 @contextmanager
-def serving(database: Path, local_player: bool) -> Iterator[str]:
-    """The app on a free loopback port, in a thread, for as long as the block runs."""
+def serving(
+    database: Path,
+    local_player: bool = True,
+    *,
+    options: dict[str, Any] | None = None,
+    extra: Callable[[FastAPI], object] | None = None,
+    house_edges: bool = True,
+) -> Iterator[str]:
+    """The app on a free loopback port, in a thread, for as long as the block runs: with
+    the options ``riverboat serve`` gives it (or ``options``), ``extra`` applied to the
+    app first, and, when no local player plays, the accounts ann and bob. Yields the
+    address with its trailing slash."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = create_app(f"sqlite:///{database}", local_player=local_player, rate_limit=1000)
+    app = create_app(
+        f"sqlite:///{database}", local_player=local_player, rate_limit=1000,
+        house_edges=house_edges,
+    )  # fmt: skip
     if not local_player:
         for name in ("ann", "bob"):
             app.state.service.register(name, "a long password")
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", **server_options()
-    )
+    if extra is not None:
+        extra(app)
+    settings = server_options() if options is None else options
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical", **settings)
     runner = uvicorn.Server(config)
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()
-    for _ in range(100):
+    for _ in range(200):
         if runner.started:
             break
-        time.sleep(0.1)
+        time.sleep(0.05)
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:

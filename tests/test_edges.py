@@ -18,7 +18,6 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-import uvicorn
 from hypothesis import HealthCheck, given, settings
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
@@ -28,47 +27,22 @@ from websockets.sync.client import connect as ws_connect
 
 from riverboat.cli import app as cli
 from riverboat.table.service import TableService, verify_round
-from riverboat.web.app import create_app, server_options
+from riverboat.web.app import server_options
 from riverboat.web.deps import RateLimiter
 from riverboat.web.errors import MESSAGE_LIMIT, database_unavailable
 from riverboat.web.guards import BODY_LIMIT, CONTENT_SECURITY_POLICY
+
+from browser_support import serving as served
 
 CSRF = {"X-CSRF-Token": "t", "Cookie": "riverboat_csrf=t"}
 
 
 @contextmanager
-def serving(
-    database: Path,
-    *,
-    local_player: bool = True,
-    options: dict[str, Any] | None = None,
-    extra: Any = None,
-) -> Iterator[str]:
-    """The app on a free loopback port with the options ``riverboat serve`` gives it
-    (or ``options``), in a thread, for as long as the block runs."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(
-        f"sqlite:///{database}", local_player=local_player, rate_limit=1000,
-        house_edges=False,
-    )  # fmt: skip
-    if extra:
-        extra(app)
-    settings = server_options() if options is None else options
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical", **settings)
-    runner = uvicorn.Server(config)
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if runner.started:
-            break
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        runner.should_exit = True
-        thread.join(timeout=10)
+def serving(database: Path, **settings: Any) -> Iterator[str]:
+    """The served app of the browser tests, without its house edges worked out, its
+    address without the trailing slash."""
+    with served(database, house_edges=False, **settings) as address:
+        yield address.rstrip("/")
 
 
 @pytest.fixture(scope="module")
