@@ -164,40 +164,35 @@ def test_rabbit_hunter_buy_and_play_stakes_the_play_and_the_fee(wide: Page) -> N
     _shot(page, "rabbit-hunter", "result")
 
 
-def test_tri_card_raise_stakes_the_raise(wide: Page) -> None:
-    page = wide
-    game = _game(page, "tri-card")
-    _fresh(page, "Tri-Card Poker")
+def _ante_and_decide(page: Page, slug: str, title: str, action: str) -> Round:
+    """At `title`'s table: an Ante, Deal and `action`, photographed before, at the
+    decision and at the result; the settled round, its result checked on the felt."""
+    game = _game(page, slug)
+    _fresh(page, title)
     _stake(page, "ante")
-    _shot(page, "tri-card", "before")
+    _shot(page, slug, "before")
     _deal(page)
-    expect(page.locator("[data-line=raise]")).to_have_count(1)
-    _shot(page, "tri-card", "decision")
-    settled = _decide(page, "raise")
-    expect(page.locator("[data-line=raise] .pile__amount")).to_have_text(
-        _money(settled["stakes"]["raise"])
+    _shot(page, slug, "decision")
+    settled = _decide(page, action)
+    line = "raise" if action == "raise" else "play"
+    expect(page.locator(f"[data-line={line}] .pile__amount")).to_have_text(
+        _money(settled["stakes"][line])
     )
     _check_result(page, game, settled)
-    _shot(page, "tri-card", "result")
+    _shot(page, slug, "result")
+    return settled
+
+
+def test_tri_card_raise_stakes_the_raise(wide: Page) -> None:
+    settled = _ante_and_decide(wide, "tri-card", "Tri-Card Poker", "raise")
+    assert settled["stakes"]["raise"] == settled["stakes"]["ante"]  # T3
 
 
 def test_crazy4_play_shows_the_play_from_the_stakes(wide: Page) -> None:
-    page = wide
-    game = _game(page, "crazy4")
-    _fresh(page, "Crazy 4 Poker")
-    _stake(page, "ante")
-    _shot(page, "crazy4", "before")
-    _deal(page)
-    _shot(page, "crazy4", "decision")
-    settled = _decide(page, "play")
+    settled = _ante_and_decide(wide, "crazy4", "Crazy 4 Poker", "play")
     assert settled["stakes"]["play"] >= 500
-    expect(page.locator("[data-line=play] .pile__amount")).to_have_text(
-        _money(settled["stakes"]["play"])
-    )
-    _check_result(page, game, settled)
     # the best four of five are lifted: four in each hand
     assert all(len(indices) == 4 for indices in settled["made"].values())
-    _shot(page, "crazy4", "result")
 
 
 def test_baccarat_totals_and_a_third_card_sideways(wide: Page) -> None:
