@@ -3,12 +3,13 @@ of each game by clicking, with Fold, Buy & Play, Quick Replay and hold-to-reset,
 players at each shared table, and a screenshot of each table in
 test-artifacts/screenshots/."""
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import suppress
 
 import pytest
-from playwright.sync_api import Browser, Error, Page, Route, expect
+from playwright.sync_api import Browser, Error, Page, Route, WebSocketRoute, expect
 
 from browser_support import SHOTS, choose, finish, table_tab, tap
 
@@ -254,6 +255,39 @@ def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Br
     expect(ann.locator("#seats")).to_contain_text("You (ann)")
     for tab in (ann, bob):
         tab.context.close()
+
+
+def test_a_closed_shared_table_says_betting_waits_for_the_void_g7(
+    shared_server: str, browser: Browser
+) -> None:
+    """The table's messages pass through as sent, but for a phase of ``closed`` (a
+    showdown that could not be written, its void pending: G7): the clock says so, and
+    the commitment is shortened on its line, its whole in the line's title."""
+    ann = _signed_in(browser, shared_server, "ann")
+
+    def closing(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+
+        def relay(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "table":
+                data = {**data, "phase": "closed", "seconds_left": None}
+            route.send(json.dumps(data))
+
+        server.on_message(relay)
+
+    ann.route_web_socket(re.compile(r"/ws/tables/"), closing)
+    choose(ann, "Crazy 4 Poker · shared")
+    expect(ann.locator("#clock")).to_have_text(
+        "Betting is closed until the last round is voided and refunded"
+    )
+    line = ann.locator("#table-line")
+    expect(line).to_contain_text(re.compile(r"commitment SHA-256 [0-9a-f]{8}…"))
+    assert re.fullmatch(r"commitment [0-9a-f]{64}", line.get_attribute("title") or "")
+    ann.set_viewport_size({"width": 390, "height": 844})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(SHOTS / "crazy4-shared-closed-phone.png"))
+    ann.context.close()
 
 
 def test_two_players_at_a_shared_baccarat_shoe_b1(shared_server: str, browser: Browser) -> None:

@@ -80,7 +80,11 @@ function renderSeats() {
     return `<li class="${seat.you ? "you" : ""}">${escape(seat.you ? `You (${seat.name})` : seat.name)}${chips}${mark}</li>`;
   }).join("") + `<li>${table.seats_free} seat(s) free</li>`;
   const shoe = table.shoe && table.shoe.cards_left ? ` · ${table.shoe.cards_left} cards left in the shoe` : "";
-  $("table-line").textContent = `commitment ${table.commitment}${shoe}`;
+  // the commitment shortened, so the line never breaks inside it on a phone; the
+  // fairness drawer (v) shows it in full, with Copy
+  const line = $("table-line");
+  line.textContent = `commitment SHA-256 ${table.commitment.slice(0, 8)}…${shoe}`;
+  line.title = `commitment ${table.commitment}`;
   // the clock sits in the action bar, in view beside Bet and the decisions
   const closes = Date.now() + (table.seconds_left || 0) * 1000;
   const tick = () => {
@@ -88,6 +92,11 @@ function renderSeats() {
     $("clock").textContent = table.phase === "betting" ? `Betting closes in ${left} s` : `Decisions close in ${left} s`;
   };
   clearInterval(state.ticker);
+  if (table.phase === "closed") {  // a showdown could not be written: void and refund pending
+    $("clock").textContent = "Betting is closed until the last round is voided and refunded";
+    $("clock").hidden = false;
+    return;
+  }
   $("clock").hidden = table.seconds_left === null;
   if (table.seconds_left !== null) {
     tick();
