@@ -213,6 +213,30 @@ def test_a_reload_picks_up_the_round_in_play(page: Page) -> None:
     expect(page.locator("#message")).to_contain_text("folds")
 
 
+def test_chips_tapped_while_a_table_loads_stay_put(page: Page) -> None:
+    """The table's open round comes late (held below); chips tapped meanwhile, and the
+    same table chosen twice, keep the chips: the later choice wins, nothing resets."""
+    choose(page, "Crazy 4 Poker")
+    for spot in page.locator("#spots [data-spot]").all():  # empty circles to start
+        spot.focus()
+        page.keyboard.press("Backspace")
+    held: list[Route] = []
+    page.route("**/api/games/tri-card/open", lambda route: held.append(route))
+    choose(page, "Tri-Card Poker")
+    page.locator("#tables").evaluate("dialog => dialog.open && dialog.close()")
+    tap(page, "pair_plus")
+    choose(page, "Tri-Card Poker")  # again, before the first load ends
+    page.locator("#tables").evaluate("dialog => dialog.open && dialog.close()")
+    tap(page, "pair_plus")
+    expect(page.locator("[data-spot=pair_plus] .pile__amount")).to_have_text("$10")
+    assert len(held) == 2
+    for route in reversed(held):  # both loads end now, the first one last of all
+        route.continue_()
+    page.unroute("**/api/games/tri-card/open")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("[data-spot=pair_plus] .pile__amount")).to_have_text("$10")
+
+
 def _signed_in(browser: Browser, address: str, name: str) -> Page:
     tab = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
     tab.goto(address)

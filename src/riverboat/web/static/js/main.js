@@ -14,18 +14,23 @@ import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 
 async function selectGame(name, shared = false) {
+  const same = name === state.game && shared === state.shared;  // chips on it stay
   leaveTable();
   hideHint();
   forgetCommitment();  // this table's own is fetched below, or by a deal sent before it comes
   state.game = name;
   state.shared = shared;
   localStorage.setItem("riverboat-table", JSON.stringify({ game: name, shared }));  // back here after a reload
-  state.round = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
-  state.wagers = state.last[tableKey()] ? { ...state.last[tableKey()] } : {};
+  state.round = null;
+  if (!same) state.wagers = state.last[tableKey()] ? { ...state.last[tableKey()] } : {};
   $("shared").hidden = !shared;
   renderGames();
   renderSpots();
   renderRound();
+  const choice = ++state.choosing;
+  const open = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
+  if (choice !== state.choosing) return;  // another table (or this one again) chosen meanwhile
+  state.round = open;
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
   await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
   if (shared) {
@@ -34,6 +39,7 @@ async function selectGame(name, shared = false) {
   } else if (state.round) {
     state.wagers = { ...state.round.wagers };
     renderSpots();
+    renderRound();
     say("Your round is still open: your decision.");
   } else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
 }

@@ -4,7 +4,8 @@
 export const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 },
   shared: false, socket: null, table: null, gotResult: false, commitment: null, shoeInPlay: false, ticker: null,
   busy: false,  // a deal, decision or New shoe in flight: the buttons that send one wait
-  hinting: null };  // the hint being worked out (its AbortController)
+  hinting: null,  // the hint being worked out (its AbortController)
+  choosing: 0 };  // counts the tables chosen: a table's load that finds a later choice stops
 
 export const tableKey = () => (state.shared ? `${state.game}:shared` : state.game);
 export const $ = (id) => document.getElementById(id);
