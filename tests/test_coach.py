@@ -76,11 +76,11 @@ def test_a_round_at_the_table_is_weighed_on_its_own_hand_and_wagers() -> None:
         service.act(me, view.id, "fold")
     assert tally.decisions == 12  # three options a hand
     assert tally.best == 4
-    assert tally.summary().startswith("Coach: 12 decisions, 33% best; the others cost $")
+    assert tally.summary().startswith("12 decisions, 33% best; the others cost $")
 
 
 def test_an_empty_tally_says_so() -> None:
-    assert CoachTally().summary() == "Coach: no decisions yet."
+    assert CoachTally().summary() == "no decisions yet."
 
 
 @pytest.fixture

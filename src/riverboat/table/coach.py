@@ -84,15 +84,16 @@ class CoachTally:
         return self
 
     def summary(self) -> str:
-        """``"Coach: 12 decisions, 83% best; the others cost $4.20 (0.84 Antes)."``
+        """``"12 decisions, 83% best; the others cost $4.20 (0.84 Antes)."``
 
         >>> CoachTally(4, 3, 250.0, 0.5).summary()
-        'Coach: 4 decisions, 75% best; the others cost $2.50 (0.50 Antes).'
+        '4 decisions, 75% best; the others cost $2.50 (0.50 Antes).'
         """
         if not self.decisions:
-            return "Coach: no decisions yet."
+            return "no decisions yet."
         share = self.best / self.decisions
+        decisions = "1 decision" if self.decisions == 1 else f"{self.decisions} decisions"
         return (
-            f"Coach: {self.decisions} decisions, {share:.0%} best; the others cost "
+            f"{decisions}, {share:.0%} best; the others cost "
             f"{format_money(round(self.cost_cents))} ({self.cost_antes:.2f} Antes)."
         )
