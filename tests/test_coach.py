@@ -39,6 +39,11 @@ def test_a_play_between_1x_and_3x_is_worth_the_straight_line_between_them() -> N
     assert coach("crazy4", ACES, None, "play", Fraction(5, 2)).label == "Play 2.5x"
 
 
+def test_wagers_without_a_decision_leave_nothing_to_weigh() -> None:
+    with pytest.raises(RulesError, match="these wagers leave no decision to weigh"):
+        coach("tri-card", "Qh 6d 4c", {"ante": 0, "pair_plus": 1}, "fold")  # T3
+
+
 @pytest.mark.parametrize(
     ("action", "bet", "message"),
     [

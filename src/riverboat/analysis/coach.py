@@ -61,6 +61,8 @@ def coach(
     taken = sorted((o for o in options if o.action == action), key=lambda o: o.bet)
     if not taken:
         offered = ", ".join(sorted({str(o.action) for o in options if o.action}))
+        if not offered:  # T3: Pair Plus alone
+            raise RulesError("these wagers leave no decision to weigh")
         raise RulesError(f"{action!r} is not a decision for this hand: the decisions are {offered}")
     if bet is None:
         stake = next(o.stake for o in find_game(game).spec(rules).options if o.action == action)
