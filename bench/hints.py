@@ -15,7 +15,9 @@ For each game with a decision, with every wager placed:
   C(47, 5)), on a ready array, in the same process.
 
 An untimed process runs first so that numba's cache is warm. Every figure is the
-best of ``--repeat`` fresh processes (the machine is shared: read the ratios).
+best of ``--repeat`` fresh processes; beside the wall times, the CPU time the process
+spent (``time.process_time``), which a shared machine's load inflates less: read
+the ratios and the CPU times.
 
     python bench/hints.py [--games tri-card,crazy4,rabbit-hunter] [--hands 50]
                           [--repeat 3] [--json FILE]
@@ -51,16 +53,17 @@ game, wagers, count = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 size = 3 if game == "tri-card" else 5
 rng = np.random.default_rng(2026)  # benchmark data only
 hands = [rng.permutation(52)[:size].tolist() for _ in range(count + 1)]
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 best_action(game, hands[0], wagers)
-first = time.perf_counter() - start
+first, first_cpu = time.perf_counter() - start, time.process_time() - cpu
 if count == 0:
     raise SystemExit(0)
-warm = []
+warm, warm_cpu = [], []
 for hand in hands[1:]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     best_action(game, hand, wagers)
     warm.append(time.perf_counter() - start)
+    warm_cpu.append(time.process_time() - cpu)
 # the peer: the batch evaluator on as many dealer hands as one hint values
 unseen = np.setdiff1d(np.arange(52), hands[0])
 from itertools import combinations
@@ -72,7 +75,8 @@ for _ in range(5):
     start = time.perf_counter()
     evaluate(dealer)
     peer.append(time.perf_counter() - start)
-print(json.dumps({"import": imported - started, "first": first, "warm": warm,
+print(json.dumps({"import": imported - started, "first": first, "first_cpu": first_cpu,
+                  "warm": warm, "warm_cpu": warm_cpu,
                   "peer": min(peer), "dealer_hands": len(dealer)}))
 """
 
@@ -100,10 +104,13 @@ def measure(game: str, hands: int, repeat: int) -> dict[str, float | int | str]:
     best = min(runs, key=lambda r: r["first"])
     warm = [w for r in runs for w in r["warm"]]
     median = statistics.median(warm)
+    cpu = statistics.median([w for r in runs for w in r["warm_cpu"]])
     peer = min(r["peer"] for r in runs)
     return {
         "game": game,
         "first_s": best["first"],
+        "first_cpu_s": min(r["first_cpu"] for r in runs),
+        "warm_median_cpu_s": cpu,
         "process_s": min(processes),
         "import_only_s": min(imports),
         "warm_median_s": median,
@@ -124,16 +131,18 @@ def main() -> None:
     figures = [measure(g, options.hands, options.repeat) for g in options.games.split(",")]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(
-        "| game | first hint | process with one hint / import only | warm median "
-        "| warm slowest | evaluator on the same dealer hands | warm / evaluator |"
+        "| game | first hint (CPU) | process with one hint / import only "
+        "| warm median (CPU) | warm slowest | evaluator on the same dealer hands "
+        "| warm / evaluator |"
     )
     print("|---" * 7 + "|")
     for f in figures:
         process, imports = float(f["process_s"]), float(f["import_only_s"])
         print(
-            f"| {f['game']} | {f['first_s']:.3f} s "
+            f"| {f['game']} | {f['first_s']:.3f} s ({f['first_cpu_s']:.3f} s) "
             f"| {process:.2f} s / {imports:.2f} s = {process / imports:.2f}x "
             f"| {1000 * float(f['warm_median_s']):.1f} ms "
+            f"({1000 * float(f['warm_median_cpu_s']):.1f} ms) "
             f"| {1000 * float(f['warm_slowest_s']):.1f} ms "
             f"| {1000 * float(f['peer_evaluate_s']):.1f} ms ({f['dealer_hands']:,} hands) "
             f"| {float(f['warm_vs_peer']):.2f}x |"
