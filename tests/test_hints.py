@@ -79,7 +79,7 @@ def test_tri_card_random_hands_equal_the_full_analysis() -> None:
 @pytest.mark.parametrize("variant", ["rule-card", "standard"])
 def test_crazy4_random_hands_equal_the_full_analysis(variant: str) -> None:
     model = _model("crazy4", find_game("crazy4").rules(variant))
-    hands = _random_hands(5, 150, seed=4)
+    hands = _random_hands(5, 500, seed=4)
     assert (_hint_totals(model, hands) == model.line_totals(hands).totals).all()
 
 
