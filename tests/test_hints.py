@@ -16,10 +16,10 @@ import pytest
 
 from riverboat.analysis import best_action, heads_up, wager_units
 from riverboat.analysis._dealing import dealer_counts
-from riverboat.analysis.headsup import HeadsUpGame
+from riverboat.analysis.headsup import HeadsUpGame, colex_index
 from riverboat.analysis.hints import line_totals, solve
 from riverboat.games import GameRules, RulesError, crazy4, find_game
-from riverboat.hands import FIVE_CARD, THREE_CARD, hand_table
+from riverboat.hands import FIVE_CARD, THREE_CARD, HandRanking, hand_table
 
 Cards = npt.NDArray[np.uint8]
 
@@ -41,16 +41,16 @@ def _model(game: str, rules: GameRules | None = None) -> HeadsUpGame:
 
 
 @pytest.mark.parametrize(("size", "ranking"), [(3, THREE_CARD), (5, FIVE_CARD)])
-def test_dealer_counts_and_card_incidence_match_a_brute_force(size: int, ranking: object) -> None:
+def test_dealer_counts_and_card_incidence_match_a_brute_force(
+    size: int, ranking: HandRanking
+) -> None:
     unseen = np.sort(np.random.default_rng(size).permutation(52)[:13]).astype(np.int64)
-    table = hand_table(ranking)  # type: ignore[arg-type]
+    table = hand_table(ranking)
     counts = np.zeros(table.max() + 1, dtype=np.int64)
     holding = np.zeros((len(counts), len(unseen)), dtype=np.int32)
     dealer_counts(unseen, size, table, counts, holding)
     want_counts = np.zeros_like(counts)
     want_holding = np.zeros_like(holding)
-    from riverboat.analysis.headsup import colex_index
-
     for hand in combinations(range(len(unseen)), size):
         value = table[colex_index(unseen[list(hand)][None].astype(np.uint8))[0]]
         want_counts[value] += 1
