@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from riverboat.analysis import hints
 from riverboat.analysis.adapters import game_math, heads_up_game
 from riverboat.analysis.headsup import HeadsUpGame, Solution, colex_index
 from riverboat.analysis.report import Figures, Outcomes, figures, percent, to_json
-from riverboat.cards import format_cards, parse_cards
+from riverboat.cards import format_cards
 from riverboat.games import GameRules, find_game
 from riverboat.games.codec import to_json as rules_json
 from riverboat.games.rules import RulesError
@@ -483,7 +484,8 @@ def best_action(
     wagers: Mapping[str, Any] | None = None,
     rules: GameRules | None = None,
 ) -> list[OptionValue]:
-    """Every legal option's expected value for the player's hand, best first (hints).
+    """Every legal option's expected value for the player's hand, best first (hints):
+    exact, from the unseen cards alone (:mod:`riverboat.analysis.hints`), at once.
 
     >>> [str(v) for v in best_action("tri-card", "Qh 6d 4c", {"ante": 1})]
     ['Raise: -0.9934', 'Fold: -1.0000']
@@ -495,10 +497,7 @@ def best_action(
             f"{game} has no decision to hint: every bet's edge is in analyze({game!r})"
         )
     model = heads_up(game, rules)
-    hand = np.array([parse_cards(cards)], dtype=np.uint8)
-    if hand.shape[1] != model.size:
-        raise RulesError(f"a {kind.title} hand has {model.size} cards, not {hand.shape[1]}")
-    solution = model.solve(wager_units(game, wagers), hand)
+    solution = hints.solve(model, wager_units(game, wagers), cards)
     values = [
         OptionValue(option.name, option.label, solution.expected(0, i), option.action, option.bet)
         for i, option in enumerate(model.options)

@@ -35,6 +35,7 @@ __all__ = [
     "Bet",
     "BigRoadEntryView",
     "ChoiceView",
+    "CoachVerdict",
     "CoupMessage",
     "DealtMessage",
     "Decide",
@@ -205,6 +206,24 @@ class HintOption(_View):
     action: str
     label: str
     expected: float
+
+
+class CoachVerdict(_View):
+    """A decision weighed against the best option for the hand (the coach): expected
+    values in Antes, and what the decision gave up in Antes and in cents."""
+
+    action: str
+    amount: Cents = Field(description="what the decision staked")
+    label: str
+    best: bool = Field(description="no option was worth more")
+    best_action: str = Field(description="the best option, as the analyzer names it (play3x)")
+    best_label: str
+    best_amount: Cents
+    expected: float
+    best_expected: float
+    ev_cost: float = Field(description="expected value given up, in Antes")
+    ev_cost_cents: float = Field(description="expected value given up, in cents")
+    text: str = Field(description="the verdict in words")
 
 
 # ------------------------------------------------------------------ games

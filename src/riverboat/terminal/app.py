@@ -33,12 +33,13 @@ from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
+from riverboat.table.coach import coach_round
 from riverboat.table.service import TOP_UP_BELOW
-from riverboat.table.views import RoundView
+from riverboat.table.views import CoachVerdict, RoundView
 from riverboat.terminal.felt import GAME_KEYS, Road, player_hand
 from riverboat.terminal.plain import result_text, round_net
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
-from riverboat.terminal.table import Table
+from riverboat.terminal.table import Table, remember_coach
 from riverboat.terminal.widgets import DECISION_KEYS, WELCOME, Status, short_commitment
 
 __all__ = ["DECISION_KEYS", "GAME_KEYS", "TableApp", "short_commitment"]
@@ -124,6 +125,9 @@ class TableApp(Table):
         view = self.view
         if view is not None:
             self._play(lambda: self.service.act(self.player, view.id, action, amount))
+            done = self.view
+            if self.coaching and done is not None and done.id == view.id and done.status != "open":
+                self._weigh(view, action, amount)
 
     def action_most(self) -> None:
         choice = self._ranged()
@@ -202,8 +206,13 @@ class TableApp(Table):
         return waiting
 
     def _decision_prompt(self, view: RoundView) -> str:
-        hint = " h shows each option's expected value." if self.spec(view.game).options else ""
-        return f"Round #{view.id}: your decision.{hint}"
+        if not self.spec(view.game).options:
+            return f"Round #{view.id}: your decision."
+        coach = "off" if self.coaching else "on"
+        return (
+            f"Round #{view.id}: your decision. h shows each option's expected value; "
+            f"c turns the coach {coach}."
+        )
 
     def _finished(self, view: RoundView) -> None:
         text = result_text(view)
@@ -240,8 +249,8 @@ class TableApp(Table):
 
     # ----------------------------------------------------------- hint, pages
     def action_hint(self) -> None:
-        """Each legal option's expected value in Antes, from the analyzer; worked out
-        in the background (the first Rabbit Hunter hand of a run takes seconds)."""
+        """Each legal option's expected value in Antes, from the instant hint; worked
+        out beside the table, which never waits for it."""
         view = self.view
         if view is None or self.hinting:
             return
@@ -249,9 +258,7 @@ class TableApp(Table):
             self._say(self.hints[view.id])
             return
         self.hinting = True
-        # a decision that deals a hand (the rabbit, R4) makes the analyzer's first tables slow
-        slow = any(option.deals for option in self.spec(view.game).options)
-        self._say("Working out the hint" + (" (the first takes seconds)..." if slow else "..."))
+        self._say("Working out the hint...")  # milliseconds; the first of a run, a second
         threading.Thread(target=self._hint, args=(view,), daemon=True, name="hint").start()
 
     def _hint(self, view: RoundView) -> None:
@@ -278,6 +285,45 @@ class TableApp(Table):
         view = self.view
         if view is not None and view.id == round_id and view.status == "open":
             self._say(text)
+
+    # ----------------------------------------------------------------- coach
+    def action_coach(self) -> None:
+        """The coach on or off (remembered for the next run): after each decision it
+        says whether that was the best play and what another cost in expected value."""
+        self.coaching = not self.coaching
+        remember_coach(self.coaching)
+        if self.coaching:
+            self._say(
+                "Coach on: after each decision it says whether it was the best play "
+                f"and what another cost. Session: {self.tally.summary()}"
+            )
+        else:
+            self._say(f"Coach off. Session: {self.tally.summary()}")
+
+    def _weigh(self, view: RoundView, action: str, amount: Cents | None) -> None:
+        """The coach's verdict on a decision in ``view`` (the round before it), worked out
+        beside the table (the instant hint: milliseconds, the first of a run a second),
+        then said after the round's result."""
+
+        def work() -> None:
+            try:
+                verdict: CoachVerdict | str = coach_round(view, action, amount)
+            except Exception as error:  # said on the table, never a traceback over it
+                verdict = f"No verdict: {error}"
+            with suppress(RuntimeError):  # the app closed meanwhile
+                self.call_from_thread(self._weighed, view.id, verdict)
+
+        threading.Thread(target=work, daemon=True, name="coach").start()
+
+    def _weighed(self, round_id: int, verdict: CoachVerdict | str) -> None:
+        if isinstance(verdict, CoachVerdict):
+            self.tally.add(verdict)
+            said = f"{verdict.text} Session: {self.tally.summary()}"
+        else:
+            said = verdict
+        shown = self.view
+        if shown is not None and shown.id == round_id:  # still the round shown
+            self._say(f"{self.message.plain} {said}")
 
     def action_top_up(self) -> None:
         with self._asking():

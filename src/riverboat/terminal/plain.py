@@ -29,8 +29,9 @@ from riverboat.games import find_game
 from riverboat.games.rules import RulesError, check_wagers
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
+from riverboat.table.coach import coach_round
 from riverboat.table.service import TOP_UP_BELOW, TableService
-from riverboat.table.views import RoundView
+from riverboat.table.views import CoachVerdict, RoundView
 
 __all__ = [
     "COMMITMENT_WARNING",
@@ -76,9 +77,8 @@ def default_wagers(game: str) -> dict[str, Cents]:
 class AutoPlayer:
     """Decides hands for ``game`` with a strategy.
 
-    ``optimal`` weighs each hand exactly with the analyzer (``best_action``: the
-    first hand of a process builds the game's tables, Rabbit Hunter's in about six
-    seconds, then a hand takes about a millisecond); ``simple``, ``always-play`` or a
+    ``optimal`` weighs each hand exactly with the instant hint (``best_action``: the
+    unseen cards enumerated, milliseconds a hand); ``simple``, ``always-play`` or a
     CSV file look the hand up in the simulator's strategy table.
     """
 
@@ -187,9 +187,11 @@ def play_rounds(
             seed = client_seed or new_client_seed()  # drawn after the commitment
             view = service.start_round(player, game, placed, seed, second=second)
         decision = auto.decide(view) if view.status == "open" else None
+        verdict = None
         if decision is not None:
+            verdict = coach_round(view, decision.action, decision.amount)
             view = service.act(player, view.id, decision.action, decision.amount)
-        yield _record(view, decision, resumed, shown)
+        yield _record(view, decision, resumed, shown, verdict)
 
 
 def commitment_kept(record: Mapping[str, Any]) -> bool:
@@ -200,7 +202,11 @@ def commitment_kept(record: Mapping[str, Any]) -> bool:
 
 
 def _record(
-    view: RoundView, decision: Decision | None, resumed: bool, shown: str | None
+    view: RoundView,
+    decision: Decision | None,
+    resumed: bool,
+    shown: str | None,
+    verdict: CoachVerdict | None = None,
 ) -> dict[str, Any]:
     return {
         "round": view.id,
@@ -217,6 +223,11 @@ def _record(
             "label": decision.label,
             "note": decision.note or None,
         },
+        # the coach (riverboat.table.coach): the best option for the hand and what the
+        # decision gave up against it in expected value, in Antes and in cents
+        "best_action": None if verdict is None else verdict.best_action,
+        "ev_cost": None if verdict is None else verdict.ev_cost,
+        "ev_cost_cents": None if verdict is None else verdict.ev_cost_cents,
         "result": view.result or {},
         "second": view.second,
         "second_result": view.second_result,
@@ -274,10 +285,11 @@ def result_text(view: RoundView | Mapping[str, Any]) -> str:
 
 
 def round_json(record: Mapping[str, Any]) -> str:
-    """One line of JSON: the round's wagers, cards, decision, result per wager, net and
-    balance (money in cents; with a blind second position its wagers and result too, and
-    the net over both), and its seeds: ``commitment`` the round's, and
-    ``commitment_before_deal`` the one fetched before its client seed was drawn, which
-    must be the same (`riverboat history --format json` gives the full record that
-    `riverboat verify` checks)."""
+    """One line of JSON: the round's wagers, cards, decision, the coach's
+    ``best_action`` and ``ev_cost`` (what the decision gave up, in Antes; and
+    ``ev_cost_cents``), result per wager, net and balance (money in cents; with a
+    blind second position its wagers and result too, and the net over both), and its
+    seeds: ``commitment`` the round's, and ``commitment_before_deal`` the one fetched
+    before its client seed was drawn, which must be the same (`riverboat history
+    --format json` gives the full record that `riverboat verify` checks)."""
     return json.dumps(record, ensure_ascii=False)

@@ -7,7 +7,10 @@ deals and decides.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -22,6 +25,7 @@ from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction
 from riverboat.games.spec import GameSpec
 from riverboat.money import Cents, format_money
+from riverboat.table.coach import CoachTally
 from riverboat.table.service import TOP_UP_BELOW, TableService
 from riverboat.table.views import ChoiceView, RoundView
 from riverboat.terminal.felt import GAME_KEYS, SHORT, SPECS, Chips, Hand, Road, Spots
@@ -34,7 +38,7 @@ from riverboat.terminal.widgets import (
     Status,
 )
 
-__all__ = ["Table"]
+__all__ = ["Table", "remember_coach", "remembered_coach"]
 
 #: each decision's label, from the games' specs
 _DECISIONS = {o.action: o.label for spec in SPECS.values() for o in spec.options}
@@ -42,6 +46,31 @@ _DECISIONS = {o.action: o.label for spec in SPECS.values() for o in spec.options
 _SPOT = Binding.Group("Spot", compact=True)
 _CHIP = Binding.Group("Chip", compact=True)
 _BETTING = frozenset({"spot", "chip", "tap", "hold", "deal", "replay"})
+
+
+def _settings() -> Path:
+    """The terminal table's settings: a JSON file in the user's config directory."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("riverboat")) / "terminal.json"
+
+
+def remembered_coach() -> bool:
+    """Whether the coach was on when last left (off at first, or if unreadable)."""
+    try:
+        return bool(json.loads(_settings().read_text()).get("coach", False))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def remember_coach(on: bool) -> None:
+    """Keep the coach's switch for the next run (quietly not, where it cannot be written)."""
+    path = _settings()
+    with suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        spare = path.with_suffix(".tmp")
+        spare.write_text(json.dumps({"coach": on}))
+        spare.replace(path)  # whole or not at all
 
 
 class Table(App[None]):
@@ -102,6 +131,8 @@ class Table(App[None]):
         Binding("m", "most", "Play max"),
         Binding("a", "amount", "Amount"),
         Binding("h", "hint", "Hint"),
+        # the coach, on or off (remembered); said in the decision prompt, not the footer
+        Binding("c", "coach", "Coach", show=False),
         Binding("u", "top_up", "Top up"),
         Binding("t", "rules", "Rules"),
         Binding("y", "history", "History"),
@@ -124,6 +155,7 @@ class Table(App[None]):
         ascii_cards: bool = False,
         house_edges: bool = True,
         blind: bool = False,
+        coach: bool | None = None,
     ) -> None:
         super().__init__()
         game = game or next(iter(GAMES))
@@ -136,6 +168,9 @@ class Table(App[None]):
         #: the hints worked out, by round; whether one is being worked out
         self.hints: dict[int, str] = {}
         self.hinting = False
+        #: the coach: on or off (None: as last left, remembered), and this session's tally
+        self.coaching = remembered_coach() if coach is None else coach
+        self.tally = CoachTally()
         self._felt = Spots({game: dict(wagers or {})}, blind)
         self.set_reactive(Table.game, game)
 

@@ -1,12 +1,16 @@
-"""Rounds at one's own table: deal, Quick Replay, look, decide, ask for a hint."""
+"""Rounds at one's own table: deal, Quick Replay, look, decide, ask for a hint or the
+coach's verdict on a decision."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
-from riverboat.table.views import HintOption, RoundView
+from riverboat.table.coach import coach_round
+from riverboat.table.views import CoachVerdict, HintOption, RoundView
 from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest
 
@@ -54,3 +58,19 @@ def hint(round_id: RoundId, player_id: Player, service: Service) -> list[HintOpt
     units = wagers_in_units(view.wagers, find_game(view.game).spec().decides_with)
     options = best_action(view.game, " ".join(view.cards["player"]), units)
     return [HintOption(action=o.option, label=o.label, expected=float(o.expected)) for o in options]
+
+
+@router.get("/rounds/{round_id}/coach", response_model=CoachVerdict)
+def coach(
+    round_id: RoundId,
+    player_id: Player,
+    service: Service,
+    action: Annotated[str, Query(max_length=16, pattern="^[a-z_]+$")],
+    amount: Annotated[int | None, Query(ge=0, le=10**9)] = None,
+) -> CoachVerdict:
+    """The coach: the decision ``action`` (staking ``amount`` cents, default its own
+    stake) on this round's hand, against the best option, from the instant hint."""
+    view = service.round(player_id, round_id)
+    if view.status == "void" or not find_game(view.game).spec().options:
+        raise IllegalAction("the coach weighs decisions: this round has none")
+    return coach_round(view, action, amount)

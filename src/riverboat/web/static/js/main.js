@@ -12,6 +12,7 @@ import { loadHistory, toggleHistory } from "./history.js";
 import { joinTable, leaveTable } from "./shared.js";
 import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";
+import { coached, setupCoach, toggleCoach } from "./coach.js";
 
 async function selectGame(name, shared = false) {
   const same = name === state.game && shared === state.shared;  // chips on it stay
@@ -118,6 +119,7 @@ function onKey(event) {
   else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();
   else if (key === "n") press($("new-shoe"));
   else if (key === "h") press($("hint"));
+  else if (key === "c") toggleCoach();
   else if (key === "t") press($("rules"));
   else if (key === "l") press($("logo"));
   else if (key === "y") press($("history-toggle"));
@@ -127,7 +129,8 @@ function onKey(event) {
 }
 
 async function start() {
-  Object.assign(on, { select: selectGame, place, decide });
+  Object.assign(on, { select: selectGame, place, decide: coached(decide) });
+  setupCoach();
   state.games = await api("/api/games");
   const response = await fetch("/api/me");
   if (response.status === 401) await signIn();

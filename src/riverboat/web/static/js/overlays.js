@@ -130,6 +130,7 @@ export function showKeys() {
     ["r", "Raise"],
     ["n", "New shoe (Baccarat, between coups)"],
     ["h", "Hint: each decision's expected value"],
+    ["c", "Coach on or off: after each decision, whether it was the best play and what another cost"],
     ["t", "Pay table and rules"],
     ["y", "History"],
     ["v", "Fairness: the commitment, the seeds and Verify"],

@@ -1,0 +1,72 @@
+// The coach: with its switch on (in the table menu, or key c; off at first, remembered),
+// each decision at a table of one's own is weighed by the server against the best option
+// for the hand (GET /api/rounds/{id}/coach, from the instant hint): a verdict line by the
+// decisions says whether it was the best play and, if not, what it cost in expected value
+// (dollars and Antes); the table menu keeps this visit's tally.
+import { api } from "./api.js";
+import { $, escape, money, state } from "./state.js";
+
+const SWITCH = "riverboat-coach", TALLY = "riverboat-coach-session";
+const tally = JSON.parse(sessionStorage.getItem(TALLY) || "null") || { decisions: 0, best: 0, cents: 0, antes: 0 };
+
+export const coaching = () => localStorage.getItem(SWITCH) === "on";
+
+export function setupCoach() {
+  $("coach-toggle").checked = coaching();
+  $("coach-toggle").onchange = () => {
+    localStorage.setItem(SWITCH, $("coach-toggle").checked ? "on" : "off");
+    if (!coaching()) $("coach-line").hidden = true;
+    renderTally();
+  };
+  renderTally();
+}
+
+// key c: the switch turned, and said in the message line
+export function toggleCoach() {
+  $("coach-toggle").click();
+  $("message").textContent = coaching()
+    ? "Coach on: after each decision it says whether it was the best play, and what another cost."
+    : "Coach off.";
+}
+
+function renderTally() {
+  const { decisions, best, cents, antes } = tally;
+  const said = decisions
+    ? `${decisions === 1 ? "1 decision" : `${decisions} decisions`}, ${Math.round((100 * best) / decisions)}% best; ` +
+      `the others cost ${money(Math.round(cents))} (${antes.toFixed(2)} Antes) in expected value.`
+    : "No decisions weighed yet.";
+  $("coach-session").textContent = `This visit: ${said}`;
+}
+
+// a decision function that, with the coach on, asks for its verdict once it is answered
+// (a refused decision leaves the round open and is not weighed)
+export function coached(decide) {
+  return async (action, amount) => {
+    const round = state.round;
+    await decide(action, amount);
+    const done = state.round;
+    if (!coaching() || state.shared || !round || !done || done.id !== round.id || done.status === "open") return;
+    const query = new URLSearchParams({ action });
+    if (amount !== null && amount !== undefined) query.set("amount", String(amount));
+    try {
+      const verdict = await api(`/api/rounds/${round.id}/coach?${query}`);
+      Object.assign(tally, {
+        decisions: tally.decisions + 1, best: tally.best + (verdict.best ? 1 : 0),
+        cents: tally.cents + verdict.ev_cost_cents, antes: tally.antes + verdict.ev_cost,
+      });
+      sessionStorage.setItem(TALLY, JSON.stringify(tally));
+      showVerdict(round.id, verdict);
+      renderTally();
+    } catch (error) {
+      showVerdict(round.id, { best: false, text: `No verdict: ${error.message}` });
+    }
+  };
+}
+
+function showVerdict(id, verdict) {
+  const line = $("coach-line");
+  line.innerHTML = `<span class="coach-mark" aria-hidden="true">${verdict.best ? "✓" : "✗"}</span> ` +
+    `<span>#${id} ${escape(verdict.text)}</span>`;
+  line.classList.toggle("coach-best", !!verdict.best);
+  line.hidden = false;
+}
