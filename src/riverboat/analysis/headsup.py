@@ -316,9 +316,8 @@ class HeadsUpGame:
     ) -> Solution:
         """The best option for every hand class (or for ``hands``) given the wagers, in antes."""
         if hands is None:
-            return Solution(
-                self, dict(wagers), self.hands[0], self.hands[1], self.counted(progress)
-            )
+            counted = self.counted(progress)  # first: a kept count brings the hands with it
+            return Solution(self, dict(wagers), self.hands[0], self.hands[1], counted)
         weights = np.ones(len(hands), dtype=np.int64)
         return Solution(self, dict(wagers), hands, weights, self.line_totals(hands))
 
