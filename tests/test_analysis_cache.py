@@ -47,6 +47,7 @@ def run(code: str, folder: Path) -> subprocess.CompletedProcess[str]:
 
 # a process that fails if it has to count: it can only read what another one kept
 _READ_ONLY = """
+from riverboat.analysis import _counting
 from riverboat.analysis.headsup import HeadsUpGame
 from riverboat.analysis.adapters import heads_up_game
 from riverboat.games import tri_card
@@ -54,6 +55,7 @@ def refuse(*args, **kwargs):
     raise SystemExit("counted again instead of reading the kept tables")
 HeadsUpGame.line_totals = refuse
 HeadsUpGame._find_classes = refuse
+_counting.canonical_hands = refuse
 game = heads_up_game(tri_card.TriCardRules())
 print(int(game.counted().totals.sum()), int(game.classes[1].sum()))
 """
@@ -61,7 +63,8 @@ print(int(game.counted().totals.sum()), int(game.classes[1].sum()))
 
 def test_another_process_reads_the_tables_the_first_kept(folder: Path) -> None:
     run("from riverboat.analysis import analyze; analyze('tri-card')", folder)
-    assert {e.path.name.split("-")[2] for e in cache.entries()} == {"classes", "counted"}
+    kept = {e.path.name.rsplit("-", 1)[0] for e in cache.entries()}
+    assert kept == {"tri-card-classes", "tri-card-counted", "hands-suit-classes"}
     game = fresh()
     expected = (
         f"{int(game.line_totals(game.hands[0]).totals.sum())} {int(game._find_classes()[1].sum())}"
@@ -184,7 +187,7 @@ def test_different_rules_count_different_numbers(folder: Path) -> None:
     rules = tri_card.TriCardRules()
     other = rules.with_tables(pair_plus="1-3-6-30-40")
     assert not same(fresh(rules).counted(), fresh(other).counted())
-    assert len(cache.entries()) == 4  # classes and counts of each
+    assert len(cache.entries()) == 5  # classes and counts of each, and the suit classes
 
 
 def test_an_unwritable_folder_only_means_counting_again(
@@ -213,10 +216,10 @@ def test_the_cache_command_shows_and_clears_the_tables(folder: Path) -> None:
     assert "0 tables, 0 B" in empty.output
     fresh().counted()
     shown = runner.invoke(app, ["cache"])
-    assert "2 tables" in shown.output
+    assert "3 tables" in shown.output
     assert "tri-card-counted-" in shown.output
     assert "tri-card-classes-" in shown.output
     cleared = runner.invoke(app, ["cache", "clear"])
     assert cleared.exit_code == 0
-    assert cleared.output.startswith("removed 2 tables")
+    assert cleared.output.startswith("removed 3 tables")
     assert cache.entries() == []

@@ -186,10 +186,27 @@ class HeadsUpGame:
 
     # ----------------------------------------------------------- counting
     @cached_property
+    def suit_classes(self) -> Int64s:
+        """For every player hand (by colex index), the colex index of the least hand
+        its suits can be relabelled to: its suit-symmetry class (kept on disk)."""
+        least: Int64s = disk_cache.remember(
+            disk_cache.CacheKey("hands", "suit-classes", {"size": self.size}),
+            lambda: _counting.canonical_hands(self.size),
+            self._suit_classes_from,
+            lambda least: {"least": _narrow(least)},
+        )
+        return least
+
+    def _suit_classes_from(self, arrays: disk_cache.Arrays) -> Int64s:
+        least = arrays["least"]
+        if least.shape != (comb(52, self.size),):
+            raise ValueError(f"it is not one class per {self.size}-card hand")
+        return least.astype(np.int64)
+
+    @cached_property
     def hands(self) -> tuple[npt.NDArray[np.uint8], Int64s]:
         """One player hand per suit-symmetry class, and how many hands it stands for."""
-        least = _counting.canonical_hands(self.size)
-        representatives, weights = np.unique(least, return_counts=True)
+        representatives, weights = np.unique(self.suit_classes, return_counts=True)
         return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
 
     @cached_property
