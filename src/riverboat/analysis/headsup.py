@@ -272,20 +272,26 @@ class HeadsUpGame:
                     np.einsum("nk,nkl->nl", counts, results[i, values]) * self.extra_factor
                 )
         drawing = [i for i, o in enumerate(self.options) if o.draws]
-        best = np.zeros((len(hands), 47), dtype=np.int64)
-        draw_counts = np.zeros((len(hands), 47, counts.shape[1] if drawing else 0), dtype=np.int32)
+        groups: list[tuple[Int64s, Int64s, Int64s]] = []
         if drawing:
             step = 2048
             for first in range(0, len(hands), step):
                 chunk = slice(first, first + step)
-                best[chunk], draw_counts[chunk] = self.count_draws(hands[chunk])
+                best, draw_counts = self.count_draws(hands[chunk])
                 for i in drawing:
                     totals[chunk, i] = np.einsum(
-                        "njk,njkl->nl", draw_counts[chunk].astype(np.int64), results[i, best[chunk]]
+                        "njk,njkl->nl", draw_counts.astype(np.int64), results[i, best]
                     )
+                groups.append(_by_value(best, draw_counts, first))
                 if progress is not None:
                     progress(min(first + step, len(hands)), len(hands))
-        return Counted(values, counts, best, draw_counts, totals)
+        classes = counts.shape[1] if drawing else 0
+        hand, value, drawn = (
+            [np.concatenate(parts) for parts in zip(*groups, strict=True)]
+            if groups
+            else [np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, classes), np.int64)]
+        )
+        return Counted(values, counts, hand, value, drawn, totals)
 
     @property
     def extra_factor(self) -> int:
@@ -345,8 +351,11 @@ class Counted:
 
     values: Int64s  # [n] player values
     counts: Int64s  # [n, k]
-    best: Int64s  # [n, card]: best values after drawing each card (drawing games)
-    draw_counts: npt.NDArray[np.int32]  # [n, card, k]
+    #: drawing games: for each hand and each best value a drawn card can make, the
+    #: hand's row [m], that value [m] and the dealer hands per class over those cards [m, k]
+    draw_hand: Int64s
+    draw_value: Int64s
+    draw_counts: Int64s
     totals: Int64s  # [n, option, line]
 
     def arrays(self) -> dict[str, npt.NDArray[np.integer]]:
@@ -354,8 +363,9 @@ class Counted:
         return {
             "values": _narrow(self.values),
             "counts": _narrow(self.counts),
-            "best": _narrow(self.best),
-            "draw_counts": self.draw_counts,
+            "draw_hand": _narrow(self.draw_hand),
+            "draw_value": _narrow(self.draw_value),
+            "draw_counts": _narrow(self.draw_counts),
             "totals": self.totals,
         }
 
@@ -364,21 +374,24 @@ class Counted:
         """Stored arrays back; ValueError if their shapes disagree."""
         values = arrays["values"].astype(np.int64, copy=False)
         counts = arrays["counts"].astype(np.int64, copy=False)
-        best = arrays["best"].astype(np.int64, copy=False)
-        draw_counts = arrays["draw_counts"].astype(np.int32, copy=False)
+        hand = arrays["draw_hand"].astype(np.int64, copy=False)
+        value = arrays["draw_value"].astype(np.int64, copy=False)
+        drawn = arrays["draw_counts"].astype(np.int64, copy=False)
         totals = arrays["totals"].astype(np.int64, copy=False)
         n = len(values)
         if (
             values.ndim != 1
             or counts.ndim != 2
             or len(counts) != n
-            or best.shape != draw_counts.shape[:2]
-            or len(best) != n
+            or hand.ndim != 1
+            or value.shape != hand.shape
+            or drawn.shape[:1] != hand.shape
+            or (len(hand) > 0 and (hand.min() < 0 or hand.max() >= n))
             or totals.ndim != 3
             or len(totals) != n
         ):
             raise ValueError("its arrays disagree on the number of hands")
-        return cls(values, counts, best, draw_counts, totals)
+        return cls(values, counts, hand, value, drawn, totals)
 
 
 @dataclass
@@ -457,10 +470,10 @@ class Solution:
             if not chosen.any():
                 continue
             if option.draws:
-                weight = (counted.draw_counts[chosen].astype(np.int64)) * self.weights[
-                    chosen, None, None
-                ]
-                np.add.at(tally[i], counted.best[chosen], weight)
+                rows = chosen[counted.draw_hand]
+                hands = counted.draw_hand[rows]
+                weight = counted.draw_counts[rows] * self.weights[hands, None]
+                np.add.at(tally[i], counted.draw_value[rows], weight)
             else:
                 weight = counted.counts[chosen] * (self.weights[chosen, None] * game.extra_factor)
                 np.add.at(tally[i], counted.values[chosen], weight)
@@ -475,6 +488,24 @@ class Solution:
         return Fraction(
             int(self.values[hand, option]), self.deals_per_hand() * self.game.unit * self.scale
         )
+
+
+def _by_value(
+    best: Int64s, counts: npt.NDArray[np.int32], first: int
+) -> tuple[Int64s, Int64s, Int64s]:
+    """Draw counts ``[n, card, k]`` summed over the cards that make the same best value
+    ``best[n, card]``: (hand row from ``first``, value, counts [m, k]), by hand then value.
+
+    >>> hand, value, drawn = _by_value(np.array([[7, 9, 7]]), np.ones((1, 3, 2), np.int32), 5)
+    >>> hand.tolist(), value.tolist(), drawn.tolist()
+    ([5, 5], [7, 9], [[2, 2], [1, 1]])
+    """
+    levels = int(best.max()) + 1 if best.size else 1
+    rows = np.arange(len(best))[:, None]
+    keys, inverse = np.unique((rows * levels + best).ravel(), return_inverse=True)
+    drawn = np.zeros((len(keys), counts.shape[2]), dtype=np.int64)
+    np.add.at(drawn, inverse, counts.reshape(-1, counts.shape[2]))
+    return keys // levels + first, keys % levels, drawn
 
 
 def _narrow(array: Int64s) -> npt.NDArray[np.integer]:
