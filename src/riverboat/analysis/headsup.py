@@ -13,6 +13,9 @@ The method, for any game described by a :class:`HeadsUpGame`:
    result per line, as integers; any wager combination is a weighted sum of lines,
    so the best option for every hand and every wager combination follows without
    counting again.
+
+The classes, the suit-symmetry classes and the counts are kept on disk once per
+machine and rules (:mod:`riverboat.analysis.disk_cache`): a later process reads them.
 """
 
 from __future__ import annotations
