@@ -64,7 +64,7 @@ print(int(game.counted().totals.sum()), int(game.classes[1].sum()))
 def test_another_process_reads_the_tables_the_first_kept(folder: Path) -> None:
     run("from riverboat.analysis import analyze; analyze('tri-card')", folder)
     kept = {e.path.name.rsplit("-", 1)[0] for e in cache.entries()}
-    assert kept == {"tri-card-classes", "tri-card-counted", "hands-suit-classes"}
+    assert kept == {"tri-card-classes", "tri-card-counted", "hands-suit-classes-3"}
     game = fresh()
     expected = (
         f"{int(game.line_totals(game.hands[0]).totals.sum())} {int(game._find_classes()[1].sum())}"

@@ -193,7 +193,7 @@ class HeadsUpGame:
         """For every player hand (by colex index), the colex index of the least hand
         its suits can be relabelled to: its suit-symmetry class (kept on disk)."""
         least: Int64s = disk_cache.remember(
-            disk_cache.CacheKey("hands", "suit-classes", {"size": self.size}),
+            disk_cache.CacheKey("hands", f"suit-classes-{self.size}", {"size": self.size}),
             lambda: _counting.canonical_hands(self.size),
             self._suit_classes_from,
             lambda least: {"least": _narrow(least)},
