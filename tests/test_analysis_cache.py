@@ -183,6 +183,24 @@ def test_different_rules_version_or_format_make_different_keys(
     assert key.path != before
 
 
+def test_a_new_version_replaces_its_own_tables_and_leaves_other_rules(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules, other = (
+        tri_card.TriCardRules(),
+        tri_card.TriCardRules().with_tables(pair_plus="1-3-6-30-40"),
+    )
+    arrays = {"x": np.arange(3)}
+    kept_other = cache.store(cache.CacheKey("tri-card", "counted", other), arrays)
+    old = cache.store(cache.CacheKey("tri-card", "counted", rules), arrays)
+    monkeypatch.setattr(riverboat, "__version__", "999.0")
+    new = cache.store(cache.CacheKey("tri-card", "counted", rules), arrays)
+    assert kept_other is not None
+    assert old is not None
+    assert new is not None
+    assert {e.path for e in cache.entries()} == {kept_other, new}  # the old version's is gone
+
+
 def test_different_rules_count_different_numbers(folder: Path) -> None:
     rules = tri_card.TriCardRules()
     other = rules.with_tables(pair_plus="1-3-6-30-40")

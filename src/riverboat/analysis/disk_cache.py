@@ -11,7 +11,8 @@ a digest of the counting code (a working copy changes without a new version) and
 Safe with several processes: a file is written whole to a temporary name in the
 same folder and renamed over the old one (``os.replace`` is atomic), so a reader
 sees either no file or a complete one, and two processes building at once both end
-with a valid file (the last rename wins; both wrote the same numbers). Nothing read
+with a valid file (the last rename wins; both wrote the same numbers). Writing a
+table removes the same table kept by other code (an older version). Nothing read
 is trusted: the archive is loaded without pickle, every member is checked against
 the CRC-32 its zip entry carries as it is read, the key stored inside must be the
 one asked for and the caller checks the arrays' shapes; a file failing any of these
@@ -168,7 +169,24 @@ def store(key: CacheKey, arrays: Arrays) -> Path | None:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
         return None
+    _remove_older(key)
     return path
+
+
+def _remove_older(key: CacheKey) -> None:
+    """Remove the files of ``key``'s table kept by other code (an older version, a
+    changed working copy): nothing reads them again. Other rules' files stay."""
+    mine = json.loads(key.text)
+    for path in key.path.parent.glob(f"{key.game}-{key.kind}-*.npz"):
+        if path == key.path:
+            continue
+        try:
+            with np.load(path, allow_pickle=False) as archive:
+                theirs = json.loads(str(archive["key"][()]))
+            if all(theirs.get(name) == mine[name] for name in ("game", "kind", "rules")):
+                path.unlink()
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+            continue  # damaged, or gone already: left to whoever needs it
 
 
 def remember(
