@@ -16,17 +16,6 @@ if TYPE_CHECKING:
 settings.register_profile("riverboat", deadline=None, print_blob=True)
 settings.load_profile("riverboat")
 
-
-@pytest.fixture(autouse=True, scope="session")
-def analysis_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The analyses' tables are kept in a folder of the test run's own (the
-    commands the tests start as processes inherit it), never the user's cache."""
-    folder = str(tmp_path_factory.mktemp("analysis-cache"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RIVERBOAT_CACHE_DIR", folder)
-        yield folder
-
-
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
 
