@@ -9,8 +9,12 @@ value with some cards removed is inclusion-exclusion over the removed cards:
         (-1)**|S| * #{hands containing S with value < x}
 
 The terms for |S| <= 3 are read from cumulative tables built once over all
-C(52, 5) dealer hands; |S| = 4 and 5 are counted directly (48 hands and 1).
-Player hands are reduced by suit symmetry (24 relabellings) before counting.
+C(52, 5) dealer hands; for |S| = 4 a binary search in the sorted values of the 48
+hands holding those four cards (:func:`quad_table`), and |S| = 5 is the one hand.
+A hand that draws a card r (the rabbit) needs the dealer hands avoiding r too:
+those are the hands avoiding the player's cards less the ones among them holding r,
+counted by the same sum with r added to every S, so each card drawn costs a few
+lookups. Player hands are reduced by suit symmetry (24 relabellings) before counting.
 """
 
 from __future__ import annotations
@@ -23,9 +27,17 @@ from riverboat.hands._kernels import BINOMIAL, next_combination, sort5
 
 Cards = npt.NDArray[np.uint8]
 Table = npt.NDArray[np.int16]
+#: the five-card counting tables: :func:`subset_tables`' four and :func:`quad_table`
+Tables = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int16],
+    npt.NDArray[np.int16],
+]
 
+# one thread each: the machines it runs on share their cores between processes
 _compiled = nb.njit(cache=True, nogil=True)
-_parallel = nb.njit(cache=True, nogil=True, parallel=True)
 
 
 @_compiled
@@ -131,6 +143,36 @@ def subset_tables(
 
 
 @_compiled
+def _four_of(cards: npt.NDArray[np.int64], skip: int) -> int:
+    """The colex index of five sorted cards but the one at ``skip``."""
+    index = 0
+    place = 1
+    for i in range(5):
+        if i != skip:
+            index += BINOMIAL[place, cards[i]]
+            place += 1
+    return index
+
+
+@_compiled
+def quad_table(values: Table) -> Table:
+    """For every 4-card set (by colex index), the values of the 48 five-card hands
+    holding it, sorted: how many of them rank below x is a binary search."""
+    table = np.empty((BINOMIAL[4, 52], 48), np.int16)
+    filled = np.zeros(BINOMIAL[4, 52], np.int64)
+    cards = np.arange(5)
+    for index in range(values.shape[0]):
+        for skip in range(5):
+            quad = _four_of(cards, skip)
+            table[quad, filled[quad]] = values[index]
+            filled[quad] += 1
+        next_combination(cards, 5)
+    for quad in range(table.shape[0]):
+        table[quad].sort()
+    return table
+
+
+@_compiled
 def _value5(
     a: int | np.int64,
     b: int | np.int64,
@@ -147,97 +189,136 @@ def _value5(
 
 
 @_compiled
+def _below(row: Table, x: int | np.int64) -> int:
+    """How many of a sorted row's values are below x."""
+    low, high = 0, row.shape[0]
+    while low < high:
+        middle = (low + high) >> 1
+        if row[middle] < x:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@_compiled
+def _subsets(
+    cards: npt.NDArray[np.int64],
+    extra: int,
+    pairs: npt.NDArray[np.int64],
+    triples: npt.NDArray[np.int64],
+    quads: npt.NDArray[np.int64],
+) -> None:
+    """Colex indexes of the subsets of 5 sorted ``cards`` with ``extra`` added (-1:
+    nothing added): ``pairs`` of one card and the extra (or pairs of cards), then
+    ``triples`` and ``quads`` likewise, each in a fixed order."""
+    if extra < 0:
+        n = 0
+        for i in range(5):
+            for j in range(i + 1, 5):
+                pairs[n] = BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]]
+                n += 1
+        n = 0
+        for i in range(5):
+            for j in range(i + 1, 5):
+                for m in range(j + 1, 5):
+                    triples[n] = (
+                        BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]] + BINOMIAL[3, cards[m]]
+                    )
+                    n += 1
+        for skip in range(5):
+            quads[skip] = _four_of(cards, skip)
+        return
+    # a card below the extra keeps its place among those chosen; one above moves up one
+    for i in range(5):
+        pairs[i] = (
+            BINOMIAL[1, cards[i]] + BINOMIAL[2, extra]
+            if cards[i] < extra
+            else BINOMIAL[1, extra] + BINOMIAL[2, cards[i]]
+        )
+    n = 0
+    for i in range(5):
+        for j in range(i + 1, 5):
+            below = (cards[i] < extra) + (cards[j] < extra)
+            triples[n] = (
+                BINOMIAL[1 + (cards[i] > extra), cards[i]]
+                + BINOMIAL[2 + (cards[j] > extra), cards[j]]
+                + BINOMIAL[below + 1, extra]
+            )
+            n += 1
+    n = 0
+    for i in range(5):
+        for j in range(i + 1, 5):
+            for m in range(j + 1, 5):
+                below = (cards[i] < extra) + (cards[j] < extra) + (cards[m] < extra)
+                quads[n] = (
+                    BINOMIAL[1 + (cards[i] > extra), cards[i]]
+                    + BINOMIAL[2 + (cards[j] > extra), cards[j]]
+                    + BINOMIAL[3 + (cards[m] > extra), cards[m]]
+                    + BINOMIAL[below + 1, extra]
+                )
+                n += 1
+
+
+@_compiled
 def _below_avoiding(
     removed: npt.NDArray[np.int64],
-    x: int,
-    cdf0: npt.NDArray[np.int64],
-    cdf1: npt.NDArray[np.int32],
-    cdf2: npt.NDArray[np.int32],
-    cdf3: npt.NDArray[np.int16],
-    quads: npt.NDArray[np.int16],
-    quad_signs: npt.NDArray[np.int64],
+    x: int | np.int64,
+    own: int,
+    subsets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    tables: Tables,
 ) -> int:
-    """Dealer hands avoiding the 5 ``removed`` cards (sorted) with value < x.
-
-    ``quads`` holds the values of every hand holding 4 removed cards, and the
-    removed hand itself, each with its inclusion-exclusion sign in ``quad_signs``.
-    """
+    """Dealer hands avoiding the 5 ``removed`` cards with value < x, given the
+    indexes of their pairs, triples and fours (:func:`_subsets` with nothing added)
+    and their own value."""
+    cdf0, cdf1, cdf2, cdf3, holding = tables
+    pairs, triples, quads = subsets
     count: int = cdf0[x]
     for i in range(5):
         count -= cdf1[removed[i], x]
-        for j in range(i + 1, 5):
-            count += cdf2[BINOMIAL[1, removed[i]] + BINOMIAL[2, removed[j]], x]
-            for m in range(j + 1, 5):
-                t = BINOMIAL[1, removed[i]] + BINOMIAL[2, removed[j]] + BINOMIAL[3, removed[m]]
-                count -= cdf3[t, x]
-    for q in range(quads.shape[0]):
-        if quads[q] < x:
-            count += quad_signs[q]
+        count += _below(holding[quads[i]], x)
+    for i in range(10):
+        count += cdf2[pairs[i], x]
+        count -= cdf3[triples[i], x]
+    if own < x:
+        count -= 1
     return count
 
 
 @_compiled
-def _direct_terms(
-    removed: npt.NDArray[np.int64],
-    values: Table,
-    quads: npt.NDArray[np.int16],
-    signs: npt.NDArray[np.int64],
-) -> None:
-    """Values and signs of the hands holding 4 of the 5 removed cards (+) and of
-    the removed hand itself (-)."""
-    n = 0
-    for skip in range(5):
-        rest = [removed[i] for i in range(5) if i != skip]
-        for card in range(52):
-            if card != rest[0] and card != rest[1] and card != rest[2] and card != rest[3]:
-                quads[n] = _value5(rest[0], rest[1], rest[2], rest[3], card, values)
-                signs[n] = 1
-                n += 1
-    quads[n] = _value5(removed[0], removed[1], removed[2], removed[3], removed[4], values)
-    signs[n] = -1
-
-
-@_parallel
 def class_counts(
     hands: npt.NDArray[np.int64],
     player_values: npt.NDArray[np.int64],
     boundaries: npt.NDArray[np.int64],
     dealer_values: Table,
-    cdf0: npt.NDArray[np.int64],
-    cdf1: npt.NDArray[np.int32],
-    cdf2: npt.NDArray[np.int32],
-    cdf3: npt.NDArray[np.int16],
+    tables: Tables,
     out: npt.NDArray[np.int64],
 ) -> None:
     """For each 5-card player hand, the dealer hands (from the 47 cards left) in
-    each outcome class ``[boundaries[p, k], boundaries[p, k + 1])`` of its value p."""
+    each outcome class ``[boundaries[p, k], boundaries[p, k + 1])`` of its value p;
+    ``tables``: :func:`subset_tables` and :func:`quad_table` of the dealer's values."""
     classes = boundaries.shape[1] - 1
-    for n in nb.prange(hands.shape[0]):
-        removed = hands[n].copy()
-        quads = np.empty(5 * 48 + 1, np.int16)
-        signs = np.empty(5 * 48 + 1, np.int64)
-        _direct_terms(removed, dealer_values, quads, signs)
+    subsets = (np.empty(10, np.int64), np.empty(10, np.int64), np.empty(10, np.int64))
+    for n in range(hands.shape[0]):
+        removed = hands[n]
+        _subsets(removed, -1, *subsets)
+        own = _value5(removed[0], removed[1], removed[2], removed[3], removed[4], dealer_values)
         p = player_values[n]
-        below = _below_avoiding(removed, boundaries[p, 0], cdf0, cdf1, cdf2, cdf3, quads, signs)
+        below = _below_avoiding(removed, boundaries[p, 0], own, subsets, tables)
         for k in range(classes):
-            upper = _below_avoiding(
-                removed, boundaries[p, k + 1], cdf0, cdf1, cdf2, cdf3, quads, signs
-            )
+            upper = _below_avoiding(removed, boundaries[p, k + 1], own, subsets, tables)
             out[n, k] = upper - below
             below = upper
 
 
-@_parallel
+@_compiled
 def draw_class_counts(
     hands: npt.NDArray[np.int64],
     boundaries: npt.NDArray[np.int64],
     values: Table,
-    cdf0: npt.NDArray[np.int64],
-    cdf1: npt.NDArray[np.int32],
-    cdf2: npt.NDArray[np.int32],
-    cdf3: npt.NDArray[np.int16],
+    tables: Tables,
     best_out: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int32],
 ) -> None:
     """A 5-card player hand that draws a sixth card (Rabbit Hunter's Buy).
 
@@ -246,67 +327,64 @@ def draw_class_counts(
     dealer hands from the 46 cards left in outcome class k of that value. The
     dealer's five come before the sixth card from the same 47, so the (sixth card,
     dealer hand) pairs count every deal once. ``values`` serves both the player's
-    and the dealer's five-card hands.
+    and the dealer's five-card hands; ``tables`` are their :func:`subset_tables`
+    and :func:`quad_table`.
+
+    Hands avoiding the player's cards and the drawn card r = hands avoiding the
+    player's cards (counted once per hand and value, remembered) less those holding
+    r: the sum over S within the player's cards of (-1)**|S| hands holding S and r.
     """
+    cdf0, cdf1, cdf2, cdf3, holding = tables
     classes = boundaries.shape[1] - 1
-    for n in nb.prange(hands.shape[0]):
-        player = hands[n].copy()
-        quads = np.empty(5 * 48 + 1, np.int16)
-        signs = np.empty(5 * 48 + 1, np.int64)
-        _direct_terms(player, values, quads, signs)
+    levels = cdf0.shape[0] - 1
+    everything = BINOMIAL[5, 46]  # dealer hands from the 46 cards left
+    subsets = (np.empty(10, np.int64), np.empty(10, np.int64), np.empty(10, np.int64))
+    with_pairs = np.empty(10, np.int64)
+    with_triples = np.empty(10, np.int64)
+    with_fours = np.empty(10, np.int64)
+    fives = np.empty(5, np.int64)
+    known = np.full(levels + 1, -1, np.int64)  # hands avoiding the player's, by x
+    seen = np.empty(levels + 1, np.int64)
+    for n in range(hands.shape[0]):
+        player = hands[n]
+        _subsets(player, -1, *subsets)
         own = _value5(player[0], player[1], player[2], player[3], player[4], values)
-        terms = np.empty(10 * 48 + 5, np.int16)
-        term_signs = np.empty(10 * 48 + 5, np.int64)
-        triple = np.empty(3, np.int64)
+        remembered = 0
         j = 0
         for rabbit in range(52):
             if rabbit in (player[0], player[1], player[2], player[3], player[4]):
                 continue
             best = own
-            for skip in range(5):
+            for skip in range(5):  # the rabbit and four of the player's cards
                 rest = [player[i] for i in range(5) if i != skip]
-                best = max(best, _value5(rest[0], rest[1], rest[2], rest[3], rabbit, values))
-                terms[skip] = _value5(rest[0], rest[1], rest[2], rest[3], rabbit, values)
-                term_signs[skip] = 1  # the rabbit and 4 of the player's cards
-            t = 5
-            for a in range(5):
-                for b in range(a + 1, 5):
-                    for c in range(b + 1, 5):
-                        for card in range(52):
-                            if (
-                                card != rabbit
-                                and card != player[a]
-                                and card != player[b]
-                                and card != player[c]
-                            ):
-                                terms[t] = _value5(
-                                    player[a], player[b], player[c], rabbit, card, values
-                                )
-                                term_signs[t] = -1  # the rabbit and 3 of the player's cards
-                                t += 1
+                fives[skip] = _value5(rest[0], rest[1], rest[2], rest[3], rabbit, values)
+                best = max(best, fives[skip])
             best_out[n, j] = best
+            _subsets(player, rabbit, with_pairs, with_triples, with_fours)
             previous = 0
             for k in range(classes + 1):
                 x = boundaries[best, k]
-                # hands that hold the rabbit but none of the player's cards
-                holding = cdf1[rabbit, x]
-                for a in range(5):
-                    low, high = min(rabbit, player[a]), max(rabbit, player[a])
-                    holding -= cdf2[BINOMIAL[1, low] + BINOMIAL[2, high], x]
-                    for b in range(a + 1, 5):
-                        triple[0], triple[1], triple[2] = rabbit, player[a], player[b]
-                        _sort(triple, 3)
-                        holding += cdf3[
-                            BINOMIAL[1, triple[0]]
-                            + BINOMIAL[2, triple[1]]
-                            + BINOMIAL[3, triple[2]],
-                            x,
-                        ]
-                for q in range(t):
-                    if terms[q] < x:
-                        holding += term_signs[q]
-                below = _below_avoiding(player, x, cdf0, cdf1, cdf2, cdf3, quads, signs) - holding
+                if x == 0:
+                    below = 0
+                elif x >= levels:
+                    below = everything
+                else:
+                    if known[x] < 0:
+                        known[x] = _below_avoiding(player, x, own, subsets, tables)
+                        seen[remembered] = x
+                        remembered += 1
+                    holding_rabbit = cdf1[rabbit, x]
+                    for i in range(5):
+                        holding_rabbit -= cdf2[with_pairs[i], x]
+                        if fives[i] < x:
+                            holding_rabbit += 1
+                    for i in range(10):
+                        holding_rabbit += cdf3[with_triples[i], x]
+                        holding_rabbit -= _below(holding[with_fours[i]], x)
+                    below = known[x] - holding_rabbit
                 if k > 0:
                     out[n, j, k - 1] = below - previous
                 previous = below
             j += 1
+        for i in range(remembered):
+            known[seen[i]] = -1

@@ -13,6 +13,9 @@ The method, for any game described by a :class:`HeadsUpGame`:
    result per line, as integers; any wager combination is a weighted sum of lines,
    so the best option for every hand and every wager combination follows without
    counting again.
+
+The classes, the suit-symmetry classes and the counts are kept on disk once per
+machine and rules (:mod:`riverboat.analysis.disk_cache`): a later process reads them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from math import comb, lcm
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import _counting
+from riverboat.analysis import _counting, disk_cache
 from riverboat.games import GameRules
 from riverboat.games.rules import PayTable, RulesError
 from riverboat.hands import HandRanking
@@ -133,55 +136,92 @@ class HeadsUpGame:
     @cached_property
     def classes(self) -> tuple[Int64s, Int64s]:
         """Boundaries ``[p, k]`` of each player value's outcome classes (padded with
-        the last) and results ``[option, p, k, line]`` with every wager at :attr:`unit`."""
+        the last) and results ``[option, p, k, line]`` with every wager at :attr:`unit`;
+        found once per machine (:mod:`riverboat.analysis.disk_cache`)."""
+        return disk_cache.remember(
+            disk_cache.CacheKey(self.name, "classes", self.rules),
+            self._find_classes,
+            self._classes_from,
+            lambda found: {"boundaries": found[0], "results": found[1]},
+        )
+
+    def _classes_from(self, arrays: disk_cache.Arrays) -> tuple[Int64s, Int64s]:
+        """Stored classes, checked against this game's shape."""
+        boundaries, results = arrays["boundaries"], arrays["results"]
+        levels = self.player_ranking.count
+        shape = (len(self.options), levels, boundaries.shape[1] - 1, len(self.lines))
+        if boundaries.ndim != 2 or boundaries.shape[0] != levels or results.shape != shape:
+            raise ValueError("its classes do not fit this game")
+        return boundaries.astype(np.int64, copy=False), results.astype(np.int64, copy=False)
+
+    def _find_classes(self) -> tuple[Int64s, Int64s]:
+        """:attr:`classes` found by running the game's settle on every pair of values."""
         levels_p, levels_d = self.player_ranking.count, self.dealer_ranking.count
         stakes = dict.fromkeys(self.wagers, self.unit)
+        changed = np.zeros((levels_p, levels_d - 1), dtype=bool)
         dealer = np.arange(levels_d)[None, :]
-        starts_of: list[Int64s] = []
-        results_of: list[Int64s] = []
-        for first in range(0, levels_p, 256):
-            player = np.arange(first, min(first + 256, levels_p))[:, None]
-            shape = (len(player), levels_d)
-            grid = np.stack(
-                [
-                    np.stack(
-                        [
-                            np.broadcast_to(r, shape)
-                            for r in self.settle(player, dealer, o, stakes).values()
-                        ]
-                    )
-                    for o in self.options
-                ]
-            )  # option, line, player value, dealer value
-            changed = (np.diff(grid, axis=3) != 0).any(axis=(0, 1))
-            for row in range(len(player)):
-                starts = np.concatenate([[0], np.flatnonzero(changed[row]) + 1])
-                starts_of.append(starts)
-                results_of.append(grid[:, :, row, starts].transpose(0, 2, 1))
-        width = max(len(starts) for starts in starts_of) + 1
+        for first in range(0, levels_p, 8):  # small blocks: settle's arrays stay in cache
+            player = np.arange(first, min(first + 8, levels_p))[:, None]
+            block = changed[first : first + len(player)]
+            for option in self.options:
+                for result in self.settle(player, dealer, option, stakes).values():
+                    line = np.broadcast_to(result, (len(player), levels_d))
+                    block |= line[:, 1:] != line[:, :-1]
+        sizes = changed.sum(axis=1) + 1  # classes of each player value
+        width = int(sizes.max()) + 1
         boundaries = np.full((levels_p, width), levels_d, dtype=np.int64)
+        boundaries[:, 0] = 0
+        rows, columns = np.nonzero(changed)
+        place = np.arange(len(rows)) - np.repeat(np.cumsum(sizes - 1) - (sizes - 1), sizes - 1)
+        boundaries[rows, place + 1] = columns + 1
+        # each class's results: settle once at its first dealer value
+        starts = np.minimum(boundaries[:, :-1], levels_d - 1)
+        present = np.arange(width - 1)[None, :] < sizes[:, None]
+        player_values = np.arange(levels_p)[:, None]
         results = np.zeros(
             (len(self.options), levels_p, width - 1, len(self.lines)), dtype=np.int64
         )
-        for p, (starts, grid) in enumerate(zip(starts_of, results_of, strict=True)):
-            boundaries[p, : len(starts)] = starts
-            results[:, p, : len(starts)] = grid
+        for i, option in enumerate(self.options):
+            lines = self.settle(player_values, starts, option, stakes).values()
+            for j, result in enumerate(lines):
+                results[i, :, :, j] = np.where(present, result, 0)
         return boundaries, results
 
     # ----------------------------------------------------------- counting
     @cached_property
+    def suit_classes(self) -> Int64s:
+        """For every player hand (by colex index), the colex index of the least hand
+        its suits can be relabelled to: its suit-symmetry class (kept on disk)."""
+        least: Int64s = disk_cache.remember(
+            disk_cache.CacheKey("hands", f"suit-classes-{self.size}", {"size": self.size}),
+            lambda: _counting.canonical_hands(self.size),
+            self._suit_classes_from,
+            lambda least: {"least": _narrow(least)},
+        )
+        return least
+
+    def _suit_classes_from(self, arrays: disk_cache.Arrays) -> Int64s:
+        least = arrays["least"]
+        if least.shape != (comb(52, self.size),):
+            raise ValueError(f"it is not one class per {self.size}-card hand")
+        return least.astype(np.int64)
+
+    @cached_property
     def hands(self) -> tuple[npt.NDArray[np.uint8], Int64s]:
         """One player hand per suit-symmetry class, and how many hands it stands for."""
-        least = _counting.canonical_hands(self.size)
-        representatives, weights = np.unique(least, return_counts=True)
+        representatives, weights = np.unique(self.suit_classes, return_counts=True)
         return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
 
     @cached_property
     def _tables(
         self,
-    ) -> tuple[Int64s, npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int16]]:
-        """The five-card counting tables (:func:`_counting.subset_tables`)."""
-        return _counting.subset_tables(self.dealer_values, self.dealer_ranking.count)
+    ) -> _counting.Tables:
+        """The five-card counting tables (:func:`_counting.subset_tables` and
+        :func:`_counting.quad_table`)."""
+        cdf0, cdf1, cdf2, cdf3 = _counting.subset_tables(
+            self.dealer_values, self.dealer_ranking.count
+        )
+        return cdf0, cdf1, cdf2, cdf3, _counting.quad_table(self.dealer_values)
 
     @cached_property
     def _three_tables(self) -> tuple[Int64s, Int64s, Int64s]:
@@ -194,16 +234,12 @@ class HeadsUpGame:
         values = self.player_values[colex_index(hands)].astype(np.int64)
         counts = np.zeros((len(hands), boundaries.shape[1] - 1), dtype=np.int64)
         if self.size == 5:
-            cdf0, cdf1, cdf2, cdf3 = self._tables
             _counting.class_counts(
                 hands.astype(np.int64),
                 values,
                 boundaries,
                 self.dealer_values,
-                cdf0,
-                cdf1,
-                cdf2,
-                cdf3,
+                self._tables,
                 counts,
             )
         else:
@@ -217,20 +253,11 @@ class HeadsUpGame:
         boundaries, _ = self.classes
         hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
         best = np.zeros((len(hands), 47), dtype=np.int64)
-        counts = np.zeros((len(hands), 47, boundaries.shape[1] - 1), dtype=np.int64)
-        cdf0, cdf1, cdf2, cdf3 = self._tables
+        counts = np.zeros((len(hands), 47, boundaries.shape[1] - 1), dtype=np.int32)
         _counting.draw_class_counts(
-            hands.astype(np.int64),
-            boundaries,
-            self.dealer_values,
-            cdf0,
-            cdf1,
-            cdf2,
-            cdf3,
-            best,
-            counts,
+            hands.astype(np.int64), boundaries, self.dealer_values, self._tables, best, counts
         )
-        return best, counts.astype(np.int32)
+        return best, counts
 
     # ------------------------------------------------------------- solving
     def line_totals(
@@ -248,20 +275,26 @@ class HeadsUpGame:
                     np.einsum("nk,nkl->nl", counts, results[i, values]) * self.extra_factor
                 )
         drawing = [i for i, o in enumerate(self.options) if o.draws]
-        best = np.zeros((len(hands), 47), dtype=np.int64)
-        draw_counts = np.zeros((len(hands), 47, counts.shape[1] if drawing else 0), dtype=np.int32)
+        groups: list[tuple[Int64s, Int64s, Int64s]] = []
         if drawing:
             step = 2048
             for first in range(0, len(hands), step):
                 chunk = slice(first, first + step)
-                best[chunk], draw_counts[chunk] = self.count_draws(hands[chunk])
+                best, draw_counts = self.count_draws(hands[chunk])
                 for i in drawing:
                     totals[chunk, i] = np.einsum(
-                        "njk,njkl->nl", draw_counts[chunk].astype(np.int64), results[i, best[chunk]]
+                        "njk,njkl->nl", draw_counts.astype(np.int64), results[i, best]
                     )
+                groups.append(_by_value(best, draw_counts, first))
                 if progress is not None:
                     progress(min(first + step, len(hands)), len(hands))
-        return Counted(values, counts, best, draw_counts, totals)
+        classes = counts.shape[1] if drawing else 0
+        hand, value, drawn = (
+            [np.concatenate(parts) for parts in zip(*groups, strict=True)]
+            if groups
+            else [np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, classes), np.int64)]
+        )
+        return Counted(values, counts, hand, value, drawn, totals)
 
     @property
     def extra_factor(self) -> int:
@@ -270,10 +303,35 @@ class HeadsUpGame:
 
     def counted(self, progress: Callable[[int, int], None] | None = None) -> Counted:
         """Counts and line totals of every hand class, whatever the wagers: counted
-        once, then kept (``progress`` hears of the first count)."""
+        once per machine (:mod:`riverboat.analysis.disk_cache`), then kept in memory
+        (``progress`` hears of a count)."""
         if "_counted" not in self.__dict__:
-            self.__dict__["_counted"] = self.line_totals(self.hands[0], progress)
+            self.__dict__["_counted"] = disk_cache.remember(
+                disk_cache.CacheKey(self.name, "counted", self.rules),
+                lambda: self.line_totals(self.hands[0], progress),
+                self._counted_from,
+                lambda counted: {
+                    "hands": self.hands[0],
+                    "weights": self.hands[1],
+                    **counted.arrays(),
+                },
+            )
         counted: Counted = self.__dict__["_counted"]
+        return counted
+
+    def _counted_from(self, arrays: disk_cache.Arrays) -> Counted:
+        """Stored counts, checked against this game's shape; the hand classes with them."""
+        counted = Counted.from_arrays(arrays)
+        hands, weights = arrays["hands"], arrays["weights"]
+        n = len(counted.values)
+        if (
+            hands.shape != (n, self.size)
+            or weights.shape != (n,)
+            or counted.totals.shape != (n, len(self.options), len(self.lines))
+            or counted.counts.shape[1] != self.classes[0].shape[1] - 1
+        ):
+            raise ValueError("its counts do not fit this game")
+        self.__dict__.setdefault("hands", (hands.astype(np.uint8), weights.astype(np.int64)))
         return counted
 
     def solve(
@@ -284,9 +342,8 @@ class HeadsUpGame:
     ) -> Solution:
         """The best option for every hand class (or for ``hands``) given the wagers, in antes."""
         if hands is None:
-            return Solution(
-                self, dict(wagers), self.hands[0], self.hands[1], self.counted(progress)
-            )
+            counted = self.counted(progress)  # first: a kept count brings the hands with it
+            return Solution(self, dict(wagers), self.hands[0], self.hands[1], counted)
         weights = np.ones(len(hands), dtype=np.int64)
         return Solution(self, dict(wagers), hands, weights, self.line_totals(hands))
 
@@ -297,9 +354,47 @@ class Counted:
 
     values: Int64s  # [n] player values
     counts: Int64s  # [n, k]
-    best: Int64s  # [n, card]: best values after drawing each card (drawing games)
-    draw_counts: npt.NDArray[np.int32]  # [n, card, k]
+    #: drawing games: for each hand and each best value a drawn card can make, the
+    #: hand's row [m], that value [m] and the dealer hands per class over those cards [m, k]
+    draw_hand: Int64s
+    draw_value: Int64s
+    draw_counts: Int64s
     totals: Int64s  # [n, option, line]
+
+    def arrays(self) -> dict[str, npt.NDArray[np.integer]]:
+        """The arrays to store, each in the narrowest type its values need."""
+        return {
+            "values": _narrow(self.values),
+            "counts": _narrow(self.counts),
+            "draw_hand": _narrow(self.draw_hand),
+            "draw_value": _narrow(self.draw_value),
+            "draw_counts": _narrow(self.draw_counts),
+            "totals": self.totals,
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[np.integer]]) -> Counted:
+        """Stored arrays back; ValueError if their shapes disagree."""
+        values = arrays["values"].astype(np.int64, copy=False)
+        counts = arrays["counts"].astype(np.int64, copy=False)
+        hand = arrays["draw_hand"].astype(np.int64, copy=False)
+        value = arrays["draw_value"].astype(np.int64, copy=False)
+        drawn = arrays["draw_counts"].astype(np.int64, copy=False)
+        totals = arrays["totals"].astype(np.int64, copy=False)
+        n = len(values)
+        if (
+            values.ndim != 1
+            or counts.ndim != 2
+            or len(counts) != n
+            or hand.ndim != 1
+            or value.shape != hand.shape
+            or drawn.shape[:1] != hand.shape
+            or (len(hand) > 0 and (hand.min() < 0 or hand.max() >= n))
+            or totals.ndim != 3
+            or len(totals) != n
+        ):
+            raise ValueError("its arrays disagree on the number of hands")
+        return cls(values, counts, hand, value, drawn, totals)
 
 
 @dataclass
@@ -378,10 +473,10 @@ class Solution:
             if not chosen.any():
                 continue
             if option.draws:
-                weight = (counted.draw_counts[chosen].astype(np.int64)) * self.weights[
-                    chosen, None, None
-                ]
-                np.add.at(tally[i], counted.best[chosen], weight)
+                rows = chosen[counted.draw_hand]
+                hands = counted.draw_hand[rows]
+                weight = counted.draw_counts[rows] * self.weights[hands, None]
+                np.add.at(tally[i], counted.draw_value[rows], weight)
             else:
                 weight = counted.counts[chosen] * (self.weights[chosen, None] * game.extra_factor)
                 np.add.at(tally[i], counted.values[chosen], weight)
@@ -396,6 +491,38 @@ class Solution:
         return Fraction(
             int(self.values[hand, option]), self.deals_per_hand() * self.game.unit * self.scale
         )
+
+
+def _by_value(
+    best: Int64s, counts: npt.NDArray[np.int32], first: int
+) -> tuple[Int64s, Int64s, Int64s]:
+    """Draw counts ``[n, card, k]`` summed over the cards that make the same best value
+    ``best[n, card]``: (hand row from ``first``, value, counts [m, k]), by hand then value.
+
+    >>> hand, value, drawn = _by_value(np.array([[7, 9, 7]]), np.ones((1, 3, 2), np.int32), 5)
+    >>> hand.tolist(), value.tolist(), drawn.tolist()
+    ([5, 5], [7, 9], [[2, 2], [1, 1]])
+    """
+    levels = int(best.max()) + 1 if best.size else 1
+    rows = np.arange(len(best))[:, None]
+    keys, inverse = np.unique((rows * levels + best).ravel(), return_inverse=True)
+    drawn = np.zeros((len(keys), counts.shape[2]), dtype=np.int64)
+    np.add.at(drawn, inverse, counts.reshape(-1, counts.shape[2]))
+    return keys // levels + first, keys % levels, drawn
+
+
+def _narrow(array: Int64s) -> npt.NDArray[np.integer]:
+    """``array`` in the narrowest signed integer type that holds its values.
+
+    >>> _narrow(np.array([0, 40_000])).dtype
+    dtype('int32')
+    """
+    for kind in (np.int16, np.int32):
+        if array.size == 0 or (
+            array.min() >= np.iinfo(kind).min and array.max() <= np.iinfo(kind).max
+        ):
+            return array.astype(kind)
+    return array
 
 
 def colex_index(hands: npt.NDArray[np.uint8]) -> Int64s:

@@ -62,8 +62,7 @@ def solve(
 def line_totals(model: HeadsUpGame, hand: Cards) -> Counted:
     """One hand's total result ``[1, option, line]`` over every deal, in
     1/``model.unit`` of a stake with each wager one unit, as
-    :meth:`HeadsUpGame.line_totals` counts it; and, for drawing options, the best
-    value with each card drawn (``best``). Counts by outcome class are left empty."""
+    :meth:`HeadsUpGame.line_totals` counts it. Counts by outcome class are left empty."""
     cards = np.sort(hand.astype(np.int64))
     unseen = np.setdiff1d(np.arange(52, dtype=np.int64), cards)
     drawing = any(option.draws for option in model.options)
@@ -92,8 +91,9 @@ def line_totals(model: HeadsUpGame, hand: Cards) -> Counted:
     return Counted(
         values=np.array([value], dtype=np.int64),
         counts=np.zeros((1, 0), dtype=np.int64),
-        best=best,
-        draw_counts=np.zeros((1, best.shape[1], 0), dtype=np.int32),
+        draw_hand=np.zeros(0, dtype=np.int64),
+        draw_value=np.zeros(0, dtype=np.int64),
+        draw_counts=np.zeros((0, 0), dtype=np.int64),
         totals=totals,
     )
 

@@ -6,6 +6,7 @@ riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand 
 riverboat analyze GAME               exact house edge, strategy and return tables
 riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
 riverboat accounts create|balance|top-up, history, verify, audit, recover
+riverboat cache [clear]              the analyses' tables kept on this machine
 
 The commands live in ``cards``, ``analysis``, ``rounds``, ``tables`` and ``accounts``;
 what several share in ``_extras``, ``_wagers``, ``_output`` and ``_database``. This
@@ -20,6 +21,7 @@ import typer
 
 from riverboat.cli.accounts import accounts
 from riverboat.cli.analysis import analyze, bankroll, simulate
+from riverboat.cli.cache import cache
 from riverboat.cli.cards import deal, deck, name
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.tables import play, serve
@@ -59,5 +61,6 @@ for _command in (
 ):  # fmt: skip
     app.command()(_command)
 app.add_typer(accounts, name="accounts")
+app.add_typer(cache, name="cache")
 
 __all__ = ["app"]

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import heads_up
-from riverboat.analysis._counting import all_hands, canonical_hands
+from riverboat.analysis._counting import all_hands
 from riverboat.analysis.adapters import game_math
 from riverboat.analysis.headsup import HeadsUpGame, colex_index
 from riverboat.cards import CardError, parse_cards
@@ -39,7 +39,7 @@ Table = npt.NDArray[np.int16]
 
 def _by_class(model: HeadsUpGame, choice: npt.NDArray[np.int64]) -> Table:
     """Spread one option per suit-symmetry class to every hand of the class."""
-    least = canonical_hands(model.size)
+    least = model.suit_classes
     representatives = np.unique(least)
     return choice[np.searchsorted(representatives, least)].astype(np.int16)
 
@@ -84,7 +84,7 @@ def _from_file(model: HeadsUpGame, path: Path) -> Table:
             )
         hands.append(cards)
         options.append(names.index(row["best"]))
-    least = canonical_hands(model.size)
+    least = model.suit_classes
     representatives = np.unique(least)
     choice = np.full(len(representatives), -1, dtype=np.int16)
     given = least[colex_index(np.array(hands, dtype=np.uint8))]

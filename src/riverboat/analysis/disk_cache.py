@@ -1,0 +1,245 @@
+"""The analyses' tables on disk: computed once per machine, read by every process.
+
+A full analysis (Rabbit Hunter's most of all) counts for seconds; its tables depend
+only on the game's rules and on the code that counts them. Each table is one
+NumPy ``.npz`` file in :func:`cache_dir` (``RIVERBOAT_CACHE_DIR``, or the user's
+cache directory), named by a digest of its :class:`CacheKey`: the game, the kind of
+table, the rules' canonical JSON (:mod:`riverboat.games.codec`), the package version,
+a digest of the counting code (a working copy changes without a new version) and
+:data:`FORMAT`.
+
+Safe with several processes: a file is written whole to a temporary name in the
+same folder and renamed over the old one (``os.replace`` is atomic), so a reader
+sees either no file or a complete one, and two processes building at once both end
+with a valid file (the last rename wins; both wrote the same numbers). Writing a
+table removes the same table kept by other code (an older version). Nothing read
+is trusted: the archive is loaded without pickle, every member is checked against
+the CRC-32 its zip entry carries as it is read, the key stored inside must be the
+one asked for and the caller checks the arrays' shapes; a file failing any of these
+is counted again and replaced.
+
+>>> import tempfile
+>>> before = os.environ.get(ENVIRONMENT)
+>>> os.environ[ENVIRONMENT] = tempfile.mkdtemp()
+>>> key = CacheKey("demo", "squares", {"up_to": 4})
+>>> squares = lambda: np.arange(4) ** 2
+>>> remember(key, squares, lambda arrays: arrays["x"], lambda x: {"x": x})
+array([0, 1, 4, 9])
+>>> [entry.path.name.startswith("demo-squares-") for entry in entries()]
+[True]
+>>> clear()[0]
+1
+>>> if before is None:
+...     del os.environ[ENVIRONMENT]
+... else:
+...     os.environ[ENVIRONMENT] = before
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "ENVIRONMENT",
+    "FORMAT",
+    "CacheEntry",
+    "CacheKey",
+    "cache_dir",
+    "clear",
+    "entries",
+    "remember",
+]
+
+#: the environment variable naming another folder for the tables (tests use one)
+ENVIRONMENT = "RIVERBOAT_CACHE_DIR"
+#: the layout of the files; raised when what a file holds changes
+FORMAT = 1
+#: the packages whose code decides the numbers in the tables
+_COUNTING_CODE = ("analysis", "games", "hands")
+
+Arrays = Mapping[str, npt.NDArray[Any]]
+T = TypeVar("T")
+_log = logging.getLogger(__name__)
+
+
+def cache_dir() -> Path:
+    """Where the tables live: ``$RIVERBOAT_CACHE_DIR``, or ``analysis`` in the
+    user's cache directory (``~/.cache/riverboat/analysis`` on Linux)."""
+    chosen = os.environ.get(ENVIRONMENT)
+    if chosen:
+        return Path(chosen)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("riverboat")) / "analysis"
+
+
+@cache
+def _code_digest() -> str:
+    """A digest of the source of the modules the tables are counted with."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder in _COUNTING_CODE:
+        for source in sorted((package / folder).glob("*.py")):
+            digest.update(source.name.encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class CacheKey:
+    """What a table depends on: its ``game``, its ``kind`` and the game's ``rules``
+    (as their canonical JSON), with the package version and code (:attr:`text`)."""
+
+    game: str
+    kind: str
+    rules: object
+
+    @property
+    def text(self) -> str:
+        from riverboat import __version__
+        from riverboat.games.codec import to_json
+
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": __version__,
+                "code": _code_digest(),
+                "game": self.game,
+                "kind": self.kind,
+                "rules": to_json(self.rules),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    @property
+    def path(self) -> Path:
+        digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
+        return cache_dir() / f"{self.game}-{self.kind}-{digest}.npz"
+
+
+def load(key: CacheKey) -> dict[str, npt.NDArray[Any]] | None:
+    """The arrays stored under ``key``, or None when there are none or the file is
+    damaged, foreign or from other code (then it is left for :func:`store` to replace)."""
+    path = key.path
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            if "key" not in archive.files or str(archive["key"][()]) != key.text:
+                raise ValueError("it was written for other rules or other code")
+            # reading a member whole checks it against its zip entry's CRC-32
+            return {name: archive[name] for name in archive.files if name != "key"}
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
+        _log.warning("ignoring the damaged table %s (%s): counting it again", path, error)
+        return None
+
+
+def store(key: CacheKey, arrays: Arrays) -> Path | None:
+    """Write ``arrays`` under ``key`` atomically; None (and a warning) if the
+    folder cannot be written: the tables are then simply counted again next time."""
+    path = key.path
+    temporary = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp", delete=False
+        ) as out:
+            temporary = Path(out.name)
+            members: dict[str, Any] = {"key": np.array(key.text), **arrays}
+            np.savez(out, **members)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        _log.warning("cannot keep the table in %s (%s)", path.parent, error)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+        return None
+    _remove_older(key)
+    return path
+
+
+def _remove_older(key: CacheKey) -> None:
+    """Remove the files of ``key``'s table kept by other code (an older version, a
+    changed working copy): nothing reads them again. Other rules' files stay."""
+    mine = json.loads(key.text)
+    for path in key.path.parent.glob(f"{key.game}-{key.kind}-*.npz"):
+        if path == key.path:
+            continue
+        try:
+            with np.load(path, allow_pickle=False) as archive:
+                theirs = json.loads(str(archive["key"][()]))
+            if all(theirs.get(name) == mine[name] for name in ("game", "kind", "rules")):
+                path.unlink()
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+            continue  # damaged, or gone already: left to whoever needs it
+
+
+def remember(
+    key: CacheKey,
+    build: Callable[[], T],
+    decode: Callable[[Arrays], T],
+    encode: Callable[[T], Arrays],
+) -> T:
+    """The value stored under ``key``, or ``build()`` stored there.
+
+    ``decode`` turns stored arrays back into the value and raises ValueError if
+    they do not fit together (then the value is built again); ``encode`` gives
+    the arrays to store.
+    """
+    arrays = load(key)
+    if arrays is not None:
+        try:
+            return decode(arrays)
+        except (ValueError, KeyError) as error:
+            _log.warning("ignoring the table %s (%s): counting it again", key.path, error)
+    value = build()
+    store(key, encode(value))
+    return value
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One stored table: its file and size in bytes."""
+
+    path: Path
+    size: int
+
+
+def entries() -> list[CacheEntry]:
+    """The stored tables (leftover temporary files too), by name."""
+    folder = cache_dir()
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and (path.suffix == ".npz" or path.suffix == ".tmp"):
+            found.append(CacheEntry(path, path.stat().st_size))
+    return found
+
+
+def clear() -> tuple[int, int]:
+    """Remove every stored table: (files removed, bytes freed)."""
+    removed = freed = 0
+    for entry in entries():
+        try:
+            entry.path.unlink()
+        except FileNotFoundError:  # another process removed or replaced it first
+            continue
+        removed += 1
+        freed += entry.size
+    return removed, freed
