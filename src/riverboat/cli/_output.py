@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -54,6 +55,29 @@ def _csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     writer.writerow(header)
     writer.writerows(["" if value is None else value for value in row] for row in rows)
     return out.getvalue()
+
+
+def _echo_report(
+    output: Format,
+    data: Mapping[str, Any],
+    text: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    footer: str,
+) -> None:
+    """A report in the chosen format: ``data`` as JSON, ``text`` as is, ``rows`` as
+    CSV, or the text's first line, the rows as a Markdown table and ``footer``; a float
+    in Markdown shows five signed decimals."""
+    if output is Format.json:
+        typer.echo(json.dumps(data, indent=2))
+    elif output is Format.text:
+        typer.echo(text, nl=False)
+    elif output is Format.csv:
+        typer.echo(_csv_table(header, rows), nl=False)
+    else:
+        shown = [[f"{v:+.5f}" if isinstance(v, float) else v for v in row] for row in rows]
+        lead = text.splitlines()[0]
+        typer.echo(f"{lead}\n\n{_markdown_table(header, shown)}\n{footer}\n", nl=False)
 
 
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -3,12 +3,11 @@ what following it costs against the optimal play."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
-from riverboat.cli._output import Format, _csv_table, _markdown_table, _progress_bar
+from riverboat.cli._output import Format, _echo_report, _progress_bar
 from riverboat.cli._wagers import _parse_wagers
 from riverboat.errors import Refusal
 
@@ -34,18 +33,6 @@ def strategy(
             card = strategy_card(game, wagers=placed, variant=variant, progress=progress)
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
-    if output is Format.json:
-        typer.echo(json.dumps(card.to_json(), indent=2))
-    elif output is Format.text:
-        typer.echo(card.to_text(), nl=False)
-    else:
-        rows = [[n, rule.label, rule.hands] for n, rule in enumerate(card.rules, 1)]
-        header = ["rule", "action", "hands"]
-        if output is Format.csv:
-            typer.echo(_csv_table(header, rows), nl=False)
-        else:
-            typer.echo(
-                f"{card.to_text().splitlines()[0]}\n\n{_markdown_table(header, rows)}\n"
-                f"{card.summary()}\n",
-                nl=False,
-            )
+    rows = [[n, rule.label, rule.hands] for n, rule in enumerate(card.rules, 1)]
+    header = ["rule", "action", "hands"]
+    _echo_report(output, card.to_json(), card.to_text(), header, rows, card.summary())
