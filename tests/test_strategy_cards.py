@@ -3,6 +3,7 @@ optimal play, the command that prints them and the rules overlay that shows them
 
 import json
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -11,6 +12,9 @@ from typer.testing import CliRunner
 from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
 from riverboat.cli import app
 from riverboat.games import RulesError
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 runner = CliRunner()
 
@@ -130,3 +134,45 @@ def test_strategy_command_refuses_bad_input_clearly(arguments: list[str], messag
 def test_a_game_without_decisions_has_no_card() -> None:
     with pytest.raises(RulesError, match="no decision"):
         strategy_card("baccarat")
+
+
+# ------------------------------------------------------------------- the overlay
+
+
+def test_the_rules_overlay_shows_the_card(page: "Page", monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pay table and rules (the #rules overlay) ends with the card for the required
+    wagers and its cost; while it is being worked out it says so."""
+    from playwright.sync_api import expect
+
+    from riverboat.web.edges import card_info
+    from riverboat.web.routes import games
+
+    from browser_support import SHOTS, choose
+
+    ready = card_info("tri-card")
+    assert ready is not None
+    monkeypatch.setattr(games, "strategy_card", lambda name: ready if name == "tri-card" else None)
+    page.reload()
+    page.wait_for_selector(".spot")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((390, 844), (1440, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        choose(page, "Tri-Card Poker")
+        page.click("#rules")
+        card = page.locator("#strategy-card li")
+        expect(card).to_have_text(["Raise with Q-6-4 or better.", "Fold every other hand."])
+        dialog = page.locator("#paytable")
+        expect(dialog).to_contain_text("With the Ante: the first rule that matches your hand wins.")
+        expect(dialog).to_contain_text("Following this card: house edge 3.3730% vs optimal 3.3730%")
+        card.last.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"strategy-card-{width}.png"))
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+    choose(page, "Rabbit Hunter")
+    page.click("#rules")
+    expect(page.locator("#card-pending")).to_contain_text("Being worked out")
+    page.keyboard.press("Escape")
+    choose(page, "Baccarat")  # no decisions: no card
+    page.click("#rules")
+    expect(page.locator("#paytable")).not_to_contain_text("Strategy card")
+    page.keyboard.press("Escape")

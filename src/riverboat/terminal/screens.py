@@ -71,7 +71,8 @@ def _edge_text(game: str) -> str:
     lines = [f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game)]
     card = card_info(game)
     if card is not None:
-        lines += ["", f"Strategy card ({' and '.join(card.wagers)}): the first rule that matches"]
+        wagers = " and ".join(card.wagers)
+        lines += ["", f"Strategy card ({wagers}): the first rule that matches wins"]
         lines += [f"  {n}. {rule.text}" for n, rule in enumerate(card.rules, 1)]
         lines += ["", card.summary]
     return "\n".join(lines)
