@@ -51,6 +51,8 @@ MAX_RULES = 8
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
+#: the rules picked so far: the hands each matches (in any place), its option, its words
+_Picked = list[tuple[Bools, int, "CardRule"]]
 
 
 @dataclass(frozen=True)
@@ -238,21 +240,26 @@ def _search(solution: Solution) -> _Found:
         )
         return banned
 
-    picked: list[tuple[Bools, int, CardRule]] = []
-    while True:
-        # the card so far: what each rule takes, and the best default for the rest
+    def card_of(picked: _Picked) -> tuple[list[Bools], int, int, Ints]:
+        """A card's hands left before each rule, its default for the hands no rule
+        takes (the option optimal for most of them) and its choice for every hand."""
         left = [np.ones(len(values), dtype=bool)]
         for matched, _, _ in picked:
             left.append(left[-1] & ~matched)
-        rest_right = per_range(left[-1], target, options)[0]
-        rest_banned = illegal(left[-1])[0]
-        default, base = _best_default(rest_right, rest_banned)
+        right, banned = per_range(left[-1], target, options)[0], illegal(left[-1])[0]
+        default = _best_default(right, banned)
         choice = np.full(len(values), default, dtype=np.int64)
         for k in reversed(range(len(picked))):
             choice[left[k] & picked[k][0]] = picked[k][1]
+        return left, default, int(weights[choice == target].sum()), choice
+
+    picked: _Picked = []
+    while len(picked) < MAX_RULES:
+        left, default, _, choice = card_of(picked)
+        rest_right = per_range(left[-1], target, options)[0]
+        rest_banned = illegal(left[-1])[0]
+        base = int(rest_right[default])
         correct = (choice == target).astype(np.int64)
-        if len(picked) == MAX_RULES:
-            break
         best: tuple[float, int, str, int, int] | None = None
         for place, before in enumerate(left):
             last = place == len(picked)
@@ -277,17 +284,24 @@ def _search(solution: Solution) -> _Found:
         _, place, name, r, chosen = best
         matched = draws[name] & (values >= lo[r]) & (values < hi[r])
         picked.insert(place, (matched, chosen, _rule(game.options[chosen], ranges[r].words, name)))
+    # a rule that later rules made (almost) needless goes: fewer rules, nearly as good
+    while picked:
+        agreed = card_of(picked)[2]
+        without = [card_of(picked[:k] + picked[k + 1 :])[2] for k in range(len(picked))]
+        k = int(np.argmax(without))
+        if agreed - without[k] >= float(MIN_GAIN) * total:
+            break
+        del picked[k]
+    _, default, _, choice = card_of(picked)
     fallback = game.options[default]
     rules = [rule for _, _, rule in picked]
     rules.append(CardRule(fallback.name, fallback.label, "every other hand"))
     return _Found(tuple(rules), choice)
 
 
-def _best_default(right: Ints, illegal: Ints) -> tuple[int, int]:
+def _best_default(right: Ints, illegal: Ints) -> int:
     """The option legal for every hand left that is optimal for most of them."""
-    scored = np.where(illegal == 0, right, -1)
-    best = int(np.argmax(scored))
-    return best, int(scored[best])
+    return int(np.argmax(np.where(illegal == 0, right, -1)))
 
 
 def _rule(option: Any, hands: str, draw: str) -> CardRule:
