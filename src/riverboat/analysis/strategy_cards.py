@@ -51,8 +51,9 @@ MAX_RULES = 8
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
-#: the rules picked so far: the hands each matches (in any place), its option, its words
-_Picked = list[tuple[Bools, int, "CardRule"]]
+#: the rules picked so far: the hands each matches (in any place), its option, its
+#: words and their price
+_Picked = list[tuple[Bools, int, "CardRule", float]]
 
 
 @dataclass(frozen=True)
@@ -244,7 +245,7 @@ def _search(solution: Solution) -> _Found:
         """A card's hands left before each rule, its default for the hands no rule
         takes (the option optimal for most of them) and its choice for every hand."""
         left = [np.ones(len(values), dtype=bool)]
-        for matched, _, _ in picked:
+        for matched, *_ in picked:
             left.append(left[-1] & ~matched)
         right, banned = per_range(left[-1], target, options)[0], illegal(left[-1])[0]
         default = _best_default(right, banned)
@@ -283,7 +284,8 @@ def _search(solution: Solution) -> _Found:
             break
         _, place, name, r, chosen = best
         matched = draws[name] & (values >= lo[r]) & (values < hi[r])
-        picked.insert(place, (matched, chosen, _rule(game.options[chosen], ranges[r].words, name)))
+        rule = _rule(game.options[chosen], ranges[r].words, name)
+        picked.insert(place, (matched, chosen, rule, price[r] + (1 if name else 0)))
     # a rule that later rules made (almost) needless goes: fewer rules, nearly as good
     while picked:
         agreed = card_of(picked)[2]
@@ -292,9 +294,22 @@ def _search(solution: Solution) -> _Found:
         if agreed - without[k] >= float(MIN_GAIN) * total:
             break
         del picked[k]
-    _, default, _, choice = card_of(picked)
+    # each rule in the plainest words that take the same hands of those left to it
+    left, default, _, choice = card_of(picked)
+    for k, (matched, chosen, _, paid) in enumerate(picked):
+        takes = (left[k] & matched).astype(np.int64)
+        need = int(weights[takes == 1].sum())
+        for name, held in draws.items():
+            tally = per_range(left[k] & held, takes, 2)
+            same = (tally[:, 0] == 0) & (tally[:, 1] == need)
+            cost = np.where(same, price + (1 if name else 0), np.inf)
+            r = int(np.argmin(cost))
+            if same[r] and cost[r] < paid:
+                paid = float(cost[r])
+                rule = _rule(game.options[chosen], ranges[r].words, name)
+                picked[k] = (draws[name] & (values >= lo[r]) & (values < hi[r]), chosen, rule, paid)
     fallback = game.options[default]
-    rules = [rule for _, _, rule in picked]
+    rules = [rule for _, _, rule, _ in picked]
     rules.append(CardRule(fallback.name, fallback.label, "every other hand"))
     return _Found(tuple(rules), choice)
 
@@ -371,9 +386,9 @@ def _ranges(ranking: HandRanking, present: Ints) -> list[_Range]:
                 words = f"any {_category(ranking, first[0])}"
             elif first == last:
                 words = name(low, d)
-            else:
+            else:  # two names: dearer than one for the same hands
                 words = f"{_words(ranking, first)} to {_words(ranking, last)}"
-            ranges.append(_Range(low, high, words, 2 * d))
+            ranges.append(_Range(low, high, words, 2 * d + (first != last)))
     return ranges
 
 
