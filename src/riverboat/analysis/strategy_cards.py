@@ -375,7 +375,7 @@ def _ranges(ranking: HandRanking, present: Ints) -> list[_Range]:
         ranges.append(_Range(0, t, f"anything below {name(t, depth[t])}", depth[t]))
     coarse = [t for t in range(count) if depth[t] <= 2] + [count]
     for i, low in enumerate(coarse):
-        for high in coarse[i + 2 :]:
+        for high in coarse[i + 1 :]:
             top = int(below[high])
             if top < low:
                 continue
