@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
 from riverboat.cli import app
 from riverboat.games import RulesError
+from riverboat.web.edges import card_info
+from riverboat.web.routes import games
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -150,9 +152,6 @@ def test_the_rules_overlay_shows_the_card(page: "Page", monkeypatch: pytest.Monk
     """The pay table and rules (the #rules overlay) ends with the card for the required
     wagers and its cost; while it is being worked out it says so."""
     from playwright.sync_api import expect
-
-    from riverboat.web.edges import card_info
-    from riverboat.web.routes import games
 
     from browser_support import SHOTS, choose
 
