@@ -637,7 +637,7 @@ def test_the_pay_table_shows_both_conventions_and_the_strategy_card() -> None:
                 if "Following this card" in page:
                     break
                 await pilot.pause(0.05)
-            assert "House edge per Ante 3.3730%" in page
+            assert "House edge per Ante (as published) 3.3730%" in page
             assert "House edge per total initial wager 3.3730%" in page
             assert "Element of risk 2.0147%" in page
             assert "1. Raise with Q-6-4 or better. 2. Fold every other hand." in page

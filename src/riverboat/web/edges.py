@@ -129,7 +129,7 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
     assert figures.house_edge_per_ante is not None  # the Ante is among the required
     lines = [
         EdgeLine(
-            label="House edge per Ante",
+            label="House edge per Ante (as published)",
             value=float(figures.house_edge_per_ante),
             basis=f"{all_words} together under optimal play, as a share of the Ante "
             "(as published references and PAR sheets quote it).",
