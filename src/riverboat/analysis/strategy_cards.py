@@ -168,10 +168,9 @@ def strategy_card(
         raise RulesError(f"{game} has no decision: every bet stands alone, no card to follow")
     solution = result.strategy.solution
     if result.figures.house_edge_per_ante is None:
-        raise RulesError(
-            f"{', '.join(n for n, a in result.wagers.items() if a)} alone has no decision: "
-            "place the Ante for a strategy card"
-        )
+        spots = find_game(game).spec(result.rules).spots
+        placed = " and ".join(s.label for s in spots if result.wagers.get(s.name))
+        raise RulesError(f"{placed} alone has no decision: place the Ante for a strategy card")
     found = _search(solution)
     choice = found.choice
     card_figures = figures(heads_up_outcomes(replace(solution, fixed=choice)), result.wagers)
