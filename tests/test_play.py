@@ -614,11 +614,37 @@ def test_the_house_edge_on_the_pay_table() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("t")
             for _ in range(2400):
-                page = str(app.screen.query_one("#page", Static).content)
+                page = " ".join(str(app.screen.query_one("#page", Static).content).split())
                 if "Banker 1.0579%" in page:
                     break
                 await pilot.pause(0.05)
-            assert "Player 1.2351%, Banker 1.0579%, Tie 14.3596%" in page  # Wizard of Odds
+            assert "Player 1.2351% Banker 1.0579% Tie 14.3596%" in page  # Wizard of Odds
+
+    asyncio.run(run())
+
+
+def test_the_pay_table_shows_both_conventions_and_the_strategy_card() -> None:
+    """The pay table's house edge per Ante and per total initial wager, the element of
+    risk, then the strategy card with its cost (Wizard of Odds, "Three Card Poker":
+    3.37% per Ante, element of risk 2.01%, raise with Q-6-4 or better)."""
+    app = TableApp(TableService("sqlite://"), game="tri-card")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("t")
+            for _ in range(2400):
+                page = " ".join(str(app.screen.query_one("#page", Static).content).split())
+                if "Following this card" in page:
+                    break
+                await pilot.pause(0.05)
+            assert "House edge per Ante (as published) 3.3730%" in page
+            assert "House edge per total initial wager 3.3730%" in page
+            assert "Element of risk 2.0147%" in page
+            assert "1. Raise with Q-6-4 or better. 2. Fold every other hand." in page
+            assert "(cost 0.0000% of the Ante)" in page
+            shots = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+            shots.mkdir(parents=True, exist_ok=True)
+            app.save_screenshot("pay-table-80x24.svg", str(shots))
 
     asyncio.run(run())
 

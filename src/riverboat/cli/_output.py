@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,6 +57,29 @@ def _csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
+def _echo_report(
+    output: Format,
+    data: Mapping[str, Any],
+    text: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    footer: str,
+) -> None:
+    """A report in the chosen format: ``data`` as JSON, ``text`` as is, ``rows`` as
+    CSV, or the text's first line, the rows as a Markdown table and ``footer``; a float
+    in Markdown shows five signed decimals."""
+    if output is Format.json:
+        typer.echo(json.dumps(data, indent=2))
+    elif output is Format.text:
+        typer.echo(text, nl=False)
+    elif output is Format.csv:
+        typer.echo(_csv_table(header, rows), nl=False)
+    else:
+        shown = [[f"{v:+.5f}" if isinstance(v, float) else v for v in row] for row in rows]
+        lead = text.splitlines()[0]
+        typer.echo(f"{lead}\n\n{_markdown_table(header, shown)}\n{footer}\n", nl=False)
+
+
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """Rows as a Markdown (GitHub) table; a ``|`` inside a cell is escaped."""
 
@@ -79,14 +103,29 @@ def _flat_items(data: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
 
 
 def _return_tables_csv(result: Any) -> str:
+    """Each wager's return table, one row per event; each row also says what the
+    wager's figures cover (``scope``) and carries the round's house edge in both
+    conventions and its element of risk (empty per Ante where there is no Ante)."""
+    figures = result.figures
+    per_ante = figures.house_edge_per_ante
+    round_figures = [
+        "" if per_ante is None else float(per_ante),
+        float(figures.house_edge),
+        float(figures.element_of_risk),
+    ]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["wager", "event", "pays", "combinations", "probability", "contribution"])
-    for wager in result.figures.per_wager:
+    writer.writerow(
+        ["wager", "event", "pays", "combinations", "probability", "contribution", "scope",
+         "round_house_edge_per_ante", "round_house_edge_per_initial_wager",
+         "round_element_of_risk"]
+    )  # fmt: skip
+    for wager in figures.per_wager:
         for row in wager.return_table:
             writer.writerow(
                 [wager.name, row.event, float(row.pays), row.combinations,
-                 float(row.probability), float(row.contribution)]
+                 float(row.probability), float(row.contribution),
+                 result.wager_scope(wager.name), *round_figures]
             )  # fmt: skip
     return out.getvalue()
 

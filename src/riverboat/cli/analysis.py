@@ -16,6 +16,7 @@ from riverboat.cli._output import (
     Format,
     _check_writable,
     _csv_table,
+    _echo_report,
     _flat_items,
     _markdown_table,
     _progress_bar,
@@ -144,25 +145,13 @@ def simulate(
             result = run(game, rounds, rules, placed, strategy, seed, workers, scheduler, progress)
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
-    if output is Format.json:
-        typer.echo(json.dumps(result.to_json(), indent=2))
-    elif output is Format.text:
-        typer.echo(result.to_text(), nl=False)
-    else:
-        header = ["wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z"]
-        rows = [
-            [name, e.mean, *e.interval, e.standard_error, e.exact, e.z]
-            for name, e in result.wagers.items()
-        ]
-        if output is Format.csv:
-            typer.echo(_csv_table(header, rows), nl=False)
-        else:
-            shown = [[f"{v:+.5f}" if isinstance(v, float) else v for v in row] for row in rows]
-            typer.echo(
-                f"{result.to_text().splitlines()[0]}\n\n{_markdown_table(header, shown)}\n"
-                f"Element of risk (per total wagered): {result.element_of_risk:.5f}\n",
-                nl=False,
-            )
+    header = ["wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z"]
+    rows = [
+        [name, e.mean, *e.interval, e.standard_error, e.exact, e.z]
+        for name, e in result.wagers.items()
+    ]
+    footer = f"Element of risk (per total wagered): {result.element_of_risk:.5f}"
+    _echo_report(output, result.to_json(), result.to_text(), header, rows, footer)
 
 
 def bankroll(
