@@ -29,6 +29,7 @@ def test_tri_card_ante_q64_published_figures() -> None:
     # house edge 3.3730% of the Ante, element of risk 2.0147%, cycle 407,170,400.
     result = analyze("tri-card", wagers={"ante": 1})
     assert rounded(result.figures.house_edge, 4) == 3.3730
+    assert result.figures.house_edge_per_ante == result.figures.house_edge  # the Ante alone
     assert rounded(result.figures.element_of_risk, 4) == 2.0147
     assert result.figures.cycle == 407_170_400
     assert result.strategy is not None
@@ -67,9 +68,13 @@ def test_baccarat_published_figures(variant: str, wager: str, edge: float) -> No
 
 
 def test_crazy4_standard_rules_published_figures() -> None:
-    # Wizard of Odds, "Crazy 4 Poker": element of risk 1.09% without Queens Up under
+    # Wizard of Odds, "Crazy 4 Poker": house edge 3.42% per Ante (the Ante and the
+    # required Super Bonus together), element of risk 1.09% without Queens Up under
     # the common rules (C9); cycle C(52,5) * C(47,5) = 3,986,646,103,440.
     result = analyze("crazy4", variant="standard")
+    assert result.figures.house_edge_per_ante is not None
+    assert round(float(result.figures.house_edge_per_ante) * 100, 2) == 3.42
+    assert result.figures.house_edge == result.figures.house_edge_per_ante / 2  # Ante + SB
     assert round(float(result.figures.element_of_risk) * 100, 2) == 1.09
     assert result.figures.cycle == 3_986_646_103_440
     assert result.blind is not None
@@ -275,6 +280,48 @@ def test_pair_plus_leaves_the_tri_card_strategy_alone() -> None:
     assert both is not None
     assert np.array_equal(alone.solution.choice, both.solution.choice)
     assert alone.solution.values.tolist() != both.solution.values.tolist()
+
+
+# ---------------------------------------------------------- conventions
+
+
+def test_every_output_states_both_conventions_and_what_each_wager_line_covers() -> None:
+    # Wizard of Odds, "Crazy 4 Poker": 3.42% per Ante; half of it per total initial
+    # wager (Ante and Super Bonus), element of risk 1.09%
+    result = analyze("crazy4", variant="standard")
+    text = result.to_text()
+    assert "House edge per Ante (as published)           3.4189%" in text
+    assert "House edge per total initial wager           1.7094%" in text
+    assert "Element of risk (per average total wagered)  1.0901%" in text
+    # the Ante and Play gain on their own; said so, never "ante: house edge -31.36%"
+    assert "Ante and Play together under optimal strategy: they return 31.3607% of the Ante" in (
+        text
+    )
+    assert "Super Bonus alone: house edge 34.7795% of the Super Bonus" in text
+    assert "house edge -" not in text
+    markdown = result.to_text(markdown=True)
+    assert "| House edge per Ante (as published) | 3.4189% |" in markdown
+    assert "**Super Bonus alone**: house edge 34.7795%" in markdown
+    data = json.loads(json.dumps(result.to_json()))
+    assert round(data["house_edge_per_ante"] * 100, 2) == 3.42
+    assert Fraction(data["house_edge_per_ante_exact"]) == result.figures.house_edge_per_ante
+    assert data["house_edge_labels"]["House edge per total initial wager"] == "1.7094%"
+    assert data["wagers"]["ante"]["scope"] == "Ante and Play together under optimal strategy"
+    assert data["wagers"]["super_bonus"]["scope"] == "Super Bonus alone"
+
+
+@pytest.mark.parametrize(
+    ("game", "wagers"),
+    [("baccarat", {"banker": 1}), ("tri-card", {"pair_plus": 1})],
+)
+def test_no_ante_no_edge_per_ante(game: str, wagers: dict[str, int]) -> None:
+    result = analyze(game, wagers=wagers)
+    assert result.figures.house_edge_per_ante is None
+    assert [label for label, _ in result.edge_lines()] == [
+        "House edge per total initial wager",
+        "Element of risk (per average total wagered)",
+    ]
+    assert result.to_json()["house_edge_per_ante"] is None
 
 
 def test_unit_stake_makes_every_payout_whole() -> None:

@@ -80,8 +80,12 @@ def test_analyze_prints_figures_in_each_format(tmp_path: object) -> None:
     )
     assert round(data["house_edge"], 6) == 0.010579
     table = runner.invoke(app, ["analyze", "baccarat", "--wagers", "tie", "--format", "csv"]).output
-    assert table.splitlines()[0] == "wager,event,pays,combinations,probability,contribution"
+    assert table.splitlines()[0] == (
+        "wager,event,pays,combinations,probability,contribution,scope,"
+        "round_house_edge_per_ante,round_house_edge_per_initial_wager,round_element_of_risk"
+    )
     assert "tie,Tie,8.0,475627426473216" in table
+    assert table.splitlines()[1].endswith(",Tie alone,,0.14359628778723826,0.14359628778723826")
     markdown = runner.invoke(
         app, ["analyze", "tri-card", "--wagers", "pair_plus", "--format", "markdown"]
     )

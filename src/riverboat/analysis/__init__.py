@@ -23,7 +23,14 @@ import numpy.typing as npt
 
 from riverboat.analysis.adapters import game_math, heads_up_game
 from riverboat.analysis.headsup import HeadsUpGame, Solution, colex_index
-from riverboat.analysis.report import Figures, Outcomes, figures, percent, to_json
+from riverboat.analysis.report import (
+    Figures,
+    Outcomes,
+    WagerFigures,
+    figures,
+    percent,
+    to_json,
+)
 from riverboat.cards import format_cards, parse_cards
 from riverboat.games import GameRules, find_game
 from riverboat.games.codec import to_json as rules_json
@@ -267,13 +274,75 @@ class Analysis:
     blind: Figures | None = None  # Crazy 4: a blind position always plays 1x (C8)
     notes: tuple[str, ...] = ()
 
+    def edge_lines(self) -> list[tuple[str, str]]:
+        """The round's house edge in both conventions and its element of risk, each
+        labelled: ``("House edge per Ante (as published)", "3.4247%")``; the per-Ante
+        line only where an Ante is placed.
+
+        >>> analyze("tri-card", wagers={"ante": 1}).edge_lines()[0]
+        ('House edge per Ante (as published)', '3.3730%')
+        """
+        f = self.figures
+        lines = []
+        if f.house_edge_per_ante is not None:
+            lines.append(("House edge per Ante (as published)", percent(f.house_edge_per_ante)))
+        lines += [
+            ("House edge per total initial wager", percent(f.house_edge)),
+            ("Element of risk (per average total wagered)", percent(f.element_of_risk)),
+        ]
+        return lines
+
+    def wager_scope(self, wager: str) -> str:
+        """What a wager's own figures cover: ``"Ante and Raise together under optimal
+        strategy"`` for the Ante (with the decision's bet), ``"Pair Plus alone"`` for
+        a wager settled on its own.
+
+        >>> analyze("tri-card", wagers={"ante": 1, "pair_plus": 1}).wager_scope("ante")
+        'Ante and Raise together under optimal strategy'
+        """
+        spec = find_game(self.game).spec(self.rules)
+        label = {spot.name: spot.label for spot in spec.spots}.get(wager, wager)
+        if wager != spec.decides_with:
+            return f"{label} alone"
+        placed = list(dict.fromkeys(o.label for o in spec.options if o.line == o.action))
+        return f"{' and '.join([label, *placed])} together under optimal strategy"
+
+    def wager_line(self, wager: WagerFigures) -> str:
+        """A wager's own house edge, said so it never reads as the round's:
+
+        >>> result = analyze("crazy4", variant="standard")
+        >>> print(result.wager_line(result.figures.per_wager[0]))
+        Ante and Play together under optimal strategy: they return 31.3607% of the Ante \
+more than they cost; the Super Bonus that must go with them takes it back (see the \
+round's house edge)
+        """
+        scope = self.wager_scope(wager.name)
+        label = scope.removesuffix(" alone").split(" and ")[0]
+        if wager.house_edge >= 0:
+            return f"{scope}: house edge {percent(wager.house_edge)} of the {label}"
+        spec = find_game(self.game).spec(self.rules)
+        others = [s.label for s in spec.spots if s.required and s.name != wager.name]
+        takes = (
+            f"the {' and '.join(others)} that must go with them takes"
+            if others
+            else "the other wagers take"
+        )
+        return (
+            f"{scope}: they return {percent(-wager.house_edge)} of the {label} more than "
+            f"they cost; {takes} it back (see the round's house edge)"
+        )
+
     def to_json(self) -> dict[str, Any]:
         data = to_json(self.figures, {"rules": rules_json(self.rules)})
+        data["house_edge_labels"] = dict(self.edge_lines())
+        for wager in self.figures.per_wager:
+            data["wagers"][wager.name]["scope"] = self.wager_scope(wager.name)
         if self.strategy is not None:
             data["strategy"] = self.strategy.summary()
         if self.blind is not None:
             data["blind_hand"] = {
                 "house_edge": float(self.blind.house_edge),
+                "house_edge_per_ante": float(self.blind.house_edge_per_ante or 0),
                 "element_of_risk": float(self.blind.element_of_risk),
             }
         data["notes"] = list(self.notes)
@@ -291,8 +360,7 @@ class Analysis:
         ]
         rows = [
             ("Cycle (deals counted)", f"{f.cycle:,}"),
-            ("House edge (per initial wager)", percent(f.house_edge)),
-            ("Element of risk (per total wagered)", percent(f.element_of_risk)),
+            *self.edge_lines(),
             ("Average total bet", f"{float(f.average_total_bet):.4f}"),
             (
                 "Win / push / loss",
@@ -309,12 +377,18 @@ class Analysis:
             rows.append(("Dealer qualifies", percent(f.dealer_qualifies, 2)))
         rows += [(f"Decision: {name}", percent(share, 2)) for name, share in f.decisions.items()]
         if self.blind is not None:
-            rows.append(("Blind hand house edge (C8)", percent(self.blind.house_edge)))
+            blind = self.blind.house_edge_per_ante
+            if blind is not None:
+                rows.append(("Blind hand (C8): house edge per Ante", percent(blind)))
+            rows.append(
+                ("Blind hand (C8): per total initial wager", percent(self.blind.house_edge))
+            )
         out += _table(["Figure", "Value"], rows, markdown)
         if self.strategy is not None:
             out += ["", f"{bold}Strategy{bold}", *(f"- {line}" for line in self.strategy.summary())]
         for wager in f.per_wager:
-            out += ["", f"{bold}{wager.name}{bold}: house edge {percent(wager.house_edge)}"]
+            scope, _, said = self.wager_line(wager).partition(": ")
+            out += ["", f"{bold}{scope}{bold}: {said}"]
             out += _table(
                 ["Event", "Pays", "Combinations", "Probability", "Contribution"],
                 [
@@ -408,6 +482,7 @@ def heads_up_outcomes(solution: Solution) -> Outcomes:
         unit=game.unit,
         qualifies=qualifies,
         labels=labels,
+        base=game.wagers[0],
     )
 
 

@@ -4,6 +4,10 @@ return tables, decision frequencies. Every game's analysis ends here.
 An :class:`Outcomes` lists classes of deals: how many deals fall in each (an exact
 integer), the option played, and each settlement line's result. Whole-game figures
 are per unit of the total initial wager; a wager's figures per unit of that wager.
+The house edge comes in both conventions: per total initial wager (``house_edge``)
+and per Ante (``house_edge_per_ante``), the one published references and PAR sheets
+quote for a game with an Ante; the element of risk divides the same loss by the
+average total wagered, the decision's bet included.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ class Outcomes:
     unit: int
     qualifies: npt.NDArray[np.bool_] | None
     labels: Mapping[str, Sequence[str]]
+    #: the wager the decisions are made with (the Ante); None: there is none (Baccarat)
+    base: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,8 +74,11 @@ class Figures:
     wagers: Mapping[str, Fraction]
     cycle: int
     expected: Fraction  # mean net result per unit of initial wager
-    house_edge: Fraction
-    element_of_risk: Fraction
+    house_edge: Fraction  # per unit of the total initial wager
+    #: the same loss per unit of the Ante (as references quote it); None: no Ante
+    #: placed (Baccarat, Pair Plus alone)
+    house_edge_per_ante: Fraction | None
+    element_of_risk: Fraction  # per unit of the average total wagered
     average_total_bet: Fraction
     variance: Fraction
     win: Fraction
@@ -162,12 +171,14 @@ def figures(outcomes: Outcomes, wagers: Mapping[str, Fraction]) -> Figures:
     if outcomes.qualifies is not None:
         qualifies = Fraction(int(weights[outcomes.qualifies].sum()), total)
     average_bet = bets / total
+    ante = stakes.get(outcomes.base) if outcomes.base is not None else None
     return Figures(
         game=outcomes.game,
         wagers=stakes,
         cycle=total,
         expected=mean / initial,
         house_edge=-mean / initial,
+        house_edge_per_ante=-mean / ante if ante else None,
         element_of_risk=-mean / average_bet,
         average_total_bet=average_bet / initial,
         variance=(second - mean * mean) / (initial * initial),
@@ -184,6 +195,10 @@ def figures(outcomes: Outcomes, wagers: Mapping[str, Fraction]) -> Figures:
 
 def percent(value: Fraction, places: int = 4) -> str:
     return f"{float(value) * 100:.{places}f}%"
+
+
+def _optional(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
 
 
 def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -206,6 +221,10 @@ def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> dict[str
         "cycle": result.cycle,
         "house_edge": float(result.house_edge),
         "house_edge_exact": str(result.house_edge),
+        "house_edge_per_ante": _optional(result.house_edge_per_ante),
+        "house_edge_per_ante_exact": None
+        if result.house_edge_per_ante is None
+        else str(result.house_edge_per_ante),
         "element_of_risk": float(result.element_of_risk),
         "element_of_risk_exact": str(result.element_of_risk),
         "average_total_bet": float(result.average_total_bet),
@@ -220,9 +239,7 @@ def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> dict[str
         "loss": float(result.loss),
         "hit_frequency": float(result.hit_frequency),
         "decisions": {k: float(v) for k, v in result.decisions.items()},
-        "dealer_qualifies": None
-        if result.dealer_qualifies is None
-        else float(result.dealer_qualifies),
+        "dealer_qualifies": _optional(result.dealer_qualifies),
         "wagers": {
             w.name: {
                 "stake": str(w.stake),

@@ -79,14 +79,29 @@ def _flat_items(data: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
 
 
 def _return_tables_csv(result: Any) -> str:
+    """Each wager's return table, one row per event; each row also says what the
+    wager's figures cover (``scope``) and carries the round's house edge in both
+    conventions and its element of risk (empty per Ante where there is no Ante)."""
+    figures = result.figures
+    per_ante = figures.house_edge_per_ante
+    round_figures = [
+        "" if per_ante is None else float(per_ante),
+        float(figures.house_edge),
+        float(figures.element_of_risk),
+    ]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["wager", "event", "pays", "combinations", "probability", "contribution"])
-    for wager in result.figures.per_wager:
+    writer.writerow(
+        ["wager", "event", "pays", "combinations", "probability", "contribution", "scope",
+         "round_house_edge_per_ante", "round_house_edge_per_initial_wager",
+         "round_element_of_risk"]
+    )  # fmt: skip
+    for wager in figures.per_wager:
         for row in wager.return_table:
             writer.writerow(
                 [wager.name, row.event, float(row.pays), row.combinations,
-                 float(row.probability), float(row.contribution)]
+                 float(row.probability), float(row.contribution),
+                 result.wager_scope(wager.name), *round_figures]
             )  # fmt: skip
     return out.getvalue()
 

@@ -63,17 +63,11 @@ _EDGES_LOCK = threading.Lock()
 
 
 def _edge_text(game: str) -> str:
-    from riverboat.analysis import analyze
+    """The felt's house-edge lines (:func:`riverboat.web.edges.edge_lines`), one a
+    line: per Ante and per total initial wager, the element of risk, each side wager."""
+    from riverboat.web.edges import edge_lines
 
-    if find_game(game).spec().decides_with is None:  # no decision: each bet stands alone
-        spots = find_game(game).new_round().spots
-        figures = analyze(game, wagers={spot.name: 1 for spot in spots}).figures
-        return ", ".join(
-            f"{spot.label} {float(wager.house_edge):.4%}"
-            for spot, wager in zip(spots, figures.per_wager, strict=True)
-        )
-    edge = float(analyze(game).figures.house_edge)
-    return f"{edge:.4%} per initial wager (optimal play, required wagers)"
+    return "\n".join(f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game))
 
 
 def house_edge(game: str, then: Callable[[str], None]) -> str | None:
@@ -134,9 +128,10 @@ class RulesScreen(_PageScreen):
         text.append(f"{info.title}: pay table and rules\n\n", "bold")
         for line in info.how_to_play:
             text.append(f" * {line}\n")
-        edge = self.edge or ("being worked out..." if self.edges else "")
+        edge = self.edge or ("  being worked out..." if self.edges else "")
         if edge:
-            text.append(f"\nHouse edge: {edge}\n")
+            text.append("\nHouse edge (optimal play)\n", "bold")
+            text.append(f"{edge}\n")
         text.append("\nWagers\n", "bold")
         for spot in info.wagers:
             notes = ", required" if spot.required else ""

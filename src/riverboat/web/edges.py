@@ -89,13 +89,13 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
     all_words = ", ".join([*(s.label for s in spec.spots if s.name in required), *placed[:-1]])
     all_words += f" and {placed[-1]}" if placed else ""
     figures = figures_of(game, variant, dict.fromkeys(required, 1))
-    initial = sum(figures.wagers.values(), Fraction(0))
-    per_ante = -figures.expected * initial / figures.wagers[base]
+    assert figures.house_edge_per_ante is not None  # the Ante is among the required
     lines = [
         EdgeLine(
             label="House edge per Ante",
-            value=float(per_ante),
-            basis=f"{all_words} together under optimal play, as a share of the Ante.",
+            value=float(figures.house_edge_per_ante),
+            basis=f"{all_words} together under optimal play, as a share of the Ante "
+            "(as published references and PAR sheets quote it).",
         ),
         EdgeLine(
             label="House edge per total initial wager",
