@@ -18,6 +18,8 @@ from riverboat.analysis._html import Markup, tag
 __all__ = ["bar_chart", "net_text"]
 
 _WIDTH, _HEIGHT = 960, 340
+#: the width a bar takes at most: a chart of few bars is drawn narrower
+_SLOT = 96
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 12, 16, 56
 
 
@@ -32,8 +34,16 @@ def net_text(value: Fraction) -> str:
     return f"{float(value):+.4g}" if value.denominator != 1 else f"{value.numerator:+}"
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _decade(exponent: int) -> str:
-    return f"{10.0**exponent * 100:g}%" if exponent >= -6 else f"1e{exponent + 2}%"
+    """A probability of ``10**exponent``: ``"1"``, ``"10\u207b\u00b3"``.
+
+    >>> _decade(0), _decade(-12)
+    ('1', '10\u207b\u00b9\u00b2')
+    """
+    return "1" if exponent == 0 else "10" + str(exponent).translate(_SUPERSCRIPT)
 
 
 def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
@@ -42,7 +52,8 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
     rows = sorted((v, c) for v, c in distribution.items() if c)
     lowest = min(c for _, c in rows) / total
     bottom = min(math.floor(math.log10(lowest)), -1)
-    plot_w, plot_h = _WIDTH - _LEFT - _RIGHT, _HEIGHT - _TOP - _BOTTOM
+    width = min(_WIDTH, _LEFT + _RIGHT + _SLOT * len(rows))
+    plot_w, plot_h = width - _LEFT - _RIGHT, _HEIGHT - _TOP - _BOTTOM
 
     def y(probability: float) -> float:
         return _TOP + plot_h * math.log10(probability) / bottom
@@ -51,13 +62,13 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
     for exponent in range(0, bottom - 1, -1):
         height = y(10.0**exponent)
         grid.append(
-            tag("line", x1=_LEFT, x2=_WIDTH - _RIGHT, y1=f"{height:.1f}", y2=f"{height:.1f}")
+            tag("line", x1=_LEFT, x2=width - _RIGHT, y1=f"{height:.1f}", y2=f"{height:.1f}")
         )
         grid.append(
             tag("text", _decade(exponent), x=_LEFT - 6, y=f"{height + 4:.1f}", class_="tick y")
         )
     slot = plot_w / len(rows)
-    label_every = math.ceil(len(rows) / 16)
+    label_every = math.ceil(len(rows) / 24)
     bars, labels = [], []
     for index, (value, count) in enumerate(rows):
         probability = count / total
@@ -93,12 +104,14 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
         tag("g", *labels),
         tag(
             "text",
-            "net result of a round, in initial wagers",
+            "net result, in initial wagers",
             x=_LEFT + plot_w / 2,
             y=_HEIGHT - 10,
             class_="axis",
         ),
-        viewBox=f"0 0 {_WIDTH} {_HEIGHT}",
+        viewBox=f"0 0 {width} {_HEIGHT}",
+        style=f"max-width: {width}px",
+        class_="wide" if width == _WIDTH else None,
         role="img",
         aria_label=title,
     )

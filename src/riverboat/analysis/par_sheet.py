@@ -85,7 +85,7 @@ def render(
             _section("Decisions", _decisions(analysis)),
             _section("Strategy", _strategy(analysis)),
             _section("Rules and pay tables", _rules(sections)),
-            _section("Return tables", *(_returns(w, labels) for w in analysis.figures.per_wager)),
+            _section("Return tables", *(_returns(w, analysis) for w in analysis.figures.per_wager)),
             _section(
                 "Net result of a round",
                 _chart(_distribution(analysis.figures.net_table), f"{title}: net result"),
@@ -157,55 +157,78 @@ def _header(analysis: Analysis, title: str, labels: Mapping[str, str]) -> Markup
     )
 
 
-def _exact(value: Fraction) -> Markup:
-    return tag("span", str(value), class_="exact")
+def _figure(name: str, basis: str) -> Markup:
+    return join([name, tag("span", basis, class_="basis")])
+
+
+def _value(text: str, exact: Fraction | None = None) -> Markup:
+    return join([text, tag("span", f"exact {exact}", class_="exact") if exact is not None else ""])
+
+
+def _figures_table(rows: Iterable[tuple[Markup, Markup]]) -> Markup:
+    return tag("div", table(["Figure", "Value"], rows, numeric=[1]), class_="figures")
+
+
+#: what each edge line of ``Analysis.edge_lines`` is a share of
+_EDGE_BASIS = (
+    "the whole round's loss per unit of the Ante, as published references quote it",
+    "the same loss per unit of every wager placed before the deal",
+    "the same loss per unit of everything wagered, decisions included",
+)
 
 
 def _key_figures(analysis: Analysis, labels: Mapping[str, str]) -> Markup:
     f = analysis.figures
-    initial = " + ".join(labels.get(k, k) for k in f.wagers)
-    rows: list[tuple[object, object, object]] = [
+    exact = [f.house_edge, f.element_of_risk]
+    basis = list(_EDGE_BASIS[1:])
+    if f.house_edge_per_ante is not None:
+        exact.insert(0, f.house_edge_per_ante)
+        basis.insert(0, _EDGE_BASIS[0])
+    rows = [
+        (_figure(label, why), _value(text, value))
+        for (label, text), why, value in zip(analysis.edge_lines(), basis, exact, strict=True)
+    ]
+    rows += [
         (
-            "House edge per total initial wager",
-            percent(f.house_edge),
-            join([f"per unit of {initial}; exact ", _exact(f.house_edge)]),
+            _figure("Average total bet", "in initial wagers"),
+            _value(f"{float(f.average_total_bet):.4f}"),
         ),
         (
-            "Element of risk",
-            percent(f.element_of_risk),
-            join(
-                [
-                    "per unit of everything wagered, decisions included; exact ",
-                    _exact(f.element_of_risk),
-                ]
-            ),
+            _figure("Win / push / loss", "the round's net result"),
+            _value(f"{percent(f.win, 2)} / {percent(f.push, 2)} / {percent(f.loss, 2)}"),
         ),
-        ("Average total bet", f"{float(f.average_total_bet):.4f}", "initial wagers"),
+        (_figure("Hit frequency", "some wager wins"), _value(percent(f.hit_frequency, 2))),
         (
-            "Win / push / loss",
-            f"{percent(f.win, 2)} / {percent(f.push, 2)} / {percent(f.loss, 2)}",
-            "the round's net result",
+            _figure("Standard deviation", "of the round's net result, in initial wagers"),
+            _value(f"{f.std_dev:.4f}"),
         ),
-        ("Hit frequency", percent(f.hit_frequency, 2), "some wager wins"),
-        ("Standard deviation", f"{f.std_dev:.4f}", "of the net result, in initial wagers"),
         (
-            "Volatility index 90% / 95%",
-            f"{f.volatility_index(0.9):.4f} / {f.volatility_index(0.95):.4f}",
-            "1.645 and 1.960 standard deviations",
+            _figure("Volatility index 90% / 95%", "1.645 and 1.960 standard deviations"),
+            _value(f"{f.volatility_index(0.9):.4f} / {f.volatility_index(0.95):.4f}"),
         ),
     ]
     if f.dealer_qualifies is not None:
-        rows.append(("Dealer qualifies", percent(f.dealer_qualifies, 2), ""))
-    rows.append(("Cycle", f"{f.cycle:,}", "deals counted, each equally likely"))
-    if analysis.blind is not None:
+        rows.append(
+            (_figure("Dealer qualifies", "share of rounds"), _value(percent(f.dealer_qualifies, 2)))
+        )
+    rows.append((_figure("Cycle", "deals counted, each equally likely"), _value(f"{f.cycle:,}")))
+    blind = analysis.blind
+    if blind is not None:
+        why = "a second position that always plays 1x"
+        if blind.house_edge_per_ante is not None:
+            rows.append(
+                (
+                    _figure("Blind hand (C8): house edge per Ante", why),
+                    _value(percent(blind.house_edge_per_ante), blind.house_edge_per_ante),
+                )
+            )
         rows.append(
             (
-                "Blind hand house edge (C8)",
-                percent(analysis.blind.house_edge),
-                "a second position that always plays 1x",
+                _figure("Blind hand (C8): per total initial wager", why),
+                _value(percent(blind.house_edge), blind.house_edge),
             )
         )
-    return table(["Figure", "Value", "Basis"], rows, numeric=[1])
+    return _figures_table(rows)
 
 
 def _decisions(analysis: Analysis) -> Markup:
@@ -244,12 +267,8 @@ def _rules(sections: Sequence[PaySectionText]) -> Markup:
     )
 
 
-def _wager_title(wager: WagerFigures, labels: Mapping[str, str]) -> str:
-    return labels.get(wager.name, wager.name)
-
-
-def _returns(wager: WagerFigures, labels: Mapping[str, str]) -> Markup:
-    label = _wager_title(wager, labels)
+def _returns(wager: WagerFigures, analysis: Analysis, heading: bool = True) -> Markup:
+    scope, _, said = analysis.wager_line(wager).partition(": ")
     rows = [
         (
             r.event,
@@ -262,12 +281,14 @@ def _returns(wager: WagerFigures, labels: Mapping[str, str]) -> Markup:
     ]
     return tag(
         "div",
-        tag("h3", f"{label}: house edge {percent(wager.house_edge)}"),
+        tag("h3", scope) if heading else "",
+        tag("p", said[:1].upper() + said[1:], "."),
         tag(
             "p",
-            f"Per unit of the {label}: what each event pays, its combinations in the cycle, "
-            "its probability and its contribution to the return; the contributions add up "
-            f"to minus the house edge. Hit frequency {percent(wager.hit_frequency, 2)}.",
+            "What each event pays per unit, its combinations in the cycle, its probability "
+            "and its contribution; the contributions add up to minus the house edge. Hit "
+            f"frequency {percent(wager.hit_frequency, 2)}.",
+            class_="note",
         ),
         table(
             ["Event", "Pays", "Combinations", "Probability", "Contribution"],
@@ -350,31 +371,33 @@ def _wager_alone(
     wager: WagerFigures, labels: Mapping[str, str], analysis: Analysis, max_points: int
 ) -> Markup:
     """One wager of a game without decisions: its figures, returns, chart and ranges."""
-    label = _wager_title(wager, labels)
+    label = labels.get(wager.name, wager.name)
     distribution = _distribution(wager.return_table)
-    f = analysis.figures
     sd = _std_dev(distribution)
     rows = [
-        ("House edge", percent(wager.house_edge), join(["per unit wagered; exact ",
-                                                         _exact(wager.house_edge)])),
-        ("Hit frequency", percent(wager.hit_frequency, 2), "the wager wins"),
-        ("Standard deviation", f"{sd:.4f}", "of the net result, per unit wagered"),
         (
-            "Volatility index 90% / 95%",
-            " / ".join(f"{_z(c) * sd:.4f}" for c in CONFIDENCES),
-            "1.645 and 1.960 standard deviations",
+            _figure("House edge", "per unit wagered; with nothing to decide, also the "
+                    "element of risk"),
+            _value(percent(wager.house_edge), wager.house_edge),
         ),
-        ("Cycle", f"{f.cycle:,}", "deals counted, each equally likely"),
+        (_figure("Hit frequency", "the wager wins"), _value(percent(wager.hit_frequency, 2))),
+        (
+            _figure("Standard deviation", "of the net result, per unit wagered"),
+            _value(f"{sd:.4f}"),
+        ),
+        (
+            _figure("Volatility index 90% / 95%", "1.645 and 1.960 standard deviations"),
+            _value(" / ".join(f"{_z(c) * sd:.4f}" for c in CONFIDENCES)),
+        ),
+        (
+            _figure("Cycle", "deals counted, each equally likely"),
+            _value(f"{analysis.figures.cycle:,}"),
+        ),
     ]  # fmt: skip
     return _section(
-        label,
-        tag(
-            "p",
-            f"The {label} wager on its own: with nothing to decide, the house edge per "
-            "wager and the element of risk are the same figure.",
-        ),
-        table(["Figure", "Value", "Basis"], rows, numeric=[1]),
-        _returns(wager, labels),
+        analysis.wager_scope(wager.name),
+        _figures_table(rows),
+        _returns(wager, analysis, heading=False),
         _chart(distribution, f"{label}: net result"),
         _ranges(distribution, max_points),
     )
@@ -426,14 +449,17 @@ th, td { border-bottom: 1px solid var(--rule); padding: .3rem .5rem; text-align:
   vertical-align: top; }
 th { background: #f3f5f7; font-weight: 600; }
 .num { text-align: right; white-space: nowrap; }
-.exact { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85em;
-  overflow-wrap: anywhere; }
+.basis { display: block; color: var(--muted); font-size: .85em; }
+.exact { display: block; color: var(--muted); font-size: .8em; white-space: normal;
+  font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; background: #f3f5f7;
   padding: 0 .25em; border-radius: 3px; }
 .returns, .rules, table { break-inside: avoid; }
+.figures, .rules { max-width: 760px; }
 figure { margin: .4rem 0 1rem; }
 .chart { overflow-x: auto; }
-.chart svg { display: block; width: 100%; min-width: 640px; height: auto; }
+.chart svg { display: block; width: 100%; height: auto; }
+.chart svg.wide { min-width: 640px; }
 .grid line { stroke: var(--rule); stroke-width: 1; }
 .tick, .axis { font-size: 12px; fill: var(--muted); }
 .tick.y { text-anchor: end; }
@@ -444,7 +470,8 @@ dt { font-weight: 600; } dd { margin: 0 0 .5rem 1.2rem; }
   main { padding: 16px 10px 32px; }
   body { font-size: 14px; }
   th, td { padding: .25rem .3rem; }
-  table { display: block; overflow-x: auto; }
+  table { display: block; overflow-x: auto; font-size: 13px; }
+  .chart svg.wide { min-width: 560px; }
 }
 @media print {
   @page { size: A4; margin: 14mm; }
@@ -453,7 +480,7 @@ dt { font-weight: 600; } dd { margin: 0 0 .5rem 1.2rem; }
   h2 { break-after: avoid; }
   section { break-inside: auto; }
   .chart { overflow: visible; }
-  .chart svg { min-width: 0; }
+  .chart svg.wide { min-width: 0; }
   th { background: none; }
   * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 }
