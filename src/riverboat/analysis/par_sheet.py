@@ -417,8 +417,11 @@ def _z(confidence: float) -> float:
 
 def _definitions() -> Markup:
     terms = [
-        ("House edge", "minus the expected net result per unit of the initial wagers (per "
-         "wager: per unit of that wager)."),
+        ("House edge per Ante", "minus the expected net result of the whole round per "
+         "unit of the Ante: the convention of published references and PAR sheets for a "
+         "game with an Ante."),
+        ("House edge per total initial wager", "the same loss per unit of every wager "
+         "placed before the deal (a wager's own: per unit of that wager)."),
         ("Element of risk", "minus the expected net result per unit of everything wagered, "
          "the wagers a decision adds included."),
         ("Hit frequency", "the share of rounds on which some wager wins."),
@@ -471,6 +474,7 @@ dt { font-weight: 600; } dd { margin: 0 0 .5rem 1.2rem; }
   body { font-size: 14px; }
   th, td { padding: .25rem .3rem; }
   table { display: block; overflow-x: auto; font-size: 13px; }
+  .returns td:first-child { min-width: 9em; }
   .chart svg.wide { min-width: 560px; }
 }
 @media print {
