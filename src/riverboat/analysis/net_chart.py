@@ -23,15 +23,20 @@ _SLOT = 96
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 12, 16, 56
 
 
-def net_text(value: Fraction) -> str:
-    """A net result as people read it: ``+3``, ``-1``, ``+0.95``, ``-1.333``.
+def net_text(value: Fraction, digits: int = 4) -> str:
+    """A net result as people read it: ``+3``, ``-1``, ``+0.95``, ``-1.333``; a
+    fraction to ``digits`` significant digits.
 
     >>> net_text(Fraction(19, 20)), net_text(Fraction(-4, 3)), net_text(Fraction(0))
     ('+0.95', '-1.333', '0')
+    >>> net_text(Fraction(500, 3), digits=3)
+    '+167'
     """
     if value == 0:
         return "0"
-    return f"{float(value):+.4g}" if value.denominator != 1 else f"{value.numerator:+}"
+    if value.denominator == 1:
+        return f"{value.numerator:+}"
+    return f"{float(value):+.{digits}g}"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -44,6 +49,11 @@ def _decade(exponent: int) -> str:
     ('1', '10\u207b\u00b9\u00b2')
     """
     return "1" if exponent == 0 else "10" + str(exponent).translate(_SUPERSCRIPT)
+
+
+def _exactly(value: Fraction) -> str:
+    text = net_text(value)
+    return text if value.denominator == 1 else f"{text} ({value})"
 
 
 def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
@@ -69,6 +79,8 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
         )
     slot = plot_w / len(rows)
     label_every = math.ceil(len(rows) / 24)
+    # labels fall every ``label_every`` bars, counted from the push (or the first bar)
+    anchor = next((i for i, (value, _) in enumerate(rows) if value >= 0), 0)
     bars, labels = [], []
     for index, (value, count) in enumerate(rows):
         probability = count / total
@@ -78,7 +90,7 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
         bars.append(
             tag(
                 "rect",
-                tag("title", f"net {net_text(value)}: {probability:.6%} ({count:,} deals)"),
+                tag("title", f"net {_exactly(value)}: {probability:.6%} ({count:,} deals)"),
                 class_=kind,
                 x=f"{left + slot * 0.1:.1f}",
                 y=f"{top:.1f}",
@@ -86,11 +98,11 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
                 height=f"{_TOP + plot_h - top:.1f}",
             )
         )
-        if index % label_every == 0 or value == 0:
+        if (index - anchor) % label_every == 0:
             labels.append(
                 tag(
                     "text",
-                    net_text(value),
+                    net_text(value, digits=3),
                     x=f"{left + slot / 2:.1f}",
                     y=_TOP + plot_h + 16,
                     class_="tick x",

@@ -81,7 +81,7 @@ def render(
         ]
     else:
         body += [
-            _section("Key figures", _key_figures(analysis, labels)),
+            _section("Key figures", _key_figures(analysis)),
             _section("Decisions", _decisions(analysis)),
             _section("Strategy", _strategy(analysis)),
             _section("Rules and pay tables", _rules(sections)),
@@ -147,11 +147,12 @@ def _header(analysis: Analysis, title: str, labels: Mapping[str, str]) -> Markup
         ),
         tag(
             "p",
-            "Every figure is exact: all ",
+            "Every figure is counted exactly over all ",
             tag("b", f"{f.cycle:,}"),
-            " deals of the cycle counted through the game's own settlement"
+            " deals of the cycle, through the game's own settlement"
             + ("" if analysis.strategy is None else ", the player following the optimal strategy")
-            + f". riverboat {_package_version()}.",
+            + "; the ranges after many rounds say how they were found. "
+            + f"riverboat {_package_version()}.",
         ),
         *(tag("p", note, class_="note") for note in analysis.notes),
     )
@@ -177,7 +178,7 @@ _EDGE_BASIS = (
 )
 
 
-def _key_figures(analysis: Analysis, labels: Mapping[str, str]) -> Markup:
+def _key_figures(analysis: Analysis) -> Markup:
     f = analysis.figures
     exact = [f.house_edge, f.element_of_risk]
     basis = list(_EDGE_BASIS[1:])
