@@ -102,7 +102,9 @@ def analyze(
 
             placed = default_wagers(game)
         elif page is not None and output is not AnalysisFormat.html:
-            raise typer.BadParameter("--output writes a PAR sheet: add --format html")
+            raise typer.BadParameter(
+                "--output writes a PAR sheet: add --format html", param_hint="--output"
+            )
         _check_writable(plot, "--plot")
         _check_writable(strategy, "--strategy")
         _check_writable(page, "--output")
