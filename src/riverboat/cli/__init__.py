@@ -4,12 +4,14 @@ riverboat serve                      the tables in the browser
 riverboat play [GAME]                the tables in the terminal; --auto for scripts
 riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand named
 riverboat analyze GAME               exact house edge, strategy and return tables
+riverboat strategy GAME              a strategy card to memorise, and what it costs
 riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
 riverboat accounts create|balance|top-up, history, verify, audit, recover
 
-The commands live in ``cards``, ``analysis``, ``rounds``, ``tables`` and ``accounts``;
-what several share in ``_extras``, ``_wagers``, ``_output`` and ``_database``. This
-module builds the app and registers them in the order ``riverboat --help`` lists them.
+The commands live in ``cards``, ``analysis``, ``strategy``, ``rounds``, ``tables`` and
+``accounts``; what several share in ``_extras``, ``_wagers``, ``_output`` and
+``_database``. This module builds the app and registers them in the order
+``riverboat --help`` lists them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from riverboat.cli.accounts import accounts
 from riverboat.cli.analysis import analyze, bankroll, simulate
 from riverboat.cli.cards import deal, deck, name
 from riverboat.cli.rounds import audit, history, recover, verify
+from riverboat.cli.strategy import strategy
 from riverboat.cli.tables import play, serve
 
 # Only the standard library and Typer at import time: `riverboat --help` and the
@@ -54,7 +57,7 @@ def main(
 
 
 for _command in (
-    deal, deck, name, analyze, simulate, bankroll,
+    deal, deck, name, analyze, strategy, simulate, bankroll,
     history, verify, audit, recover, serve, play,
 ):  # fmt: skip
     app.command()(_command)

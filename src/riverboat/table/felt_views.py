@@ -1,5 +1,5 @@
 """What a felt draws beyond the round itself: its betting circles, its pay tables in
-words and the house edge of each wager.
+words, the house edge of each wager and the strategy card.
 
 >>> LineInfo(name="ante", label="Ante", placed_by=None, pays="1 to 1").model_dump()
 {'name': 'ante', 'label': 'Ante', 'placed_by': None, 'pays': '1 to 1'}
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["EdgeLine", "LineInfo", "PaySection"]
+__all__ = ["CardLine", "EdgeLine", "LineInfo", "PaySection", "StrategyCardInfo"]
 
 
 class _Felt(BaseModel):
@@ -40,3 +40,26 @@ class EdgeLine(_Felt):
     label: str
     value: float
     basis: str
+
+
+class CardLine(_Felt):
+    """A strategy card's rule: take ``action`` with ``hands`` (the first that matches
+    wins); ``text`` says it in a sentence."""
+
+    action: str
+    hands: str
+    text: str
+
+
+class StrategyCardInfo(_Felt):
+    """A strategy card for the wagers named, with its exact cost against optimal play:
+    house edges per Ante as fractions (0.0337 for 3.37%), ``agreement`` the share of
+    deals on which it makes the optimal choice."""
+
+    wagers: list[str]
+    rules: list[CardLine]
+    house_edge: float
+    optimal_house_edge: float
+    cost: float
+    agreement: float
+    summary: str

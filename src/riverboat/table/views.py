@@ -25,7 +25,7 @@ from pydantic import (
 from riverboat.games import Game
 from riverboat.games.roads import ROWS, DerivedRoad, Preview, roads
 from riverboat.money import Cents
-from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection
+from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyCardInfo
 from riverboat.table.paytables import felt_lines, pay_sections
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "ShoeInfo",
     "ShoeView",
     "SpotInfo",
+    "StrategyCardInfo",
     "TableMessage",
     "TableSnapshot",
     "Wagers",
@@ -286,6 +287,9 @@ class GameInfo(_View):
     #: the house edge of the required wagers and of each side wager; None while
     #: being worked out
     edges: list[EdgeLine] | None = None
+    #: a strategy card for the required wagers (:mod:`riverboat.analysis.strategy_cards`);
+    #: None while being worked out, and for a game without decisions
+    strategy_card: StrategyCardInfo | None = None
 
     @classmethod
     def of(
@@ -293,6 +297,7 @@ class GameInfo(_View):
         game: Game[Any],
         house_edge: float | None = None,
         edges: list[EdgeLine] | None = None,
+        strategy_card: StrategyCardInfo | None = None,
     ) -> GameInfo:
         """The default variant's information, with the analyzer's figures if known."""
         spec = game.spec()
@@ -323,6 +328,7 @@ class GameInfo(_View):
                 "lines": felt_lines(game),
                 "pay_table": pay_sections(game),
                 "edges": edges,
+                "strategy_card": strategy_card,
             }
         )
 

@@ -64,10 +64,17 @@ _EDGES_LOCK = threading.Lock()
 
 def _edge_text(game: str) -> str:
     """The felt's house-edge lines (:func:`riverboat.web.edges.edge_lines`), one a
-    line: per Ante and per total initial wager, the element of risk, each side wager."""
-    from riverboat.web.edges import edge_lines
+    line: per Ante and per total initial wager, the element of risk, each side wager;
+    then the strategy card for the required wagers, if the game has decisions."""
+    from riverboat.web.edges import card_info, edge_lines
 
-    return "\n".join(f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game))
+    lines = [f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game)]
+    card = card_info(game)
+    if card is not None:
+        lines += ["", f"Strategy card ({' and '.join(card.wagers)}): the first rule that matches"]
+        lines += [f"  {n}. {rule.text}" for n, rule in enumerate(card.rules, 1)]
+        lines += ["", card.summary]
+    return "\n".join(lines)
 
 
 def house_edge(game: str, then: Callable[[str], None]) -> str | None:

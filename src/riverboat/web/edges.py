@@ -1,6 +1,6 @@
-"""Each game's house edges, worked out once per process in the background (the
-analyzer takes seconds; Rabbit Hunter about half a minute an analysis); the pay
-tables show them when ready.
+"""Each game's house edges and strategy card, worked out once per process in the
+background (the analyzer takes seconds; Rabbit Hunter about half a minute an
+analysis); the pay tables show them when ready.
 
 Every figure is the analyzer's exact one (:func:`riverboat.analysis.analyze`),
 under optimal play, turned to a float only at the end.
@@ -15,16 +15,25 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from riverboat.games import GAMES, find_game
-from riverboat.table.felt_views import EdgeLine
+from riverboat.table.felt_views import CardLine, EdgeLine, StrategyCardInfo
 from riverboat.table.paytables import felt_lines
 
 if TYPE_CHECKING:
     from riverboat.analysis.report import Figures
 
-__all__ = ["edge_lines", "edges", "figures_of", "house_edge", "start_house_edges"]
+__all__ = [
+    "card_info",
+    "edge_lines",
+    "edges",
+    "figures_of",
+    "house_edge",
+    "start_house_edges",
+    "strategy_card",
+]
 
 _EDGES: dict[str, float] = {}
 _LINES: dict[str, list[EdgeLine]] = {}
+_CARDS: dict[str, StrategyCardInfo | None] = {}
 _STARTED = threading.Event()
 
 
@@ -36,6 +45,34 @@ def house_edge(game: str) -> float | None:
 def edges(game: str) -> list[EdgeLine] | None:
     """The game's :func:`edge_lines`, or None while they are being worked out."""
     return _LINES.get(game)
+
+
+def strategy_card(game: str) -> StrategyCardInfo | None:
+    """The game's :func:`card_info`, or None while it is being worked out."""
+    return _CARDS.get(game)
+
+
+def card_info(game: str, variant: str | None = None) -> StrategyCardInfo | None:
+    """The strategy card for the game's required wagers (the Ante where none is
+    required), or None for a game without decisions (Baccarat)."""
+    from riverboat.analysis.strategy_cards import strategy_card as card_of
+
+    kind = find_game(game)
+    spec = kind.spec(kind.rules(variant))
+    if not spec.options or spec.decides_with is None:
+        return None
+    base = spec.decides_with
+    required = [s for s in spec.spots if s.required or s.name == base]
+    card = card_of(game, wagers={s.name: 1 for s in required}, variant=variant)
+    return StrategyCardInfo(
+        wagers=[s.label for s in required],
+        rules=[CardLine(action=r.label, hands=r.hands, text=str(r)) for r in card.rules],
+        house_edge=float(card.card.house_edge_per_ante or 0),
+        optimal_house_edge=float(card.optimal.house_edge_per_ante or 0),
+        cost=float(card.cost),
+        agreement=float(card.agreement),
+        summary=card.summary(),
+    )
 
 
 def figures_of(
@@ -137,7 +174,7 @@ def _loss(figures: Figures) -> Fraction:
 
 
 def start_house_edges() -> None:
-    """Start working out every registered game's edges, once per process."""
+    """Start working out every registered game's edges and card, once per process."""
     if _STARTED.is_set():
         return
     _STARTED.set()
@@ -148,5 +185,6 @@ def start_house_edges() -> None:
         for name in names:
             _EDGES[name] = float(figures_of(name).house_edge)
             _LINES[name] = edge_lines(name)
+            _CARDS[name] = card_info(name)
 
     threading.Thread(target=work, daemon=True, name="house-edges").start()

@@ -10,7 +10,7 @@ from riverboat.games import GAMES, find_game
 from riverboat.games.chips import hold, tap
 from riverboat.table.views import GameInfo, NextCommitment, RoadsView, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
-from riverboat.web.edges import edges, house_edge
+from riverboat.web.edges import edges, house_edge, strategy_card
 from riverboat.web.models import ChipRequest
 
 __all__ = ["router"]
@@ -21,8 +21,11 @@ router = APIRouter(prefix="/api")
 @router.get("/games", response_model=list[GameInfo])
 def games() -> list[GameInfo]:
     """Every game's wagers, chips, betting circles, pay tables and rules (R11), with its
-    house edges once worked out."""
-    return [GameInfo.of(game, house_edge(name), edges(name)) for name, game in GAMES.items()]
+    house edges and strategy card once worked out."""
+    return [
+        GameInfo.of(game, house_edge(name), edges(name), strategy_card(name))
+        for name, game in GAMES.items()
+    ]
 
 
 @router.post("/chips")

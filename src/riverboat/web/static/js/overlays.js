@@ -5,12 +5,13 @@ import { $, escape, info, money, say, state } from "./state.js";
 import { renderButtons, tableTitle, tables } from "./controls.js";
 
 // the pay table and rules of the table in play, in words: how to play, every betting
-// circle with its pays and limits, each pay table with its notes, and the house edges
+// circle with its pays and limits, each pay table with its notes, the house edges and
+// the strategy card
 export async function payTable() {
   const game = info();
   drawPayTable(game);
   if (!$("paytable").open) $("paytable").showModal();
-  if (game.edges !== undefined && game.edges !== null) return;
+  if (game.edges !== undefined && game.edges !== null && (game.strategy_card || !game.options.length)) return;
   // the edges are worked out in the background after the server starts: asked again
   const games = await api("/api/games").catch(() => null);
   if (!games) return;
@@ -21,7 +22,8 @@ export async function payTable() {
 function drawPayTable(game) {
   $("paytable-title").textContent = `${game.title}: pay table and rules`;
   $("paytable-body").innerHTML = `<h3>How to play</h3><ul>${game.how_to_play.map((line) => `<li>${escape(line)}</li>`).join("")}</ul>` +
-    linesTable(game) + (game.pay_table ? game.pay_table.map(section).join("") : oldPayTables(game)) + edgesTable(game);
+    linesTable(game) + (game.pay_table ? game.pay_table.map(section).join("") : oldPayTables(game)) + edgesTable(game) +
+    strategyCard(game);
 }
 
 const head = (...columns) => `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead>`;
@@ -71,6 +73,17 @@ function edgesTable(game) {
   return `<h3>House edge</h3><table>${head("Measure", "Edge", "Of what")}<tbody>` +
     game.edges.map((e) => `<tr><th scope="row">${escape(e.label)}</th><td class="edge-value">${percent(e.value)}</td>` +
       `<td class="notes">${escape(e.basis)}</td></tr>`).join("") + "</tbody></table>";
+}
+
+// rules a person can memorise, the first that matches wins, and what following them
+// costs against the optimal play (a game without decisions has none)
+function strategyCard(game) {
+  if (!game.options || !game.options.length) return "";
+  const card = game.strategy_card;
+  if (!card) return `<h3>Strategy card</h3><p id="card-pending">Being worked out… it shows here when ready.</p>`;
+  return `<h3>Strategy card</h3><p class="notes">With the ${escape(card.wagers.join(" and "))}: the first rule that matches your hand wins.</p>` +
+    `<ol id="strategy-card">${card.rules.map((rule) => `<li>${escape(rule.text)}</li>`).join("")}</ol>` +
+    `<p class="notes">${escape(card.summary)}</p>`;
 }
 
 function showHint(html) {

@@ -1,0 +1,51 @@
+"""The strategy command: a card a person can memorise, from the exact tables, with
+what following it costs against the optimal play."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from riverboat.cli._output import Format, _csv_table, _markdown_table, _progress_bar
+from riverboat.cli._wagers import _parse_wagers
+from riverboat.errors import Refusal
+
+
+def strategy(
+    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card or crazy4.")],
+    wagers: Annotated[
+        str | None,
+        typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat'. Default: required."),
+    ] = None,
+    variant: Annotated[
+        str | None, typer.Option(help="A named rules variant, e.g. 'standard'.")
+    ] = None,
+    output: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.text,
+) -> None:
+    """A strategy card: short rules, the first that matches wins, and their exact cost."""
+    from riverboat.analysis.strategy_cards import strategy_card
+    from riverboat.games.rules import RulesError
+
+    try:
+        placed = _parse_wagers(wagers) if wagers is not None else None
+        with _progress_bar() as progress:
+            card = strategy_card(game, wagers=placed, variant=variant, progress=progress)
+    except (RulesError, Refusal) as error:
+        raise typer.BadParameter(str(error)) from None
+    if output is Format.json:
+        typer.echo(json.dumps(card.to_json(), indent=2))
+    elif output is Format.text:
+        typer.echo(card.to_text(), nl=False)
+    else:
+        rows = [[n, rule.label, rule.hands] for n, rule in enumerate(card.rules, 1)]
+        header = ["rule", "action", "hands"]
+        if output is Format.csv:
+            typer.echo(_csv_table(header, rows), nl=False)
+        else:
+            typer.echo(
+                f"{card.to_text().splitlines()[0]}\n\n{_markdown_table(header, rows)}\n"
+                f"{card.summary()}\n",
+                nl=False,
+            )
