@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from riverboat.analysis import Analysis, analyze
 from riverboat.analysis.net_ranges import net_ranges
-from riverboat.analysis.par_sheet import CONFIDENCES, ROUNDS, render
+from riverboat.analysis.par_sheet import CONFIDENCES, ROUNDS, card_for, render
 from riverboat.analysis.report import percent
 from riverboat.cli import app
 from riverboat.games import find_game
@@ -97,7 +97,9 @@ def _sections(analysis: Analysis) -> list[PaySection]:
 
 
 def test_tri_card_page_holds_the_analysis_figures(tri_card: Analysis) -> None:
-    text = render(tri_card, _sections(tri_card))
+    card = card_for(tri_card)
+    assert card is not None
+    text = render(tri_card, _sections(tri_card), card)
     page = Page(text)
     f = tri_card.figures
     shown = page.figures()
@@ -131,6 +133,13 @@ def test_tri_card_page_holds_the_analysis_figures(tri_card: Analysis) -> None:
     assert "Pair Plus alone" in page.headings
     assert tri_card.strategy is not None
     assert tri_card.strategy.summary()[0] in page.text
+    # the strategy card, rule by rule, with its exact cost against optimal play
+    assert "Raise with Q-6-4 or better." in page.text
+    assert [str(rule) for rule in card.rules] == [
+        t for t in page.text if t in {str(rule) for rule in card.rules}
+    ]
+    assert card.summary() in page.text
+    assert "riverboat strategy" not in text
     # the rules in words, from the table service's pay tables
     assert "The dealer qualifies with Queen-high or better." in page.text
     # the chart: one bar per net result, each titled with its probability
@@ -173,7 +182,10 @@ def test_rules_text_is_escaped(tri_card: Analysis) -> None:
 def test_crazy4_page_beyond_the_exact_limit_says_normal_approximation(
     crazy4: Analysis,
 ) -> None:
-    page = Page(render(crazy4, _sections(crazy4), max_points=200_000))
+    text = render(crazy4, _sections(crazy4), max_points=200_000)
+    page = Page(text)
+    # no card given: the page names the command that prints it
+    assert "riverboat strategy crazy4" in text
     shown = page.figures()
     f = crazy4.figures
     # Wizard of Odds, "Crazy 4 Poker": 3.42% per Ante (Ante and Super Bonus, optimal)
@@ -279,7 +291,7 @@ def test_page_in_a_browser_at_desk_and_phone_widths(
     from browser_support import SHOTS
 
     target = tmp_path / "par-sheet.html"
-    target.write_text(render(tri_card, _sections(tri_card)), encoding="utf-8")
+    target.write_text(render(tri_card, _sections(tri_card), card_for(tri_card)), encoding="utf-8")
     SHOTS.mkdir(parents=True, exist_ok=True)
     requests: list[str] = []
     for width in (1440, 390):

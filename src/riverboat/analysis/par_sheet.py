@@ -30,9 +30,10 @@ from riverboat.analysis._html import Markup, join, table, tag
 from riverboat.analysis.net_chart import bar_chart, net_text
 from riverboat.analysis.net_ranges import MAX_POINTS, NetRange, net_ranges
 from riverboat.analysis.report import ReturnRow, WagerFigures, percent
+from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
 from riverboat.games import find_game
 
-__all__ = ["CONFIDENCES", "ROUNDS", "PaySectionText", "default_wagers", "render"]
+__all__ = ["CONFIDENCES", "ROUNDS", "PaySectionText", "card_for", "default_wagers", "render"]
 
 #: the session lengths and confidences of the ranges of a player's result
 ROUNDS = (100, 1_000, 10_000)
@@ -66,10 +67,14 @@ def default_wagers(game: str) -> dict[str, Fraction] | None:
 
 
 def render(
-    analysis: Analysis, sections: Sequence[PaySectionText], max_points: int = MAX_POINTS
+    analysis: Analysis,
+    sections: Sequence[PaySectionText],
+    card: StrategyCard | None = None,
+    max_points: int = MAX_POINTS,
 ) -> str:
     """The PAR sheet of ``analysis`` with the game's rules and pay tables ``sections``
-    (``riverboat.table.paytables.pay_sections``); ``max_points`` bounds the exact
+    (``riverboat.table.paytables.pay_sections``) and its strategy card (``card_for``;
+    None: the page names the command that prints it); ``max_points`` bounds the exact
     convolutions of the session ranges (beyond it, a normal approximation)."""
     title = find_game(analysis.game).title
     labels = _wager_labels(analysis)
@@ -83,7 +88,7 @@ def render(
         body += [
             _section("Key figures", _key_figures(analysis)),
             _section("Decisions", _decisions(analysis)),
-            _section("Strategy", _strategy(analysis)),
+            _section("Strategy", _strategy(analysis, card)),
             _section("Rules and pay tables", _rules(sections)),
             _section("Return tables", *(_returns(w, analysis) for w in analysis.figures.per_wager)),
             _section(
@@ -240,15 +245,39 @@ def _decisions(analysis: Analysis) -> Markup:
         (names.get(name, name), percent(share, 2), f"{int(share * f.cycle):,}")
         for name, share in f.decisions.items()
     ]
-    return table(["Decision", "Share of rounds", "Deals"], rows, numeric=[1, 2])
+    return tag(
+        "div",
+        table(["Decision", "Share of rounds", "Deals"], rows, numeric=[1, 2]),
+        class_="figures",
+    )
 
 
-def _strategy(analysis: Analysis) -> Markup:
-    assert analysis.strategy is not None
-    command = f"riverboat strategy {analysis.game}"
+def card_for(analysis: Analysis) -> StrategyCard | None:
+    """The strategy card for the analysis' game, rules and wagers; None where there
+    is none to follow (no decision, or no Ante: Baccarat, Pair Plus alone)."""
+    if analysis.strategy is None or analysis.figures.house_edge_per_ante is None:
+        return None
+    return strategy_card(analysis.game, analysis.rules, analysis.wagers)
+
+
+def _card(card: StrategyCard | None, game: str) -> Markup:
+    if card is None:
+        return tag("p", "Strategy card: see ", tag("code", f"riverboat strategy {game}"), ".")
     return join(
         [
-            tag("p", "Strategy card: see ", tag("code", command), "."),
+            tag("h3", "Strategy card"),
+            tag("p", "The first rule that matches your hand wins."),
+            tag("ol", *(tag("li", str(rule)) for rule in card.rules), class_="card"),
+            tag("p", card.summary()),
+        ]
+    )
+
+
+def _strategy(analysis: Analysis, card: StrategyCard | None) -> Markup:
+    assert analysis.strategy is not None
+    return join(
+        [
+            _card(card, analysis.game),
             tag("h3", "Optimal strategy by hand rank"),
             tag("ul", *(tag("li", line) for line in analysis.strategy.summary())),
         ]
@@ -458,7 +487,8 @@ th { background: #f3f5f7; font-weight: 600; }
   font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; background: #f3f5f7;
   padding: 0 .25em; border-radius: 3px; }
-.returns, .rules, table { break-inside: avoid; }
+.returns, .rules, table, .card { break-inside: avoid; }
+ol.card { font-size: 1.05rem; font-weight: 600; }
 .figures, .rules { max-width: 760px; }
 figure { margin: .4rem 0 1rem; }
 .chart { overflow-x: auto; }

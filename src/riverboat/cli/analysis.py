@@ -134,11 +134,11 @@ def analyze(
 def _write_par_sheet(result: Any, path: Path | None) -> None:
     """The PAR sheet of an analysis, with the game's rules in words, to ``path`` (or
     standard output)."""
-    from riverboat.analysis.par_sheet import render
+    from riverboat.analysis.par_sheet import card_for, render
     from riverboat.games import find_game
     from riverboat.table.paytables import pay_sections
 
-    sheet = render(result, pay_sections(find_game(result.game), result.rules))
+    sheet = render(result, pay_sections(find_game(result.game), result.rules), card_for(result))
     if path is None:
         typer.echo(sheet, nl=False)
         return
