@@ -369,10 +369,14 @@ def _ranges(distribution: Mapping[Fraction, int], max_points: int) -> Markup:
         )
     return join(
         [
-            table(
-                ["Rounds", "Expected", *(f"{c:.0%} range" for c in CONFIDENCES), "Method"],
-                rows,
-                numeric=[0, 1, 2, 3],
+            tag(
+                "div",
+                table(
+                    ["Rounds", "Expected", *(f"{c:.0%} range" for c in CONFIDENCES), "Method"],
+                    rows,
+                    numeric=[0, 1, 2, 3],
+                ),
+                class_="wide",
             ),
             tag(
                 "p",
@@ -504,7 +508,8 @@ dt { font-weight: 600; } dd { margin: 0 0 .5rem 1.2rem; }
   main { padding: 16px 10px 32px; }
   body { font-size: 14px; }
   th, td { padding: .25rem .3rem; }
-  table { display: block; overflow-x: auto; font-size: 13px; }
+  table { font-size: 13px; }
+  .returns table, .wide table { display: block; overflow-x: auto; }
   .returns td:first-child { min-width: 9em; }
   .chart svg.wide { min-width: 560px; }
 }
