@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -52,6 +53,16 @@ def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any
     return rules.with_tables(**chosen)
 
 
+class AnalysisFormat(StrEnum):
+    """analyze's formats: html is a PAR sheet, a page an operator files."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+    html = "html"
+
+
 def analyze(
     game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
     variant: Annotated[
@@ -65,7 +76,12 @@ def analyze(
         str | None,
         typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: required."),
     ] = None,
-    output: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.text,
+    output: Annotated[
+        AnalysisFormat, typer.Option("--format", help="Output format (html: a PAR sheet).")
+    ] = AnalysisFormat.text,
+    page: Annotated[
+        Path | None, typer.Option("--output", help="With --format html: write the page here.")
+    ] = None,
     plot: Annotated[
         Path | None, typer.Option(help="Write a chart of the net result (PNG, SVG or PDF).")
     ] = None,
@@ -82,8 +98,17 @@ def analyze(
     try:
         rules = _rules_with_tables(game, variant, paytable or [])
         placed = _parse_wagers(wagers) if wagers is not None else None
+        if output is AnalysisFormat.html and placed is None:
+            from riverboat.analysis.par_sheet import default_wagers
+
+            placed = default_wagers(game)
+        elif page is not None and output is not AnalysisFormat.html:
+            raise typer.BadParameter(
+                "--output writes a PAR sheet: add --format html", param_hint="--output"
+            )
         _check_writable(plot, "--plot")
         _check_writable(strategy, "--strategy")
+        _check_writable(page, "--output")
         with _progress_bar() as progress:
             result = run(game, rules, placed, progress=progress)
         if plot is not None:
@@ -97,12 +122,34 @@ def analyze(
             strategy.write_text(json.dumps(result.strategy.rows()))
         else:
             strategy.write_text(result.strategy.to_csv())
-    if output is Format.json:
+    if output is AnalysisFormat.html:
+        _write_par_sheet(result, page)
+    elif output is AnalysisFormat.json:
         typer.echo(json.dumps(result.to_json(), indent=2))
-    elif output is Format.csv:
+    elif output is AnalysisFormat.csv:
         typer.echo(_return_tables_csv(result), nl=False)
     else:
-        typer.echo(result.to_text(markdown=output is Format.markdown), nl=False)
+        typer.echo(result.to_text(markdown=output is AnalysisFormat.markdown), nl=False)
+
+
+def _write_par_sheet(result: Any, path: Path | None) -> None:
+    """The PAR sheet of an analysis, with the game's rules in words, to ``path`` (or
+    standard output)."""
+    from riverboat.analysis.par_sheet import card_for, render
+    from riverboat.games import find_game
+    from riverboat.table.paytables import pay_sections
+
+    sheet = render(result, pay_sections(find_game(result.game), result.rules), card_for(result))
+    if path is None:
+        typer.echo(sheet, nl=False)
+        return
+    try:
+        path.write_text(sheet, encoding="utf-8")
+    except OSError as error:
+        raise typer.BadParameter(
+            f"cannot write {path}: {error.strerror}", param_hint="--output"
+        ) from None
+    typer.echo(f"PAR sheet written to {path}", err=True)
 
 
 def simulate(

@@ -1,0 +1,527 @@
+"""A PAR sheet: one self-contained HTML page an operator files for a game, its rules
+and the wagers placed, rendered from an :class:`~riverboat.analysis.Analysis`.
+
+It holds the rules and pay tables in words, the key figures (house edge per Ante and
+per total initial wager, element of risk, hit frequency, standard deviation,
+volatility index, the cycle), the decision frequencies, the strategy, the return
+table of each wager, a chart of the net result of a round and the range of a
+player's net result after 100, 1,000 and 10,000 rounds. No external resource: the
+style sheet (print included) and the chart are inline. Every text is escaped
+(:mod:`riverboat.analysis._html`). A game without decisions (Baccarat) is shown
+wager by wager, since each bet stands alone.
+
+>>> from riverboat.analysis import analyze
+>>> page = render(analyze("baccarat", wagers={"banker": 1}), [])
+>>> page.startswith("<!DOCTYPE html>"), "1.0579%" in page
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from importlib.metadata import PackageNotFoundError, version
+from math import sqrt
+from statistics import NormalDist
+from typing import Protocol
+
+from riverboat.analysis import Analysis
+from riverboat.analysis._html import Markup, join, table, tag
+from riverboat.analysis.net_chart import bar_chart, net_text
+from riverboat.analysis.net_ranges import MAX_POINTS, NetRange, net_ranges
+from riverboat.analysis.report import ReturnRow, WagerFigures, percent
+from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
+from riverboat.games import find_game
+
+__all__ = ["CONFIDENCES", "ROUNDS", "PaySectionText", "card_for", "default_wagers", "render"]
+
+#: the session lengths and confidences of the ranges of a player's result
+ROUNDS = (100, 1_000, 10_000)
+CONFIDENCES = (0.90, 0.95)
+
+
+class PaySectionText(Protocol):
+    """One wager's pay table and rules in words (the table service's ``PaySection``)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def rows(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def notes(self) -> Sequence[str]: ...
+
+
+def default_wagers(game: str) -> dict[str, Fraction] | None:
+    """The wagers a PAR sheet shows by default: for a game without decisions every
+    wager (each is shown on its own), else None (the analysis' own default).
+
+    >>> default_wagers("baccarat")
+    {'player': Fraction(1, 1), 'banker': Fraction(1, 1), 'tie': Fraction(1, 1)}
+    >>> default_wagers("tri-card") is None
+    True
+    """
+    kind = find_game(game)
+    if kind.spec(kind.rules()).options:
+        return None
+    return {spot.name: Fraction(1) for spot in kind.new_round().spots}
+
+
+def render(
+    analysis: Analysis,
+    sections: Sequence[PaySectionText],
+    card: StrategyCard | None = None,
+    max_points: int = MAX_POINTS,
+) -> str:
+    """The PAR sheet of ``analysis`` with the game's rules and pay tables ``sections``
+    (``riverboat.table.paytables.pay_sections``) and its strategy card (``card_for``;
+    None: the page names the command that prints it); ``max_points`` bounds the exact
+    convolutions of the session ranges (beyond it, a normal approximation)."""
+    title = find_game(analysis.game).title
+    labels = _wager_labels(analysis)
+    body = [_header(analysis, title, labels)]
+    if analysis.strategy is None:  # no decisions: every wager stands alone
+        body += [
+            _section("Rules and pay tables", _rules(sections)),
+            *(_wager_alone(w, labels, analysis, max_points) for w in analysis.figures.per_wager),
+        ]
+    else:
+        body += [
+            _section("Key figures", _key_figures(analysis)),
+            _section("Decisions", _decisions(analysis)),
+            _section("Strategy", _strategy(analysis, card)),
+            _section("Rules and pay tables", _rules(sections)),
+            _section("Return tables", *(_returns(w, analysis) for w in analysis.figures.per_wager)),
+            _section(
+                "Net result of a round",
+                _chart(_distribution(analysis.figures.net_table), f"{title}: net result"),
+            ),
+            _section(
+                "A player's result over many rounds",
+                _ranges(_distribution(analysis.figures.net_table), max_points),
+            ),
+        ]
+    body.append(_section("Definitions", _definitions()))
+    page = tag(
+        "html",
+        tag(
+            "head",
+            Markup('<meta charset="utf-8">'),
+            Markup('<meta name="viewport" content="width=device-width, initial-scale=1">'),
+            tag("title", f"{title}: PAR sheet"),
+            tag("style", Markup(_STYLE)),
+        ),
+        tag("body", tag("main", *body)),
+        lang="en",
+    )
+    return f"<!DOCTYPE html>\n{page}\n"
+
+
+# ------------------------------------------------------------------ parts
+def _section(heading: str, *content: object) -> Markup:
+    return tag("section", tag("h2", heading), *content)
+
+
+def _wager_labels(analysis: Analysis) -> dict[str, str]:
+    spots = find_game(analysis.game).new_round(analysis.rules).spots
+    return {spot.name: spot.label for spot in spots}
+
+
+def _package_version() -> str:
+    try:
+        return version("riverboat")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return "unknown"
+
+
+def _header(analysis: Analysis, title: str, labels: Mapping[str, str]) -> Markup:
+    f = analysis.figures
+    placed = ", ".join(f"{labels.get(k, k)} {v}" for k, v in f.wagers.items())
+    unit = "Ante" if "ante" in f.wagers else "base wager"
+    variant = getattr(analysis.rules, "variant", "")
+    return tag(
+        "header",
+        tag("h1", f"{title}: PAR sheet"),
+        tag(
+            "p",
+            tag("b", "Rules: "),
+            variant,
+            ". ",
+            tag("b", "Wagers: "),
+            placed,
+            f" (in units of the {unit}).",
+        ),
+        tag(
+            "p",
+            "Every figure is counted exactly over all ",
+            tag("b", f"{f.cycle:,}"),
+            " deals of the cycle, through the game's own settlement"
+            + ("" if analysis.strategy is None else ", the player following the optimal strategy")
+            + "; the ranges after many rounds say how they were found. "
+            + f"riverboat {_package_version()}.",
+        ),
+        *(tag("p", note, class_="note") for note in analysis.notes),
+    )
+
+
+def _figure(name: str, basis: str) -> Markup:
+    return join([name, tag("span", basis, class_="basis")])
+
+
+def _value(text: str, exact: Fraction | None = None) -> Markup:
+    return join([text, tag("span", f"exact {exact}", class_="exact") if exact is not None else ""])
+
+
+def _figures_table(rows: Iterable[tuple[Markup, Markup]]) -> Markup:
+    return tag("div", table(["Figure", "Value"], rows, numeric=[1]), class_="figures")
+
+
+#: what each edge line of ``Analysis.edge_lines`` is a share of
+_EDGE_BASIS = (
+    "the whole round's loss per unit of the Ante, as published references quote it",
+    "the same loss per unit of every wager placed before the deal",
+    "the same loss per unit of everything wagered, decisions included",
+)
+
+
+def _key_figures(analysis: Analysis) -> Markup:
+    f = analysis.figures
+    exact = [f.house_edge, f.element_of_risk]
+    basis = list(_EDGE_BASIS[1:])
+    if f.house_edge_per_ante is not None:
+        exact.insert(0, f.house_edge_per_ante)
+        basis.insert(0, _EDGE_BASIS[0])
+    rows = [
+        (_figure(label, why), _value(text, value))
+        for (label, text), why, value in zip(analysis.edge_lines(), basis, exact, strict=True)
+    ]
+    rows += [
+        (
+            _figure("Average total bet", "in initial wagers"),
+            _value(f"{float(f.average_total_bet):.4f}"),
+        ),
+        (
+            _figure("Win / push / loss", "the round's net result"),
+            _value(f"{percent(f.win, 2)} / {percent(f.push, 2)} / {percent(f.loss, 2)}"),
+        ),
+        (_figure("Hit frequency", "some wager wins"), _value(percent(f.hit_frequency, 2))),
+        (
+            _figure("Standard deviation", "of the round's net result, in initial wagers"),
+            _value(f"{f.std_dev:.4f}"),
+        ),
+        (
+            _figure("Volatility index 90% / 95%", "1.645 and 1.960 standard deviations"),
+            _value(f"{f.volatility_index(0.9):.4f} / {f.volatility_index(0.95):.4f}"),
+        ),
+    ]
+    if f.dealer_qualifies is not None:
+        rows.append(
+            (_figure("Dealer qualifies", "share of rounds"), _value(percent(f.dealer_qualifies, 2)))
+        )
+    rows.append((_figure("Cycle", "deals counted, each equally likely"), _value(f"{f.cycle:,}")))
+    blind = analysis.blind
+    if blind is not None:
+        why = "a second position that always plays 1x"
+        if blind.house_edge_per_ante is not None:
+            rows.append(
+                (
+                    _figure("Blind hand (C8): house edge per Ante", why),
+                    _value(percent(blind.house_edge_per_ante), blind.house_edge_per_ante),
+                )
+            )
+        rows.append(
+            (
+                _figure("Blind hand (C8): per total initial wager", why),
+                _value(percent(blind.house_edge), blind.house_edge),
+            )
+        )
+    return _figures_table(rows)
+
+
+def _decisions(analysis: Analysis) -> Markup:
+    f = analysis.figures
+    assert analysis.strategy is not None
+    names = {o.name: o.label for o in analysis.strategy.game.options}
+    rows = [
+        (names.get(name, name), percent(share, 2), f"{int(share * f.cycle):,}")
+        for name, share in f.decisions.items()
+    ]
+    return tag(
+        "div",
+        table(["Decision", "Share of rounds", "Deals"], rows, numeric=[1, 2]),
+        class_="figures",
+    )
+
+
+def card_for(analysis: Analysis) -> StrategyCard | None:
+    """The strategy card for the analysis' game, rules and wagers; None where there
+    is none to follow (no decision, or no Ante: Baccarat, Pair Plus alone)."""
+    if analysis.strategy is None or analysis.figures.house_edge_per_ante is None:
+        return None
+    return strategy_card(analysis.game, analysis.rules, analysis.wagers)
+
+
+def _card(card: StrategyCard | None, game: str) -> Markup:
+    if card is None:
+        return tag("p", "Strategy card: see ", tag("code", f"riverboat strategy {game}"), ".")
+    return join(
+        [
+            tag("h3", "Strategy card"),
+            tag("p", "The first rule that matches your hand wins."),
+            tag("ol", *(tag("li", str(rule)) for rule in card.rules), class_="card"),
+            tag("p", card.summary()),
+        ]
+    )
+
+
+def _strategy(analysis: Analysis, card: StrategyCard | None) -> Markup:
+    assert analysis.strategy is not None
+    return join(
+        [
+            _card(card, analysis.game),
+            tag("h3", "Optimal strategy by hand rank"),
+            tag("ul", *(tag("li", line) for line in analysis.strategy.summary())),
+        ]
+    )
+
+
+def _rules(sections: Sequence[PaySectionText]) -> Markup:
+    return join(
+        tag(
+            "div",
+            tag("h3", section.title),
+            table(["Hand or event", "Pays"], section.rows) if section.rows else "",
+            tag("ul", *(tag("li", note) for note in section.notes)) if section.notes else "",
+            class_="rules",
+        )
+        for section in sections
+    )
+
+
+def _returns(wager: WagerFigures, analysis: Analysis, heading: bool = True) -> Markup:
+    scope, _, said = analysis.wager_line(wager).partition(": ")
+    rows = [
+        (
+            r.event,
+            net_text(r.pays),
+            f"{r.combinations:,}",
+            f"{float(r.probability):.6e}",
+            f"{float(r.contribution):+.6f}",
+        )
+        for r in wager.return_table
+    ]
+    return tag(
+        "div",
+        tag("h3", scope) if heading else "",
+        tag("p", said[:1].upper() + said[1:], "."),
+        tag(
+            "p",
+            "What each event pays per unit, its combinations in the cycle, its probability "
+            "and its contribution; the contributions add up to minus the house edge. Hit "
+            f"frequency {percent(wager.hit_frequency, 2)}.",
+            class_="note",
+        ),
+        table(
+            ["Event", "Pays", "Combinations", "Probability", "Contribution"],
+            rows,
+            numeric=[1, 2, 3, 4],
+        ),
+        class_="returns",
+    )
+
+
+def _distribution(rows: Iterable[ReturnRow]) -> dict[Fraction, int]:
+    """Deals per net result (rows with the same result added together)."""
+    counts: dict[Fraction, int] = {}
+    for row in rows:
+        counts[row.pays] = counts.get(row.pays, 0) + row.combinations
+    return counts
+
+
+def _chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
+    return tag(
+        "figure",
+        tag("div", bar_chart(distribution, title), class_="chart"),
+        tag(
+            "figcaption",
+            "The probability of each net result of a round (log scale), in initial wagers. "
+            "Red: a loss; grey: a push; green: a win.",
+        ),
+    )
+
+
+def _range_text(r: NetRange) -> str:
+    return f"{r.low:+,.1f} to {r.high:+,.1f}"
+
+
+def _ranges(distribution: Mapping[Fraction, int], max_points: int) -> Markup:
+    rows = []
+    methods = set()
+    for rounds in ROUNDS:
+        ranges = net_ranges(distribution, rounds, CONFIDENCES, max_points)
+        methods.add(ranges[0].method)
+        rows.append(
+            (
+                f"{rounds:,}",
+                f"{ranges[0].mean:+,.1f}",
+                *(_range_text(r) for r in ranges),
+                ranges[0].method,
+            )
+        )
+    return join(
+        [
+            tag(
+                "div",
+                table(
+                    ["Rounds", "Expected", *(f"{c:.0%} range" for c in CONFIDENCES), "Method"],
+                    rows,
+                    numeric=[0, 1, 2, 3],
+                ),
+                class_="wide",
+            ),
+            tag(
+                "p",
+                "The player's net result after that many independent rounds, in initial "
+                "wagers: the central range holding at least that share of results (half "
+                "the rest cut from each end). ",
+                _METHODS["exact"] if "exact" in methods else "",
+                " " if len(methods) == 2 else "",
+                _METHODS["normal approximation"] if "normal approximation" in methods else "",
+                class_="note",
+            ),
+        ]
+    )
+
+
+_METHODS = {
+    "exact": "Exact: the distribution of one round convolved with itself once per round "
+    "(by Fourier transform), its percentiles read off.",
+    "normal approximation": "Normal approximation: the expected result plus or minus z "
+    "standard deviations times the square root of the rounds (z = 1.645 at 90%, 1.960 "
+    "at 95%), where the exact sum has too many possible values to count.",
+}
+
+
+def _wager_alone(
+    wager: WagerFigures, labels: Mapping[str, str], analysis: Analysis, max_points: int
+) -> Markup:
+    """One wager of a game without decisions: its figures, returns, chart and ranges."""
+    label = labels.get(wager.name, wager.name)
+    distribution = _distribution(wager.return_table)
+    sd = _std_dev(distribution)
+    rows = [
+        (
+            _figure("House edge", "per unit wagered; with nothing to decide, also the "
+                    "element of risk"),
+            _value(percent(wager.house_edge), wager.house_edge),
+        ),
+        (_figure("Hit frequency", "the wager wins"), _value(percent(wager.hit_frequency, 2))),
+        (
+            _figure("Standard deviation", "of the net result, per unit wagered"),
+            _value(f"{sd:.4f}"),
+        ),
+        (
+            _figure("Volatility index 90% / 95%", "1.645 and 1.960 standard deviations"),
+            _value(" / ".join(f"{_z(c) * sd:.4f}" for c in CONFIDENCES)),
+        ),
+        (
+            _figure("Cycle", "deals counted, each equally likely"),
+            _value(f"{analysis.figures.cycle:,}"),
+        ),
+    ]  # fmt: skip
+    return _section(
+        analysis.wager_scope(wager.name),
+        _figures_table(rows),
+        _returns(wager, analysis, heading=False),
+        _chart(distribution, f"{label}: net result"),
+        _ranges(distribution, max_points),
+    )
+
+
+def _std_dev(distribution: Mapping[Fraction, int]) -> float:
+    total = sum(distribution.values())
+    mean = sum((v * c for v, c in distribution.items()), Fraction(0)) / total
+    second = sum((v * v * c for v, c in distribution.items()), Fraction(0)) / total
+    return sqrt(second - mean * mean)
+
+
+def _z(confidence: float) -> float:
+    """The two-sided normal quantile: 1.645 at 90%, 1.960 at 95%."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def _definitions() -> Markup:
+    terms = [
+        ("House edge per Ante", "minus the expected net result of the whole round per "
+         "unit of the Ante: the convention of published references and PAR sheets for a "
+         "game with an Ante."),
+        ("House edge per total initial wager", "the same loss per unit of every wager "
+         "placed before the deal (a wager's own: per unit of that wager)."),
+        ("Element of risk", "minus the expected net result per unit of everything wagered, "
+         "the wagers a decision adds included."),
+        ("Hit frequency", "the share of rounds on which some wager wins."),
+        ("Standard deviation", "of the net result of a round, in initial wagers; the "
+         "volatility index is it times the two-sided normal quantile."),
+        ("Cycle", "the number of equally likely deals counted; every probability here is "
+         "a count of them over the cycle."),
+    ]  # fmt: skip
+    return tag("dl", *(join([tag("dt", term), tag("dd", text)]) for term, text in terms))
+
+
+_STYLE = """
+:root { color-scheme: light; --ink: #1b1f23; --muted: #57606a; --rule: #d0d7de;
+  --loss: #c0392b; --push: #8c959f; --win: #1f7a3f; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: #fff;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 1040px; margin: 0 auto; padding: 24px 20px 48px; }
+h1 { font-size: 1.7rem; margin: 0 0 .4rem; }
+h2 { font-size: 1.25rem; margin: 2rem 0 .6rem; padding-bottom: .2rem;
+  border-bottom: 2px solid var(--ink); }
+h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
+p, ul, dl { margin: .4rem 0 .8rem; }
+.note, figcaption { color: var(--muted); font-size: .9rem; }
+table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem;
+  font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid var(--rule); padding: .3rem .5rem; text-align: left;
+  vertical-align: top; }
+th { background: #f3f5f7; font-weight: 600; }
+.num { text-align: right; white-space: nowrap; }
+.basis { display: block; color: var(--muted); font-size: .85em; }
+.exact { display: block; color: var(--muted); font-size: .8em; white-space: normal;
+  font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; background: #f3f5f7;
+  padding: 0 .25em; border-radius: 3px; }
+.returns, .rules, table, .card { break-inside: avoid; }
+ol.card { font-size: 1.05rem; font-weight: 600; }
+.figures, .rules { max-width: 760px; }
+figure { margin: .4rem 0 1rem; }
+.chart { overflow-x: auto; }
+.chart svg { display: block; width: 100%; height: auto; }
+.chart svg.wide { min-width: 640px; }
+.grid line { stroke: var(--rule); stroke-width: 1; }
+.tick, .axis { font-size: 12px; fill: var(--muted); }
+.tick.y { text-anchor: end; }
+.tick.x, .axis { text-anchor: middle; }
+rect.loss { fill: var(--loss); } rect.push { fill: var(--push); } rect.win { fill: var(--win); }
+dt { font-weight: 600; } dd { margin: 0 0 .5rem 1.2rem; }
+@media (max-width: 600px) {
+  main { padding: 16px 10px 32px; }
+  body { font-size: 14px; }
+  th, td { padding: .25rem .3rem; }
+  table { font-size: 13px; }
+  .returns table, .wide table { display: block; overflow-x: auto; }
+  .returns td:first-child { min-width: 9em; }
+  .chart svg.wide { min-width: 560px; }
+}
+@media print {
+  @page { size: A4; margin: 14mm; }
+  body { font-size: 10pt; }
+  main { max-width: none; padding: 0; }
+  h2 { break-after: avoid; }
+  section { break-inside: auto; }
+  .chart { overflow: visible; }
+  .chart svg.wide { min-width: 0; }
+  th { background: none; }
+  * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+}
+"""
