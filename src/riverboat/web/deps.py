@@ -1,6 +1,7 @@
 """What the routes depend on, as FastAPI dependencies: the app's state (service,
-sessions, rate limiter, shared tables), the current player, the CSRF check; and the
-rate limit, a middleware that counts every HTTP request (:class:`RateLimits`).
+sessions, rate limiter, shared tables, the budgets of slow reads), the current player,
+the CSRF check; and the rate limit, a middleware that counts every HTTP request
+(:class:`RateLimits`).
 
 Sessions live in a :class:`Sessions` object on ``app.state``; a route asks for what
 it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure.
@@ -12,6 +13,7 @@ import hmac
 import threading
 import time
 from collections import defaultdict, deque
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Cookie, Depends, Header
@@ -25,12 +27,14 @@ from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
+from riverboat.table.throttle import Budget
 from riverboat.web.errors import RATE_LIMITED, error_body
 
 __all__ = [
     "CSRF_COOKIE",
     "SESSION_COOKIE",
     "SESSION_SECONDS",
+    "Budgets",
     "Checked",
     "GameName",
     "Player",
@@ -39,6 +43,7 @@ __all__ = [
     "Service",
     "SessionToken",
     "Sessions",
+    "Spend",
     "check_csrf",
     "current_player",
     "known_game",
@@ -80,6 +85,27 @@ class Sessions(dict[str, tuple[int, float]]):
                 return int(player_id)
             del self[token]
         return None
+
+
+def _history() -> Budget:
+    return Budget("history pages", slots=1, queue=2, each=1, seconds=0.2)
+
+
+def _handshakes() -> Budget:
+    return Budget("table connections", slots=2, queue=4, each=1, seconds=0.1)
+
+
+@dataclass
+class Budgets:
+    """The process's shares of the slow reads (:class:`~riverboat.table.throttle.Budget`),
+    on top of each address's rate limit: history pages, one per player at a time and
+    one at a time in all, two more waiting; WebSocket handshakes, one per address at
+    a time, two in all. Anything beyond is refused at once (429), so readers never
+    take the threads or the database the players' wagers need. (Password checks have
+    their own, ``service.players.hashes``.)"""
+
+    history: Budget = field(default_factory=_history)
+    handshakes: Budget = field(default_factory=_handshakes)
 
 
 class RateLimiter:
@@ -141,6 +167,11 @@ def get_limiter(connection: HTTPConnection) -> RateLimiter:
     return limiter
 
 
+def get_budgets(connection: HTTPConnection) -> Budgets:
+    budgets: Budgets = connection.app.state.budgets
+    return budgets
+
+
 def get_tables(connection: HTTPConnection) -> dict[str, SharedTable]:
     tables: dict[str, SharedTable] = connection.app.state.tables
     return tables
@@ -186,6 +217,7 @@ def known_game(game: str) -> str:
 
 Service = Annotated[TableService, Depends(get_service)]
 SessionStore = Annotated[Sessions, Depends(get_sessions)]
+Spend = Annotated[Budgets, Depends(get_budgets)]
 Player = Annotated[int, Depends(current_player)]
 Checked = Depends(check_csrf)
 GameName = Annotated[str, Depends(known_game)]
