@@ -54,7 +54,7 @@ def upgrade() -> None:
     if bind.dialect.name != "sqlite":
         op.drop_column("transactions", "idempotency_key")
         return
-    raw = bind.connection.driver_connection
+    raw: Any = bind.connection.driver_connection  # the sqlite3 connection itself
     raw.execute("COMMIT")  # the revisions before this one are kept, with their version
     raw.execute("PRAGMA foreign_keys = OFF")  # it takes effect outside a transaction only
     try:
