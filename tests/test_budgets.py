@@ -18,8 +18,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from riverboat.table import players as players_module
-from riverboat.table.throttle import Budget, Busy
+from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle
 from riverboat.web.app import create_app
+from riverboat.web.deps import LoginWaits
 
 PASSWORD = "a long password"
 
@@ -262,3 +263,48 @@ def test_a_handshake_beyond_the_budget_is_closed_try_again_later(app: FastAPI) -
         holder.join()
     with ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket:
         assert socket.receive_json()["type"] == "table"  # admitted once there is room
+
+
+# ------------------------------------------------------------------- a throttled address
+def test_a_throttled_address_is_refused_at_the_edge_until_its_wait_is_over(
+    app: FastAPI,
+) -> None:
+    """Once told to wait, an address's log-ins are refused before their body is read
+    (a body that is not even JSON gets the same 429) and never reach the throttle;
+    another address logs in meanwhile, and the first may try again after the wait."""
+    service = app.state.service
+    service.register("ann", PASSWORD)
+    clock = [0.0]
+    throttle = service.players.throttle = MemoryThrottle(clock=lambda: clock[0])
+    app.state.budgets.log_ins = LoginWaits(clock=lambda: clock[0])
+    tries = []
+    real = throttle.attempt
+
+    def counted(account: str, address: str) -> float:
+        tries.append(address)
+        return real(account, address)
+
+    throttle.attempt = counted  # type: ignore[method-assign]
+    stranger = client_at(app, "10.6.0.66")
+    wrong = {"name": "ann", "password": "a wrong guess"}
+    statuses = [post(stranger, "/api/login", wrong).status_code for _ in range(FREE + 1)]
+    assert statuses == [401] * FREE + [429]
+    assert len(tries) == FREE + 1
+    told = stranger.post(
+        "/api/login",
+        content=b"not json",
+        headers={"X-CSRF-Token": stranger.cookies["riverboat_csrf"]},
+    )
+    assert told.status_code == 429  # not 422: the body was never read
+    assert told.headers["retry-after"] == "1"
+    assert told.json() == {
+        "error": "too many failed log-ins from this address; try again in 1 s",
+        "code": "rate_limited",
+    }
+    assert post(stranger, "/api/login", wrong).status_code == 429
+    assert len(tries) == FREE + 1  # neither reached the throttle
+    owner = client_at(app, "10.6.0.1")
+    assert post(owner, "/api/login", {"name": "ann", "password": PASSWORD}).status_code == 200
+    clock[0] = 1.5  # the wait is over: the stranger may guess again (and is told to wait)
+    assert post(stranger, "/api/login", wrong).status_code == 401
+    assert len(tries) == FREE + 3

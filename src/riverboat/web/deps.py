@@ -13,6 +13,7 @@ import hmac
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -25,10 +26,11 @@ from riverboat.errors import BadCredentials, Forbidden, NotFound
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
+from riverboat.table.players import Throttled
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
-from riverboat.table.throttle import Budget
-from riverboat.web.errors import RATE_LIMITED, error_body
+from riverboat.table.throttle import KEEP, Budget
+from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
     "CSRF_COOKIE",
@@ -37,6 +39,7 @@ __all__ = [
     "Budgets",
     "Checked",
     "GameName",
+    "LoginWaits",
     "Player",
     "RateLimiter",
     "RateLimits",
@@ -50,6 +53,8 @@ __all__ = [
     "player_of",
 ]
 
+#: the log-in route's path, whose tries :class:`RateLimits` holds to their waits
+LOG_IN = "/api/login"
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
@@ -95,6 +100,29 @@ def _handshakes() -> Budget:
     return Budget("table connections", slots=2, queue=4, each=1, seconds=0.1)
 
 
+class LoginWaits:
+    """Addresses told to wait before their next log-in (``Throttled``), each until its
+    wait is over: :class:`RateLimits` refuses their log-ins at the edge meanwhile, in
+    the same words, before a body is read or a thread taken, so a guessing loop that
+    ignores ``Retry-After`` costs the server next to nothing."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def hold(self, address: str, seconds: float) -> None:
+        now = self._clock()
+        with self._lock:
+            if len(self._until) >= KEEP:  # forget the waits that are over
+                self._until = {a: t for a, t in self._until.items() if t > now}
+            self._until[address] = max(self._until.get(address, 0.0), now + seconds)
+
+    def left(self, address: str) -> float:
+        """The seconds before ``address`` may try to log in again (0.0: now)."""
+        return max(0.0, self._until.get(address, 0.0) - self._clock())
+
+
 @dataclass
 class Budgets:
     """The process's shares of the slow reads (:class:`~riverboat.table.throttle.Budget`),
@@ -102,10 +130,12 @@ class Budgets:
     one at a time in all, two more waiting; WebSocket handshakes, one per address at
     a time, two in all. Anything beyond is refused at once (429), so readers never
     take the threads or the database the players' wagers need. (Password checks have
-    their own, ``service.players.hashes``.)"""
+    their own, ``service.players.hashes``.) And the addresses waiting out a throttle
+    (:class:`LoginWaits`)."""
 
     history: Budget = field(default_factory=_history)
     handshakes: Budget = field(default_factory=_handshakes)
+    log_ins: LoginWaits = field(default_factory=LoginWaits)
 
 
 class RateLimiter:
@@ -133,7 +163,8 @@ class RateLimits:
     client address per second, whatever they ask for: the API, the page, the static
     files, a table, an unknown path or method. A request over the limit is refused
     (429) in the one body shape, a handshake closed (1013, try again later). A shared
-    table limits each player's WebSocket messages itself."""
+    table limits each player's WebSocket messages itself. A log-in from an address
+    still waiting out its throttle (:class:`LoginWaits`) is refused here too."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -149,6 +180,11 @@ class RateLimits:
                 refused = error_body("too many requests; slow down", RATE_LIMITED)
                 await JSONResponse(refused, status_code=429)(scope, receive, send)
                 return
+            if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
+                wait = get_budgets(connection).log_ins.left(client)
+                if wait > 0:
+                    await refusal_response(Throttled(wait))(scope, receive, send)
+                    return
         await self.app(scope, receive, send)
 
 

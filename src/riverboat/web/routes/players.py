@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from riverboat.rng import new_token
+from riverboat.table.players import Throttled
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
     CSRF_COOKIE,
@@ -15,6 +16,7 @@ from riverboat.web.deps import (
     Service,
     SessionStore,
     SessionToken,
+    Spend,
 )
 from riverboat.web.errors import ErrorBody
 from riverboat.web.models import Login
@@ -50,6 +52,7 @@ def login(
     response: Response,
     service: Service,
     sessions: SessionStore,
+    budgets: Spend,
     session: SessionToken = None,
 ) -> LoginView:
     """A session for the player; the browser's earlier one ends, and with
@@ -57,7 +60,11 @@ def login(
     are refused 429 with ``Retry-After``, in the same words for any name; so is a
     log-in that finds the server's password checks spent (a short wait, uncounted)."""
     address = request.client.host if request.client else "unknown"
-    player_id = service.login(body.name, body.password, address)  # in a worker thread
+    try:
+        player_id = service.login(body.name, body.password, address)  # in a worker thread
+    except Throttled as error:  # its next tries are refused at the edge until then
+        budgets.log_ins.hold(address, error.retry_after)
+        raise
     sessions.close(session)
     token = sessions.open(player_id)
     if body.revoke_others:
