@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from riverboat.table import players as players_module
+from riverboat.table.players import Throttled
 from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle
 from riverboat.web.app import create_app
 from riverboat.web.deps import LoginWaits
@@ -308,3 +309,20 @@ def test_a_throttled_address_is_refused_at_the_edge_until_its_wait_is_over(
     clock[0] = 1.5  # the wait is over: the stranger may guess again (and is told to wait)
     assert post(stranger, "/api/login", wrong).status_code == 401
     assert len(tries) == FREE + 3
+
+
+def test_an_address_told_busy_is_told_so_again_at_the_edge_until_its_wait_is_over() -> None:
+    clock = [0.0]
+    waits = LoginWaits(clock=lambda: clock[0])
+    waits.hold("10.7.0.1", Busy("password checks", 2.0))
+    waits.hold("10.7.0.2", Throttled(4.0))
+    clock[0] = 0.5
+    told = waits.refusal("10.7.0.1")
+    assert isinstance(told, Busy)
+    assert (str(told), told.retry_after) == (
+        "too many password checks under way; try again in 2 s", 2)  # fmt: skip
+    assert isinstance(waits.refusal("10.7.0.2"), Throttled)
+    assert waits.refusal("10.7.0.3") is None  # never told: goes ahead
+    clock[0] = 2.0
+    assert waits.refusal("10.7.0.1") is None  # its wait is over
+    assert waits.refusal("10.7.0.2") is not None

@@ -32,7 +32,16 @@ from riverboat.table.ledger import Ledger
 from riverboat.table.names import check_name, check_password, name_key, reserved
 from riverboat.table.throttle import Budget, Busy, LoginThrottle, MemoryThrottle
 
-__all__ = ["HASH_QUEUE", "HASH_SLOTS", "LOCAL_PLAYER", "WRONG", "Players", "Throttled", "hashes"]
+__all__ = [
+    "HASH_QUEUE",
+    "HASH_SLOTS",
+    "LOCAL_PLAYER",
+    "PASSWORD_CHECKS",
+    "WRONG",
+    "Players",
+    "Throttled",
+    "hashes",
+]
 
 LOCAL_PLAYER = "local"
 #: the one answer to a wrong password and to a name nobody has
@@ -45,12 +54,14 @@ _DUMMY_HASH = _hasher.hash("riverboat: a password nobody has")
 HASH_SLOTS = int(os.environ.get("RIVERBOAT_HASH_SLOTS") or max(1, (os.cpu_count() or 2) // 2))
 #: hashes that may wait their turn; about how long one takes, in seconds
 HASH_QUEUE, HASH_SECONDS = 4, 0.3
+#: the work a budget of hashes counts, in its refusal
+PASSWORD_CHECKS = "password checks"
 
 
 def hashes(slots: int = HASH_SLOTS, queue: int = HASH_QUEUE) -> Budget:
     """A budget of password hashes: ``slots`` at once, ``queue`` waiting, one per
     address."""
-    return Budget("password checks", slots, queue, each=1, seconds=HASH_SECONDS)
+    return Budget(PASSWORD_CHECKS, slots, queue, each=1, seconds=HASH_SECONDS)
 
 
 class Throttled(BadCredentials):

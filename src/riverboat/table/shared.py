@@ -427,6 +427,8 @@ class SharedTable:
                 await asyncio.sleep(self.reopen_seconds)
             async with self._lock:
                 await self._voided(playing, returned)
+        except Exception:  # no one awaits this task: say it here
+            _log.exception("the %s table's showdown could not be finished", self.game)
         finally:
             self._settling = None
 

@@ -26,10 +26,10 @@ from riverboat.errors import BadCredentials, Forbidden, NotFound
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
-from riverboat.table.players import Throttled
+from riverboat.table.players import PASSWORD_CHECKS, Throttled
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
-from riverboat.table.throttle import KEEP, Budget
+from riverboat.table.throttle import KEEP, Budget, Busy
 from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
@@ -101,26 +101,33 @@ def _handshakes() -> Budget:
 
 
 class LoginWaits:
-    """Addresses told to wait before their next log-in (``Throttled``), each until its
-    wait is over: :class:`RateLimits` refuses their log-ins at the edge meanwhile, in
-    the same words, before a body is read or a thread taken, so a guessing loop that
-    ignores ``Retry-After`` costs the server next to nothing."""
+    """Addresses told to wait before their next log-in (``Throttled``, or ``Busy``: the
+    password checks were spent), each until its wait is over: :class:`RateLimits`
+    refuses their log-ins at the edge meanwhile, in the same words, before a body is
+    read or a thread taken, so a guessing loop that ignores ``Retry-After`` costs the
+    server next to nothing."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._until: dict[str, float] = {}
+        self._until: dict[str, tuple[float, bool]] = {}  # address: (until, busy)
         self._lock = threading.Lock()
 
-    def hold(self, address: str, seconds: float) -> None:
+    def hold(self, address: str, told: Throttled | Busy) -> None:
+        """``address`` was told ``told``: refuse its log-ins until its wait is over."""
         now = self._clock()
+        until = (now + told.retry_after, isinstance(told, Busy))
         with self._lock:
             if len(self._until) >= KEEP:  # forget the waits that are over
-                self._until = {a: t for a, t in self._until.items() if t > now}
-            self._until[address] = max(self._until.get(address, 0.0), now + seconds)
+                self._until = {a: w for a, w in self._until.items() if w[0] > now}
+            self._until[address] = max(self._until.get(address, until), until)
 
-    def left(self, address: str) -> float:
-        """The seconds before ``address`` may try to log in again (0.0: now)."""
-        return max(0.0, self._until.get(address, 0.0) - self._clock())
+    def refusal(self, address: str) -> Throttled | Busy | None:
+        """What ``address`` was told, with the seconds still to wait; None once over."""
+        until, busy = self._until.get(address, (0.0, False))
+        left = until - self._clock()
+        if left <= 0:
+            return None
+        return Busy(PASSWORD_CHECKS, left) if busy else Throttled(left)
 
 
 @dataclass
@@ -181,9 +188,9 @@ class RateLimits:
                 await JSONResponse(refused, status_code=429)(scope, receive, send)
                 return
             if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
-                wait = get_budgets(connection).log_ins.left(client)
-                if wait > 0:
-                    await refusal_response(Throttled(wait))(scope, receive, send)
+                told = get_budgets(connection).log_ins.refusal(client)
+                if told is not None:
+                    await refusal_response(told)(scope, receive, send)
                     return
         await self.app(scope, receive, send)
 

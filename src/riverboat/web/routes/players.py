@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request, Response
 
 from riverboat.rng import new_token
 from riverboat.table.players import Throttled
+from riverboat.table.throttle import Busy
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
     CSRF_COOKIE,
@@ -62,8 +63,8 @@ def login(
     address = request.client.host if request.client else "unknown"
     try:
         player_id = service.login(body.name, body.password, address)  # in a worker thread
-    except Throttled as error:  # its next tries are refused at the edge until then
-        budgets.log_ins.hold(address, error.retry_after)
+    except (Throttled, Busy) as told:  # its next tries are refused at the edge until then
+        budgets.log_ins.hold(address, told)
         raise
     sessions.close(session)
     token = sessions.open(player_id)
