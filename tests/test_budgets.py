@@ -6,6 +6,9 @@ answered and who still waits, never by timing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -326,3 +329,15 @@ def test_an_address_told_busy_is_told_so_again_at_the_edge_until_its_wait_is_ove
     clock[0] = 2.0
     assert waits.refusal("10.7.0.1") is None  # its wait is over
     assert waits.refusal("10.7.0.2") is not None
+
+
+@pytest.mark.parametrize(("given", "said"), [("3", "3"), ("0", "a whole number from 1")])
+def test_the_hash_slots_are_set_by_the_environment(given: str, said: str) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-c", "from riverboat.table import players; print(players.HASH_SLOTS)"],
+        env={**os.environ, "RIVERBOAT_HASH_SLOTS": given},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert said in shown.stdout + shown.stderr

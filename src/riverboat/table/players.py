@@ -49,9 +49,23 @@ WRONG = "unknown name or wrong password"
 
 _hasher = PasswordHasher()
 _DUMMY_HASH = _hasher.hash("riverboat: a password nobody has")
-#: password hashes at once: ``RIVERBOAT_HASH_SLOTS``, or half the cores (a hash works
-#: four lanes), at least one
-HASH_SLOTS = int(os.environ.get("RIVERBOAT_HASH_SLOTS") or max(1, (os.cpu_count() or 2) // 2))
+
+
+def _hash_slots() -> int:
+    """``RIVERBOAT_HASH_SLOTS``, or half the cores (a hash works four lanes), at least one."""
+    given = os.environ.get("RIVERBOAT_HASH_SLOTS", "").strip()
+    if not given:
+        return max(1, (os.cpu_count() or 2) // 2)
+    if not given.isdigit() or int(given) < 1:
+        raise ValueError(
+            f"RIVERBOAT_HASH_SLOTS is {given[:20]!r}: the password hashes run at once, "
+            "a whole number from 1"
+        )
+    return int(given)
+
+
+#: password hashes at once (:func:`_hash_slots`)
+HASH_SLOTS = _hash_slots()
 #: hashes that may wait their turn; about how long one takes, in seconds
 HASH_QUEUE, HASH_SECONDS = 4, 0.3
 #: the work a budget of hashes counts, in its refusal
