@@ -24,9 +24,10 @@ from riverboat.table import players as players_module
 from riverboat.table.names import NAME_RULE, PASSWORD_RULE, RESERVED
 from riverboat.table.players import WRONG, Throttled
 from riverboat.table.service import TableService
-from riverboat.table.throttle import ADDRESS_FREE, FREE, LONGEST, MemoryThrottle
+from riverboat.table.throttle import ADDRESS_FREE, FREE, LONGEST, Busy, MemoryThrottle
 from riverboat.web.app import create_app
 from riverboat.web.deps import Sessions
+from test_budgets import wait_for
 
 PASSWORD = "a long password"
 
@@ -101,10 +102,12 @@ def test_no_lock_is_held_while_a_password_is_hashed(
 def test_a_wager_goes_through_while_failed_log_ins_are_hashing(
     service: TableService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Eight log-ins with made-up names, all inside their hash at once (so none holds
-    a lock another waits on), and a logged-in player's wager settles meanwhile."""
+    """Eight log-ins with made-up names at once: one hashes, four wait their turn, three
+    are refused at once (not counted as failures); a logged-in player's wager settles
+    while the one hashes and the four wait."""
     ann = service.register("ann", PASSWORD)
     assert service.login("ann", PASSWORD, "10.0.0.1") == ann
+    service.players.hashes = players_module.hashes(slots=1, queue=4)
     hashing, release = threading.Semaphore(0), threading.Event()
 
     def hold() -> None:
@@ -119,20 +122,26 @@ def test_a_wager_goes_through_while_failed_log_ins_are_hashing(
             service.login(f"nobody{index}", PASSWORD, f"10.2.0.{index}")
         except BadCredentials as error:
             answers.append(str(error))
+        except Busy as error:
+            answers.append(type(error).__name__)
 
     threads = [threading.Thread(target=guess, args=(index,)) for index in range(8)]
     for thread in threads:
         thread.start()
+    budget = service.players.hashes
     try:
-        assert all(hashing.acquire(timeout=30) for _ in threads), "a log-in waited on another"
+        assert hashing.acquire(timeout=30), "no log-in reached its hash"
+        assert wait_for(lambda: (budget.running, budget.waiting, len(answers)) == (1, 4, 3))
         view = service.start_round(ann, "baccarat", {"banker": 1000})
         assert view.status == "settled"
-        assert answers == []  # every log-in was still hashing while the wager settled
+        assert (budget.running, budget.waiting) == (1, 4)  # the queue has not moved
+        assert answers == ["Busy"] * 3  # only the refused were answered
     finally:
         release.set()
         for thread in threads:
             thread.join()
-    assert answers == [WRONG] * 8
+    assert answers == ["Busy"] * 3 + [WRONG] * 5
+    assert (budget.running, budget.waiting) == (0, 0)
 
 
 # ---------------------------------------------------------- finding 2: the throttle

@@ -480,14 +480,48 @@ def test_riverboat_verify_fails_a_raised_net(exported: dict[str, Any], tmp_path:
     assert f"net: the export says {exported['net'] + 100_000}" in result.output
 
 
-def test_riverboat_verify_notes_balances_that_moved_by_more(
-    exported: dict[str, Any], tmp_path: Path
+@pytest.mark.parametrize("moved", [100, -100])
+def test_riverboat_verify_fails_a_coup_whose_balances_disagree_with_the_replay(
+    exported: dict[str, Any], tmp_path: Path, moved: int
 ) -> None:
+    """A coup is dealt and settled in one step: nothing falls between its balances."""
     path = tmp_path / "round.json"
-    path.write_text(json.dumps({**exported, "balance_after": exported["balance_after"] + 100}))
+    path.write_text(json.dumps({**exported, "balance_after": exported["balance_after"] + moved}))
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 1
+    assert "FAILED" in result.output
+    assert f"balance_after: the export says {exported['balance_after'] + moved}" in result.output
+    assert f"the replay's net is {exported['net']:+}" in result.output
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("balance_before", -1), ("balance_before", "1000"), ("balance_after", -5)]
+)
+def test_a_balance_that_is_no_balance_fails_verify(
+    exported: dict[str, Any], field: str, value: Any
+) -> None:
+    problems = verify_round({**exported, field: value})
+    assert any(p.startswith(f"{field}: the export says") for p in problems), problems
+
+
+def test_riverboat_verify_notes_a_decided_round_whose_balances_moved_by_more(
+    tmp_path: Path,
+) -> None:
+    """Between a decided round's balances another round or a top-up may fall: a note,
+    not a failure; its net is still checked against the replay."""
+    service = TableService(f"sqlite:///{tmp_path / 'decided.db'}")
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 1000})
+    service.act(me, view.id, "raise")
+    data = service.history(me, limit=1)[0].model_dump(mode="json")
+    service.engine.dispose()
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps({**data, "balance_after": data["balance_after"] + 100}))
     result = CliRunner().invoke(cli, ["verify", str(path)])
     assert result.exit_code == 0
     assert "note: the balance moved by" in result.output
+    path.write_text(json.dumps({**data, "net": data["net"] + 100}))
+    assert CliRunner().invoke(cli, ["verify", str(path)]).exit_code == 1
 
 
 # -- the whole API, fuzzed from its schema ----------------------------------------------

@@ -6,7 +6,7 @@ each player's own, a top-up counts the money in open rounds, and migration
 
 from __future__ import annotations
 
-import json
+import ast
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -19,7 +19,7 @@ from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, func, insert, inspect, select, text, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
@@ -348,7 +348,9 @@ def _migrate(engine: Engine, revision: str, down: bool = False) -> None:
         (command.downgrade if down else command.upgrade)(config, revision)
 
 
-def test_the_migration_backfills_balances_and_outcomes(database_url: str) -> None:
+def test_the_migration_backfills_balances_and_history_replays_older_outcomes(
+    database_url: str,
+) -> None:
     service = TableService(database_url)
     ann, bob = service.register("ann", "password-ann"), service.register("bob", "password-bob")
     _play_a_mix(service, ann)
@@ -364,7 +366,7 @@ def test_the_migration_backfills_balances_and_outcomes(database_url: str) -> Non
         stored = dict(session.execute(select(Player.id, Player.balance)).all())
         results = session.scalars(select(RoundRow.result).where(RoundRow.status != "open")).all()
     assert len(results) == 15  # of 17 rounds, bob's last and ann's "k" are open
-    assert all(json.loads(r or "{}").get("places") for r in results)
+    assert set(results) == {None}  # no replay in a migration: history replays them
     for player in (ann, bob):
         balance, history = expected[player]
         assert stored[player] == balance == _entries_sum(again.engine, player)
@@ -374,6 +376,67 @@ def test_the_migration_backfills_balances_and_outcomes(database_url: str) -> Non
     assert again.audit() == []
     with pytest.raises(Conflict, match="idempotency key 'k'"):  # ann's key, carried over
         again.start_round(ann, "tri-card", {"ante": 600}, idempotency_key="k")
+
+
+def test_no_migration_imports_the_application() -> None:
+    """A migration does the same whenever it runs: it takes nothing from riverboat's
+    own modules, which change with the application."""
+    for path in sorted((MIGRATIONS / "versions").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not [n for n in names if n.split(".")[0] == "riverboat"], path.name
+
+
+def _transaction_columns(engine: Engine) -> set[str]:
+    return {column["name"] for column in inspect(engine).get_columns("transactions")}
+
+
+def test_0007_drops_the_emptied_key_column_and_its_downgrade_adds_it_back(
+    database_url: str,
+) -> None:
+    service = TableService(database_url)
+    ann, bob = service.register("ann", "password-ann"), service.register("bob", "password-bob")
+    _play_a_mix(service, ann)
+    service.start_round(ann, "baccarat", {"banker": 500}, idempotency_key="k")
+    service.start_round(bob, "baccarat", {"banker": 500}, idempotency_key="k")  # bob's own k
+    balances = {p: service.balance(p) for p in (ann, bob)}
+    engine = service.engine
+    assert "idempotency_key" not in _transaction_columns(engine)
+    assert "request_key" in _transaction_columns(engine)
+    _migrate(engine, "0006_running_balance", down=True)
+    assert "idempotency_key" in _transaction_columns(engine)
+    with writer(engine).begin() as connection:  # back, empty, and unique again
+        keys = connection.execute(text("SELECT idempotency_key FROM transactions")).scalars()
+        assert set(keys) == {None}
+        connection.execute(text("UPDATE transactions SET idempotency_key = 'x' WHERE id = 1"))
+    with pytest.raises(IntegrityError), writer(engine).begin() as connection:
+        connection.execute(text("UPDATE transactions SET idempotency_key = 'x' WHERE id = 2"))
+    with writer(engine).begin() as connection:
+        connection.execute(text("UPDATE transactions SET idempotency_key = NULL"))
+    _migrate(engine, "head")
+    assert "idempotency_key" not in _transaction_columns(engine)
+    indexes = {index["name"] for index in inspect(engine).get_indexes("transactions")}
+    assert {"transactions_player_key", "transactions_round"} <= indexes
+    with pytest.raises(IntegrityError), writer(engine).begin() as connection:  # still checked
+        connection.execute(
+            text(
+                "INSERT INTO ledger (transaction_id, account, amount, created_at)"
+                " VALUES (999999, 'house', 0, '2026-01-01')"
+            )
+        )
+    engine.dispose()
+    again = TableService(database_url)
+    assert {p: again.balance(p) for p in (ann, bob)} == balances
+    assert again.audit() == []
+    for player in (ann, bob):  # each player's key, still theirs alone
+        with pytest.raises(Conflict, match="idempotency key 'k'"):
+            again.start_round(player, "baccarat", {"banker": 600}, idempotency_key="k")
+    again.engine.dispose()
 
 
 # ---------------------------------------------- a decision rebuilt before the write

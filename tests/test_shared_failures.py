@@ -2,7 +2,8 @@
 every seat's round is void and refunded (G7: none of its decisions was carried out) and
 betting reopens; if the void cannot be written either, the table stays closed to bets
 until it can. A round is never both settled and void, never neither, and no money
-stays held.
+stays held. The retries run beside the table: meanwhile seats sit, are answered and
+bet for the next deal.
 
 The database is held by another connection, as another program would hold it: on
 SQLite a ``BEGIN EXCLUSIVE`` (in WAL mode readers still read, writers wait), on
@@ -239,6 +240,7 @@ def test_a_showdown_that_cannot_reach_the_database_is_void_and_refunded_g7(
         seats, inboxes, before = await deal_two(service, table)
         tried = held_showdown(service, holder, 4, holder.release)  # the first try and 3 more
         await table.decide(seats[1], "fold")  # the last decision: the showdown
+        await table.settled()
         assert tried == [False] * 4
         assert table.phase == "betting"
         check_void(service, inboxes, before, seats)
@@ -263,6 +265,11 @@ def test_while_the_void_cannot_be_written_the_table_stays_closed_then_reopens_g7
         await table.sit(cy, send_c)  # looking on, not in the round
         held_showdown(service, holder, 0, lambda: None)
         await table.decide(seats[1], "play", 1000)
+        assert table.phase == "settling"  # tried again beside the table, then closed
+        for _ in range(200):
+            if table.phase == "closed":
+                break
+            await asyncio.sleep(0.05)
         assert table.phase == "closed"
         for inbox in inboxes:
             assert notes(inbox)[-1].startswith("the table could not reach its database: your")
@@ -298,6 +305,7 @@ def test_a_database_back_during_the_retries_settles_the_showdown_once(
         seats, inboxes, before = await deal_two(service, table)
         tried = held_showdown(service, holder, 2, holder.release)
         await table.decide(seats[1], "play", 1000)
+        await table.settled()
         assert tried == [False, False, True]
         assert table.phase == "betting"
         for inbox, player, balance in zip(inboxes, seats, before, strict=True):
@@ -308,6 +316,52 @@ def test_a_database_back_during_the_retries_settles_the_showdown_once(
             assert result["status"] == "settled"
             assert transactions(service, result["id"]) == ["decision", "settle"]
             assert service.balance(player) == balance + result["net"]
+        assert service.audit() == []
+
+    asyncio.run(play())
+
+
+def test_the_retries_leave_the_table_free_for_seats_messages_and_next_bets(
+    setup: tuple[TableService, Holder],
+) -> None:
+    """While the showdown is tried again (the database held until the test lets it go),
+    a new seat sits, a decision is refused at once, and all three seats bet for the
+    next deal; once the showdown is written, its rounds are settled (never void) and
+    the next deal is dealt to the three."""
+    service, holder = setup
+    table = table_for(service)
+    table.retry_pauses = (0.05,) * 400  # tries on until the test lets the database go
+
+    async def play() -> None:
+        seats, inboxes, before = await deal_two(service, table)
+        cy, (c, send_c) = service.register("cy", "a long password"), listener()
+        tried = held_showdown(service, holder, 0, lambda: None)
+        await table.decide(seats[1], "play", 1000)  # the showdown: it fails, tries again
+        assert table.phase == "settling"
+        await table.sit(cy, send_c)  # all of this while the showdown is not written
+        with pytest.raises(IllegalAction, match="no hand of yours to decide"):
+            await table.decide(seats[0], "fold")
+        for player in [*seats, cy]:
+            await table.bet(player, ANTE)
+        assert table.phase == "settling"
+        assert not any(tried)  # nothing written yet: every try so far failed
+        assert [of_type(inbox, "result") for inbox in inboxes] == [[], []]
+        held = [holder.status(of_type(i, "dealt")[0]["round"]["id"]) for i in inboxes]
+        assert held == ["open", "open"]
+        holder.release()
+        await table.settled()
+        assert tried[-1] is True
+        assert tried.count(True) == 1  # written once
+        for inbox, player, balance in zip(inboxes, seats, before, strict=True):
+            assert not any("void" in note for note in notes(inbox))
+            first = of_type(inbox, "result")[0]["round"]
+            assert first["status"] == "settled"
+            assert transactions(service, first["id"]) == ["decision", "settle"]
+            dealt = of_type(inbox, "dealt")
+            assert len(dealt) == 2  # the next deal, from the bets made meanwhile
+            assert service.balance(player) == balance + first["net"] - 2000
+        assert len(of_type(c, "dealt")) == 1
+        assert table.phase == "deciding"
         assert service.audit() == []
 
     asyncio.run(play())

@@ -61,7 +61,7 @@ class Transaction(Base):
     """One movement of money (its entries sum to zero), or one idempotent request.
 
     A request's idempotency key is the player's own: ``request_key`` is unique per
-    player. (The column ``idempotency_key``, once unique across players, is left empty.)
+    player. (The column ``idempotency_key``, once unique across players, is gone: 0007.)
     """
 
     __tablename__ = "transactions"

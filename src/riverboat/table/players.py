@@ -6,11 +6,18 @@ short transaction, checks it with none open, and writes (only to upgrade an old 
 in another. A made-up name is checked against a fixed hash, so it takes as long as a
 real one. Names and passwords follow :mod:`riverboat.table.names`; failed log-ins are
 throttled per address (:mod:`riverboat.table.throttle`), never by locking an account.
+
+Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
+:data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is
+refused at once (``Busy``), before the database is read, and is not counted as a
+failed try. However many log-ins arrive, they take one core's worth of hashing and a
+handful of threads, never the players' share.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import unicodedata
 
 from argon2 import PasswordHasher
@@ -23,9 +30,18 @@ from riverboat.errors import BadCredentials, Conflict, NotFound
 from riverboat.store.models import Player
 from riverboat.table.ledger import Ledger
 from riverboat.table.names import check_name, check_password, name_key, reserved
-from riverboat.table.throttle import LoginThrottle, MemoryThrottle
+from riverboat.table.throttle import Budget, Busy, LoginThrottle, MemoryThrottle
 
-__all__ = ["LOCAL_PLAYER", "WRONG", "Players", "Throttled"]
+__all__ = [
+    "HASH_QUEUE",
+    "HASH_SLOTS",
+    "LOCAL_PLAYER",
+    "PASSWORD_CHECKS",
+    "WRONG",
+    "Players",
+    "Throttled",
+    "hashes",
+]
 
 LOCAL_PLAYER = "local"
 #: the one answer to a wrong password and to a name nobody has
@@ -33,6 +49,33 @@ WRONG = "unknown name or wrong password"
 
 _hasher = PasswordHasher()
 _DUMMY_HASH = _hasher.hash("riverboat: a password nobody has")
+
+
+def _hash_slots() -> int:
+    """``RIVERBOAT_HASH_SLOTS``, or half the cores (a hash works four lanes), at least one."""
+    given = os.environ.get("RIVERBOAT_HASH_SLOTS", "").strip()
+    if not given:
+        return max(1, (os.cpu_count() or 2) // 2)
+    if not given.isdigit() or int(given) < 1:
+        raise ValueError(
+            f"RIVERBOAT_HASH_SLOTS is {given[:20]!r}: the password hashes run at once, "
+            "a whole number from 1"
+        )
+    return int(given)
+
+
+#: password hashes at once (:func:`_hash_slots`)
+HASH_SLOTS = _hash_slots()
+#: hashes that may wait their turn; about how long one takes, in seconds
+HASH_QUEUE, HASH_SECONDS = 4, 0.3
+#: the work a budget of hashes counts, in its refusal
+PASSWORD_CHECKS = "password checks"
+
+
+def hashes(slots: int = HASH_SLOTS, queue: int = HASH_QUEUE) -> Budget:
+    """A budget of password hashes: ``slots`` at once, ``queue`` waiting, one per
+    address."""
+    return Budget(PASSWORD_CHECKS, slots, queue, each=1, seconds=HASH_SECONDS)
 
 
 class Throttled(BadCredentials):
@@ -58,9 +101,12 @@ def _matches(stored: str | None, password: str) -> bool:
 class Players:
     """The players of one ledger's database."""
 
-    def __init__(self, ledger: Ledger, throttle: LoginThrottle | None = None) -> None:
+    def __init__(
+        self, ledger: Ledger, throttle: LoginThrottle | None = None, budget: Budget | None = None
+    ) -> None:
         self.ledger = ledger
         self.throttle = throttle or MemoryThrottle()
+        self.hashes = budget or hashes()
 
     def local_player(self) -> int:
         """The local default player (no password), created with its starting credit."""
@@ -75,7 +121,9 @@ class Players:
         check_password(password)
         if self._credentials(shown) is not None:
             raise _taken(shown)
-        return self._player(shown, _hasher.hash(password))  # hashed with no transaction open
+        with self.hashes.spend():
+            hashed = _hasher.hash(password)  # with no transaction open
+        return self._player(shown, hashed)
 
     def _player(self, name: str, password_hash: str | None) -> int:
         key = name_key(name)
@@ -118,16 +166,22 @@ class Players:
         """The player's id, or :class:`BadCredentials` (:data:`WRONG` for a wrong
         password and an unknown name alike). A password outside the rules is refused
         as at creation. Failures from one address slow that address (:class:`Throttled`),
-        at one account and over all; never the account's owner elsewhere."""
+        at one account and over all; never the account's owner elsewhere. With
+        :attr:`hashes` spent, ``Busy`` at once: the try is not counted."""
         check_password(password)
         shown = unicodedata.normalize("NFKC", name)
         key, address = name_key(shown), address[:64]
         wait = self.throttle.attempt(key, address)
         if wait > 0:
             raise Throttled(wait)
-        found = self._credentials(shown)
-        player_id, stored = found if found is not None else (None, None)
-        matched = _matches(stored, password)  # always a hash: a made-up name takes as long
+        try:
+            with self.hashes.spend(address):
+                found = self._credentials(shown)
+                player_id, stored = found if found is not None else (None, None)
+                matched = _matches(stored, password)  # a made-up name takes as long
+        except Busy:
+            self.throttle.withdraw(key, address)
+            raise
         if player_id is None or not matched:
             raise BadCredentials(WRONG)
         self.throttle.succeeded(key, address)
@@ -137,8 +191,13 @@ class Players:
 
     def _rehash(self, player_id: int, stored: str, password: str) -> None:
         """An old hash replaced by one with today's parameters, hashed outside the
-        short write (which changes nothing if the hash changed meanwhile)."""
-        fresh = _hasher.hash(password)
+        short write (which changes nothing if the hash changed meanwhile); with the
+        budget spent, left for the next log-in."""
+        try:
+            with self.hashes.spend():
+                fresh = _hasher.hash(password)
+        except Busy:
+            return
         self.ledger.write(
             lambda session: session.execute(
                 update(Player)

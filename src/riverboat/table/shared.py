@@ -18,7 +18,10 @@ is still deciding. A seat that has not decided when the time runs out folds.
 
 A showdown the database does not take is tried again a few times; then every seat's
 round is void and refunded (G7: none of its decisions was carried out) and betting
-reopens. Until that void is written too, the table is ``closed`` to bets.
+reopens. Until that void is written too, the table is ``closed`` to bets. The retries
+and the void run beside the table, not holding it: while the table is ``settling``,
+seats come and go, their messages are answered and bets for the next deal are taken
+(it is dealt once the showdown's rounds are settled or void).
 
 Each bet carries the player's client seed for the next deal, sent after that deal's
 commitment was shown, so the house commits before it knows the seeds.
@@ -112,6 +115,8 @@ class SharedTable:
 
     retry_pauses: tuple[float, ...] = (0.25, 0.5, 1.0)
     reopen_seconds: float = 2.0
+    #: the showdown being tried again beside the table, if one is
+    _settling: asyncio.Task[None] | None = None
 
     def __init__(
         self,
@@ -195,7 +200,8 @@ class SharedTable:
             seat = seated(self.seats, player)
             if self.phase == "closed":
                 raise IllegalAction(f"{_UNREACHABLE}: betting reopens once it can")
-            if self.phase != "betting" or seat.round_id is not None:
+            settling = self.phase == "settling"  # a bet for the deal after the showdown
+            if not settling and (self.phase != "betting" or seat.round_id is not None):
                 raise IllegalAction("betting is closed: wait for the next deal")
             probe = self.kind.new_round(self.rules)
             probe.place_wagers(wagers)
@@ -219,6 +225,9 @@ class SharedTable:
             seat.wagers = dict(probe.positions[0].wagers)
             seat.second = dict(probe.positions[1].wagers) if second is not None else None
             seat.client_seed = seed
+            if settling:  # dealt when the showdown is done (see _reopen)
+                await self._broadcast()
+                return
             if all(s.wagers for s in self.seats):
                 await self._deal()
                 return
@@ -245,8 +254,16 @@ class SharedTable:
                 await self._broadcast()
 
     async def close(self) -> None:
-        """Stop the table's timer (the server is stopping)."""
+        """Stop the table's timer and any showdown being tried again (the server is
+        stopping: a round left open is void at the next start, G7)."""
         self._timer.cancel()
+        if self._settling is not None:
+            self._settling.cancel()
+
+    async def settled(self) -> None:
+        """Wait until a showdown being tried again has settled or voided its rounds."""
+        while self._settling is not None:
+            await asyncio.shield(self._settling)
 
     # ---------------------------------------------------------- the deal
     async def _deal(self) -> None:
@@ -340,8 +357,7 @@ class SharedTable:
     async def _showdown(self) -> None:
         """Carry out every decision (an undecided hand folds) in one transaction, reveal
         the deck, then show each player their settled round (lock held). A database that
-        does not answer is tried again after each of :attr:`retry_pauses`; then every
-        seat's round is void and refunded (:meth:`_void`)."""
+        does not answer is tried again, beside the table (:meth:`_settle`)."""
         self._timer.cancel()
         playing = [s for s in self.seats if s.round_id is not None]
         decisions = []
@@ -352,8 +368,17 @@ class SharedTable:
         await deliver((seat, folded) for seat in playing if seat.decision is None)
         notes = await self._carry_out(decisions)
         if notes is None:  # nothing was carried out: the rounds are still open
-            await self._void()
+            self.phase = "settling"
+            self._settling = asyncio.get_running_loop().create_task(
+                self._settle(playing, decisions)
+            )
+            await self._broadcast()
             return
+        await self._settled(playing, notes)
+
+    async def _settled(self, playing: list[Seat], notes: dict[int, str]) -> None:
+        """The showdown is written: reveal the deck, show each player their settled
+        round and reopen betting (lock held)."""
         await self._reveal_and_renew()
         messages: list[tuple[Seat, TableMessage]] = []
         for seat in playing:
@@ -366,36 +391,59 @@ class SharedTable:
     async def _carry_out(
         self, decisions: list[tuple[int, int, str, Cents | None]]
     ) -> dict[int, str] | None:
-        """The showdown's notes once it is written, or None if every attempt failed
-        (each attempt is one transaction: a failed one carried out nothing)."""
-        for pause in (*self.retry_pauses, None):
-            try:
-                return await asyncio.to_thread(self.service.showdown, decisions)
-            except Exception as error:  # the database did not answer, or failed
-                _log.warning("the %s table's showdown failed: %s", self.game, _short(error))
-            if pause is not None:
-                await asyncio.sleep(pause)
+        """The showdown's notes once it is written, or None if it failed (one
+        transaction: a failed one carried out nothing)."""
+        try:
+            return await asyncio.to_thread(self.service.showdown, decisions)
+        except Exception as error:  # the database did not answer, or failed
+            _log.warning("the %s table's showdown failed: %s", self.game, _short(error))
         return None
 
-    async def _void(self) -> None:
-        """Void and refund every seat's open round (G7: none of its decisions was
-        carried out), tell each seat so, and reopen betting (lock held). If the void
-        cannot be written either, the table closes to bets and tries again every
-        :attr:`reopen_seconds`; the round's status in the database decides, so a
-        round the showdown did settle after all is shown settled, never voided."""
-        playing = [s for s in self.seats if s.round_id is not None]
-        seats = [(s.player, s.round_id) for s in playing if s.round_id is not None]
+    async def _settle(
+        self, playing: list[Seat], decisions: list[tuple[int, int, str, Cents | None]]
+    ) -> None:
+        """A showdown that failed, tried again after each of :attr:`retry_pauses`, then
+        its rounds void and refunded (G7: none of its decisions was carried out); a
+        void that fails too closes the table to bets and is tried again every
+        :attr:`reopen_seconds`. The waits and the database calls run without the
+        table's lock, which is taken only to tell the seats; the rounds' status in the
+        database decides, so a round the showdown did settle is never voided."""
         try:
-            returned = await asyncio.to_thread(self.service.rounds.void_shared, seats, _VOID)
+            for pause in self.retry_pauses:
+                await asyncio.sleep(pause)
+                notes = await self._carry_out(decisions)
+                if notes is not None:
+                    async with self._lock:
+                        await self._settled(playing, notes)
+                    return
+            seats = [(s.player, s.round_id) for s in playing if s.round_id is not None]
+            while (returned := await self._void(seats)) is None:
+                async with self._lock:
+                    if self.phase != "closed":
+                        self.phase = "closed"
+                        closed = ErrorMessage(message=_CLOSED)
+                        await deliver((seat, closed) for seat in playing)
+                        await self._broadcast()
+                await asyncio.sleep(self.reopen_seconds)
+            async with self._lock:
+                await self._voided(playing, returned)
+        except Exception:  # no one awaits this task: say it here
+            _log.exception("the %s table's showdown could not be finished", self.game)
+        finally:
+            self._settling = None
+
+    async def _void(self, seats: list[tuple[int, int]]) -> dict[int, Cents] | None:
+        """Void and refund the seats' open rounds; what each got back (a round the
+        showdown settled after all is left settled), or None if the void failed."""
+        try:
+            return await asyncio.to_thread(self.service.rounds.void_shared, seats, _VOID)
         except Exception as error:
             _log.warning("the %s table could not void its rounds: %s", self.game, _short(error))
-            if self.phase != "closed":
-                self.phase = "closed"
-                closed = ErrorMessage(message=_CLOSED)
-                await deliver((seat, closed) for seat in playing)
-                await self._broadcast()
-            self._timer.arm(self.reopen_seconds, self._void)
-            return
+            return None
+
+    async def _voided(self, playing: list[Seat], returned: dict[int, Cents]) -> None:
+        """Tell each seat their round's end, void or settled, and reopen betting (lock
+        held)."""
         await self._reveal_and_renew()
         messages: list[tuple[Seat, TableMessage]] = []
         for seat in playing:
@@ -436,6 +484,11 @@ class SharedTable:
             seat.round_id, seat.decision = None, None
         self.phase = "betting"
         self.seats = [s for s in self.seats if s.listeners]  # those who left go now
+        if self.seats and all(s.wagers for s in self.seats):  # bet while it settled
+            await self._deal()
+            return
+        if any(s.wagers for s in self.seats):
+            self._timer.arm(self.betting_seconds, self._deal)
         await self._broadcast()
 
     async def _next_deal(self, broadcast: bool = True) -> None:

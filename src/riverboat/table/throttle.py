@@ -1,4 +1,6 @@
-"""Failed log-ins, throttled per (account, address) and per address, never per account.
+"""Failed log-ins, throttled per (account, address) and per address, never per account;
+and :class:`Budget`, the share of a slow kind of work (a password check, a history
+page) the whole process gives at once.
 
 A few failures are free; after that each failure makes the next try wait twice as
 long as the last (1 s, 2 s, 4 s, ... up to :data:`LONGEST`). A stranger guessing at
@@ -18,20 +20,42 @@ sent at once are counted at once.
 >>> clock[0] = 1.0
 >>> throttle.attempt("ann", "10.0.0.66"), throttle.attempt("ann", "10.0.0.66")
 (0.0, 2.0)
+
+A budget runs ``slots`` calls at once, lets ``queue`` more wait their turn in order of
+arrival and refuses the rest at once (:class:`Busy`), so the callers it refuses hold
+no thread, no connection and no lock:
+
+>>> checks = Budget("password checks", slots=1, queue=0)
+>>> with checks.spend("10.0.0.66"):
+...     try:
+...         with checks.spend("10.0.0.67"):
+...             pass
+...     except Busy as busy:
+...         print(f"{busy} (Retry-After: {busy.retry_after})")
+too many password checks under way; try again in 1 s (Retry-After: 1)
+>>> checks.running, checks.waiting
+(0, 0)
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
+
+from riverboat.errors import Unavailable
 
 __all__ = [
     "ADDRESS_FREE",
     "FREE",
     "LONGEST",
+    "Budget",
+    "Busy",
     "LoginThrottle",
     "MemoryThrottle",
 ]
@@ -57,6 +81,11 @@ class LoginThrottle(Protocol):
 
     def succeeded(self, account: str, address: str) -> None:
         """The try was right: forget this address's failures at this account."""
+        ...
+
+    def withdraw(self, account: str, address: str) -> None:
+        """The try was never made (the server was too busy to check it): it does not
+        count against the address."""
         ...
 
 
@@ -102,7 +131,93 @@ class MemoryThrottle:
                 if alone.failures < ADDRESS_FREE:
                     alone.not_before = 0.0
 
+    def withdraw(self, account: str, address: str) -> None:
+        with self._lock:
+            for key, free in (((account, address), FREE), ((address,), ADDRESS_FREE)):
+                record = self._records.get(key)
+                if record is not None and record.failures > 0:
+                    record.failures -= 1
+                    if record.failures < free:
+                        record.not_before = 0.0
+
     def _forget(self, now: float) -> None:
         quiet = [key for key, record in self._records.items() if now - record.last > FORGET]
         for key in quiet:
             del self._records[key]
+
+
+class Busy(Unavailable):
+    """Too much of one kind of work under way: refused at once, nothing done; the
+    whole seconds to wait before trying again (``retry_after``)."""
+
+    def __init__(self, work: str, seconds: float) -> None:
+        self.retry_after = max(1, math.ceil(seconds))
+        super().__init__(f"too many {work} under way; try again in {self.retry_after} s")
+
+
+class Budget:
+    """At most ``slots`` calls of one kind of work at once in this process, ``queue``
+    more waiting their turn in order of arrival, and at most ``each`` (running or
+    waiting) per key (an address, a player); any call beyond is :class:`Busy` at once.
+    ``seconds`` is about how long one call takes, for the wait a refusal suggests.
+
+    A call waits in the thread that made it, so a budget's calls hold at most
+    ``slots + queue`` threads however many arrive."""
+
+    def __init__(
+        self, work: str, slots: int, queue: int, each: int = 1, seconds: float = 1.0
+    ) -> None:
+        if slots < 1 or queue < 0 or each < 1:
+            raise ValueError(
+                f"a budget runs 1 or more at once, 1 or more per key and 0 or more wait; "
+                f"not {slots}, {each} and {queue}"
+            )
+        self.work, self.slots, self.queue, self.each = work, slots, queue, each
+        self.seconds = seconds
+        self.running = 0
+        self._waiting: deque[object] = deque()
+        self._by_key: Counter[str] = Counter()
+        self._turn = threading.Condition()
+
+    @property
+    def waiting(self) -> int:
+        """How many calls wait their turn now."""
+        return len(self._waiting)
+
+    @contextmanager
+    def spend(self, key: str | None = None) -> Iterator[None]:
+        """Run the body as one call of this work for ``key`` (None: counted in the
+        whole only): at once, after the calls ahead of it, or not at all (:class:`Busy`)."""
+        with self._turn:
+            if key is not None and self._by_key[key] >= self.each:
+                raise self._busy()
+            if self.running >= self.slots or self._waiting:
+                if len(self._waiting) >= self.queue:
+                    raise self._busy()
+                ticket = object()
+                self._waiting.append(ticket)
+                self._count(key, 1)
+                while self._waiting[0] is not ticket or self.running >= self.slots:
+                    self._turn.wait()
+                self._waiting.popleft()
+                self._turn.notify_all()  # the next in line may go too, if a slot is free
+            else:
+                self._count(key, 1)
+            self.running += 1
+        try:
+            yield
+        finally:
+            with self._turn:
+                self.running -= 1
+                self._count(key, -1)
+                self._turn.notify_all()
+
+    def _count(self, key: str | None, step: int) -> None:
+        if key is not None:
+            self._by_key[key] += step
+            if not self._by_key[key]:
+                del self._by_key[key]
+
+    def _busy(self) -> Busy:
+        ahead = self.running + len(self._waiting)
+        return Busy(self.work, self.seconds * ahead / self.slots)

@@ -27,12 +27,14 @@ from riverboat.deck import Deck, Shoe
 from riverboat.fairness import commitment as commit_to
 from riverboat.games import GameSpec, Phase, Round, RulesError, find_game, replay
 from riverboat.games.codec import from_json
+from riverboat.games.events import Decision
 from riverboat.rng import FairSource
 from riverboat.table.views import ExportedRound
 
 __all__ = [
     "DealLayout",
     "balance_note",
+    "balance_problem",
     "deal_layout",
     "fair_cards",
     "game_spec",
@@ -119,8 +121,9 @@ def layout_problem(spec: GameSpec, places: Sequence[int], size: int, after_burn:
 
 def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
     """Check an exported round (its JSON, or the model): its seed matches the
-    commitment, its cards come from (server seed, client seed, nonce), and it
-    re-settles to its record. The problems."""
+    commitment, its cards come from (server seed, client seed, nonce), it re-settles
+    to its record, and its fields and balances say what the replay does
+    (:func:`balance_problem`). The problems."""
     if isinstance(exported, ExportedRound):
         exported = exported.model_dump(mode="json")
     problems = []
@@ -153,7 +156,8 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
         played = replay(record)
     except ValueError as error:
         return [*problems, str(error)]
-    return problems + _field_problems(exported, played)
+    balances = balance_problem(exported, played)
+    return problems + _field_problems(exported, played) + ([balances] if balances else [])
 
 
 def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str]:
@@ -175,11 +179,36 @@ def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str
     ]
 
 
+def balance_problem(exported: Mapping[str, Any], played: Round[Any]) -> str | None:
+    """What is wrong with a settled round's balances, by its replay: a round no player
+    decided (a coup, whose decisions are the engine's own) is dealt and settled in one
+    transaction, so nothing else can fall between its balances and they must differ
+    by exactly the replay's net; and no balance is below zero. A round with a player's
+    decision may have others' money movements between its balances
+    (:func:`balance_note`)."""
+    before, after = exported.get("balance_before"), exported.get("balance_after")
+    if not isinstance(before, int) or isinstance(before, bool) or before < 0:
+        return f"balance_before: the export says {before!r}, not a balance in cents"
+    if played.phase is not Phase.SETTLED or after is None:
+        return None
+    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        return f"balance_after: the export says {after!r}, not a balance in cents"
+    one_step = not any(isinstance(e, Decision) and e.by_player for e in played.events)
+    if one_step and after - before != played.net():
+        return (
+            f"balance_after: the export says {after}, {after - before:+} from balance_before "
+            f"{before}; the replay's net is {played.net():+}, and nothing can fall between "
+            "the two balances of a round dealt and settled in one step"
+        )
+    return None
+
+
 def balance_note(exported: Mapping[str, Any]) -> str | None:
     """Whether the balances before and after a settled round differ by its net; when
-    they do not, the note that says so. Not a failure: another round or a top-up of
-    the same player's may fall between the two (the net itself is checked against the
-    replay by :func:`verify_round`).
+    they do not, the note that says so. Not a failure for a round with a player's
+    decision: another round or a top-up of the same player's may fall between the two
+    (a round settled in one step fails instead, :func:`balance_problem`; the net
+    itself is checked against the replay by :func:`verify_round`).
 
     >>> balance_note({"net": 500, "balance_before": 1000, "balance_after": 1500}) is None
     True

@@ -34,7 +34,7 @@ from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
-from riverboat.web.deps import RateLimiter, RateLimits, Sessions
+from riverboat.web.deps import Budgets, RateLimiter, RateLimits, Sessions
 from riverboat.web.edges import start_house_edges
 from riverboat.web.guards import BODY_LIMIT, BodyGuard, SecurityHeaders, security_headers
 from riverboat.web.routes import games, history, page, players, rounds, tables
@@ -91,7 +91,7 @@ def create_app(
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
     app.state.sessions, app.state.tables = Sessions(), shared
-    app.state.limiter = RateLimiter(rate_limit)
+    app.state.limiter, app.state.budgets = RateLimiter(rate_limit), Budgets()
     routers = (page, games, rounds, players, history, tables)
     routes = [route for module in routers for route in module.router.routes]
     app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks

@@ -1,6 +1,7 @@
 """What the routes depend on, as FastAPI dependencies: the app's state (service,
-sessions, rate limiter, shared tables), the current player, the CSRF check; and the
-rate limit, a middleware that counts every HTTP request (:class:`RateLimits`).
+sessions, rate limiter, shared tables, the budgets of slow reads), the current player,
+the CSRF check; and the rate limit, a middleware that counts every HTTP request
+(:class:`RateLimits`).
 
 Sessions live in a :class:`Sessions` object on ``app.state``; a route asks for what
 it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure.
@@ -12,6 +13,8 @@ import hmac
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Cookie, Depends, Header
@@ -23,28 +26,35 @@ from riverboat.errors import BadCredentials, Forbidden, NotFound
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
+from riverboat.table.players import PASSWORD_CHECKS, Throttled
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
-from riverboat.web.errors import RATE_LIMITED, error_body
+from riverboat.table.throttle import KEEP, Budget, Busy
+from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
     "CSRF_COOKIE",
     "SESSION_COOKIE",
     "SESSION_SECONDS",
+    "Budgets",
     "Checked",
     "GameName",
+    "LoginWaits",
     "Player",
     "RateLimiter",
     "RateLimits",
     "Service",
     "SessionToken",
     "Sessions",
+    "Spend",
     "check_csrf",
     "current_player",
     "known_game",
     "player_of",
 ]
 
+#: the log-in route's path, whose tries :class:`RateLimits` holds to their waits
+LOG_IN = "/api/login"
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
@@ -82,6 +92,59 @@ class Sessions(dict[str, tuple[int, float]]):
         return None
 
 
+def _history() -> Budget:
+    return Budget("history pages", slots=1, queue=2, each=1, seconds=0.2)
+
+
+def _handshakes() -> Budget:
+    return Budget("table connections", slots=2, queue=4, each=1, seconds=0.1)
+
+
+class LoginWaits:
+    """Addresses told to wait before their next log-in (``Throttled``, or ``Busy``: the
+    password checks were spent), each until its wait is over: :class:`RateLimits`
+    refuses their log-ins at the edge meanwhile, in the same words, before a body is
+    read or a thread taken, so a guessing loop that ignores ``Retry-After`` costs the
+    server next to nothing."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._until: dict[str, tuple[float, bool]] = {}  # address: (until, busy)
+        self._lock = threading.Lock()
+
+    def hold(self, address: str, told: Throttled | Busy) -> None:
+        """``address`` was told ``told``: refuse its log-ins until its wait is over."""
+        now = self._clock()
+        until = (now + told.retry_after, isinstance(told, Busy))
+        with self._lock:
+            if len(self._until) >= KEEP:  # forget the waits that are over
+                self._until = {a: w for a, w in self._until.items() if w[0] > now}
+            self._until[address] = max(self._until.get(address, until), until)
+
+    def refusal(self, address: str) -> Throttled | Busy | None:
+        """What ``address`` was told, with the seconds still to wait; None once over."""
+        until, busy = self._until.get(address, (0.0, False))
+        left = until - self._clock()
+        if left <= 0:
+            return None
+        return Busy(PASSWORD_CHECKS, left) if busy else Throttled(left)
+
+
+@dataclass
+class Budgets:
+    """The process's shares of the slow reads (:class:`~riverboat.table.throttle.Budget`),
+    on top of each address's rate limit: history pages, one per player at a time and
+    one at a time in all, two more waiting; WebSocket handshakes, one per address at
+    a time, two in all. Anything beyond is refused at once (429), so readers never
+    take the threads or the database the players' wagers need. (Password checks have
+    their own, ``service.players.hashes``.) And the addresses waiting out a throttle
+    (:class:`LoginWaits`)."""
+
+    history: Budget = field(default_factory=_history)
+    handshakes: Budget = field(default_factory=_handshakes)
+    log_ins: LoginWaits = field(default_factory=LoginWaits)
+
+
 class RateLimiter:
     """At most ``limit`` requests per client in any ``window`` seconds."""
 
@@ -107,7 +170,8 @@ class RateLimits:
     client address per second, whatever they ask for: the API, the page, the static
     files, a table, an unknown path or method. A request over the limit is refused
     (429) in the one body shape, a handshake closed (1013, try again later). A shared
-    table limits each player's WebSocket messages itself."""
+    table limits each player's WebSocket messages itself. A log-in from an address
+    still waiting out its throttle (:class:`LoginWaits`) is refused here too."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -123,6 +187,11 @@ class RateLimits:
                 refused = error_body("too many requests; slow down", RATE_LIMITED)
                 await JSONResponse(refused, status_code=429)(scope, receive, send)
                 return
+            if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
+                told = get_budgets(connection).log_ins.refusal(client)
+                if told is not None:
+                    await refusal_response(told)(scope, receive, send)
+                    return
         await self.app(scope, receive, send)
 
 
@@ -139,6 +208,11 @@ def get_sessions(connection: HTTPConnection) -> Sessions:
 def get_limiter(connection: HTTPConnection) -> RateLimiter:
     limiter: RateLimiter = connection.app.state.limiter
     return limiter
+
+
+def get_budgets(connection: HTTPConnection) -> Budgets:
+    budgets: Budgets = connection.app.state.budgets
+    return budgets
 
 
 def get_tables(connection: HTTPConnection) -> dict[str, SharedTable]:
@@ -186,6 +260,7 @@ def known_game(game: str) -> str:
 
 Service = Annotated[TableService, Depends(get_service)]
 SessionStore = Annotated[Sessions, Depends(get_sessions)]
+Spend = Annotated[Budgets, Depends(get_budgets)]
 Player = Annotated[int, Depends(current_player)]
 Checked = Depends(check_csrf)
 GameName = Annotated[str, Depends(known_game)]

@@ -16,13 +16,15 @@ refused by                status  code
 a malformed request       422     ``invalid_request`` (FastAPI's validation, and
                                   :class:`riverboat.web.guards.BodyGuard`'s)
 the rate limit            429     ``rate_limited`` (:class:`riverboat.web.deps.RateLimits`)
+``Throttled``, ``Busy``   429     ``rate_limited``, with ``Retry-After``: failed log-ins
+                                  from one address; a budget of slow work spent
 an unknown path, method   404/405 ``not_found`` / ``method_not_allowed``
 anything else             500     ``server_error`` (the traceback is logged, not sent)
 ========================  ======  =====================================================
 
 A message is at most :data:`MESSAGE_LIMIT` characters and always UTF-8 (text that
 is not, a lone surrogate, is escaped), so no refusal echoes unbounded input and none
-fails to be sent. A 503 says when to try again (``Retry-After``).
+fails to be sent. A 503 or a 429 says when to try again (``Retry-After``).
 
 A ``RulesError`` (the games' own "no such game, variant or spot") is an illegal
 request, 422, except an unknown game named in the path, which the routes turn into
@@ -61,6 +63,8 @@ from riverboat.errors import (
 )
 from riverboat.games.rules import RulesError
 from riverboat.table.ledger import _unreachable
+from riverboat.table.players import Throttled
+from riverboat.table.throttle import Busy
 from riverboat.web.models import first_problem
 
 __all__ = [
@@ -71,6 +75,7 @@ __all__ = [
     "RETRY_SECONDS",
     "SERVER_ERROR",
     "STATUS",
+    "TOO_MANY",
     "TrustedHosts",
     "code_of",
     "database_unavailable",
@@ -134,8 +139,15 @@ def error_body(message: str, code: str) -> dict[str, str]:
     return {"error": text, "code": code}
 
 
+#: refusals that mean "not now, from you": too many requests (429), with ``Retry-After``
+TOO_MANY = (Throttled, Busy)
+
+
 def status_of(error: Refusal | RulesError) -> int:
-    """The status of a refusal (its nearest kind's); a rules error is an illegal request."""
+    """The status of a refusal (its nearest kind's); a rules error is an illegal
+    request; one of :data:`TOO_MANY` is 429."""
+    if isinstance(error, TOO_MANY):
+        return 429
     for kind in type(error).__mro__:
         if kind in STATUS:
             return STATUS[kind]
@@ -143,13 +155,19 @@ def status_of(error: Refusal | RulesError) -> int:
 
 
 def code_of(error: Refusal | RulesError) -> str:
+    if isinstance(error, TOO_MANY):
+        return RATE_LIMITED
     return error.code if isinstance(error, Refusal) else IllegalAction.code
 
 
 def refusal_response(error: Refusal | RulesError) -> JSONResponse:
-    """A refusal as a response; a 503 says when to try again."""
+    """A refusal as a response; a 503 or a 429 says when to try again."""
     status = status_of(error)
-    retry = {"Retry-After": str(RETRY_SECONDS)} if status == 503 else None
+    retry = None
+    if isinstance(error, TOO_MANY):
+        retry = {"Retry-After": str(error.retry_after)}
+    elif status == 503:
+        retry = {"Retry-After": str(RETRY_SECONDS)}
     return JSONResponse(error_body(str(error), code_of(error)), status_code=status, headers=retry)
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
 
 from riverboat.rng import new_token
 from riverboat.table.players import Throttled
+from riverboat.table.throttle import Busy
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
     CSRF_COOKIE,
@@ -17,8 +17,9 @@ from riverboat.web.deps import (
     Service,
     SessionStore,
     SessionToken,
+    Spend,
 )
-from riverboat.web.errors import RATE_LIMITED, error_body
+from riverboat.web.errors import ErrorBody
 from riverboat.web.models import Login
 
 __all__ = ["router"]
@@ -38,7 +39,13 @@ def me(
     "/login",
     dependencies=[Checked],
     response_model=LoginView,
-    responses={429: {"description": "too many failed log-ins from this address"}},
+    responses={
+        429: {
+            "model": ErrorBody,
+            "description": "too many failed log-ins from this address, or too many "
+            "password checks under way on the server; see Retry-After",
+        }
+    },
 )
 def login(
     body: Login,
@@ -46,20 +53,19 @@ def login(
     response: Response,
     service: Service,
     sessions: SessionStore,
+    budgets: Spend,
     session: SessionToken = None,
-) -> LoginView | JSONResponse:
+) -> LoginView:
     """A session for the player; the browser's earlier one ends, and with
     ``revoke_others`` every other one of theirs. Too many failures from this address
-    are refused 429 with ``Retry-After``, in the same words for any name."""
+    are refused 429 with ``Retry-After``, in the same words for any name; so is a
+    log-in that finds the server's password checks spent (a short wait, uncounted)."""
     address = request.client.host if request.client else "unknown"
     try:
-        player_id = service.login(body.name, body.password, address)
-    except Throttled as error:
-        return JSONResponse(
-            error_body(str(error), RATE_LIMITED),
-            status_code=429,
-            headers={"Retry-After": str(error.retry_after)},
-        )
+        player_id = service.login(body.name, body.password, address)  # in a worker thread
+    except (Throttled, Busy) as told:  # its next tries are refused at the edge until then
+        budgets.log_ins.hold(address, told)
+        raise
     sessions.close(session)
     token = sessions.open(player_id)
     if body.revoke_others:

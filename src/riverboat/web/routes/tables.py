@@ -3,6 +3,8 @@
 A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT`
 bytes: a larger one closes the connection (1009, "message too big"); a binary frame
 or text that is not a message is refused with an error message and the seat stays.
+A handshake is counted in its address's rate limit and in the handshake budget
+(:class:`riverboat.web.deps.Budgets`): beyond it, closed (1013, try again later).
 """
 
 from __future__ import annotations
@@ -17,13 +19,21 @@ from pydantic import TypeAdapter, ValidationError
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
 from riverboat.table.shared import SharedTable
+from riverboat.table.throttle import Busy
 from riverboat.table.views import (
     Bet,
     ErrorMessage,
     PlayerMessage,
     TableMessage,
 )
-from riverboat.web.deps import SESSION_COOKIE, get_limiter, get_sessions, get_tables, player_of
+from riverboat.web.deps import (
+    SESSION_COOKIE,
+    get_budgets,
+    get_limiter,
+    get_sessions,
+    get_tables,
+    player_of,
+)
 from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, code_of
 from riverboat.web.guards import BODY_LIMIT, json_problem
 from riverboat.web.models import first_problem
@@ -83,13 +93,25 @@ async def _next_text(websocket: WebSocket) -> str | None:
 
 async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | None:
     """The player and their table, or None once the handshake is refused: a page from
-    another site, no session, or a game without shared tables."""
+    another site, the handshake budget spent, no session, or a game without shared
+    tables."""
     origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
     if not origin or urlsplit(origin).netloc != host:  # another site's page: refused
         await websocket.close(code=1008, reason="this table takes its own page's connections")
         return None
     token = websocket.cookies.get(SESSION_COOKIE)
-    player = await asyncio.to_thread(player_of, websocket, token)  # may touch the database
+    address = websocket.client.host if websocket.client else "unknown"
+    handshakes = get_budgets(websocket).handshakes
+
+    def counted() -> int | None:  # may touch the database; waits its turn in the thread
+        with handshakes.spend(address):
+            return player_of(websocket, token)
+
+    try:
+        player = await asyncio.to_thread(counted)
+    except Busy as busy:
+        await websocket.close(code=1013, reason=str(busy))
+        return None
     tables = get_tables(websocket)
     table = tables.get(game)
     if player is None or table is None:

@@ -1,0 +1,343 @@
+"""The budgets of slow work over the whole process: password checks, history pages and
+table handshakes. At most so many at once, a short queue in order of arrival, the
+rest refused at once (429, ``Retry-After``, the one error body), so that a logged-in
+player's wager never waits behind an attacker's work. Checked by counting who was
+answered and who still waits, never by timing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from riverboat.table import players as players_module
+from riverboat.table.players import Throttled
+from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle
+from riverboat.web.app import create_app
+from riverboat.web.deps import LoginWaits
+
+PASSWORD = "a long password"
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 30.0) -> bool:
+    """Whether ``condition`` came true within ``seconds`` (a bound for a busy machine,
+    not a measurement)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
+    return client.post(
+        path, json=body, headers={"X-CSRF-Token": client.cookies.get("riverboat_csrf", "")}
+    )
+
+
+def client_at(app: FastAPI, address: str) -> TestClient:
+    client = TestClient(app, client=(address, 5000))
+    client.get("/")  # the page's CSRF cookie
+    return client
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[FastAPI]:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'budget.db'}", local_player=False, rate_limit=1000,
+        house_edges=False,
+    )  # fmt: skip
+    yield app
+    app.state.service.engine.dispose()
+
+
+class Gate:
+    """Holds every call that passes it until :meth:`open`; counts those held."""
+
+    def __init__(self) -> None:
+        self.held = threading.Semaphore(0)
+        self.opened = threading.Event()
+
+    def __call__(self) -> None:
+        self.held.release()
+        self.opened.wait(60)
+
+    def open(self) -> None:
+        self.opened.set()
+
+
+# ------------------------------------------------------------------- the budget itself
+def test_a_budget_runs_its_slots_queues_in_order_and_refuses_the_rest() -> None:
+    budget = Budget("checks", slots=1, queue=2, each=1, seconds=0.5)
+    gate, order, refused = Gate(), [], []
+
+    def call(name: str) -> None:
+        try:
+            with budget.spend(name):
+                order.append(name)
+                if name == "first":
+                    gate()
+        except Busy as busy:
+            refused.append((name, str(busy), busy.retry_after))
+
+    threads = [threading.Thread(target=call, args=("first",))]
+    threads[0].start()
+    assert gate.held.acquire(timeout=30)
+    for name in ("second", "third"):  # each in line before the next starts
+        threads.append(threading.Thread(target=call, args=(name,)))
+        threads[-1].start()
+        queued = len(threads) - 1
+        assert wait_for(lambda: budget.waiting == queued)  # noqa: B023 - read at once
+    call("fourth")  # the queue is full: refused at once, in this thread
+    with pytest.raises(Busy), budget.spend("first"):  # one per key: "first" is running
+        pass
+    assert refused == [("fourth", "too many checks under way; try again in 2 s", 2)]
+    assert order == ["first"]
+    gate.open()
+    for thread in threads:
+        thread.join()
+    assert order == ["first", "second", "third"]  # in order of arrival
+    assert (budget.running, budget.waiting) == (0, 0)
+
+
+def test_a_budget_refuses_a_shape_that_could_not_run() -> None:
+    with pytest.raises(ValueError, match="1 or more at once"):
+        Budget("checks", slots=0, queue=1)
+
+
+# ------------------------------------------------------------------- password checks
+def test_a_logged_in_player_is_served_while_failed_log_ins_queue(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty failed log-ins at once from twenty addresses: one hashes, four wait, the
+    other fifteen are refused 429 at once; a logged-in player's wager is answered
+    while the one still hashes and the four still wait."""
+    service = app.state.service
+    service.register("ann", PASSWORD)
+    ann = client_at(app, "10.0.0.1")
+    assert post(ann, "/api/login", {"name": "ann", "password": PASSWORD}).status_code == 200
+    budget = service.players.hashes = players_module.hashes(slots=1, queue=4)
+    gate = Gate()
+    real = players_module._hasher
+
+    class Held:
+        def verify(self, stored: str, password: str) -> bool:
+            gate()
+            return real.verify(stored, password)
+
+    monkeypatch.setattr(players_module, "_hasher", Held())
+    answers: list[tuple[int, str | None, dict[str, str]]] = []
+    lock = threading.Lock()
+
+    def guess(index: int) -> None:
+        attacker = client_at(app, f"10.3.0.{index}")
+        answer = post(attacker, "/api/login", {"name": "ann", "password": "a wrong guess"})
+        with lock:
+            answers.append((answer.status_code, answer.headers.get("retry-after"), answer.json()))
+
+    threads = [threading.Thread(target=guess, args=(index,)) for index in range(20)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert gate.held.acquire(timeout=60), "no log-in reached its hash"
+        assert wait_for(lambda: (budget.running, budget.waiting, len(answers)) == (1, 4, 15))
+        dealt = post(ann, "/api/rounds", {"game": "baccarat", "wagers": {"banker": 1000}})
+        assert dealt.status_code == 200
+        assert dealt.json()["status"] == "settled"
+        assert ann.get("/api/me").json()["signed_in"] is True
+        # served while the attackers' queue had not moved: one hashing, four waiting
+        assert (budget.running, budget.waiting, len(answers)) == (1, 4, 15)
+    finally:
+        gate.open()
+        for thread in threads:
+            thread.join()
+    refused = [a for a in answers if a[0] == 429]
+    assert len(refused) == 15
+    assert all(retry and int(retry) >= 1 for _, retry, _ in refused)
+    assert {body["code"] for _, _, body in refused} == {"rate_limited"}
+    assert refused[0][2]["error"].startswith("too many password checks under way; try again")
+    assert [a[0] for a in answers[15:]] == [401] * 5
+    assert (budget.running, budget.waiting) == (0, 0)
+
+
+def test_a_log_in_refused_as_busy_is_not_counted_as_a_failure(app: FastAPI) -> None:
+    service = app.state.service
+    ann_id = service.register("ann", PASSWORD)
+    budget = service.players.hashes = players_module.hashes(slots=1, queue=0)
+    gate = Gate()
+    holder = threading.Thread(target=lambda: _hold(budget, gate))
+    holder.start()
+    assert gate.held.acquire(timeout=30)
+    try:
+        for _ in range(20):  # many more than the free failures
+            with pytest.raises(Busy):
+                service.login("ann", PASSWORD, "10.0.0.9")
+    finally:
+        gate.open()
+        holder.join()
+    assert service.login("ann", PASSWORD, "10.0.0.9") == ann_id  # not throttled
+
+
+def _hold(budget: Budget, gate: Gate) -> None:
+    with budget.spend("someone else"):
+        gate()
+
+
+# ------------------------------------------------------------------- history pages
+def test_history_pages_are_one_per_player_and_a_few_in_all(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page under way: the same player's next is refused at once; another player's
+    waits its turn, and so on until the queue is full; a wager is answered meanwhile."""
+    service = app.state.service
+    clients = []
+    for number in range(4):
+        service.register(f"reader{number}", PASSWORD)
+        client = client_at(app, f"10.4.0.{number}")
+        login = post(client, "/api/login", {"name": f"reader{number}", "password": PASSWORD})
+        assert login.status_code == 200
+        clients.append(client)
+    gate, real = Gate(), service.history
+    budget = app.state.budgets.history
+
+    def held(*args: Any) -> Any:
+        gate()
+        return real(*args)
+
+    monkeypatch.setattr(service, "history", held)
+    statuses: dict[int, int] = {}
+
+    def read(number: int) -> None:
+        statuses[number] = clients[number].get("/api/history").status_code
+
+    first = threading.Thread(target=read, args=(0,))
+    first.start()
+    assert gate.held.acquire(timeout=30)
+    again = clients[0].get("/api/history")  # reader0's second page, while the first runs
+    assert again.status_code == 429
+    assert again.json()["code"] == "rate_limited"
+    assert int(again.headers["retry-after"]) >= 1
+    waiting = [threading.Thread(target=read, args=(n,)) for n in (1, 2)]
+    for thread in waiting:
+        thread.start()
+    assert wait_for(lambda: budget.waiting == 2)
+    assert clients[3].get("/api/history").status_code == 429  # the queue is full
+    dealt = post(clients[3], "/api/rounds", {"game": "baccarat", "wagers": {"banker": 1000}})
+    assert dealt.status_code == 200  # a wager is not a history page
+    assert (budget.running, budget.waiting, statuses) == (1, 2, {})
+    gate.open()
+    for thread in [first, *waiting]:
+        thread.join()
+    assert statuses == {0: 200, 1: 200, 2: 200}
+
+
+# ------------------------------------------------------------------- handshakes
+def test_a_handshake_beyond_the_budget_is_closed_try_again_later(app: FastAPI) -> None:
+    service = app.state.service
+    service.register("ann", PASSWORD)
+    ann = client_at(app, "10.5.0.1")
+    assert post(ann, "/api/login", {"name": "ann", "password": PASSWORD}).status_code == 200
+    app.state.budgets.handshakes = budget = Budget("table connections", slots=1, queue=0)
+    gate = Gate()
+    holder = threading.Thread(target=lambda: _hold(budget, gate))
+    holder.start()
+    assert gate.held.acquire(timeout=30)
+    origin = {"origin": "http://testserver"}
+    try:
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket,
+        ):
+            socket.receive_json()
+        assert closed.value.code == 1013
+        assert closed.value.reason.startswith("too many table connections under way")
+    finally:
+        gate.open()
+        holder.join()
+    with ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket:
+        assert socket.receive_json()["type"] == "table"  # admitted once there is room
+
+
+# ------------------------------------------------------------------- a throttled address
+def test_a_throttled_address_is_refused_at_the_edge_until_its_wait_is_over(
+    app: FastAPI,
+) -> None:
+    """Once told to wait, an address's log-ins are refused before their body is read
+    (a body that is not even JSON gets the same 429) and never reach the throttle;
+    another address logs in meanwhile, and the first may try again after the wait."""
+    service = app.state.service
+    service.register("ann", PASSWORD)
+    clock = [0.0]
+    throttle = service.players.throttle = MemoryThrottle(clock=lambda: clock[0])
+    app.state.budgets.log_ins = LoginWaits(clock=lambda: clock[0])
+    tries = []
+    real = throttle.attempt
+
+    def counted(account: str, address: str) -> float:
+        tries.append(address)
+        return real(account, address)
+
+    throttle.attempt = counted  # type: ignore[method-assign]
+    stranger = client_at(app, "10.6.0.66")
+    wrong = {"name": "ann", "password": "a wrong guess"}
+    statuses = [post(stranger, "/api/login", wrong).status_code for _ in range(FREE + 1)]
+    assert statuses == [401] * FREE + [429]
+    assert len(tries) == FREE + 1
+    told = stranger.post(
+        "/api/login",
+        content=b"not json",
+        headers={"X-CSRF-Token": stranger.cookies["riverboat_csrf"]},
+    )
+    assert told.status_code == 429  # not 422: the body was never read
+    assert told.headers["retry-after"] == "1"
+    assert told.json() == {
+        "error": "too many failed log-ins from this address; try again in 1 s",
+        "code": "rate_limited",
+    }
+    assert post(stranger, "/api/login", wrong).status_code == 429
+    assert len(tries) == FREE + 1  # neither reached the throttle
+    owner = client_at(app, "10.6.0.1")
+    assert post(owner, "/api/login", {"name": "ann", "password": PASSWORD}).status_code == 200
+    clock[0] = 1.5  # the wait is over: the stranger may guess again (and is told to wait)
+    assert post(stranger, "/api/login", wrong).status_code == 401
+    assert len(tries) == FREE + 3
+
+
+def test_an_address_told_busy_is_told_so_again_at_the_edge_until_its_wait_is_over() -> None:
+    clock = [0.0]
+    waits = LoginWaits(clock=lambda: clock[0])
+    waits.hold("10.7.0.1", Busy("password checks", 2.0))
+    waits.hold("10.7.0.2", Throttled(4.0))
+    clock[0] = 0.5
+    told = waits.refusal("10.7.0.1")
+    assert isinstance(told, Busy)
+    assert (str(told), told.retry_after) == (
+        "too many password checks under way; try again in 2 s", 2)  # fmt: skip
+    assert isinstance(waits.refusal("10.7.0.2"), Throttled)
+    assert waits.refusal("10.7.0.3") is None  # never told: goes ahead
+    clock[0] = 2.0
+    assert waits.refusal("10.7.0.1") is None  # its wait is over
+    assert waits.refusal("10.7.0.2") is not None
+
+
+@pytest.mark.parametrize(("given", "said"), [("3", "3"), ("0", "a whole number from 1")])
+def test_the_hash_slots_are_set_by_the_environment(given: str, said: str) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-c", "from riverboat.table import players; print(players.HASH_SLOTS)"],
+        env={**os.environ, "RIVERBOAT_HASH_SLOTS": given},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert said in shown.stdout + shown.stderr
