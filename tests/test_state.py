@@ -43,7 +43,8 @@ def contract(store: StateStore, advance: Callable[[float], None]) -> None:
     """What every store does: values and counters that expire, deleted, listed."""
     store.put("a:1", "one", seconds=30)
     store.put("a:2", "two", seconds=1)
-    assert store.get("a:1") == "one" and store.get("nothing") is None
+    assert store.get("a:1") == "one"
+    assert store.get("nothing") is None
     assert [store.increment("n", seconds=30) for _ in range(3)] == [1, 2, 3]
     assert store.increment("n", seconds=30, by=-2) == 1
     assert store.increment("m", seconds=30, by=5) == 5
@@ -51,10 +52,12 @@ def contract(store: StateStore, advance: Callable[[float], None]) -> None:
     store.put("a:1", "uno", seconds=30)  # put again: the new value
     assert store.get("a:1") == "uno"
     advance(2.0)  # a:2 has expired; a counter's window is fixed at its first count
-    assert store.get("a:2") is None and store.keys("a:") == ["a:1"]
+    assert store.get("a:2") is None
+    assert store.keys("a:") == ["a:1"]
     assert store.increment("n", seconds=30) == 2
     store.delete("a:1", "n", "never")
-    assert store.get("a:1") is None and store.increment("n", seconds=30) == 1
+    assert store.get("a:1") is None
+    assert store.increment("n", seconds=30) == 1
     assert store.keys("a%_") == []  # a prefix is literal, never a pattern
 
 
