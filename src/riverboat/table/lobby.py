@@ -15,7 +15,7 @@ the next free one: every seat faces the same dealer hand (C8) or the same coup, 
 seat's place changes nothing.
 
 >>> [(t.id, t.name) for t in default_tables(parse_counts("crazy4=2,baccarat=1"))]
-[('crazy4-1', 'Crazy 4 Poker 1'), ('crazy4-2', 'Crazy 4 Poker 2'), ('baccarat-1', 'Baccarat 1')]
+[('crazy4-1', 'Crazy 4 Poker 1'), ('crazy4-2', 'Crazy 4 Poker 2'), ('baccarat-1', 'Baccarat')]
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def parse_counts(text: str) -> dict[str, int]:
     >>> parse_counts("crazy4=0")
     Traceback (most recent call last):
     ...
-    riverboat.table.lobby.TablesError: --tables: 'crazy4=0' a count from 1 to 50, e.g. crazy4=2
+    riverboat.table.lobby.TablesError: --tables: 'crazy4=0': a count from 1 to 50, e.g. crazy4=2
     """
     counts: dict[str, int] = {}
     for part in (p.strip() for p in text.split(",") if p.strip()):
@@ -116,9 +116,18 @@ def parse_counts(text: str) -> dict[str, int]:
 
 
 def default_tables(counts: Mapping[str, int]) -> list[TableConfig]:
-    """``count`` tables of each game, numbered from 1, with its first variant."""
+    """``count`` tables of each game with its first variant, numbered from 1 (a game's
+    only table is named by the game alone).
+
+    >>> [t.name for t in default_tables({"baccarat": 1})]
+    ['Baccarat']
+    """
     return [
-        TableConfig(id=f"{game}-{n}", game=game, name=f"{find_game(game).title} {n}")
+        TableConfig(
+            id=f"{game}-{n}",
+            game=game,
+            name=find_game(game).title + (f" {n}" if count > 1 else ""),
+        )
         for game, count in counts.items()
         for n in range(1, count + 1)
     ]

@@ -3,6 +3,7 @@
 import { $, info, layout, money, state, tableKey } from "./state.js";
 import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
+import { describeTable, loadLobby, lobbyTable, sharedTables, watchLobby } from "./lobby.js";
 
 // the key of each decision the server offers, as at the terminal table; an action with
 // no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
@@ -13,13 +14,13 @@ export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
 
 export function renderGames() {
   keepFocus($("games"), "table", drawGames);
-  $("logo").textContent = state.shared ? `${info().title} · shared` : info().title;
+  $("logo").textContent = tableTitle(info(), state.shared);
 }
 
-// the tables: each game's own table, then the shared ones; a table in the menu says
-// what it is and its limits
-export const tables = () => [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
-export const tableTitle = (game, shared) => (shared ? `${game.title} · shared` : game.title);
+// the tables: each game's own table, then the lobby's shared ones (``shared`` is the
+// table's id); a table in the menu says what it is and its limits
+export const tables = () => [...state.games.map((g) => [g, false]), ...sharedTables()];
+export const tableTitle = (game, shared) => (shared ? `${(lobbyTable(shared) || {}).name || game.title} · shared` : game.title);
 
 function limits(game) {
   const low = Math.min(...game.wagers.map((w) => w.minimum)), high = Math.max(...game.wagers.map((w) => w.maximum));
@@ -28,18 +29,25 @@ function limits(game) {
 
 function tableButton(game, shared, number) {
   const button = document.createElement("button");
-  const key = shared ? `${game.game}:shared` : game.game;
+  const key = shared ? `${game.game}:${shared}` : game.game;
   button.type = "button";
   button.dataset.table = key;
   button.setAttribute("aria-keyshortcuts", String(number));
   button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
   button.setAttribute("aria-labelledby", `table-${number}`);
   button.setAttribute("aria-describedby", `table-${number}-about`);
-  const kind = shared ? "Shared table: seats with other players, a clock" : "Your own table";
+  const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
   button.innerHTML = `<span class="table-title" id="table-${number}"></span>` +
-    `<span id="table-${number}-about"><span class="table-kind">${kind}</span><br><span class="table-limits">${limits(game)}</span></span>` +
-    `<kbd class="table-key" aria-hidden="true">${number}</kbd>`;
+    `<span id="table-${number}-about"><span class="table-kind"></span></span>` +
+    (number <= 9 ? `<kbd class="table-key" aria-hidden="true">${number}</kbd>` : "");
   button.querySelector(".table-title").textContent = tableTitle(game, shared);
+  button.querySelector(".table-kind").textContent = kind;
+  for (const line of more) {
+    const part = document.createElement("span");
+    part.className = "table-limits";
+    part.textContent = line;
+    button.querySelector(`#table-${number}-about`).append(document.createElement("br"), part);
+  }
   button.onclick = () => {
     $("tables").close();
     on.select(game.game, shared);
@@ -51,11 +59,14 @@ function drawGames() {
   $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
 }
 
-// the table menu, the current table's button focused
-export function openTables() {
+// the table menu, the current table's button focused; the lobby's seats fetched afresh
+export async function openTables() {
+  await loadLobby();
+  drawGames();
   $("tables").showModal();
   const current = $("games").querySelector("[aria-current=true]");
   if (current) current.focus();
+  watchLobby(() => keepFocus($("games"), "table", drawGames));
 }
 
 // the chip tray: the chip a tap on a spot places

@@ -12,6 +12,7 @@ import { loadHistory, toggleHistory } from "./history.js";
 import { joinTable, leaveTable } from "./shared.js";
 import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";
+import { loadLobby, lobbyTable } from "./lobby.js";
 
 async function selectGame(name, shared = false) {
   leaveTable();
@@ -29,7 +30,7 @@ async function selectGame(name, shared = false) {
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
   await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
   if (shared) {
-    joinTable(name);
+    joinTable(shared === true ? name : shared);  // a lobby table's id (true: an old saved choice)
     say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
   } else if (state.round) {
     state.wagers = { ...state.round.wagers };
@@ -123,6 +124,7 @@ function onKey(event) {
 async function start() {
   Object.assign(on, { select: selectGame, place, decide });
   state.games = await api("/api/games");
+  await loadLobby();
   const response = await fetch("/api/me");
   if (response.status === 401) await signIn();
   $("logout").onclick = async () => {
@@ -148,8 +150,9 @@ async function start() {
   announceMessages();
   document.addEventListener("keydown", onKey);
   const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
-  const known = last && gameOf(last.game) && (!last.shared || gameOf(last.game).shared);
-  await selectGame(known ? last.game : state.games[0].game, known && last.shared);  // else the first game
+  const table = last && last.shared && lobbyTable(last.shared === true ? last.game : last.shared);
+  const known = last && gameOf(last.game) && (!last.shared || table);
+  await selectGame(known ? last.game : state.games[0].game, known && last.shared ? table.id : false);  // else the first game
   await refreshBalance();
   await loadHistory();
 }
