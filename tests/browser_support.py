@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, expect
@@ -19,12 +20,15 @@ SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots
 
 
 @contextmanager
-def serving(database: Path, local_player: bool) -> Iterator[str]:
-    """The app on a free loopback port, in a thread, for as long as the block runs."""
+def serving(database: Path, local_player: bool, **settings: Any) -> Iterator[str]:
+    """The app on a free loopback port, in a thread, for as long as the block runs;
+    ``settings`` go to ``create_app`` (the lobby's ``tables``, say)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = create_app(f"sqlite:///{database}", local_player=local_player, rate_limit=1000)
+    app = create_app(
+        f"sqlite:///{database}", local_player=local_player, rate_limit=1000, **settings
+    )
     if not local_player:
         for name in ("ann", "bob"):
             app.state.service.register(name, "a long password")

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,6 +23,9 @@ from riverboat.table.lobby import (
     read_tables_file,
 )
 from riverboat.web.app import create_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 ORIGIN = "http://testserver"
 PASSWORD = "a long password"
@@ -235,3 +238,48 @@ def test_serve_refuses_bad_tables_before_serving(args: list[str], said: str) -> 
     assert answer.exit_code == 2
     assert said in " ".join(answer.output.split())
     assert "Traceback" not in answer.output
+
+
+# ------------------------------------------------------------------ the page
+def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
+    tmp_path: Path, browser: "Browser"
+) -> None:
+    """The lobby in the table menu, photographed at 390 and 1440 px, played by keyboard:
+    a table's number sits there, another's moves there."""
+    from playwright.sync_api import expect
+
+    from browser_support import SHOTS, serving
+
+    tables = default_tables(parse_counts("crazy4=2,baccarat=2"))
+    with serving(tmp_path / "lobby.db", local_player=True, tables=tables) as server:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(server)
+        page.wait_for_selector(".spot")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        menu = page.locator("#games")
+        for width, height in ((390, 844), (1440, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.keyboard.press("l")  # the table menu, by its key
+            expect(menu.locator("button")).to_have_count(8)  # 4 own tables, 4 shared
+            expect(menu).to_contain_text("0 of 6 seats taken · 6 free")
+            expect(menu).to_contain_text("Shoe: 0 coups dealt · a new shoe")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(SHOTS / f"lobby-{width}.png"))
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.keyboard.press("Escape")
+        page.keyboard.press("l")
+        page.keyboard.press("6")  # the second Crazy 4 table
+        expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 2 · shared")
+        expect(page.locator("#seats")).to_contain_text("You")
+        page.keyboard.press("l")
+        second = menu.locator("[data-table='crazy4:crazy4-2']")
+        expect(second).to_contain_text("1 of 6 seats taken · 5 free · you sit here")
+        page.keyboard.press("5")  # move to the first: the seat at the second is left
+        expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 1 · shared")
+        expect(page.locator("#seats")).to_contain_text("You")
+        page.keyboard.press("l")
+        expect(second).to_contain_text("0 of 6 seats taken")
+        expect(menu.locator("[data-table='crazy4:crazy4-1']")).to_contain_text("you sit here")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(SHOTS / "lobby-seated-1440.png"))
+        page.close()

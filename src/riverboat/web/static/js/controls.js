@@ -56,6 +56,7 @@ function tableButton(game, shared, number) {
 }
 
 function drawGames() {
+  $("tables-note").textContent = `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`;
   $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
 }
 

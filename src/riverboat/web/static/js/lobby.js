@@ -25,9 +25,8 @@ export const sharedTables = () => state.lobby.filter((t) => gameOf(t.game)).map(
 // a table's lines in the menu: what it plays, its seats and its shoe, in words
 export function describeTable(id) {
   const table = lobbyTable(id);
-  const kind = "Shared table: seats with other players, a clock";
-  if (!table || table.seats === undefined) return [kind];
-  const lines = [kind, `${table.title}, ${table.variant} rules · ${table.limits}`,
+  if (!table || table.seats === undefined) return ["Shared table: seats with other players, a clock"];
+  const lines = [`Shared table · ${table.title} (${table.variant})`, table.limits,
     `${table.seats_taken} of ${table.seats} seats taken · ${table.seats_free} free${table.you ? " · you sit here" : ""}`];
   if (table.shoe) {
     const left = table.shoe.cards_left === null ? "a new shoe" : `${table.shoe.cards_left} cards left`;
