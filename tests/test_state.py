@@ -210,3 +210,57 @@ def test_the_throttle_counts_guesses_sent_at_once_in_a_shared_store(database_url
     clock.now += 1.0
     throttles[1].succeeded("ann", "10.0.0.9")  # the right password: the pair is forgotten
     assert throttles[0].attempt("ann", "10.0.0.9") == 0.0
+
+
+# ------------------------------------------------------------------ riverboat serve --workers
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_serve_with_two_workers_on_postgresql_shares_sessions(database_url: str) -> None:
+    """Two uvicorn workers, each its own app: a session opened through one is known to
+    the other, whichever process each new connection reaches."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from riverboat.table.service import TableService
+
+    TableService(database_url).register("ann", PASSWORD)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.2", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "riverboat", "serve", "--workers", "2", "--host", "127.0.0.2",
+         "--port", str(port), "--database", database_url],
+        env={**os.environ, "RIVERBOAT_REDIS_URL": ""},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.2:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{base}/api/lobby", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        with httpx.Client(base_url=base) as browser:
+            browser.get("/")
+            answer = browser.post(
+                "/api/login",
+                json={"name": "ann", "password": PASSWORD},
+                headers={"X-CSRF-Token": browser.cookies["riverboat_csrf"]},
+            )
+            assert answer.status_code == 200
+            cookie = f"riverboat_session={answer.cookies['riverboat_session']}"
+        for _ in range(20):  # a new connection each time: the kernel picks the worker
+            me = httpx.get(f"{base}/api/me", headers={"cookie": cookie, "connection": "close"})
+            assert me.status_code == 200
+            assert me.json()["signed_in"] is True
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=30)
+    assert "2 worker processes: each deals its own copy of each shared table" in output
