@@ -211,6 +211,19 @@ def test_one_table_of_a_game_at_a_time_and_moving_after_leaving(
     assert seen == {"crazy4-1": False, "crazy4-2": True, "mini": True}
 
 
+def test_the_lobby_shows_a_shared_shoe_after_its_coups_b1(client: TestClient) -> None:
+    ann = cookie_of(client, "ann")
+    socket = sit(client, ann, "mini")
+    for coup in (1, 2):
+        socket.send_text(json.dumps({"type": "bet", "wagers": {"banker": 1000}}))
+        while json.loads(socket.receive_text())["type"] != "coup":  # the only bettor: dealt
+            pass
+        shoe = lobby(client)["tables"][2]["shoe"]
+        assert shoe["coups"] == coup
+        # 8 decks, less the first card shown and its burn, then at least 4 cards a coup
+        assert 416 - 11 - 6 * coup <= shoe["cards_left"] <= 416 - 2 - 4 * coup
+
+
 # ------------------------------------------------------------------ riverboat serve
 def serve(*args: str) -> Any:
     return CliRunner().invoke(cli, ["serve", *args], env={"COLUMNS": "200"})
