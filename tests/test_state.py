@@ -114,7 +114,9 @@ def shared_sessions(database: str, state: Callable[[], StateStore | None]) -> No
         assert log_in(one).status_code == 200
         token = one.cookies["riverboat_session"]
         two.cookies.set("riverboat_session", token)
-        assert two.get("/api/me").json()["signed_in"] is True  # the other process knows it
+        known = two.get("/api/me")  # the other process knows the session
+        assert known.status_code == 200
+        assert known.json()["signed_in"] is True
         # a restart: a new app on the same database, and the session still stands
         again = create_app(database, local_player=False, house_edges=False, state=state())
         with TestClient(again) as restarted:
