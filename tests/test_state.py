@@ -266,3 +266,23 @@ def test_serve_with_two_workers_on_postgresql_shares_sessions(database_url: str)
         server.terminate()
         output, _ = server.communicate(timeout=30)
     assert "2 worker processes: each deals its own copy of each shared table" in output
+
+
+def test_a_store_that_does_not_answer_is_a_503_and_limits_let_requests_through(
+    tmp_path: Any,
+) -> None:
+    gone = RedisStore("redis://127.0.0.1:1/0", "riverboat-gone:")  # nothing listens there
+    app = create_app(
+        f"sqlite:///{tmp_path / 'gone.db'}", local_player=False, house_edges=False, state=gone
+    )
+    app.state.service.register("ann", PASSWORD)
+    with TestClient(app) as client:
+        assert client.get("/api/games").status_code == 200  # the rate limit counts nothing
+        refused = log_in(client)
+        assert refused.status_code == 503
+        assert refused.json() == {
+            "error": "the store of sessions and limits did not answer; try again shortly",
+            "code": "unavailable",
+        }
+        client.cookies.set("riverboat_session", "a-token")
+        assert client.get("/api/me").status_code == 503

@@ -28,20 +28,31 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Engine, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
 
+from riverboat.errors import Unavailable
 from riverboat.store import writer
 from riverboat.store.models import KeptState
 
 if TYPE_CHECKING:
     import redis
 
-__all__ = ["REDIS_URL", "DatabaseStore", "MemoryStore", "RedisStore", "StateStore", "open_store"]
+__all__ = [
+    "NO_ANSWER",
+    "REDIS_URL",
+    "DatabaseStore",
+    "MemoryStore",
+    "RedisStore",
+    "StateStore",
+    "open_store",
+]
 
 #: the environment variable naming a Redis server for the kept state
 REDIS_URL = "RIVERBOAT_REDIS_URL"
@@ -50,8 +61,23 @@ SWEEP_EVERY = 1000
 Clock = Callable[[], float]
 
 
+#: what a store says when its home does not answer (a :class:`Unavailable`, 503 on the web)
+NO_ANSWER = "the store of sessions and limits did not answer; try again shortly"
+
+
+@contextmanager
+def _reaching(*failures: type[Exception]) -> Iterator[None]:
+    """A failure to reach the store's home, as :class:`Unavailable`: nothing changed."""
+    try:
+        yield
+    except failures as error:
+        raise Unavailable(NO_ANSWER) from error
+
+
 class StateStore(Protocol):
-    """Values that expire and counters over a window, shared by every process."""
+    """Values that expire and counters over a window, shared by every process. A call
+    whose home (database, Redis) does not answer raises :class:`Unavailable`
+    (:data:`NO_ANSWER`): a refusal that changed nothing, 503 on the web."""
 
     def now(self) -> float:
         """The store's clock: seconds since the epoch."""
@@ -152,7 +178,7 @@ class DatabaseStore:
         return self._clock()
 
     def get(self, key: str) -> str | None:
-        with self._engine.connect() as connection:
+        with _reaching(SQLAlchemyError), self._engine.connect() as connection:
             found = connection.execute(
                 select(KeptState.value).where(KeptState.key == key, KeptState.expires > self.now())
             ).first()
@@ -185,11 +211,11 @@ class DatabaseStore:
 
     def delete(self, *keys: str) -> None:
         if keys:
-            with self._writer.begin() as connection:
+            with _reaching(SQLAlchemyError), self._writer.begin() as connection:
                 connection.execute(delete(KeptState).where(KeptState.key.in_(keys)))
 
     def keys(self, prefix: str) -> list[str]:
-        with self._engine.connect() as connection:
+        with _reaching(SQLAlchemyError), self._engine.connect() as connection:
             found = connection.execute(
                 select(KeptState.key).where(
                     KeptState.key.startswith(prefix, autoescape=True),
@@ -203,7 +229,7 @@ class DatabaseStore:
         return dialect.insert(KeptState)
 
     def _write(self, statement: Any, now: float) -> Any:
-        with self._writer.begin() as connection:
+        with _reaching(SQLAlchemyError), self._writer.begin() as connection:
             result = connection.execute(statement)
             value = result.scalar_one() if result.returns_rows else None
             self._writes += 1
@@ -218,34 +244,41 @@ class RedisStore:
     def __init__(self, url: str, prefix: str = "riverboat:") -> None:
         import redis as redis_module
 
-        self.client: redis.Redis = redis_module.Redis.from_url(url, decode_responses=True)
+        self.client: redis.Redis = redis_module.Redis.from_url(
+            url, decode_responses=True, socket_timeout=2.0, socket_connect_timeout=2.0
+        )
         self.prefix = prefix
+        self._failures = (redis_module.RedisError,)
 
     def now(self) -> float:
         return time.time()
 
     def get(self, key: str) -> str | None:
-        value = self.client.get(self.prefix + key)
+        with _reaching(*self._failures):
+            value = self.client.get(self.prefix + key)
         return None if value is None else str(value)
 
     def put(self, key: str, value: str, seconds: float) -> None:
-        self.client.set(self.prefix + key, value, px=_milliseconds(seconds))
+        with _reaching(*self._failures):
+            self.client.set(self.prefix + key, value, px=_milliseconds(seconds))
 
     def increment(self, key: str, seconds: float, by: int = 1) -> int:
-        with self.client.pipeline(transaction=True) as pipe:  # MULTI: both or neither
+        with _reaching(*self._failures), self.client.pipeline(transaction=True) as pipe:
             pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
-            pipe.incrby(self.prefix + key, by)
+            pipe.incrby(self.prefix + key, by)  # in MULTI: both or neither
             _, count = pipe.execute()
         return int(count)
 
     def delete(self, *keys: str) -> None:
         if keys:
-            self.client.delete(*(self.prefix + key for key in keys))
+            with _reaching(*self._failures):
+                self.client.delete(*(self.prefix + key for key in keys))
 
     def keys(self, prefix: str) -> list[str]:
         start = len(self.prefix)
         pattern = _glob_escape(self.prefix + prefix) + "*"
-        return [key[start:] for key in self.client.scan_iter(match=pattern, count=500)]
+        with _reaching(*self._failures):
+            return [key[start:] for key in self.client.scan_iter(match=pattern, count=500)]
 
 
 def _milliseconds(seconds: float) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 from typing import Annotated
 
 import anyio.to_thread
@@ -19,7 +20,7 @@ from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from riverboat.errors import BadCredentials, Forbidden, NotFound
+from riverboat.errors import BadCredentials, Forbidden, NotFound, Unavailable
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
@@ -46,6 +47,7 @@ __all__ = [
     "player_of",
 ]
 
+_log = logging.getLogger(__name__)
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
@@ -116,7 +118,13 @@ class RateLimiter:
         self.store: StateStore = store if store is not None else MemoryStore()
 
     def allow(self, client: str) -> bool:
-        return self.store.increment(f"rate:{client}", self.window) <= self.limit
+        """Whether the client may go on; a store that does not answer counts nothing
+        (the request goes on, and one that needs the database is refused there)."""
+        try:
+            return self.store.increment(f"rate:{client}", self.window) <= self.limit
+        except Unavailable:
+            _log.warning("the rate limit's store did not answer; request let through")
+            return True
 
 
 class RateLimits:
