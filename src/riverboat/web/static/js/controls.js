@@ -27,27 +27,21 @@ function limits(game) {
   return `Limits ${money(low)} to ${money(high)}`;
 }
 
+// a table's key in the menu: the game, and a shared table's id
+const menuKey = (game, shared) => (shared ? `${game.game}:${shared}` : game.game);
+
 function tableButton(game, shared, number) {
   const button = document.createElement("button");
-  const key = shared ? `${game.game}:${shared}` : game.game;
   button.type = "button";
-  button.dataset.table = key;
+  button.dataset.table = menuKey(game, shared);
   button.setAttribute("aria-keyshortcuts", String(number));
   button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
   button.setAttribute("aria-labelledby", `table-${number}`);
   button.setAttribute("aria-describedby", `table-${number}-about`);
-  const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
-  button.innerHTML = `<span class="table-title" id="table-${number}"></span>` +
-    `<span id="table-${number}-about"><span class="table-kind"></span></span>` +
+  button.innerHTML = `<span class="table-title" id="table-${number}"></span><span id="table-${number}-about"></span>` +
     (number <= 9 ? `<kbd class="table-key" aria-hidden="true">${number}</kbd>` : "");
   button.querySelector(".table-title").textContent = tableTitle(game, shared);
-  button.querySelector(".table-kind").textContent = kind;
-  for (const line of more) {
-    const part = document.createElement("span");
-    part.className = "table-limits";
-    part.textContent = line;
-    button.querySelector(`#table-${number}-about`).append(document.createElement("br"), part);
-  }
+  describe(button, game, shared, number);
   button.onclick = () => {
     $("tables").close();
     on.select(game.game, shared);
@@ -55,19 +49,47 @@ function tableButton(game, shared, number) {
   return button;
 }
 
+// what a table is, in lines: its kind, then its limits (a shared table: its seats and shoe)
+function describe(button, game, shared, number) {
+  const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
+  const about = button.querySelector(`#table-${number}-about`);
+  const first = document.createElement("span");
+  first.className = "table-kind";
+  first.textContent = kind;
+  about.replaceChildren(first);
+  for (const line of more) {
+    const part = document.createElement("span");
+    part.className = "table-limits";
+    part.textContent = line;
+    about.append(document.createElement("br"), part);
+  }
+}
+
 function drawGames() {
   $("tables-note").textContent = `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`;
   $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
 }
 
-// the table menu, the current table's button focused; the lobby's seats fetched afresh
-export async function openTables() {
-  await loadLobby();
+// the lobby fetched again: the same tables have their lines rewritten in place (a tap
+// in progress keeps its button); other tables, the menu drawn again
+function redrawTables() {
+  if (!$("tables").open) return;
+  const listed = tables(), buttons = [...$("games").children];
+  const same = listed.length === buttons.length &&
+    listed.every(([game, shared], i) => buttons[i].dataset.table === menuKey(game, shared));
+  if (!same) keepFocus($("games"), "table", drawGames);
+  else listed.forEach(([game, shared], i) => { if (shared) describe(buttons[i], game, shared, i + 1); });
+}
+
+// the table menu, the current table's button focused, at once; then the lobby's seats
+// fetched afresh, and again every few seconds while the menu stays open
+export function openTables() {
   drawGames();
   $("tables").showModal();
   const current = $("games").querySelector("[aria-current=true]");
   if (current) current.focus();
-  watchLobby(() => keepFocus($("games"), "table", drawGames));
+  loadLobby().then(redrawTables);
+  watchLobby(redrawTables);
 }
 
 // the chip tray: the chip a tap on a spot places

@@ -40,6 +40,6 @@ export function watchLobby(redraw) {
   const timer = setInterval(async () => {
     if (!$("tables").open) { clearInterval(timer); return; }
     await loadLobby();
-    if ($("tables").open) redraw();
+    redraw();
   }, REFRESH_MS);
 }
