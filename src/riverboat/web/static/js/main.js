@@ -142,6 +142,8 @@ async function start() {
   $("hint").onclick = hint;
   $("new-shoe").onclick = newShoe;
   $("logo").onclick = openTables;
+  $("lobby-open").onclick = openTables;  // the lobby: sit at another shared table
+  $("leave").onclick = () => selectGame(state.game, false);  // the seat goes; this game's own table
   $("rules").onclick = payTable;
   $("fairness-toggle").onclick = openFairness;
   padForTheBar();
