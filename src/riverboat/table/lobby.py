@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.games.codec import to_json
-from riverboat.table.seats import find_seat
+from riverboat.table.seats import Send, find_seat
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.table.views import LobbyShoe, LobbyTable, LobbyView, SpotInfo
@@ -207,7 +207,7 @@ class Lobby:
         """Why ``name`` finds no table, and what does."""
         return f"no table {name!r}; the tables are {', '.join(self.tables)} (see /api/lobby)"
 
-    async def sit(self, table: SharedTable, player: int, send: Any) -> None:
+    async def sit(self, table: SharedTable, player: int, send: Send) -> None:
         """Seat the player at ``table`` (:meth:`SharedTable.sit`) unless they keep a seat
         at another table of its game: a seat they are leaving is waited for a moment."""
         async with self._seating[table.game]:
@@ -216,9 +216,9 @@ class Lobby:
                 seat = find_seat(elsewhere.seats, player)
                 if waited >= MOVE_SECONDS or (seat is not None and seat.round_id is not None):
                     raise IllegalAction(
-                        f"you are seated at {elsewhere.config.name if elsewhere.config else ''}"
-                        " already: one table of a game at a time; leave it (its hand in play "
-                        "finishes first), then sit here"
+                        f"you are seated at {_config(elsewhere).name} already: one table of "
+                        "a game at a time; leave it (its hand in play finishes first), then "
+                        "sit here"
                     )
                 await asyncio.sleep(0.1)
                 waited += 0.1
@@ -245,9 +245,14 @@ class Lobby:
             await table.close()
 
 
+def _config(table: SharedTable) -> TableConfig:
+    """A lobby's table's configuration (the lobby gives each of its tables one)."""
+    assert table.config is not None
+    return table.config
+
+
 def _table_view(table: SharedTable, player: int | None) -> LobbyTable:
-    config = table.config
-    assert config is not None  # the lobby gives each of its tables one
+    config = _config(table)
     snapshot = table.snapshot(player if player is not None else 0)
     shoe = snapshot.shoe
     first = table.spec.spots[0]
