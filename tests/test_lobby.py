@@ -238,6 +238,18 @@ def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
     assert "RIVERBOAT_REDIS_URL" in text
 
 
+def test_serve_with_a_redis_url_needs_the_redis_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from riverboat.cli import _extras
+
+    real = _extras.find_spec
+    monkeypatch.setattr(
+        _extras, "find_spec", lambda name, *a: None if name == "redis" else real(name, *a)
+    )
+    answer = CliRunner().invoke(cli, ["serve"], env={"RIVERBOAT_REDIS_URL": "redis://h:6379/0"})
+    assert answer.exit_code == 2
+    assert "pip install 'riverboat[redis]'" in answer.output
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [

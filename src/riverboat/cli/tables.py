@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -65,6 +66,8 @@ def serve(
     players log in with named accounts."""
     _need_extra("web", "riverboat serve")
     _check_database_url(database)
+    if os.environ.get("RIVERBOAT_REDIS_URL"):
+        _need_extra("redis", "RIVERBOAT_REDIS_URL")
     configs = _table_configs(tables, tables_file)
     if workers > 1:
         _check_workers(database, workers)
@@ -85,8 +88,6 @@ def serve(
         application = create_app(**settings, tables=configs, recover=True)
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return
-    import os
-
     from riverboat.table.service import TableService
 
     TableService(database).recover()  # G7, once, before any worker deals
