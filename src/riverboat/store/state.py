@@ -38,7 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from riverboat.errors import Unavailable
-from riverboat.store import writer
+from riverboat.store import sqlite_engine, writer
 from riverboat.store.models import KeptState
 
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ __all__ = [
 
 #: the environment variable naming a Redis server for the kept state
 REDIS_URL = "RIVERBOAT_REDIS_URL"
+#: seconds a kept-state write on SQLite waits for the write lock before it gives up
+SQLITE_WAIT = 5.0
 #: writes between two sweeps of expired rows or entries
 SWEEP_EVERY = 1000
 Clock = Callable[[], float]
@@ -168,9 +170,18 @@ class MemoryStore:
 
 class DatabaseStore:
     """:class:`StateStore` in the database's ``kept_state`` table; each call one short
-    transaction, nothing kept in memory."""
+    transaction, nothing kept in memory.
+
+    Its writes do not wait for the disk: on PostgreSQL they commit asynchronously, and
+    an SQLite file is reached through an engine of the store's own whose connections
+    sync at the WAL's checkpoints (``synchronous=NORMAL``) and wait up to
+    :data:`SQLITE_WAIT` seconds for the write lock. A crash of the machine may lose the
+    last moment's counts and sessions; money keeps its own durable transactions."""
 
     def __init__(self, engine: Engine, clock: Clock = time.time) -> None:
+        url = engine.url.render_as_string(hide_password=False)
+        if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+            engine = sqlite_engine(url, synchronous="NORMAL", timeout=SQLITE_WAIT)
         self._engine, self._writer, self._clock = engine, writer(engine), clock
         self._writes = 0
 
@@ -226,9 +237,7 @@ class DatabaseStore:
 
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
-        """A writing transaction. On PostgreSQL its commit does not wait for the disk: a
-        crash of the machine (not of the server) may lose the last fraction of a
-        second's counts and sessions, never money, which its own transactions keep."""
+        """A writing transaction, committed without waiting for the disk."""
         with self._writer.begin() as connection:
             if self._engine.dialect.name == "postgresql":
                 connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
