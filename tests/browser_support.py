@@ -27,19 +27,19 @@ def serving(
     *,
     options: dict[str, Any] | None = None,
     extra: Callable[[FastAPI], object] | None = None,
-    house_edges: bool = True,
+    **settings: Any,
 ) -> Iterator[str]:
     """The app on a free loopback port, in a thread, for as long as the block runs: with
     the options ``riverboat serve`` gives it (or ``options``), ``extra`` applied to the
-    app first, and, when no local player plays, the accounts ann and bob. Yields the
-    address with its trailing slash."""
+    app first, ``settings`` passed to ``create_app`` (the lobby's ``tables``, say) and,
+    when no local player plays, the accounts ann and bob. Yields the address with its
+    trailing slash."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = create_app(
-        f"sqlite:///{database}", local_player=local_player, rate_limit=1000,
-        house_edges=house_edges,
-    )  # fmt: skip
+        f"sqlite:///{database}", local_player=local_player, rate_limit=1000, **settings
+    )
     if not local_player:
         for name in ("ann", "bob"):
             app.state.service.register(name, "a long password")

@@ -3,6 +3,7 @@ that no response reveals a hidden card or an unrevealed seed."""
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,8 +22,9 @@ from riverboat.errors import (
     TooLarge,
     Unavailable,
 )
+from riverboat.store.state import MemoryStore
 from riverboat.web.app import create_app
-from riverboat.web.deps import RateLimiter
+from riverboat.web.deps import SESSION_SECONDS, RateLimiter
 
 
 @pytest.fixture
@@ -234,7 +236,10 @@ def test_a_malformed_host_name_is_refused_not_a_crash(tmp_path: Path, host: str)
 
 
 def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'expiry.db'}", local_player=False, house_edges=False)
+    clock = [time.time()]
+    kept = MemoryStore(clock=lambda: clock[0])
+    database = f"sqlite:///{tmp_path / 'expiry.db'}"
+    app = create_app(database, local_player=False, house_edges=False, state=kept)
     app.state.service.register("ann", "a long password")
     with TestClient(app) as client:
         client.get("/")
@@ -245,8 +250,7 @@ def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> Non
         )  # type: ignore[attr-defined]
         assert client.cookies["riverboat_csrf"] != before
         assert client.get("/api/me").status_code == 200
-        for token, (player, _) in list(app.state.sessions.items()):
-            app.state.sessions[token] = (player, 0.0)  # the session's time is up
+        clock[0] += SESSION_SECONDS  # the session's time is up
         assert client.get("/api/me").status_code == 401
 
 

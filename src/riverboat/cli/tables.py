@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from enum import StrEnum
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -30,6 +33,32 @@ def serve(
             "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: nobody's."
         ),
     ] = None,
+    tables: Annotated[
+        str | None,
+        typer.Option(
+            help="Shared tables per game, e.g. 'crazy4=3,baccarat=2' (each 1 to 50). "
+            "Default: one of each."
+        ),
+    ] = None,
+    tables_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="A TOML file of [[table]] entries (id, game, name, optional variant) "
+            "instead of --tables; see docs/service.md."
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes (PostgreSQL only; SQLite serves from one). Sessions, "
+            "log-in throttles and rate limits are shared by every process (the database, "
+            "or Redis with RIVERBOAT_REDIS_URL); a shared table is not yet: with N > 1 "
+            "each process deals its own copy of each shared table, and players sit "
+            "together only when their connections reach the same process.",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the tables in the browser.
 
@@ -37,16 +66,78 @@ def serve(
     players log in with named accounts."""
     _need_extra("web", "riverboat serve")
     _check_database_url(database)
+    if os.environ.get("RIVERBOAT_REDIS_URL"):
+        _need_extra("redis", "RIVERBOAT_REDIS_URL")
+    configs = _table_configs(tables, tables_file)
+    if workers > 1:
+        _check_workers(database, workers)
     import uvicorn
 
-    from riverboat.web.app import create_app, server_options
+    from riverboat.web.app import SETTINGS, create_app, server_options
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
-    application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
-    typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
+    settings: dict[str, Any] = {
+        "database": database,
+        "local_player": local,
+        "allowed_hosts": loopback,
+    }
     options = server_options(forwarded_allow_ips)
-    uvicorn.run(application, host=host, port=port, log_level="warning", **options)
+    typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
+    if workers == 1:
+        application = create_app(**settings, tables=configs, recover=True)
+        uvicorn.run(application, host=host, port=port, log_level="warning", **options)
+        return
+    from riverboat.table.service import TableService
+
+    TableService(database).recover()  # G7, once, before any worker deals
+    shared = [config.model_dump() for config in configs] if configs is not None else None
+    os.environ[SETTINGS] = json.dumps({**settings, "tables": shared})
+    typer.echo(
+        f"{workers} worker processes: each deals its own copy of each shared table "
+        "(players on different processes do not sit together yet)",
+        err=True,
+    )
+    uvicorn.run(
+        "riverboat.web.app:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level="warning",
+        **options,
+    )
+
+
+def _table_configs(tables: str | None, tables_file: Path | None) -> list[Any] | None:
+    """The shared tables --tables or --tables-file names; None: one of each game."""
+    from riverboat.table.lobby import TablesError, default_tables, parse_counts, read_tables_file
+
+    if tables is not None and tables_file is not None:
+        raise typer.BadParameter("give --tables or --tables-file, not both", param_hint="--tables")
+    try:
+        if tables_file is not None:
+            return read_tables_file(tables_file)
+        return None if tables is None else default_tables(parse_counts(tables))
+    except TablesError as error:
+        hint = "--tables-file" if tables_file is not None else "--tables"
+        raise typer.BadParameter(str(error).removeprefix(f"{hint}: "), param_hint=hint) from None
+
+
+def _check_workers(database: str | None, workers: int) -> None:
+    """More than one process needs a database every process writes to: not SQLite."""
+    from riverboat.store import database_url
+
+    url = database or database_url()
+    if url.startswith("sqlite"):
+        raise typer.BadParameter(
+            f"{workers} processes cannot share an SQLite database: it takes one writer at a "
+            "time and its sessions, throttles and tables would be fought over. Serve with "
+            "one process (the default), or give every process PostgreSQL "
+            "(--database postgresql+psycopg://USER@HOST/DB) and, for many processes, Redis "
+            "(RIVERBOAT_REDIS_URL=redis://HOST:6379/0); see docs/service.md",
+            param_hint="--workers",
+        )
 
 
 class Lines(StrEnum):

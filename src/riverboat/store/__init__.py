@@ -2,7 +2,8 @@
 
 >>> engine = connect("sqlite://")   # in memory, migrated
 >>> sorted(inspect(engine).get_table_names())
-['alembic_version', 'deals', 'ledger', 'players', 'round_events', 'rounds', 'transactions']
+['alembic_version', 'deals', 'kept_state', 'ledger', 'players', 'round_events', 'rounds',
+ 'transactions']
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["connect", "database_url", "inspect", "migrate", "writer"]
+__all__ = ["connect", "database_url", "inspect", "migrate", "sqlite_engine", "writer"]
 
 #: the execution option that marks a connection as one that writes
 WRITES = "riverboat_writes"
@@ -46,31 +47,41 @@ def connect(url: str | None = None, revision: str = "head") -> Engine:
     """
     url = url or database_url()
     if url.startswith("sqlite"):
-        memory = url in ("sqlite://", "sqlite:///:memory:")
-        engine = create_engine(
-            url,
-            connect_args={"timeout": 30, "check_same_thread": False},
-            poolclass=StaticPool if memory else None,
-        )
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_setup(connection, _record):  # type: ignore[no-untyped-def]
-            cursor = connection.cursor()
-            if not memory:
-                cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.close()
-            connection.isolation_level = None  # transactions begin explicitly below
-
-        @event.listens_for(engine, "begin")
-        def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
-            writes = connection.get_execution_options().get(WRITES, False)
-            connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
-
+        engine = sqlite_engine(url)
     else:
         engine = create_engine(url, isolation_level="READ COMMITTED", pool_pre_ping=True)
     migrate(engine, revision)
+    return engine
+
+
+def sqlite_engine(url: str, synchronous: str = "FULL", timeout: float = 30) -> Engine:
+    """An engine on the SQLite database at ``url``, not migrated: WAL mode, foreign keys,
+    ``timeout`` seconds' wait for a lock, and a writer's transaction taking the write
+    lock as it begins (:func:`writer`). ``synchronous`` is ``FULL`` (each commit on
+    disk before it returns: the ledger's) or ``NORMAL`` (on disk at the WAL's next
+    checkpoint: what a machine's crash may lose, such as a rate limit's counts)."""
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(
+        url,
+        connect_args={"timeout": timeout, "check_same_thread": False},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_setup(connection, _record):  # type: ignore[no-untyped-def]
+        cursor = connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.close()
+        connection.isolation_level = None  # transactions begin explicitly below
+
+    @event.listens_for(engine, "begin")
+    def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
+        writes = connection.get_execution_options().get(WRITES, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
     return engine
 
 

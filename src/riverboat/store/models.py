@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -26,7 +27,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Deal", "LedgerEntry", "Player", "RoundEvent", "RoundRow", "Transaction"]
+__all__ = [
+    "Base",
+    "Deal",
+    "KeptState",
+    "LedgerEntry",
+    "Player",
+    "RoundEvent",
+    "RoundRow",
+    "Transaction",
+]
 
 
 def _now() -> datetime:
@@ -172,3 +182,17 @@ class Deal(Base):
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+
+
+class KeptState(Base):
+    """State every server process shares and a restart keeps: sessions (by their
+    token's SHA-256, never the token), failed log-ins and rate-limit counts; each row
+    gone at ``expires`` (seconds since the epoch). :mod:`riverboat.store.state`."""
+
+    __tablename__ = "kept_state"
+    __table_args__ = (Index("kept_state_expires", "expires"),)
+
+    key: Mapped[str] = mapped_column(String(400), primary_key=True)
+    value: Mapped[str | None] = mapped_column(Text)
+    count: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    expires: Mapped[float] = mapped_column(Float)

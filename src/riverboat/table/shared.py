@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Mapping
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from riverboat.deck import cut_card_reached
 from riverboat.errors import IllegalAction, Refusal, Unavailable
@@ -68,6 +68,9 @@ from riverboat.table.views import (
     TableMessage,
     TableSnapshot,
 )
+
+if TYPE_CHECKING:
+    from riverboat.table.lobby import TableConfig
 
 __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 
@@ -125,7 +128,11 @@ class SharedTable:
         betting_seconds: float = 15.0,
         decision_seconds: float = 45.0,
         variant: str | None = None,
+        config: TableConfig | None = None,
     ) -> None:
+        if config is not None:  # a lobby's table: its game and variant, its id and name
+            game, variant = config.game, config.variant
+        self.config = config
         if game not in SHARED_GAMES:
             raise IllegalAction(f"shared tables play {' or '.join(SHARED_GAMES)}, not {game!r}")
         self.service, self.game, self.variant = service, game, variant

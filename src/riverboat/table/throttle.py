@@ -45,10 +45,10 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Protocol
 
 from riverboat.errors import Unavailable
+from riverboat.store.state import MemoryStore, StateStore
 
 __all__ = [
     "ADDRESS_FREE",
@@ -58,21 +58,20 @@ __all__ = [
     "Busy",
     "LoginThrottle",
     "MemoryThrottle",
+    "StoreThrottle",
 ]
 
 #: failures allowed for one account from one address, and for one address over all
 #: accounts (several people may share an address), before each next try waits
 FREE = 5
 ADDRESS_FREE = 20
-#: the longest wait, in seconds; and how long a quiet record is kept
+#: the longest wait, in seconds; and how long failures are counted
 LONGEST = 600.0
 FORGET = 24 * 3600.0
-#: records kept before quiet ones are forgotten
-KEEP = 10_000
 
 
 class LoginThrottle(Protocol):
-    """Where failed log-ins are counted: in memory here, in a shared store later."""
+    """Where failed log-ins are counted."""
 
     def attempt(self, account: str, address: str) -> float:
         """Seconds to wait before this address may try this account again; 0.0 means go
@@ -89,61 +88,50 @@ class LoginThrottle(Protocol):
         ...
 
 
-@dataclass
-class _Record:
-    failures: int = 0
-    not_before: float = 0.0  # on the throttle's clock
-    last: float = 0.0
+class StoreThrottle:
+    """:class:`LoginThrottle` kept in a :class:`StateStore`: in the database or Redis,
+    every server process counts the same failures and a restart forgets none. Each
+    key's failures are a counter (forgotten :data:`FORGET` seconds after the first);
+    a wait is a value that expires when the wait is over."""
 
-
-class MemoryThrottle:
-    """:class:`LoginThrottle` in this process's memory."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._records: dict[tuple[str, ...], _Record] = {}  # (account, address), (address,)
-        self._lock = threading.Lock()
+    def __init__(self, store: StateStore) -> None:
+        self._store = store
 
     def attempt(self, account: str, address: str) -> float:
-        now = self._clock()
-        pair, alone = (account, address), (address,)
-        with self._lock:
-            records = [self._records.get(pair) or _Record(), self._records.get(alone) or _Record()]
-            wait = max(record.not_before - now for record in records)
-            if wait > 0:
-                return float(wait)
-            for record, free in zip(records, (FREE, ADDRESS_FREE), strict=True):
-                record.failures += 1
-                record.last = now
-                if record.failures >= free:
-                    record.not_before = now + min(2.0 ** (record.failures - free), LONGEST)
-            if len(self._records) >= KEEP:
-                self._forget(now)
-            self._records[pair], self._records[alone] = records
-            return 0.0
+        store, now = self._store, self._store.now()
+        keys = _keys(account, address)
+        wait = max(float(store.get(key + "|wait") or 0.0) - now for key in keys)
+        if wait > 0:
+            return wait
+        for key, free in zip(keys, (FREE, ADDRESS_FREE), strict=True):
+            failures = store.increment(key, FORGET)  # counted at once, by every process
+            if failures >= free:
+                pause = min(2.0 ** (failures - free), LONGEST)
+                store.put(key + "|wait", repr(now + pause), pause)
+        return 0.0
 
     def succeeded(self, account: str, address: str) -> None:
-        with self._lock:
-            self._records.pop((account, address), None)
-            alone = self._records.get((address,))
-            if alone is not None:  # this try was counted against the address: take it back
-                alone.failures = max(alone.failures - 1, 0)
-                if alone.failures < ADDRESS_FREE:
-                    alone.not_before = 0.0
+        pair, alone = _keys(account, address)
+        self._store.delete(pair, pair + "|wait")
+        # this try was counted against the address: take it back
+        if self._store.increment(alone, FORGET, by=-1) < ADDRESS_FREE:
+            self._store.delete(alone + "|wait")
+
 
     def withdraw(self, account: str, address: str) -> None:
-        with self._lock:
-            for key, free in (((account, address), FREE), ((address,), ADDRESS_FREE)):
-                record = self._records.get(key)
-                if record is not None and record.failures > 0:
-                    record.failures -= 1
-                    if record.failures < free:
-                        record.not_before = 0.0
+        for key, free in zip(_keys(account, address), (FREE, ADDRESS_FREE), strict=True):
+            if self._store.increment(key, FORGET, by=-1) < free:
+                self._store.delete(key + "|wait")
 
-    def _forget(self, now: float) -> None:
-        quiet = [key for key, record in self._records.items() if now - record.last > FORGET]
-        for key in quiet:
-            del self._records[key]
+
+def _keys(account: str, address: str) -> tuple[str, str]:
+    """The store's keys for an (account, address) pair's failures and the address's."""
+    return f"login:{account}|{address}", f"login-address:{address}"
+
+
+def MemoryThrottle(clock: Callable[[], float] = time.time) -> StoreThrottle:  # noqa: N802
+    """:class:`LoginThrottle` in this process's memory (the command line, tests)."""
+    return StoreThrottle(MemoryStore(clock))
 
 
 class Busy(Unavailable):

@@ -48,6 +48,9 @@ __all__ = [
     "HandInfo",
     "HintOption",
     "LineInfo",
+    "LobbyShoe",
+    "LobbyTable",
+    "LobbyView",
     "LoginView",
     "MeView",
     "NewDeal",
@@ -571,3 +574,36 @@ class Decide(BaseModel):
 
 #: every message a player sends to a shared table, told apart by ``type``
 PlayerMessage = Annotated[Bet | Decide, Field(discriminator="type")]
+
+
+# ------------------------------------------------------------------ the lobby
+class LobbyShoe(_View):
+    """A shared Baccarat table's shoe as the lobby shows it: the cards left (None until
+    its first coup is dealt) and the coups dealt from it so far."""
+
+    cards_left: int | None
+    coups: int
+
+
+class LobbyTable(_View):
+    """One shared table in the lobby: what it plays and its seats, never a card or seed."""
+
+    id: str
+    name: str
+    game: str
+    title: str
+    variant: str
+    limits: str = Field(description="the first wager's limits in words, e.g. 'Ante $5 to $100'")
+    wagers: list[SpotInfo]
+    seats: int
+    seats_taken: int
+    seats_free: int
+    phase: str = Field(description="betting, deciding, or closed")
+    you: bool = Field(description="whether you are seated here")
+    shoe: LobbyShoe | None = None
+
+
+class LobbyView(_View):
+    """The shared tables, in the order they were configured."""
+
+    tables: list[LobbyTable]

@@ -19,7 +19,9 @@ pinned. Any OpenAPI tool reads the schema.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+import os
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -29,22 +31,42 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
 
-from riverboat.games import GAMES
+from riverboat.store.state import DatabaseStore, MemoryStore, StateStore, open_store
+from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
-from riverboat.table.shared import SharedTable
+from riverboat.table.shared import SHARED_GAMES
+from riverboat.table.throttle import StoreThrottle
 from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import Budgets, RateLimiter, RateLimits, Sessions
 from riverboat.web.edges import start_house_edges
 from riverboat.web.guards import BODY_LIMIT, BodyGuard, SecurityHeaders, security_headers
-from riverboat.web.routes import games, history, page, players, rounds, tables
+from riverboat.web.routes import games, history, page, players, rounds
+from riverboat.web.routes import lobby as lobby_routes
+from riverboat.web.routes import tables as table_routes
 
-__all__ = ["BUSY_MILLISECONDS", "create_app", "server_options"]
+__all__ = ["BUSY_MILLISECONDS", "SETTINGS", "app_from_environment", "create_app", "server_options"]
+
+#: the environment variable that carries :func:`create_app`'s settings to each of
+#: uvicorn's worker processes (JSON), read by :func:`app_from_environment`
+SETTINGS = "RIVERBOAT_SERVE_SETTINGS"
 
 #: how long a request waits for a locked SQLite database before it is told to try
 #: again (503): a writer holds the lock for milliseconds, so a longer wait means the
 #: database is held by something else
 BUSY_MILLISECONDS = 1000
+
+
+def _request_counts(kept: StateStore, engine: Engine) -> StateStore:
+    """Where the rate limit counts requests: with sessions and failed log-ins in
+    ``kept``, but in this process's memory when ``kept`` is an SQLite database. SQLite
+    serves one process (``--workers`` above 1 is refused), so no other process needs the
+    counts and a restart forgets only the last second's; while a write per request
+    would queue every request behind SQLite's one write lock (0.71x the rounds per
+    second at 32 players, bench/load.py)."""
+    if isinstance(kept, DatabaseStore) and engine.dialect.name == "sqlite":
+        return MemoryStore()
+    return kept
 
 
 def create_app(
@@ -56,24 +78,28 @@ def create_app(
     recover: bool = False,
     betting_seconds: float = 15.0,
     decision_seconds: float = 45.0,
+    tables: Sequence[TableConfig] | None = None,
+    state: StateStore | None = None,
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
     ``house_edges`` works out each game's edge in the background for the pay tables;
-    the shared tables close betting and decisions after the given seconds."""
+    the shared tables (``tables``, default one of each shared game) close betting and
+    decisions after the given seconds. Sessions, failed log-ins and rate-limit counts
+    are kept in ``state``: by default Redis if ``RIVERBOAT_REDIS_URL`` names one, else
+    the database."""
     service = TableService(database)
     if recover:  # G7: rounds a stopped server left before their first decision are void
         service.recover()
-    shared = {  # a live table for each game whose spec seats several players
-        name: SharedTable(service, name, betting_seconds, decision_seconds)
-        for name, game in GAMES.items()
-        if game.spec().shared
-    }
+    if tables is None:
+        tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))
+    lobby = Lobby(service, tables, betting_seconds, decision_seconds)
+    kept = state if state is not None else open_store(service.engine)
+    service.players.throttle = StoreThrottle(kept)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
-        for table in shared.values():
-            await table.close()
+        await lobby.close()
 
     _short_waits(service.engine)
     app = FastAPI(
@@ -90,9 +116,10 @@ def create_app(
     )
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
-    app.state.sessions, app.state.tables = Sessions(), shared
-    app.state.limiter, app.state.budgets = RateLimiter(rate_limit), Budgets()
-    routers = (page, games, rounds, players, history, tables)
+    app.state.sessions, app.state.lobby = Sessions(kept), lobby
+    app.state.limiter = RateLimiter(rate_limit, store=_request_counts(kept, service.engine))
+    app.state.budgets = Budgets()
+    routers = (page, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]
     app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
     app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
@@ -109,6 +136,15 @@ def create_app(
     for module in routers:
         app.include_router(module.router)
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app for one of several worker processes: :func:`create_app` with the settings
+    ``riverboat serve --workers`` put in :data:`SETTINGS` (tables as their configs)."""
+    settings = json.loads(os.environ.get(SETTINGS, "{}"))
+    if settings.get("tables") is not None:
+        settings["tables"] = [TableConfig.model_validate(t) for t in settings["tables"]]
+    return create_app(**settings)
 
 
 def server_options(forwarded_allow_ips: str | None = None) -> dict[str, Any]:

@@ -1,35 +1,39 @@
 """What the routes depend on, as FastAPI dependencies: the app's state (service,
-sessions, rate limiter, shared tables, the budgets of slow reads), the current player,
-the CSRF check; and the rate limit, a middleware that counts every HTTP request
-(:class:`RateLimits`).
+sessions, rate limiter, the lobby of shared tables, the budgets of slow reads), the
+current player, the CSRF check; and the rate limit, a middleware that counts every
+HTTP request (:class:`RateLimits`).
 
-Sessions live in a :class:`Sessions` object on ``app.state``; a route asks for what
+Sessions live in a :class:`Sessions` object on ``app.state``, kept in the app's
+state store (:mod:`riverboat.store.state`) with the rate limiter's counts; a route asks for what
 it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import logging
 import threading
 import time
-from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated
 
+import anyio.to_thread
 from fastapi import Cookie, Depends, Header
 from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from riverboat.errors import BadCredentials, Forbidden, NotFound
+from riverboat.errors import BadCredentials, Forbidden, NotFound, Unavailable
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
+from riverboat.store.state import MemoryStore, StateStore
+from riverboat.table.lobby import Lobby
 from riverboat.table.players import PASSWORD_CHECKS, Throttled
 from riverboat.table.service import TableService
-from riverboat.table.shared import SharedTable
-from riverboat.table.throttle import KEEP, Budget, Busy
+from riverboat.table.throttle import Budget, Busy
 from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
@@ -53,43 +57,68 @@ __all__ = [
     "player_of",
 ]
 
+_log = logging.getLogger(__name__)
 #: the log-in route's path, whose tries :class:`RateLimits` holds to their waits
 LOG_IN = "/api/login"
+#: addresses told to wait that are kept before those whose waits are over are forgotten
+KEEP = 10_000
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
 
 
-class Sessions(dict[str, tuple[int, float]]):
-    """Open sessions: token -> (player, expiry on the monotonic clock)."""
+class Sessions:
+    """Open sessions, kept in a :class:`StateStore` (the database or Redis, so every
+    process sees them and a restart keeps them): a session's key is its token's
+    SHA-256, never the token itself; it names the player and expires with the session.
+    A second key per session, under the player's id, lets their other sessions be
+    found and closed."""
+
+    def __init__(self, store: StateStore | None = None) -> None:
+        self.store: StateStore = store if store is not None else MemoryStore()
 
     def open(self, player_id: int) -> str:
         token = new_token(32)
-        self[token] = (player_id, time.monotonic() + SESSION_SECONDS)
+        digest = _digest(token)
+        self.store.put(f"session:{digest}", str(player_id), SESSION_SECONDS)
+        self.store.put(f"sessions-of:{player_id}:{digest}", "", SESSION_SECONDS)
         return token
 
     def close(self, token: str | None) -> None:
-        self.pop(token or "", None)
+        if not token:
+            return
+        digest = _digest(token)
+        player = self.store.get(f"session:{digest}")
+        self.store.delete(f"session:{digest}", f"sessions-of:{player}:{digest}")
 
     def close_others(self, player_id: int, keep: str) -> int:
         """Close the player's sessions but ``keep``; how many were closed."""
-        others = [t for t, (p, _) in list(self.items()) if p == player_id and t != keep]
-        for token in others:
-            self.pop(token, None)
+        prefix, kept = f"sessions-of:{player_id}:", _digest(keep)
+        others = [key[len(prefix) :] for key in self.store.keys(prefix)]
+        others = [digest for digest in others if digest != kept]
+        for digest in others:
+            self.store.delete(f"session:{digest}", f"{prefix}{digest}")
         return len(others)
 
     def alive(self, token: str | None) -> bool:
-        """Whether the session is still open (a dictionary look-up, no database)."""
-        return token is not None and token in self and self[token][1] > time.monotonic()
+        """Whether the session is still open."""
+        return self.player(token) is not None
 
     def player(self, token: str | None) -> int | None:
-        """The session's player; an expired session is closed (log in again)."""
-        if token and token in self:
-            player_id, expires = self[token]
-            if time.monotonic() < expires:
-                return int(player_id)
-            del self[token]
-        return None
+        """The session's player; None once it has closed or expired (log in again)."""
+        if not token:
+            return None
+        found = self.store.get(f"session:{_digest(token)}")
+        return None if found is None else int(found)
+
+
+def _digest(token: str) -> str:
+    """A session token's SHA-256, the only form of it kept.
+
+    >>> len(_digest("a token"))
+    64
+    """
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _history() -> Budget:
@@ -146,22 +175,22 @@ class Budgets:
 
 
 class RateLimiter:
-    """At most ``limit`` requests per client in any ``window`` seconds."""
+    """At most ``limit`` requests per client in each ``window`` seconds (a fixed window
+    counted in ``store``, so every process counts the same requests)."""
 
-    def __init__(self, limit: int = 60, window: float = 1.0) -> None:
+    def __init__(
+        self, limit: int = 60, window: float = 1.0, store: StateStore | None = None
+    ) -> None:
         self.limit, self.window = limit, window
-        self._seen: dict[str, deque[float]] = defaultdict(deque)
-        self._lock = threading.Lock()
+        self.store: StateStore = store if store is not None else MemoryStore()
 
     def allow(self, client: str) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            seen = self._seen[client]
-            while seen and now - seen[0] > self.window:
-                seen.popleft()
-            if len(seen) >= self.limit:
-                return False
-            seen.append(now)
+        """Whether the client may go on; a store that does not answer counts nothing
+        (the request goes on, and one that needs the database is refused there)."""
+        try:
+            return self.store.increment(f"rate:{client}", self.window) <= self.limit
+        except Unavailable:
+            _log.warning("the rate limit's store did not answer; request let through")
             return True
 
 
@@ -180,7 +209,7 @@ class RateLimits:
         if scope["type"] in ("http", "websocket"):
             connection = HTTPConnection(scope)
             client = connection.client.host if connection.client else "unknown"
-            if not get_limiter(connection).allow(client):
+            if not await anyio.to_thread.run_sync(get_limiter(connection).allow, client):
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1013, "reason": "slow down"})
                     return
@@ -215,9 +244,9 @@ def get_budgets(connection: HTTPConnection) -> Budgets:
     return budgets
 
 
-def get_tables(connection: HTTPConnection) -> dict[str, SharedTable]:
-    tables: dict[str, SharedTable] = connection.app.state.tables
-    return tables
+def get_lobby(connection: HTTPConnection) -> Lobby:
+    lobby: Lobby = connection.app.state.lobby
+    return lobby
 
 
 def player_of(connection: HTTPConnection, token: str | None) -> int | None:

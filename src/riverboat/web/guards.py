@@ -21,6 +21,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import anyio.to_thread
 from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
@@ -83,7 +84,8 @@ class BodyGuard:
         needs, takes_body = self._route_needs(route) if route else (frozenset(), False)
         try:
             if takes_body:  # a route without a body checks in its own order
-                _check_before_body(scope, needs)
+                # the session is looked up in the kept state: off the event loop
+                await anyio.to_thread.run_sync(_check_before_body, scope, needs)
             body = await self._read(scope, receive)
         except Refusal as refusal:
             await refusal_response(refusal)(scope, receive, send)

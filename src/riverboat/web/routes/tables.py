@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 from urllib.parse import urlsplit
 
+import anyio.to_thread
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
@@ -30,8 +31,8 @@ from riverboat.web.deps import (
     SESSION_COOKIE,
     get_budgets,
     get_limiter,
+    get_lobby,
     get_sessions,
-    get_tables,
     player_of,
 )
 from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, code_of
@@ -91,10 +92,9 @@ async def _next_text(websocket: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | None:
+async def _admit(websocket: WebSocket, name: str) -> tuple[int, SharedTable] | None:
     """The player and their table, or None once the handshake is refused: a page from
-    another site, the handshake budget spent, no session, or a game without shared
-    tables."""
+    another site, the handshake budget spent, no session, or no such table."""
     origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
     if not origin or urlsplit(origin).netloc != host:  # another site's page: refused
         await websocket.close(code=1008, reason="this table takes its own page's connections")
@@ -112,28 +112,29 @@ async def _admit(websocket: WebSocket, game: str) -> tuple[int, SharedTable] | N
     except Busy as busy:
         await websocket.close(code=1013, reason=str(busy))
         return None
-    tables = get_tables(websocket)
-    table = tables.get(game)
+    lobby = get_lobby(websocket)
+    table = lobby.find(name)
     if player is None or table is None:
-        reason = "log in first" if table else f"shared tables play {' or '.join(tables)}"
-        await websocket.close(code=1008, reason=reason)
+        reason = "log in first" if table else lobby.unknown(name)
+        await websocket.close(code=1008, reason=reason[:120])  # a close reason's room
         return None
     return player, table
 
 
-@router.websocket("/ws/tables/{game}")
-async def shared_table(websocket: WebSocket, game: str) -> None:
+@router.websocket("/ws/tables/{name}")
+async def shared_table(websocket: WebSocket, name: str) -> None:
     """A shared table (Crazy 4 or Baccarat), live: the messages of
-    :mod:`riverboat.table.shared` as JSON. Send ``{"type": "bet", "wagers": {...},
-    "second": {...}, "client_seed": "..."}`` and ``{"type": "decide", "action":
-    "play", "amount": 2000}``."""
-    admitted = await _admit(websocket, game)
+    :mod:`riverboat.table.shared` as JSON. ``name`` is a table's id from the lobby
+    (``/api/lobby``), or a game's name for that game's first table. Send
+    ``{"type": "bet", "wagers": {...}, "second": {...}, "client_seed": "..."}`` and
+    ``{"type": "decide", "action": "play", "amount": 2000}``."""
+    admitted = await _admit(websocket, name)
     if admitted is None:
         return
     player, table = admitted
     sessions, limiter = get_sessions(websocket), get_limiter(websocket)
     token = websocket.cookies.get(SESSION_COOKIE)
-    signed_in = sessions.alive(token)
+    signed_in = await anyio.to_thread.run_sync(sessions.alive, token)
     await websocket.accept()
 
     async def send(message: TableMessage) -> None:
@@ -142,17 +143,17 @@ async def shared_table(websocket: WebSocket, game: str) -> None:
         await websocket.send_json(TableMessages.dump_python(message, mode="json"))
 
     try:
-        await table.sit(player, send)
+        await get_lobby(websocket).sit(table, player, send)
         while True:
             text = await _next_text(websocket)
-            if signed_in and not sessions.alive(token):  # logged out, or expired
+            if signed_in and not await anyio.to_thread.run_sync(sessions.alive, token):
                 await websocket.close(code=1008, reason="the session has ended: log in again")
                 return
             if text is not None and len(text.encode("utf-8", "surrogatepass")) > BODY_LIMIT:
                 await websocket.close(code=1009, reason="message too big")
                 return
             refusal: ErrorMessage | None
-            if not limiter.allow(f"table:{player}"):
+            if not await anyio.to_thread.run_sync(limiter.allow, f"table:{player}"):
                 refusal = _refusal("too many messages; slow down", RATE_LIMITED)
             elif text is None:
                 refusal = _refusal("send messages as JSON text, not binary", INVALID_REQUEST)

@@ -3,6 +3,7 @@
 import { $, info, layout, money, state, tableKey } from "./state.js";
 import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
+import { describeTable, loadLobby, lobbyTable, sharedTables, watchLobby } from "./lobby.js";
 
 // the key of each decision the server offers, as at the terminal table; an action with
 // no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
@@ -13,33 +14,34 @@ export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
 
 export function renderGames() {
   keepFocus($("games"), "table", drawGames);
-  $("logo").textContent = state.shared ? `${info().title} · shared` : info().title;
+  $("logo").textContent = tableTitle(info(), state.shared);
 }
 
-// the tables: each game's own table, then the shared ones; a table in the menu says
-// what it is and its limits
-export const tables = () => [...state.games.map((g) => [g, false]), ...state.games.filter((g) => g.shared).map((g) => [g, true])];
-export const tableTitle = (game, shared) => (shared ? `${game.title} · shared` : game.title);
+// the tables: each game's own table, then the lobby's shared ones (``shared`` is the
+// table's id); a table in the menu says what it is and its limits
+export const tables = () => [...state.games.map((g) => [g, false]), ...sharedTables()];
+export const tableTitle = (game, shared) => (shared ? `${(lobbyTable(shared) || {}).name || game.title} · shared` : game.title);
 
 function limits(game) {
   const low = Math.min(...game.wagers.map((w) => w.minimum)), high = Math.max(...game.wagers.map((w) => w.maximum));
   return `Limits ${money(low)} to ${money(high)}`;
 }
 
+// a table's key in the menu: the game, and a shared table's id
+const menuKey = (game, shared) => (shared ? `${game.game}:${shared}` : game.game);
+
 function tableButton(game, shared, number) {
   const button = document.createElement("button");
-  const key = shared ? `${game.game}:shared` : game.game;
   button.type = "button";
-  button.dataset.table = key;
+  button.dataset.table = menuKey(game, shared);
   button.setAttribute("aria-keyshortcuts", String(number));
   button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
   button.setAttribute("aria-labelledby", `table-${number}`);
   button.setAttribute("aria-describedby", `table-${number}-about`);
-  const kind = shared ? "Shared table: seats with other players, a clock" : "Your own table";
-  button.innerHTML = `<span class="table-title" id="table-${number}"></span>` +
-    `<span id="table-${number}-about"><span class="table-kind">${kind}</span><br><span class="table-limits">${limits(game)}</span></span>` +
-    `<kbd class="table-key" aria-hidden="true">${number}</kbd>`;
+  button.innerHTML = `<span class="table-title" id="table-${number}"></span><span id="table-${number}-about"></span>` +
+    (number <= 9 ? `<kbd class="table-key" aria-hidden="true">${number}</kbd>` : "");
   button.querySelector(".table-title").textContent = tableTitle(game, shared);
+  describe(button, game, shared, number);
   button.onclick = () => {
     $("tables").close();
     on.select(game.game, shared);
@@ -47,15 +49,47 @@ function tableButton(game, shared, number) {
   return button;
 }
 
+// what a table is, in lines: its kind, then its limits (a shared table: its seats and shoe)
+function describe(button, game, shared, number) {
+  const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
+  const about = button.querySelector(`#table-${number}-about`);
+  const first = document.createElement("span");
+  first.className = "table-kind";
+  first.textContent = kind;
+  about.replaceChildren(first);
+  for (const line of more) {
+    const part = document.createElement("span");
+    part.className = "table-limits";
+    part.textContent = line;
+    about.append(document.createElement("br"), part);
+  }
+}
+
 function drawGames() {
+  $("tables-note").textContent = `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`;
   $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
 }
 
-// the table menu, the current table's button focused
+// the lobby fetched again: the same tables have their lines rewritten in place (a tap
+// in progress keeps its button); other tables, the menu drawn again
+function redrawTables() {
+  if (!$("tables").open) return;
+  const listed = tables(), buttons = [...$("games").children];
+  const same = listed.length === buttons.length &&
+    listed.every(([game, shared], i) => buttons[i].dataset.table === menuKey(game, shared));
+  if (!same) keepFocus($("games"), "table", drawGames);
+  else listed.forEach(([game, shared], i) => { if (shared) describe(buttons[i], game, shared, i + 1); });
+}
+
+// the table menu, the current table's button focused, at once; then the lobby's seats
+// fetched afresh, and again every few seconds while the menu stays open
 export function openTables() {
+  drawGames();
   $("tables").showModal();
   const current = $("games").querySelector("[aria-current=true]");
   if (current) current.focus();
+  loadLobby().then(redrawTables);
+  watchLobby(redrawTables);
 }
 
 // the chip tray: the chip a tap on a spot places

@@ -13,6 +13,7 @@ import { joinTable, leaveTable } from "./shared.js";
 import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 import { coached, setupCoach, toggleCoach } from "./coach.js";
+import { loadLobby, lobbyTable } from "./lobby.js";
 
 async function selectGame(name, shared = false) {
   const same = name === state.game && shared === state.shared;  // chips on it stay
@@ -35,7 +36,7 @@ async function selectGame(name, shared = false) {
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
   await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
   if (shared) {
-    joinTable(name);
+    joinTable(shared === true ? name : shared);  // a lobby table's id (true: an old saved choice)
     say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
   } else if (state.round) {
     state.wagers = { ...state.round.wagers };
@@ -132,6 +133,7 @@ async function start() {
   Object.assign(on, { select: selectGame, place, decide: coached(decide) });
   setupCoach();
   state.games = await api("/api/games");
+  await loadLobby();
   const response = await fetch("/api/me");
   if (response.status === 401) await signIn();
   $("logout").onclick = async () => {
@@ -149,6 +151,8 @@ async function start() {
   $("hint").onclick = hint;
   $("new-shoe").onclick = newShoe;
   $("logo").onclick = openTables;
+  $("lobby-open").onclick = openTables;  // the lobby: sit at another shared table
+  $("leave").onclick = () => selectGame(state.game, false);  // the seat goes; this game's own table
   $("rules").onclick = payTable;
   $("fairness-toggle").onclick = openFairness;
   padForTheBar();
@@ -157,8 +161,9 @@ async function start() {
   announceMessages();
   document.addEventListener("keydown", onKey);
   const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
-  const known = last && gameOf(last.game) && (!last.shared || gameOf(last.game).shared);
-  await selectGame(known ? last.game : state.games[0].game, known && last.shared);  // else the first game
+  const table = last && last.shared && lobbyTable(last.shared === true ? last.game : last.shared);
+  const known = last && gameOf(last.game) && (!last.shared || table);
+  await selectGame(known ? last.game : state.games[0].game, known && last.shared ? table.id : false);  // else the first game
   await refreshBalance();
   await loadHistory();
 }

@@ -1,0 +1,322 @@
+"""Kept state: small values with an expiry and counters over a window, where every
+server process sees them and a restart keeps them.
+
+Sessions, failed log-ins and rate-limit counts live behind :class:`StateStore`, one
+small interface with three homes: the database (:class:`DatabaseStore`, the default:
+the ``kept_state`` table, nothing held in memory), Redis (:class:`RedisStore`, when
+``RIVERBOAT_REDIS_URL`` is set) and this process's memory (:class:`MemoryStore`, for
+the command line and tests). Times are seconds since the epoch, so that processes
+and restarts agree on them.
+
+The interface is synchronous: its callers (FastAPI's plain dependencies, the log-in
+in the table service) run in worker threads, and a caller on the event loop hands
+it to one (``anyio.to_thread``); Redis is reached with redis-py's blocking client,
+whose pool serves every thread.
+
+>>> clock = [100.0]
+>>> store = MemoryStore(clock=lambda: clock[0])
+>>> store.put("greeting", "hello", seconds=10)
+>>> store.get("greeting"), store.increment("hits", seconds=1), store.increment("hits", seconds=1)
+('hello', 1, 2)
+>>> clock[0] = 101.0  # the window of one second is over: counting starts again
+>>> store.get("greeting"), store.increment("hits", seconds=1), store.keys("gree")
+('hello', 1, ['greeting'])
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import Connection, Engine, case, delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+
+from riverboat.errors import Unavailable
+from riverboat.store import sqlite_engine, writer
+from riverboat.store.models import KeptState
+
+if TYPE_CHECKING:
+    import redis
+
+__all__ = [
+    "NO_ANSWER",
+    "REDIS_URL",
+    "DatabaseStore",
+    "MemoryStore",
+    "RedisStore",
+    "StateStore",
+    "open_store",
+]
+
+#: the environment variable naming a Redis server for the kept state
+REDIS_URL = "RIVERBOAT_REDIS_URL"
+#: seconds a kept-state write on SQLite waits for the write lock before it gives up
+SQLITE_WAIT = 5.0
+#: writes between two sweeps of expired rows or entries
+SWEEP_EVERY = 1000
+Clock = Callable[[], float]
+
+
+#: what a store says when its home does not answer (a :class:`Unavailable`, 503 on the web)
+NO_ANSWER = "the store of sessions and limits did not answer; try again shortly"
+
+
+@contextmanager
+def _reaching(*failures: type[Exception]) -> Iterator[None]:
+    """A failure to reach the store's home, as :class:`Unavailable`: nothing changed."""
+    try:
+        yield
+    except failures as error:
+        raise Unavailable(NO_ANSWER) from error
+
+
+class StateStore(Protocol):
+    """Values that expire and counters over a window, shared by every process. A call
+    whose home (database, Redis) does not answer raises :class:`Unavailable`
+    (:data:`NO_ANSWER`): a refusal that changed nothing, 503 on the web."""
+
+    def now(self) -> float:
+        """The store's clock: seconds since the epoch."""
+        ...
+
+    def get(self, key: str) -> str | None:
+        """The value put at ``key``, or None if there is none or it has expired."""
+        ...
+
+    def put(self, key: str, value: str, seconds: float) -> None:
+        """Keep ``value`` at ``key`` for ``seconds``."""
+        ...
+
+    def increment(self, key: str, seconds: float, by: int = 1) -> int:
+        """Add ``by`` to the counter at ``key`` and return it; a counter that is new (or
+        whose window has run out) starts at ``by`` with a window of ``seconds``."""
+        ...
+
+    def delete(self, *keys: str) -> None:
+        """Forget ``keys`` (values and counters alike)."""
+        ...
+
+    def keys(self, prefix: str) -> list[str]:
+        """The live keys that begin with ``prefix``."""
+        ...
+
+
+@dataclass
+class _Entry:
+    value: str | None
+    count: int
+    expires: float
+
+
+class MemoryStore:
+    """:class:`StateStore` in this process's memory: gone with the process."""
+
+    def __init__(self, clock: Clock = time.time) -> None:
+        self._clock = clock
+        self._entries: dict[str, _Entry] = {}
+        self._lock = threading.Lock()
+        self._writes = 0
+
+    def now(self) -> float:
+        return self._clock()
+
+    def _live(self, key: str, now: float) -> _Entry | None:
+        entry = self._entries.get(key)
+        return entry if entry is not None and entry.expires > now else None
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            entry = self._live(key, self.now())
+            return entry.value if entry else None
+
+    def put(self, key: str, value: str, seconds: float) -> None:
+        with self._lock:
+            now = self.now()
+            self._entries[key] = _Entry(value, 0, now + seconds)
+            self._wrote(now)
+
+    def increment(self, key: str, seconds: float, by: int = 1) -> int:
+        with self._lock:
+            now = self.now()
+            entry = self._live(key, now)
+            if entry is None:
+                entry = self._entries[key] = _Entry(None, 0, now + seconds)
+            entry.count += by
+            self._wrote(now)
+            return entry.count
+
+    def delete(self, *keys: str) -> None:
+        with self._lock:
+            for key in keys:
+                self._entries.pop(key, None)
+
+    def keys(self, prefix: str) -> list[str]:
+        with self._lock:
+            now = self.now()
+            return [k for k, e in self._entries.items() if k.startswith(prefix) and e.expires > now]
+
+    def _wrote(self, now: float) -> None:
+        self._writes += 1
+        if self._writes % SWEEP_EVERY == 0:
+            for key in [k for k, e in self._entries.items() if e.expires <= now]:
+                del self._entries[key]
+
+
+class DatabaseStore:
+    """:class:`StateStore` in the database's ``kept_state`` table; each call one short
+    transaction, nothing kept in memory.
+
+    Its writes do not wait for the disk: on PostgreSQL they commit asynchronously, and
+    an SQLite file is reached through an engine of the store's own whose connections
+    sync at the WAL's checkpoints (``synchronous=NORMAL``) and wait up to
+    :data:`SQLITE_WAIT` seconds for the write lock. A crash of the machine may lose the
+    last moment's counts and sessions; money keeps its own durable transactions."""
+
+    def __init__(self, engine: Engine, clock: Clock = time.time) -> None:
+        url = engine.url.render_as_string(hide_password=False)
+        if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+            engine = sqlite_engine(url, synchronous="NORMAL", timeout=SQLITE_WAIT)
+        self._engine, self._writer, self._clock = engine, writer(engine), clock
+        self._writes = 0
+
+    def now(self) -> float:
+        return self._clock()
+
+    def get(self, key: str) -> str | None:
+        with _reaching(SQLAlchemyError), self._engine.connect() as connection:
+            found = connection.execute(
+                select(KeptState.value).where(KeptState.key == key, KeptState.expires > self.now())
+            ).first()
+        return None if found is None else found[0]
+
+    def put(self, key: str, value: str, seconds: float) -> None:
+        now = self.now()
+        row = {"key": key, "value": value, "count": 0, "expires": now + seconds}
+        statement = self._insert().values(**row)
+        upsert = statement.on_conflict_do_update(
+            index_elements=[KeptState.key],
+            set_={"value": value, "count": 0, "expires": now + seconds},
+        )
+        self._write(upsert, now)
+
+    def increment(self, key: str, seconds: float, by: int = 1) -> int:
+        now = self.now()
+        table = KeptState.__table__.c
+        over = table.expires <= now
+        statement = self._insert().values(key=key, value=None, count=by, expires=now + seconds)
+        upsert = statement.on_conflict_do_update(
+            index_elements=[KeptState.key],
+            set_={
+                "count": case((over, by), else_=table.count + by),
+                "expires": case((over, now + seconds), else_=table.expires),
+                "value": case((over, None), else_=table.value),
+            },
+        ).returning(table.count)
+        return int(self._write(upsert, now))
+
+    def delete(self, *keys: str) -> None:
+        if keys:
+            with _reaching(SQLAlchemyError), self._begin() as connection:
+                connection.execute(delete(KeptState).where(KeptState.key.in_(keys)))
+
+    def keys(self, prefix: str) -> list[str]:
+        with _reaching(SQLAlchemyError), self._engine.connect() as connection:
+            found = connection.execute(
+                select(KeptState.key).where(
+                    KeptState.key.startswith(prefix, autoescape=True),
+                    KeptState.expires > self.now(),
+                )
+            )
+            return [key for (key,) in found]
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """A writing transaction, committed without waiting for the disk."""
+        with self._writer.begin() as connection:
+            if self._engine.dialect.name == "postgresql":
+                connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+            yield connection
+
+    def _insert(self) -> Any:
+        dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
+        return dialect.insert(KeptState)
+
+    def _write(self, statement: Any, now: float) -> Any:
+        with _reaching(SQLAlchemyError), self._begin() as connection:
+            result = connection.execute(statement)
+            value = result.scalar_one() if result.returns_rows else None
+            self._writes += 1
+            if self._writes % SWEEP_EVERY == 0:  # expired rows go, a few at a time
+                connection.execute(delete(KeptState).where(KeptState.expires <= now))
+        return value
+
+
+class RedisStore:
+    """:class:`StateStore` in Redis: keys under ``prefix``, expiry by Redis itself."""
+
+    def __init__(self, url: str, prefix: str = "riverboat:") -> None:
+        import redis as redis_module
+
+        self.client: redis.Redis = redis_module.Redis.from_url(
+            url, decode_responses=True, socket_timeout=2.0, socket_connect_timeout=2.0
+        )
+        self.prefix = prefix
+        self._failures = (redis_module.RedisError,)
+
+    def now(self) -> float:
+        return time.time()
+
+    def get(self, key: str) -> str | None:
+        with _reaching(*self._failures):
+            value = self.client.get(self.prefix + key)
+        return None if value is None else str(value)
+
+    def put(self, key: str, value: str, seconds: float) -> None:
+        with _reaching(*self._failures):
+            self.client.set(self.prefix + key, value, px=_milliseconds(seconds))
+
+    def increment(self, key: str, seconds: float, by: int = 1) -> int:
+        with _reaching(*self._failures), self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
+            pipe.incrby(self.prefix + key, by)  # in MULTI: both or neither
+            _, count = pipe.execute()
+        return int(count)
+
+    def delete(self, *keys: str) -> None:
+        if keys:
+            with _reaching(*self._failures):
+                self.client.delete(*(self.prefix + key for key in keys))
+
+    def keys(self, prefix: str) -> list[str]:
+        start = len(self.prefix)
+        pattern = _glob_escape(self.prefix + prefix) + "*"
+        with _reaching(*self._failures):
+            return [key[start:] for key in self.client.scan_iter(match=pattern, count=500)]
+
+
+def _milliseconds(seconds: float) -> int:
+    return max(int(seconds * 1000), 1)
+
+
+def _glob_escape(text: str) -> str:
+    r"""``text`` matched literally in a Redis pattern.
+
+    >>> _glob_escape("a*b[1]")
+    'a\\*b\\[1\\]'
+    """
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
+
+
+def open_store(engine: Engine, redis_url: str | None = None) -> StateStore:
+    """Redis at ``redis_url`` (default ``RIVERBOAT_REDIS_URL``) if one is named, else
+    the database behind ``engine``."""
+    url = redis_url or os.environ.get(REDIS_URL)
+    if url:
+        return RedisStore(url)
+    return DatabaseStore(engine)

@@ -1,0 +1,273 @@
+"""The lobby: several shared tables per game, each with its id, name and rules variant.
+
+Tables are configured as counts per game (``crazy4=3,baccarat=2``, see
+:func:`parse_counts`) or in a TOML file (:func:`read_tables_file`)::
+
+    [[table]]
+    id = "high-limit"        # letters, digits and dashes; the table's address
+    game = "crazy4"
+    name = "High limit"
+    variant = "standard"     # optional: the game's first variant by default
+
+A player sits at one table of a game at a time: to move, they leave one table (a
+hand in play finishes first) and sit at another. Which seat they take at a table is
+the next free one: every seat faces the same dealer hand (C8) or the same coup, so a
+seat's place changes nothing.
+
+>>> [(t.id, t.name) for t in default_tables(parse_counts("crazy4=2,baccarat=1"))]
+[('crazy4-1', 'Crazy 4 Poker 1'), ('crazy4-2', 'Crazy 4 Poker 2'), ('baccarat-1', 'Baccarat')]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from riverboat.errors import IllegalAction
+from riverboat.games import find_game
+from riverboat.games.codec import to_json
+from riverboat.table.seats import Send, find_seat
+from riverboat.table.service import TableService
+from riverboat.table.shared import SHARED_GAMES, SharedTable
+from riverboat.table.views import LobbyShoe, LobbyTable, LobbyView, SpotInfo
+
+__all__ = [
+    "MOST_TABLES",
+    "Lobby",
+    "TableConfig",
+    "TablesError",
+    "default_tables",
+    "parse_counts",
+    "read_tables_file",
+]
+
+#: the most tables one server runs (each keeps a deal, and a clock while in play)
+MOST_TABLES = 50
+#: how long a sit waits for the player's seat at another table of the game to empty
+#: (the page closes that table's connection as it opens this one)
+MOVE_SECONDS = 2.0
+
+
+class TablesError(ValueError):
+    """A table configuration that cannot be served: says what is wrong and what is allowed."""
+
+
+class TableConfig(BaseModel):
+    """One shared table: its id (its address in ``/ws/tables/{id}``), name, game and
+    rules variant (None: the game's first)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    game: str
+    name: str = Field(min_length=1, max_length=40)
+    variant: str | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _shared_game(cls, game: str) -> str:
+        if game not in SHARED_GAMES:
+            raise ValueError(f"shared tables play {' or '.join(SHARED_GAMES)}, not {game!r}")
+        return game
+
+    @model_validator(mode="after")
+    def _known_variant(self) -> TableConfig:
+        find_game(self.game).rules(self.variant)  # a RulesError names the variants
+        if self.id in SHARED_GAMES:
+            raise ValueError(
+                f"a table's id cannot be a game's name ({', '.join(SHARED_GAMES)}): "
+                f"/ws/tables/{self.id} means the first {self.id} table"
+            )
+        return self
+
+
+def parse_counts(text: str) -> dict[str, int]:
+    """``"crazy4=3,baccarat=2"`` as tables per game, each count 1 to :data:`MOST_TABLES`.
+
+    >>> parse_counts("baccarat=2, crazy4=1")
+    {'baccarat': 2, 'crazy4': 1}
+    >>> parse_counts("crazy4=0")
+    Traceback (most recent call last):
+    ...
+    riverboat.table.lobby.TablesError: --tables: 'crazy4=0': a count from 1 to 50, e.g. crazy4=2
+    """
+    counts: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        game, equals, count = (s.strip() for s in part.partition("="))
+        if game not in SHARED_GAMES:
+            raise TablesError(
+                f"--tables: {game!r} has no shared tables; name {' or '.join(SHARED_GAMES)}"
+            )
+        if not equals or not count.isdigit() or not 1 <= int(count) <= MOST_TABLES:
+            raise TablesError(
+                f"--tables: {part!r}: a count from 1 to {MOST_TABLES}, e.g. {game}=2"
+            )
+        if game in counts:
+            raise TablesError(f"--tables: {game} is named twice; name each game once")
+        counts[game] = int(count)
+    if not counts:
+        raise TablesError("--tables: name at least one game, e.g. crazy4=3,baccarat=2")
+    return counts
+
+
+def default_tables(counts: Mapping[str, int]) -> list[TableConfig]:
+    """``count`` tables of each game with its first variant, numbered from 1 (a game's
+    only table is named by the game alone).
+
+    >>> [t.name for t in default_tables({"baccarat": 1})]
+    ['Baccarat']
+    """
+    return [
+        TableConfig(
+            id=f"{game}-{n}",
+            game=game,
+            name=find_game(game).title + (f" {n}" if count > 1 else ""),
+        )
+        for game, count in counts.items()
+        for n in range(1, count + 1)
+    ]
+
+
+def read_tables_file(path: Path) -> list[TableConfig]:
+    """The tables a TOML file lists as ``[[table]]`` entries (see the module's text)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise TablesError(f"--tables-file: cannot read {path}: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise TablesError(f"--tables-file: {path} is not TOML: {error}") from None
+    extra = sorted(set(data) - {"table"})
+    entries = data.get("table")
+    if extra or not isinstance(entries, list) or not entries:
+        raise TablesError(
+            f"--tables-file: {path} lists tables as [[table]] entries "
+            f"(id, game, name, variant){'; not ' + ', '.join(extra) if extra else ''}"
+        )
+    return check_tables(_entry(path, n, entry) for n, entry in enumerate(entries, 1))
+
+
+def _entry(path: Path, number: int, entry: Any) -> TableConfig:
+    try:
+        return TableConfig.model_validate(entry)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "entry"
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        if problem["type"] == "string_pattern_mismatch":
+            message = "use 1 to 40 lower-case letters, digits and dashes"
+        raise TablesError(f"--tables-file: {path}, table {number}, {where}: {message}") from None
+    except ValueError as error:  # a RulesError: the variant
+        raise TablesError(f"--tables-file: {path}, table {number}: {error}") from None
+
+
+def check_tables(tables: Iterable[TableConfig]) -> list[TableConfig]:
+    """The tables, once their ids are known to be distinct and not too many."""
+    listed = list(tables)
+    seen: set[str] = set()
+    for table in listed:
+        if table.id in seen:
+            raise TablesError(f"two tables have the id {table.id!r}; give each its own")
+        seen.add(table.id)
+    if len(listed) > MOST_TABLES:
+        raise TablesError(f"{len(listed)} tables: one server runs at most {MOST_TABLES}")
+    return listed
+
+
+class Lobby:
+    """The live shared tables, by id, in their configured order."""
+
+    def __init__(
+        self,
+        service: TableService,
+        tables: Sequence[TableConfig],
+        betting_seconds: float = 15.0,
+        decision_seconds: float = 45.0,
+    ) -> None:
+        self.tables: dict[str, SharedTable] = {
+            config.id: SharedTable(
+                service, config.game, betting_seconds, decision_seconds, config=config
+            )
+            for config in check_tables(tables)
+        }
+        self._seating = {game: asyncio.Lock() for game in SHARED_GAMES}
+
+    def find(self, name: str) -> SharedTable | None:
+        """The table with id ``name``, or the first table of the game ``name``."""
+        table = self.tables.get(name)
+        if table is None:
+            table = next((t for t in self.tables.values() if t.game == name), None)
+        return table
+
+    def unknown(self, name: str) -> str:
+        """Why ``name`` finds no table, and what does."""
+        return f"no table {name!r}; the tables are {', '.join(self.tables)} (see /api/lobby)"
+
+    async def sit(self, table: SharedTable, player: int, send: Send) -> None:
+        """Seat the player at ``table`` (:meth:`SharedTable.sit`) unless they keep a seat
+        at another table of its game: a seat they are leaving is waited for a moment."""
+        async with self._seating[table.game]:
+            waited = 0.0
+            while (elsewhere := self._seated_elsewhere(table, player)) is not None:
+                seat = find_seat(elsewhere.seats, player)
+                if waited >= MOVE_SECONDS or (seat is not None and seat.round_id is not None):
+                    raise IllegalAction(
+                        f"you are seated at {_config(elsewhere).name} already: one table of "
+                        "a game at a time; leave it (its hand in play finishes first), then "
+                        "sit here"
+                    )
+                await asyncio.sleep(0.1)
+                waited += 0.1
+            await table.sit(player, send)
+
+    def _seated_elsewhere(self, table: SharedTable, player: int) -> SharedTable | None:
+        return next(
+            (
+                other
+                for other in self.tables.values()
+                if other is not table
+                and other.game == table.game
+                and find_seat(other.seats, player) is not None
+            ),
+            None,
+        )
+
+    def view(self, player: int | None) -> LobbyView:
+        """The tables as anyone may see them: seats, limits, the shoe; no card, no seed."""
+        return LobbyView(tables=[_table_view(t, player) for t in self.tables.values()])
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            await table.close()
+
+
+def _config(table: SharedTable) -> TableConfig:
+    """A lobby's table's configuration (the lobby gives each of its tables one)."""
+    assert table.config is not None
+    return table.config
+
+
+def _table_view(table: SharedTable, player: int | None) -> LobbyTable:
+    config = _config(table)
+    snapshot = table.snapshot(player if player is not None else 0)
+    shoe = snapshot.shoe
+    first = table.spec.spots[0]
+    return LobbyTable(
+        id=config.id,
+        name=config.name,
+        game=table.game,
+        title=table.kind.title,
+        variant=str(getattr(table.rules, "variant", "")),
+        limits=f"{first.label} {first.limits()}",
+        wagers=[SpotInfo.model_validate(to_json(spot)) for spot in table.spec.spots],
+        seats=table.max_seats,
+        seats_taken=table.max_seats - snapshot.seats_free,
+        seats_free=snapshot.seats_free,
+        phase=snapshot.phase,
+        you=any(seat.you for seat in snapshot.seats),
+        shoe=None if shoe is None else LobbyShoe(cards_left=shoe.cards_left, coups=len(shoe.road)),
+    )

@@ -1,0 +1,22 @@
+"""The lobby: the shared tables, their seats, limits, variants and shoes."""
+
+from __future__ import annotations
+
+import anyio.to_thread
+from fastapi import APIRouter, Request
+
+from riverboat.table.views import LobbyView
+from riverboat.web.deps import SessionToken, get_lobby, player_of
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/lobby", response_model=LobbyView)
+async def lobby(request: Request, session: SessionToken = None) -> LobbyView:
+    """Every shared table: its id (join it at ``/ws/tables/{id}``), name, game, rules
+    variant, limits, seats taken and free, whether you sit there, and at Baccarat the
+    shoe's cards left and coups dealt. Anyone may look; no card and no seed is shown."""
+    player = await anyio.to_thread.run_sync(player_of, request, session)  # may ask the database
+    return get_lobby(request).view(player)  # read on the event loop, where tables change

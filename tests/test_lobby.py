@@ -1,0 +1,320 @@
+"""The lobby: tables configured by count or TOML file (with clear refusals), the public
+lobby view (no card, no seed), tables joined by id or by game, one table of a game
+at a time per player, and riverboat serve's --tables, --tables-file and --workers."""
+
+import json
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from typer.testing import CliRunner
+
+from riverboat.cli import app as cli
+from riverboat.table import lobby as lobby_module
+from riverboat.table.lobby import (
+    TableConfig,
+    TablesError,
+    default_tables,
+    parse_counts,
+    read_tables_file,
+)
+from riverboat.web.app import create_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+ORIGIN = "http://testserver"
+PASSWORD = "a long password"
+
+
+# ------------------------------------------------------------------ configuration
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("poker=2", "'poker' has no shared tables; name crazy4 or baccarat"),
+        ("crazy4", "'crazy4': a count from 1 to 50"),
+        ("crazy4=51", "'crazy4=51': a count from 1 to 50"),
+        ("crazy4=x", "'crazy4=x': a count from 1 to 50"),
+        ("crazy4=1,crazy4=2", "crazy4 is named twice"),
+        (" , ", "name at least one game"),
+    ],
+)
+def test_bad_counts_are_refused_with_what_is_allowed(text: str, said: str) -> None:
+    with pytest.raises(TablesError, match=said):
+        parse_counts(text)
+
+
+def test_counts_make_numbered_tables_of_the_first_variant() -> None:
+    tables = default_tables(parse_counts("crazy4=3,baccarat=2"))
+    ids = ["crazy4-1", "crazy4-2", "crazy4-3", "baccarat-1", "baccarat-2"]
+    assert [t.id for t in tables] == ids
+    assert {t.variant for t in tables} == {None}
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "tables.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+TABLE = "[[table]]\nid = 'a'\n"  # the start of an entry
+GOOD = """
+[[table]]
+id = "high-limit"
+game = "crazy4"
+name = "High limit"
+variant = "standard"
+
+[[table]]
+id = "mini"
+game = "baccarat"
+name = "Mini baccarat"
+"""
+
+
+def test_a_tables_file_names_ids_games_and_variants(tmp_path: Path) -> None:
+    tables = read_tables_file(write(tmp_path, GOOD))
+    assert tables == [
+        TableConfig(id="high-limit", game="crazy4", name="High limit", variant="standard"),
+        TableConfig(id="mini", game="baccarat", name="Mini baccarat"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (TABLE + "game = 'tri-card'\nname = 'A'", "table 1, game: shared tables play"),
+        (TABLE + "game = 'crazy4'\nname = 'A'\nvariant = 'vegas'", "no variant 'vegas'"),
+        ("[[table]]\nid = 'A B'\ngame = 'crazy4'\nname = 'A'", "table 1, id: use 1 to 40 lower"),
+        ("[[table]]\nid = 'crazy4'\ngame = 'crazy4'\nname = 'A'", "cannot be a game's name"),
+        (TABLE + "game = 'crazy4'", "table 1, name: Field required"),
+        (TABLE + "game = 'crazy4'\nname = 'A'\nseats = 9", "seats: Extra inputs"),
+        (GOOD + "[[table]]\nid = 'mini'\ngame = 'crazy4'\nname = 'B'", "two tables have the id"),
+        ("[tables]\nid = 'a'", "lists tables as \\[\\[table\\]\\] entries"),
+        ("id = ", "is not TOML"),
+    ],
+)
+def test_a_bad_tables_file_says_which_table_and_field(tmp_path: Path, text: str, said: str) -> None:
+    with pytest.raises(TablesError, match=said):
+        read_tables_file(write(tmp_path, text))
+
+
+def test_a_missing_tables_file_is_said_plainly(tmp_path: Path) -> None:
+    with pytest.raises(TablesError, match=r"cannot read .*nowhere\.toml"):
+        read_tables_file(tmp_path / "nowhere.toml")
+
+
+# ------------------------------------------------------------------ the served lobby
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    tables = [*default_tables({"crazy4": 2}), *read_tables_file(write(tmp_path, GOOD))[1:]]
+    app = create_app(
+        f"sqlite:///{tmp_path / 'lobby.db'}",
+        local_player=False,
+        rate_limit=1000,
+        house_edges=False,
+        betting_seconds=60,
+        decision_seconds=60,
+        tables=tables,
+    )
+    for name in ("ann", "bob"):
+        app.state.service.register(name, PASSWORD)
+    with TestClient(app) as test_client, ExitStack() as connections:
+        test_client.connections = connections  # type: ignore[attr-defined]
+        yield test_client
+
+
+def cookie_of(client: TestClient, name: str) -> str:
+    client.cookies.clear()
+    client.get("/")
+    answer = client.post(
+        "/api/login",
+        json={"name": name, "password": PASSWORD},
+        headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]},
+    )
+    token = answer.cookies["riverboat_session"]
+    client.cookies.clear()
+    return f"riverboat_session={token}"
+
+
+def sit(client: TestClient, cookie: str, name: str) -> Any:
+    socket = client.connections.enter_context(  # type: ignore[attr-defined]
+        client.websocket_connect(f"/ws/tables/{name}", headers={"origin": ORIGIN, "cookie": cookie})
+    )
+    return socket
+
+
+def lobby(client: TestClient, cookie: str = "") -> dict[str, Any]:
+    answer = client.get("/api/lobby", headers={"cookie": cookie} if cookie else {})
+    assert answer.status_code == 200
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_the_lobby_lists_every_table_without_cards_or_seeds(client: TestClient) -> None:
+    tables = lobby(client)["tables"]  # no log-in needed to look
+    assert [(t["id"], t["name"], t["game"], t["variant"]) for t in tables] == [
+        ("crazy4-1", "Crazy 4 Poker 1", "crazy4", "rule-card"),
+        ("crazy4-2", "Crazy 4 Poker 2", "crazy4", "rule-card"),
+        ("mini", "Mini baccarat", "baccarat", "8 decks"),
+    ]
+    crazy = tables[0]
+    assert (crazy["seats"], crazy["seats_taken"], crazy["seats_free"]) == (6, 0, 6)
+    assert crazy["limits"].startswith("Ante $")
+    assert "shoe" not in crazy or crazy["shoe"] is None
+    assert tables[2]["shoe"] == {"cards_left": None, "coups": 0}
+    text = json.dumps(tables)
+    for secret in ("seed", "commitment", "cards\"", "server"):
+        assert secret not in text
+
+
+def test_a_table_is_joined_by_id_and_the_game_path_is_its_first_table(
+    client: TestClient,
+) -> None:
+    ann, bob = cookie_of(client, "ann"), cookie_of(client, "bob")
+    first = sit(client, ann, "crazy4-2")
+    assert json.loads(first.receive_text())["type"] == "table"
+    sit(client, bob, "crazy4").receive_text()  # the old path: the first Crazy 4 table
+    seen = {t["id"]: t for t in lobby(client, ann)["tables"]}
+    assert (seen["crazy4-1"]["seats_taken"], seen["crazy4-2"]["seats_taken"]) == (1, 1)
+    assert (seen["crazy4-1"]["you"], seen["crazy4-2"]["you"]) == (False, True)
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+        "/ws/tables/nowhere", headers={"origin": ORIGIN, "cookie": ann}
+    ) as socket:
+        socket.receive_text()
+    assert closed.value.code == 1008
+    assert "no table 'nowhere'; the tables are crazy4-1, crazy4-2, mini" in closed.value.reason
+
+
+def test_one_table_of_a_game_at_a_time_and_moving_after_leaving(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby_module, "MOVE_SECONDS", 0.3)
+    ann = cookie_of(client, "ann")
+    with client.websocket_connect(
+        "/ws/tables/crazy4-1", headers={"origin": ORIGIN, "cookie": ann}
+    ) as at_first:
+        at_first.receive_text()
+        other = sit(client, ann, "crazy4-2")
+        refusal = json.loads(other.receive_text())
+        assert refusal["type"] == "error"
+        assert "you are seated at Crazy 4 Poker 1 already" in refusal["message"]
+        sit(client, ann, "mini").receive_text()  # another game's table: allowed
+    # left the first table: now the move is taken
+    moved = sit(client, ann, "crazy4-2")
+    assert json.loads(moved.receive_text())["type"] == "table"
+    seen = {t["id"]: t["you"] for t in lobby(client, ann)["tables"]}
+    assert seen == {"crazy4-1": False, "crazy4-2": True, "mini": True}
+
+
+def test_the_lobby_shows_a_shared_shoe_after_its_coups_b1(client: TestClient) -> None:
+    ann = cookie_of(client, "ann")
+    socket = sit(client, ann, "mini")
+    for coup in (1, 2):
+        socket.send_text(json.dumps({"type": "bet", "wagers": {"banker": 1000}}))
+        while json.loads(socket.receive_text())["type"] != "coup":  # the only bettor: dealt
+            pass
+        shoe = lobby(client)["tables"][2]["shoe"]
+        assert shoe["coups"] == coup
+        # 8 decks, less the first card shown and its burn, then at least 4 cards a coup
+        assert 416 - 11 - 6 * coup <= shoe["cards_left"] <= 416 - 2 - 4 * coup
+
+
+# ------------------------------------------------------------------ riverboat serve
+def serve(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["serve", *args], env={"COLUMNS": "200"})
+
+
+def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
+    said = serve("--workers", "2", "--database", f"sqlite:///{tmp_path / 'one.db'}")
+    assert said.exit_code == 2
+    text = " ".join(said.output.split())
+    assert "2 processes cannot share an SQLite database" in text
+    assert "PostgreSQL" in text
+    assert "RIVERBOAT_REDIS_URL" in text
+
+
+def test_serve_with_a_redis_url_needs_the_redis_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from riverboat.cli import _extras
+
+    real = _extras.find_spec
+    monkeypatch.setattr(
+        _extras, "find_spec", lambda name, *a: None if name == "redis" else real(name, *a)
+    )
+    answer = CliRunner().invoke(cli, ["serve"], env={"RIVERBOAT_REDIS_URL": "redis://h:6379/0"})
+    assert answer.exit_code == 2
+    assert "pip install 'riverboat[redis]'" in answer.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--tables", "poker=1"], "'poker' has no shared tables"),
+        (["--tables", "crazy4=1", "--tables-file", "x.toml"], "not both"),
+        (["--tables-file", "nowhere.toml"], "cannot read nowhere.toml"),
+    ],
+)
+def test_serve_refuses_bad_tables_before_serving(args: list[str], said: str) -> None:
+    answer = serve(*args)
+    assert answer.exit_code == 2
+    assert said in " ".join(answer.output.split())
+    assert "Traceback" not in answer.output
+
+
+# ------------------------------------------------------------------ the page
+def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
+    tmp_path: Path, browser: "Browser"
+) -> None:
+    """The lobby in the table menu, photographed at 390 and 1440 px, played by keyboard:
+    a table's number sits there, another's moves there."""
+    from playwright.sync_api import expect
+
+    from browser_support import SHOTS, serving
+
+    tables = default_tables(parse_counts("crazy4=2,baccarat=2"))
+    with serving(tmp_path / "lobby.db", local_player=True, tables=tables) as server:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(server)
+        page.wait_for_selector(".spot")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        menu = page.locator("#games")
+        for width, height in ((390, 844), (1440, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.keyboard.press("l")  # the table menu, by its key
+            expect(menu.locator("button")).to_have_count(8)  # 4 own tables, 4 shared
+            expect(menu).to_contain_text("0 of 6 seats taken · 6 free")
+            expect(menu).to_contain_text("Shoe: 0 coups dealt · a new shoe")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(SHOTS / f"lobby-{width}.png"))
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.keyboard.press("Escape")
+        page.keyboard.press("l")
+        page.keyboard.press("6")  # the second Crazy 4 table
+        expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 2 · shared")
+        expect(page.locator("#seats")).to_contain_text("You")
+        page.keyboard.press("l")
+        second = menu.locator("[data-table='crazy4:crazy4-2']")
+        expect(second).to_contain_text("1 of 6 seats taken · 5 free · you sit here")
+        page.keyboard.press("5")  # move to the first: the seat at the second is left
+        expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 1 · shared")
+        expect(page.locator("#seats")).to_contain_text("You")
+        page.keyboard.press("l")
+        expect(second).to_contain_text("0 of 6 seats taken")
+        expect(menu.locator("[data-table='crazy4:crazy4-1']")).to_contain_text("you sit here")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(SHOTS / "lobby-seated-1440.png"))
+        page.keyboard.press("Escape")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(SHOTS / "lobby-table-390.png"))
+        page.locator("#leave").focus()
+        page.keyboard.press("Enter")  # leave, by keyboard: back at the game's own table
+        expect(page.locator("#logo")).to_have_text("Crazy 4 Poker")
+        page.keyboard.press("l")
+        expect(menu.locator("[data-table='crazy4:crazy4-1']")).to_contain_text("0 of 6 seats")
+        page.close()
