@@ -30,6 +30,21 @@ def serve(
             "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: nobody's."
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            envvar="RIVERBOAT_REDIS_URL",
+            help="redis://HOST:PORT/DB: serve the shared tables together with every other "
+            "process started with this Redis and database (PostgreSQL only; docs/deploy.md).",
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(
+            envvar="RIVERBOAT_REDIS_PREFIX", help="What this deployment's Redis keys begin with."
+        ),
+    ] = "riverboat:",
 ) -> None:
     """Serve the tables in the browser.
 
@@ -37,16 +52,48 @@ def serve(
     players log in with named accounts."""
     _need_extra("web", "riverboat serve")
     _check_database_url(database)
+    if redis is not None:
+        _need_extra("redis", "--redis")
+        _check_redis(redis, database)
     import uvicorn
 
     from riverboat.web.app import create_app, server_options
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
-    application = create_app(database, local_player=local, allowed_hosts=loopback, recover=True)
+    application = create_app(
+        database,
+        local_player=local,
+        allowed_hosts=loopback,
+        recover=True,
+        redis=redis,
+        redis_prefix=redis_prefix,
+    )
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     options = server_options(forwarded_allow_ips)
     uvicorn.run(application, host=host, port=port, log_level="warning", **options)
+
+
+def _check_redis(redis: str, database: str | None) -> None:
+    """Shared tables across processes need PostgreSQL and a Redis that answers: say
+    which is missing before serving anything."""
+    from riverboat.store import database_url
+
+    if (database or database_url()).startswith("sqlite"):
+        typer.echo(
+            "Error: --redis: shared tables across processes need PostgreSQL "
+            "(--database postgresql+psycopg://...): an SQLite file is served by one "
+            "process, which needs no Redis",
+            err=True,
+        )
+        raise typer.Exit(2)
+    import redis as redis_client
+
+    try:
+        redis_client.Redis.from_url(redis, socket_connect_timeout=3).ping()
+    except Exception as error:
+        typer.echo(f"Error: --redis: {redis} does not answer: {error}", err=True)
+        raise typer.Exit(1) from None
 
 
 class Lines(StrEnum):

@@ -2,7 +2,8 @@
 
 >>> engine = connect("sqlite://")   # in memory, migrated
 >>> sorted(inspect(engine).get_table_names())
-['alembic_version', 'deals', 'ledger', 'players', 'round_events', 'rounds', 'transactions']
+['alembic_version', 'deals', 'ledger', 'players', 'round_events', 'rounds', 'shared_tables',
+ 'transactions']
 """
 
 from __future__ import annotations

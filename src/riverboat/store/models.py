@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -26,7 +27,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Deal", "LedgerEntry", "Player", "RoundEvent", "RoundRow", "Transaction"]
+__all__ = [
+    "Base",
+    "Deal",
+    "LedgerEntry",
+    "Player",
+    "RoundEvent",
+    "RoundRow",
+    "SharedTableRow",
+    "Transaction",
+]
 
 
 def _now() -> datetime:
@@ -172,3 +182,24 @@ class Deal(Base):
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+
+
+class SharedTableRow(Base):
+    """A shared table's live state, written by the server process that runs its clock
+    (:mod:`riverboat.table.live_state`), so another can take the table over.
+
+    ``token`` is the fencing token of the lease whose holder last wrote (or claimed)
+    the row: a write with a smaller token is refused. ``deadline`` is the pending
+    step's time (seconds since the epoch), ``state`` the seats, bets, decisions and
+    the shoe's progress (JSON).
+    """
+
+    __tablename__ = "shared_tables"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token: Mapped[int] = mapped_column(BigInteger)
+    phase: Mapped[str] = mapped_column(String(16))
+    deadline: Mapped[float | None] = mapped_column(Float)
+    deal_id: Mapped[int | None] = mapped_column(ForeignKey("deals.id"))
+    state: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)

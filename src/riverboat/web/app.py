@@ -30,6 +30,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
 
 from riverboat.games import GAMES
+from riverboat.table.hub import Hub, LocalHub, RedisHub
 from riverboat.table.service import TableService
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import PlayerMessage, TableMessage
@@ -56,12 +57,24 @@ def create_app(
     recover: bool = False,
     betting_seconds: float = 15.0,
     decision_seconds: float = 45.0,
+    redis: str | None = None,
+    redis_prefix: str = "riverboat:",
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
     ``house_edges`` works out each game's edge in the background for the pay tables;
-    the shared tables close betting and decisions after the given seconds."""
+    the shared tables close betting and decisions after the given seconds.
+
+    With ``redis`` (a URL; the database must then be PostgreSQL) every process started
+    so serves the same shared tables (:class:`~riverboat.table.hub.RedisHub`, its keys
+    beginning with ``redis_prefix``); ``recover`` is then left to the tables' takeover,
+    since another process's rounds in play are not a stopped server's."""
     service = TableService(database)
-    if recover:  # G7: rounds a stopped server left before their first decision are void
+    if redis is not None and service.engine.dialect.name == "sqlite":
+        raise ValueError(
+            "shared tables across processes need PostgreSQL: an SQLite file is one "
+            "machine's, and one process serves it; leave RIVERBOAT_REDIS_URL unset"
+        )
+    if recover and redis is None:  # G7: a stopped server's rounds before their first decision
         service.recover()
     shared = {  # a live table for each game whose spec seats several players
         name: SharedTable(service, name, betting_seconds, decision_seconds)
@@ -69,11 +82,17 @@ def create_app(
         if game.spec().shared
     }
 
+    hub: Hub = (  # chosen once: this process alone, or every process sharing Redis
+        LocalHub(tables.act_on)
+        if redis is None
+        else RedisHub(redis, tables.act_on, prefix=redis_prefix)
+    )
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await hub.start(shared.values())
         yield
-        for table in shared.values():
-            await table.close()
+        await hub.stop()
 
     _short_waits(service.engine)
     app = FastAPI(
@@ -90,7 +109,7 @@ def create_app(
     )
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
-    app.state.sessions, app.state.tables = Sessions(), shared
+    app.state.sessions, app.state.tables, app.state.hub = Sessions(), shared, hub
     app.state.limiter = RateLimiter(rate_limit)
     routers = (page, games, rounds, players, history, tables)
     routes = [route for module in routers for route in module.router.routes]
