@@ -70,6 +70,7 @@ class Stored:
     deadline: float | None
     deal_id: int | None
     deal_revealed: bool
+    deal_sealed: bool  # its client seed is fixed: cards may have been dealt from it
     state: dict[str, Any]
 
 
@@ -103,10 +104,10 @@ def claim(engine: Engine, fence: Fence) -> Stored | None:
             return None
         check_fence(session, fence)
         row.token = fence.token
-        revealed = False
-        if row.deal_id is not None:
-            revealed = bool(session.scalar(select(Deal.revealed).where(Deal.id == row.deal_id)))
-        return Stored(row.phase, row.deadline, row.deal_id, revealed, json.loads(row.state))
+        deal = session.get(Deal, row.deal_id) if row.deal_id is not None else None
+        revealed = deal is None or deal.revealed
+        sealed = deal is not None and deal.client_seed is not None
+        return Stored(row.phase, row.deadline, row.deal_id, revealed, sealed, json.loads(row.state))
 
 
 def save(

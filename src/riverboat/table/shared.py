@@ -280,7 +280,7 @@ class SharedTable:
             self.next_place, self.road = state.get("next_place", 0), state.get("road", [])
             if stored.deal_id is not None and not stored.deal_revealed:
                 self.deal = NewDeal(id=stored.deal_id, commitment=state["commitment"])
-                if state.get("sealed"):  # a sealed deal keeps its seed: its layout again
+                if stored.deal_sealed:  # it keeps its seed: its layout again
                     self.layout = await _reach(self.service.seal_deal, stored.deal_id, "")
             self.phase = stored.phase if stored.phase in _PHASES else "betting"
             await self._adopt()
@@ -344,7 +344,6 @@ class SharedTable:
             "next_place": self.next_place,
             "road": self.road,
             "commitment": self.deal.commitment if self.deal else None,
-            "sealed": self.layout is not None,
         }
 
     async def _save(self) -> None:
