@@ -283,8 +283,8 @@ class SharedTable:
                 if stored.deal_sealed:  # it keeps its seed: its layout again
                     self.layout = await _reach(self.service.seal_deal, stored.deal_id, "")
             self.phase = stored.phase if stored.phase in _PHASES else "betting"
-            await self._adopt()
-            seconds = max(0.0, (stored.deadline or time.time()) - time.time())
+            over = await self._adopt()
+            seconds = 0.0 if over else max(0.0, (stored.deadline or time.time()) - time.time())
             if self.phase == "deciding":
                 self._timer.arm(seconds, self._showdown)
             elif self.phase == "closed":
@@ -304,14 +304,15 @@ class SharedTable:
         self.seats, self.phase, self.fence = [], "betting", None
         self.deal, self.layout, self.next_place, self.road = None, None, 0, []
 
-    async def _adopt(self) -> None:
+    async def _adopt(self) -> bool:
         """Take in what a process stopped mid-deal left (lock held): at a shoe, the
         coups dealt since the state was written (their seats are done with their bets,
         the shoe and its road go on after them); at a deck, every open round dealt
         from it that no seat shows is void and refunded (G7: none was decided) and the
-        next hand has a new deck, since those cards were seen."""
+        next hand has a new deck, since those cards were seen. Whether the hand the
+        seats show is over already (its showdown was written): it ends now."""
         if self.deal is None or self.layout is None:
-            return
+            return False
         rounds = await _reach(live_state.deal_rounds, self.service.engine, self.deal.id)
         if self.spec.shoe is not None:
             late = {r.player for r in rounds if r.places and r.places[0] >= self.next_place}
@@ -325,17 +326,19 @@ class SharedTable:
             if cut_card_reached(self.layout.size - self.next_place, cut):
                 self.road = []
                 await self._next_deal(broadcast=False)
-            return
+            return False
         shown = {s.round_id for s in self.seats if s.round_id is not None}
+        over = bool(shown) and not any(r.status == "open" for r in rounds if r.id in shown)
         strays = [(r.player, r.id) for r in rounds if r.status == "open" and r.id not in shown]
         if not strays:
-            return
+            return over
         await _reach(self.service.rounds.void_shared, strays, _VOID, self.fence)
         for seat in self.seats:
             if any(player == seat.player for player, _ in strays):
                 seat.wagers = seat.second = None
         if not shown:
             await self._next_deal(broadcast=False)
+        return over
 
     def stored(self) -> dict[str, Any]:
         """What the database keeps of the table besides its phase, deadline and deal."""
