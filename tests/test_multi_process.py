@@ -423,3 +423,17 @@ def test_a_coup_dealt_when_its_holder_stopped_is_taken_in_b1(tmp_path: Path) -> 
 
     asyncio.run(play())
     assert service.audit() == []
+
+
+def test_redis_with_sqlite_is_refused_before_serving(tmp_path: Path) -> None:
+    """Shared tables across processes need PostgreSQL: `serve --redis` on an SQLite
+    file says so and serves nothing; without --redis, SQLite serves as ever."""
+    from typer.testing import CliRunner
+
+    from riverboat.cli import app
+
+    database = f"sqlite:///{tmp_path / 'one.db'}"
+    answer = CliRunner().invoke(app, ["serve", "--database", database, "--redis", REDIS])
+    assert answer.exit_code == 2
+    assert "need PostgreSQL" in answer.output
+    assert not (tmp_path / "one.db").exists()  # nothing was opened
