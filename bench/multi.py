@@ -9,7 +9,9 @@ pace, and with 2 processes half the seats are on the process that does not run t
 table: their bets and results cross Redis). Both kinds play at once for --seconds.
 The figures are settled rounds per second and the p50/p99 of a request (own table)
 or of a bet until its result (shared table), for 1 and 2 processes in the same run,
-and the ratios of 2 to 1.
+and the ratios of 2 to 1. One process without Redis (the tables in its memory, as
+by default, here on PostgreSQL) runs first as the peer that shows what running
+the tables through Redis and the database costs one process.
 
 One asyncio process drives every player; on a small machine the client, the servers,
 PostgreSQL and Redis share the CPUs: read the ratios, measured in the same run.
@@ -52,14 +54,13 @@ REDIS = os.environ.get("RIVERBOAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 @contextmanager
-def serving(url: str, processes: int, prefix: str) -> Iterator[list[str]]:
-    """``processes`` servers on ``url`` sharing Redis under ``prefix``; their bases."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT / "src"),
-        "RIVERBOAT_REDIS_URL": REDIS,
-        "RIVERBOAT_REDIS_PREFIX": prefix,
-    }
+def serving(url: str, processes: int, prefix: str | None) -> Iterator[list[str]]:
+    """``processes`` servers on ``url`` sharing Redis under ``prefix`` (None: one
+    without Redis); their bases."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("RIVERBOAT_REDIS_URL", None)
+    if prefix is not None:
+        env |= {"RIVERBOAT_REDIS_URL": REDIS, "RIVERBOAT_REDIS_PREFIX": prefix}
     servers: list[subprocess.Popen[bytes]] = []
     bases = []
     try:
@@ -177,46 +178,53 @@ def main(argv: list[str] | None = None) -> int:
         help="a PostgreSQL server's URL without a database",
     )
     args = parser.parse_args(argv)
-    results: dict[int, dict[str, dict[str, float]]] = {}
+    results: dict[str, dict[str, dict[str, float]]] = {}
     print(_header(), flush=True)
     with tempfile.TemporaryDirectory() as folder:
-        for processes in (1, 2):
-            prefix = f"riverboat-bench-{uuid.uuid4().hex[:8]}:"
+        for setup, processes, redis in (("1 local", 1, False), ("1", 1, True), ("2", 2, True)):
+            prefix = f"riverboat-bench-{uuid.uuid4().hex[:8]}:" if redis else None
             try:
                 with database("postgresql", Path(folder), args.postgres) as url:
                     _register(url, args.players, args.seats)
                     with serving(url, processes, prefix) as bases:
-                        results[processes] = asyncio.run(
+                        results[setup] = asyncio.run(
                             stretch(bases, args.players, args.seats, args.seconds)
                         )
             finally:
-                _forget(prefix)
-            for kind, figures in results[processes].items():
-                _print_row(processes, kind, figures)
+                if prefix is not None:
+                    _forget(prefix)
+            for kind, figures in results[setup].items():
+                _print_row(setup, kind, figures)
     print(
         f"\n{args.players} own-table players (Tri-Card) and {args.seats} shared Baccarat "
         f"seats, {args.seconds:g} s; PostgreSQL + Redis"
     )
     print(_header())
-    for processes, kinds in results.items():
+    for setup, kinds in results.items():
         for kind, figures in kinds.items():
-            _print_row(processes, kind, figures)
-    print("\n2 processes / 1, same run")
-    print(f"{'table':<7} {'rounds/s':>9} {'p50':>7} {'p99':>7}")
-    for kind in ("own", "shared"):
-        one, two = results[1][kind], results[2][kind]
-        ratios = [two[k] / one[k] for k in ("rounds_per_s", "p50_ms", "p99_ms")]
-        print(f"{kind:<7} " + " ".join(f"{r:>6.2f}x" for r in ratios))
+            _print_row(setup, kind, figures)
+    for title, new, old in (
+        ("2 processes / 1, both on Redis", "2", "1"),
+        ("1 process on Redis / 1 without", "1", "1 local"),
+    ):
+        print(f"\n{title}, same run")
+        print(f"{'table':<7} {'rounds/s':>9} {'p50':>7} {'p99':>7}")
+        for kind in ("own", "shared"):
+            ratios = [
+                results[new][kind][k] / results[old][kind][k]
+                for k in ("rounds_per_s", "p50_ms", "p99_ms")
+            ]
+            print(f"{kind:<7} {ratios[0]:>8.2f}x {ratios[1]:>6.2f}x {ratios[2]:>6.2f}x")
     return 0
 
 
 def _header() -> str:
-    return f"{'procs':>5} {'table':<7} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'again':>5}"
+    return f"{'procs':<7} {'table':<7} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'again':>5}"
 
 
-def _print_row(processes: int, kind: str, figures: dict[str, float]) -> None:
+def _print_row(setup: str, kind: str, figures: dict[str, float]) -> None:
     print(
-        f"{processes:>5} {kind:<7} {figures['rounds_per_s']:9.1f} {figures['p50_ms']:8.1f} "
+        f"{setup:<7} {kind:<7} {figures['rounds_per_s']:9.1f} {figures['p50_ms']:8.1f} "
         f"{figures['p99_ms']:8.1f} {figures['refused']:5.0f}",
         flush=True,
     )

@@ -283,7 +283,10 @@ class SharedTable:
                 if stored.deal_sealed:  # it keeps its seed: its layout again
                     self.layout = await _reach(self.service.seal_deal, stored.deal_id, "")
             self.phase = stored.phase if stored.phase in _PHASES else "betting"
-            over = await self._adopt()
+            over = await self._adopt()  # or its deal is shown: the showdown was written
+            over = over or (
+                self.phase == "deciding" and stored.deal_id is not None and self.deal is None
+            )
             seconds = 0.0 if over else max(0.0, (stored.deadline or time.time()) - time.time())
             if self.phase == "deciding":
                 self._timer.arm(seconds, self._showdown)
