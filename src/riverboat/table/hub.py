@@ -29,7 +29,7 @@ import logging
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -121,12 +121,31 @@ class LocalHub(Hub):
 
 @dataclass
 class _Connection:
-    """A player's connection open on this process."""
+    """A player's connection open on this process, and what the holder sent it, handed
+    over in order by a task of its own, so that one slow connection delays no other.
+    One that does not take a message within :data:`SEND_SECONDS` is closed, as the
+    table would drop it in one process (its page connects again)."""
 
     key: str
     player: int
     send: Send
     close: Close
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    pump: asyncio.Task[None] | None = None
+
+    async def hand_over(self) -> None:
+        while True:
+            body = await self.queue.get()
+            try:
+                if "message" in body:
+                    message = _TABLE_MESSAGES.validate_python(body["message"])
+                    await asyncio.wait_for(self.send(message), SEND_SECONDS)
+                if body.get("close"):
+                    await self.close()
+            except Exception:  # it has gone, or hangs: closed, its handler leaves
+                with contextlib.suppress(Exception):
+                    await self.close()
+                return
 
 
 class _Remote:
@@ -202,7 +221,9 @@ class RedisHub(Hub):
     async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
         conn = f"{self.process}/{next(self._numbers)}"
         key = table_key(table)
-        self.local[conn], self.conns[send] = _Connection(key, player, send, close), conn
+        connection = _Connection(key, player, send, close)
+        connection.pump = asyncio.get_running_loop().create_task(connection.hand_over())
+        self.local[conn], self.conns[send] = connection, conn
         await self._push(key, {"op": "sit", "conn": conn, "player": player})
 
     async def act(
@@ -224,7 +245,9 @@ class RedisHub(Hub):
         conn = self.conns.pop(send, None)
         if conn is None:
             return
-        self.local.pop(conn, None)
+        connection = self.local.pop(conn, None)
+        if connection is not None and connection.pump is not None:
+            connection.pump.cancel()
         with contextlib.suppress(Refusal):  # the holder drops it when sending fails
             await self._push(table_key(table), {"op": "leave", "conn": conn, "player": player})
 
@@ -264,16 +287,8 @@ class RedisHub(Hub):
                         )
             return
         listener = self.local.get(body["conn"])
-        if listener is None:
-            return
-        try:
-            if "message" in body:
-                message = _TABLE_MESSAGES.validate_python(body["message"])
-                await asyncio.wait_for(listener.send(message), SEND_SECONDS)
-            if body.get("close"):
-                await listener.close()
-        except Exception:  # it has gone, or hangs: its handler leaves
-            _log.debug("connection %s did not take a message", body["conn"])
+        if listener is not None:
+            listener.queue.put_nowait(body)
 
     # ------------------------------------------------ the holder's side
     async def _candidate(self, table: SharedTable) -> None:
@@ -340,12 +355,15 @@ class RedisHub(Hub):
     async def _carry_out(self, table: SharedTable, op: dict[str, Any]) -> None:
         key, conn, player = table_key(table), str(op["conn"]), int(op["player"])
         remotes = self.remotes.setdefault(key, {})
-        remote = remotes.get(conn)
         if op["op"] == "leave":
-            if remote is not None:
-                del remotes[conn]
-                await table.leave(player, remote)
+            gone = remotes.pop(conn, None)
+            if gone is not None:
+                await table.leave(player, gone)
             return
+        remote = remotes.get(conn)
+        if remote is not None and not any(remote in seat.listeners for seat in table.seats):
+            del remotes[conn]  # the table dropped it (a send failed): seat it again
+            remote = None
         if remote is None:  # seat the connection first, whatever it sent
             remote = _Remote(self, key, conn)
             try:
