@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,6 +52,8 @@ from load import (  # the load benchmark's clients and servers' helpers
 )
 
 REDIS = os.environ.get("RIVERBOAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+#: why a shared seat had to bet again, counted over the run
+NOTES: Counter[str] = Counter()
 
 
 @contextmanager
@@ -102,11 +105,15 @@ async def shared_seat(client: httpx.AsyncClient, until: float, tally: Tally) -> 
                     tally.latencies.append(time.perf_counter() - began)
                     tally.settled += 1
                     break
-                if message["type"] == "error" and message.get("code") not in (None, "note"):
-                    if "balance" in message["message"]:
-                        tally.errors.append(message["message"])
+                if message["type"] == "error":
+                    said = message["message"]
+                    if "balance" in said:
+                        tally.errors.append(said)
                         return
-                    tally.refused += 1  # betting closed for a moment: bet again
+                    if message.get("code") == "note" and not said.startswith("not dealt in"):
+                        continue  # the table's note: the coup goes on
+                    NOTES[said.split(":")[0]] += 1
+                    tally.refused += 1  # refused, or not dealt in: bet again
                     await asyncio.sleep(0.05)
                     break
 
@@ -215,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
                 for k in ("rounds_per_s", "p50_ms", "p99_ms")
             ]
             print(f"{kind:<7} {ratios[0]:>8.2f}x {ratios[1]:>6.2f}x {ratios[2]:>6.2f}x")
+    if NOTES:
+        print("\nwhy a shared seat bet again: " + "; ".join(f"{n} x {w}" for w, n in NOTES.items()))
     return 0
 
 
