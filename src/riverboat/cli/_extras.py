@@ -12,7 +12,7 @@ _EXTRAS = {
     "web": (("fastapi", "uvicorn"), "the web table"),
     "terminal": (("textual",), "the terminal table"),
     "postgres": (("psycopg",), "PostgreSQL"),
-    "redis": (("redis",), "Redis"),
+    "redis": (("redis",), "Redis (kept state, shared tables across server processes)"),
     "cluster": (("dask", "distributed"), "a Dask cluster"),
 }
 

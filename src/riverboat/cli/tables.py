@@ -54,11 +54,25 @@ def serve(
             max=64,
             help="Server processes (PostgreSQL only; SQLite serves from one). Sessions, "
             "log-in throttles and rate limits are shared by every process (the database, "
-            "or Redis with RIVERBOAT_REDIS_URL); a shared table is not yet: with N > 1 "
-            "each process deals its own copy of each shared table, and players sit "
-            "together only when their connections reach the same process.",
+            "or Redis with --redis); the shared tables too with --redis; without it each "
+            "process deals its own copy of each shared table.",
         ),
     ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            envvar="RIVERBOAT_REDIS_URL",
+            help="redis://HOST:PORT/DB: serve the shared tables together with every other "
+            "process started with this Redis and database (PostgreSQL only; docs/deploy.md).",
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(
+            envvar="RIVERBOAT_REDIS_PREFIX", help="What this deployment's Redis keys begin with."
+        ),
+    ] = "riverboat:",
 ) -> None:
     """Serve the tables in the browser.
 
@@ -66,8 +80,9 @@ def serve(
     players log in with named accounts."""
     _need_extra("web", "riverboat serve")
     _check_database_url(database)
-    if os.environ.get("RIVERBOAT_REDIS_URL"):
-        _need_extra("redis", "RIVERBOAT_REDIS_URL")
+    if redis is not None:
+        _need_extra("redis", "--redis")
+        _check_redis(redis, database)
     configs = _table_configs(tables, tables_file)
     if workers > 1:
         _check_workers(database, workers)
@@ -81,6 +96,8 @@ def serve(
         "database": database,
         "local_player": local,
         "allowed_hosts": loopback,
+        "redis": redis,
+        "redis_prefix": redis_prefix,
     }
     options = server_options(forwarded_allow_ips)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
@@ -90,14 +107,15 @@ def serve(
         return
     from riverboat.table.service import TableService
 
-    TableService(database).recover()  # G7, once, before any worker deals
+    if redis is None:  # with Redis, the tables' takeover finishes what a stopped server left
+        TableService(database).recover()  # G7, once, before any worker deals
+        typer.echo(
+            f"{workers} worker processes: each deals its own copy of each shared table "
+            "(with --redis they serve the same tables)",
+            err=True,
+        )
     shared = [config.model_dump() for config in configs] if configs is not None else None
     os.environ[SETTINGS] = json.dumps({**settings, "tables": shared})
-    typer.echo(
-        f"{workers} worker processes: each deals its own copy of each shared table "
-        "(players on different processes do not sit together yet)",
-        err=True,
-    )
     uvicorn.run(
         "riverboat.web.app:app_from_environment",
         factory=True,
@@ -138,6 +156,28 @@ def _check_workers(database: str | None, workers: int) -> None:
             "(RIVERBOAT_REDIS_URL=redis://HOST:6379/0); see docs/service.md",
             param_hint="--workers",
         )
+
+
+def _check_redis(redis: str, database: str | None) -> None:
+    """Shared tables across processes need PostgreSQL and a Redis that answers: say
+    which is missing before serving anything."""
+    from riverboat.store import database_url
+
+    if (database or database_url()).startswith("sqlite"):
+        typer.echo(
+            "Error: --redis: shared tables across processes need PostgreSQL "
+            "(--database postgresql+psycopg://...): an SQLite file is served by one "
+            "process, which needs no Redis",
+            err=True,
+        )
+        raise typer.Exit(2)
+    import redis as redis_client
+
+    try:
+        redis_client.Redis.from_url(redis, socket_connect_timeout=3).ping()
+    except Exception as error:
+        typer.echo(f"Error: --redis: {redis} does not answer: {error}", err=True)
+        raise typer.Exit(1) from None
 
 
 class Lines(StrEnum):

@@ -3,6 +3,7 @@
 >>> engine = connect("sqlite://")   # in memory, migrated
 >>> sorted(inspect(engine).get_table_names())
 ['alembic_version', 'deals', 'kept_state', 'ledger', 'players', 'round_events', 'rounds',
+ 'shared_tables',
  'transactions']
 """
 

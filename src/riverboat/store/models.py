@@ -35,6 +35,7 @@ __all__ = [
     "Player",
     "RoundEvent",
     "RoundRow",
+    "SharedTableRow",
     "Transaction",
 ]
 
@@ -196,3 +197,24 @@ class KeptState(Base):
     value: Mapped[str | None] = mapped_column(Text)
     count: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     expires: Mapped[float] = mapped_column(Float)
+
+
+class SharedTableRow(Base):
+    """A shared table's live state, written by the server process that runs its clock
+    (:mod:`riverboat.table.live_state`), so another can take the table over.
+
+    ``token`` is the fencing token of the lease whose holder last wrote (or claimed)
+    the row: a write with a smaller token is refused. ``deadline`` is the pending
+    step's time (seconds since the epoch), ``state`` the seats, bets, decisions and
+    the shoe's progress (JSON).
+    """
+
+    __tablename__ = "shared_tables"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token: Mapped[int] = mapped_column(BigInteger)
+    phase: Mapped[str] = mapped_column(String(16))
+    deadline: Mapped[float | None] = mapped_column(Float)
+    deal_id: Mapped[int | None] = mapped_column(ForeignKey("deals.id"))
+    state: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)

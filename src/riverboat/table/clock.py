@@ -1,5 +1,6 @@
 """A shared table's timer: one pending deadline (betting closes, decisions close) that
-runs its step under the table's lock, and the time left until it.
+runs its step under the table's lock, the time left until it, and the deadline on the
+wall clock (which another server process reads, if it takes the table over).
 
 Arming the timer replaces whatever was pending. A step that fails is logged here, since
 no one awaits a timer.
@@ -23,6 +24,7 @@ class Timer:
         self._lock, self._log, self._game = lock, log, game
         self._task: asyncio.Task[None] | None = None
         self._deadline: float | None = None
+        self._wall: float | None = None
 
     @property
     def armed(self) -> bool:
@@ -34,6 +36,10 @@ class Timer:
         if self._deadline is None:
             return None
         return max(0.0, self._deadline - time.monotonic())
+
+    def deadline(self) -> float | None:
+        """When the pending step runs, in seconds since the epoch, or None."""
+        return self._wall
 
     def arm(self, seconds: float, then: Callable[[], Awaitable[None]]) -> None:
         """Run ``then`` in ``seconds``, under the lock, instead of any pending step."""
@@ -49,10 +55,11 @@ class Timer:
 
         self.cancel()
         self._deadline = time.monotonic() + seconds
+        self._wall = time.time() + seconds
         self._task = asyncio.get_running_loop().create_task(later())
 
     def cancel(self) -> None:
         """Drop the pending step, unless it is the one running now."""
-        task, self._task, self._deadline = self._task, None, None
+        task, self._task, self._deadline, self._wall = self._task, None, None, None
         if task is not None and task is not asyncio.current_task():
             task.cancel()

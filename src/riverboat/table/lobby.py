@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.games.codec import to_json
-from riverboat.table.seats import Send, find_seat
+from riverboat.table.seats import find_seat
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.table.views import LobbyShoe, LobbyTable, LobbyView, SpotInfo
@@ -207,9 +207,12 @@ class Lobby:
         """Why ``name`` finds no table, and what does."""
         return f"no table {name!r}; the tables are {', '.join(self.tables)} (see /api/lobby)"
 
-    async def sit(self, table: SharedTable, player: int, send: Send) -> None:
-        """Seat the player at ``table`` (:meth:`SharedTable.sit`) unless they keep a seat
-        at another table of its game: a seat they are leaving is waited for a moment."""
+    async def sit(
+        self, table: SharedTable, player: int, seating: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Seat the player at ``table`` with ``seating`` (the hub's: here, or where the
+        table's clock runs) unless they keep a seat at another table of its game here:
+        a seat they are leaving is waited for a moment."""
         async with self._seating[table.game]:
             waited = 0.0
             while (elsewhere := self._seated_elsewhere(table, player)) is not None:
@@ -222,7 +225,7 @@ class Lobby:
                     )
                 await asyncio.sleep(0.1)
                 waited += 0.1
-            await table.sit(player, send)
+            await seating()
 
     def _seated_elsewhere(self, table: SharedTable, player: int) -> SharedTable | None:
         return next(

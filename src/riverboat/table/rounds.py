@@ -24,6 +24,7 @@ from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
 from riverboat.table import records
 from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
 from riverboat.table.ledger import Ledger, player_account, round_account
+from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
 from riverboat.table.verify import fair_cards, own_places
 from riverboat.table.views import ExportedRound, RoundRecord, RoundView
@@ -210,14 +211,20 @@ class Rounds:
             except ValueError:
                 return None
 
-    def showdown(self, decisions: Sequence[tuple[int, int, str, Cents | None]]) -> dict[int, str]:
+    def showdown(
+        self,
+        decisions: Sequence[tuple[int, int, str, Cents | None]],
+        fence: Fence | None = None,
+    ) -> dict[int, str]:
         """A shared table's decisions, ``(player, round, action, amount)``, carried out
         in one transaction, so no round settles, and no dealer card shows, before the
         others (C8). A decision no longer legal or affordable folds; a round no longer
-        open is left as it is. Notes for the players, by round.
+        open is left as it is. Notes for the players, by round. With ``fence``, only
+        while that lease still runs the table.
         """
 
         def work(session: Session) -> dict[int, str]:
+            check_fence(session, fence)
             notes = {}
             for player_id in sorted({player_id for player_id, *_ in decisions}):
                 self.ledger.lock(session, player_id)  # in one order: no deadlock between tables
@@ -247,7 +254,9 @@ class Rounds:
 
         return self.ledger.write(work)
 
-    def void_shared(self, seats: Sequence[tuple[int, int]], reason: str) -> dict[int, Cents]:
+    def void_shared(
+        self, seats: Sequence[tuple[int, int]], reason: str, fence: Fence | None = None
+    ) -> dict[int, Cents]:
         """A shared table's rounds, ``(player, round)``, that its showdown could not carry
         out: each still open is void and its wagers returned (G7: no decision of it was
         carried out), in one transaction. What each voided round returned, by round; a
@@ -255,6 +264,7 @@ class Rounds:
         """
 
         def work(session: Session) -> dict[int, Cents]:
+            check_fence(session, fence)
             returned = {}
             for player_id in sorted({player_id for player_id, _ in seats}):
                 self.ledger.lock(session, player_id)

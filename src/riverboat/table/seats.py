@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from riverboat.errors import IllegalAction
 from riverboat.games.spec import GameSpec
@@ -40,6 +41,38 @@ class Seat:
     second: dict[str, Cents] | None = None
     round_id: int | None = None
     decision: tuple[str, Cents | None] | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """What the database keeps of the seat for a process that takes the table over:
+        everything but its connections (they sit again with the new process)."""
+        return {
+            "player": self.player,
+            "name": self.name,
+            "client_seed": self.client_seed,
+            "wagers": self.wagers,
+            "second": self.second,
+            "round_id": self.round_id,
+            "decision": list(self.decision) if self.decision else None,
+        }
+
+    @classmethod
+    def restored(cls, stored: dict[str, Any]) -> Seat:
+        """The seat :meth:`stored` kept, without connections.
+
+        >>> seat = Seat(7, "ann", "s", wagers={"ante": 500}, round_id=3, decision=("play", 500))
+        >>> Seat.restored(seat.stored()) == seat
+        True
+        """
+        decision = stored["decision"]
+        return cls(
+            player=stored["player"],
+            name=stored["name"],
+            client_seed=stored["client_seed"],
+            wagers=stored["wagers"],
+            second=stored["second"],
+            round_id=stored["round_id"],
+            decision=(decision[0], decision[1]) if decision else None,
+        )
 
     @property
     def positions(self) -> int:

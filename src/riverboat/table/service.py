@@ -37,6 +37,7 @@ from riverboat.store.models import Player
 from riverboat.table.audit import Audit
 from riverboat.table.exports import export_round
 from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
+from riverboat.table.live_state import Fence
 from riverboat.table.players import LOCAL_PLAYER, Players
 from riverboat.table.rounds import Rounds
 from riverboat.table.sources import Deals, SharedCards
@@ -129,9 +130,14 @@ class TableService:
         """A decision in an open round; its Play, Raise or fee is debited first."""
         return self.rounds.act(player_id, round_id, action, amount, idempotency_key)
 
-    def showdown(self, decisions: Sequence[tuple[int, int, str, Cents | None]]) -> dict[int, str]:
-        """A shared table's decisions carried out together (C8); notes by round."""
-        return self.rounds.showdown(decisions)
+    def showdown(
+        self,
+        decisions: Sequence[tuple[int, int, str, Cents | None]],
+        fence: Fence | None = None,
+    ) -> dict[int, str]:
+        """A shared table's decisions carried out together (C8); notes by round. With
+        ``fence``, only while that lease runs the table."""
+        return self.rounds.showdown(decisions, fence)
 
     def check_decision(
         self, player_id: int, round_id: int, action: str, amount: Cents | None = None

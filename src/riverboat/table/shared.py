@@ -36,6 +36,14 @@ every seat sees), ``decided`` and ``error``.
 
 The seats and sending to their connections are :mod:`riverboat.table.seats`; the
 betting and decision deadlines are a :class:`riverboat.table.clock.Timer`.
+
+Several server processes may serve one table (:mod:`riverboat.table.hub`): the one
+holding the table's lease runs it with that lease's :class:`~riverboat.table.live_state.Fence`
+(:meth:`SharedTable.take_over`), writes its state to the database before each
+message it sends (phase, deadline, deal, seats' bets and decisions), and stops
+(:meth:`SharedTable.step_down`) once the lease is lost. The process that takes over
+finishes the hand in play at its deadline; a deal it finds half made is void and
+refunded (G7). Without a fence (one process) nothing is written but the rounds.
 """
 
 from __future__ import annotations
@@ -43,15 +51,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from riverboat.deck import cut_card_reached
 from riverboat.errors import IllegalAction, Refusal, Unavailable
 from riverboat.games import GAMES, find_game
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
+from riverboat.table import live_state
 from riverboat.table.clock import Timer
+from riverboat.table.live_state import Fence, LeaseLostError
 from riverboat.table.seats import CONNECTIONS, Seat, Send, deliver, find_seat, seated
 from riverboat.table.service import DealLayout, SharedCards, TableService
 from riverboat.table.views import (
@@ -77,6 +88,7 @@ __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 #: the games with shared tables; their seats are the round's (``max_seats``)
 SHARED_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shared)
 _log = logging.getLogger(__name__)
+_PHASES = ("betting", "deciding", "settling", "closed")
 _UNREACHABLE = "the table could not reach its database"
 _VOID = "the showdown could not reach the database"
 _CLOSED = (
@@ -94,7 +106,7 @@ async def _reach(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     refusal that changed nothing and says to try again."""
     try:
         return await asyncio.to_thread(call, *args, **kwargs)
-    except Refusal:
+    except (Refusal, LeaseLostError):
         raise
     except Exception as error:
         _log.warning("a shared table's call failed: %s", _short(error))
@@ -147,6 +159,8 @@ class SharedTable:
         self.layout: DealLayout | None = None
         self.next_place = 0
         self.road: list[str] = []  # this shoe's coups' winners: Player, Banker or Tie
+        #: the lease this process runs the table with, when several processes serve it
+        self.fence: Fence | None = None
         self._lock = asyncio.Lock()
         self._timer = Timer(self._lock, _log, game)
 
@@ -254,6 +268,7 @@ class SharedTable:
             await _reach(self.service.check_decision, player, round_id, action, amount)
             seat.decision = (action, amount)
             waiting = sum(s.round_id is not None and s.decision is None for s in self.seats)
+            await self._save()  # kept before it is acknowledged
             await seat.send(DecidedMessage(action=action, waiting=waiting))
             if waiting == 0:
                 await self._showdown()
@@ -271,6 +286,121 @@ class SharedTable:
         """Wait until a showdown being tried again has settled or voided its rounds."""
         while self._settling is not None:
             await asyncio.shield(self._settling)
+
+    # ------------------------------------------- several processes, one table
+    async def take_over(self, fence: Fence, stored: live_state.Stored | None) -> None:
+        """Run the table from here with ``fence``, from the state the last process that
+        ran it wrote (``stored``; None: a new table). Its seats come back without
+        connections (they sit again), its pending step at its deadline; rounds dealt
+        from its deal that the state does not show are taken in (:meth:`_adopt`)."""
+        self._timer.cancel()
+        async with self._lock:
+            self._reset()
+            self.fence = fence
+            if stored is None:
+                return
+            state = stored.state
+            self.seats = [Seat.restored(seat) for seat in state.get("seats", [])]
+            self.next_place, self.road = state.get("next_place", 0), state.get("road", [])
+            if stored.deal_id is not None and not stored.deal_revealed:
+                self.deal = NewDeal(id=stored.deal_id, commitment=state["commitment"])
+                if stored.deal_sealed:  # it keeps its seed: its layout again
+                    self.layout = await _reach(self.service.seal_deal, stored.deal_id, "")
+            self.phase = stored.phase if stored.phase in _PHASES else "betting"
+            over = await self._adopt()  # or its deal is shown: the showdown was written
+            over = over or (
+                self.phase == "deciding" and stored.deal_id is not None and self.deal is None
+            )
+            seconds = 0.0 if over else max(0.0, (stored.deadline or time.time()) - time.time())
+            if self.phase == "deciding":
+                self._timer.arm(seconds, self._showdown)
+            elif self.phase in ("settling", "closed"):  # its showdown was not finished
+                playing = [seat for seat in self.seats if seat.round_id is not None]
+                self._settling = asyncio.get_running_loop().create_task(
+                    self._taken_void(playing)
+                )
+            elif any(s.wagers for s in self.seats):
+                self._timer.arm(seconds if stored.deadline else self.betting_seconds, self._deal)
+            await self._save()
+
+    async def step_down(self) -> None:
+        """Another process runs the table now (or will): stop, and forget it here."""
+        self._timer.cancel()
+        if self._settling is not None:  # its rounds are the new holder's to finish
+            self._settling.cancel()
+        async with self._lock:
+            self._reset()
+
+    def _reset(self) -> None:
+        self._timer.cancel()
+        self.seats, self.phase, self.fence = [], "betting", None
+        self.deal, self.layout, self.next_place, self.road = None, None, 0, []
+
+    async def _adopt(self) -> bool:
+        """Take in what a process stopped mid-deal left (lock held): at a shoe, the
+        coups dealt since the state was written (their seats are done with their bets,
+        the shoe and its road go on after them); at a deck, every open round dealt
+        from it that no seat shows is void and refunded (G7: none was decided) and the
+        next hand has a new deck, since those cards were seen. Whether the hand the
+        seats show is over already (its showdown was written): it ends now."""
+        if self.deal is None or self.layout is None:
+            return False
+        rounds = await _reach(live_state.deal_rounds, self.service.engine, self.deal.id)
+        if self.spec.shoe is not None:
+            late = {r.player for r in rounds if r.places and r.places[0] >= self.next_place}
+            for seat in self.seats:
+                if seat.player in late:
+                    seat.wagers = seat.second = None
+            self.road = live_state.coup_winners(rounds)
+            self.next_place = max((max(r.places) + 1 for r in rounds if r.places), default=0)
+            self.next_place = max(self.next_place, self.layout.first)
+            cut = self.layout.cut_card_from_end or 0
+            if cut_card_reached(self.layout.size - self.next_place, cut):
+                self.road = []
+                await self._next_deal(broadcast=False)
+            return False
+        shown = {s.round_id for s in self.seats if s.round_id is not None}
+        over = bool(shown) and not any(r.status == "open" for r in rounds if r.id in shown)
+        strays = [(r.player, r.id) for r in rounds if r.status == "open" and r.id not in shown]
+        if not strays:
+            return over
+        await _reach(self.service.rounds.void_shared, strays, _VOID, self.fence)
+        for seat in self.seats:
+            if any(player == seat.player for player, _ in strays):
+                seat.wagers = seat.second = None
+        if not shown:
+            await self._next_deal(broadcast=False)
+        return over
+
+    def stored(self) -> dict[str, Any]:
+        """What the database keeps of the table besides its phase, deadline and deal."""
+        return {
+            "seats": [seat.stored() for seat in self.seats],
+            "next_place": self.next_place,
+            "road": self.road,
+            "commitment": self.deal.commitment if self.deal else None,
+        }
+
+    async def _save(self) -> None:
+        """Write the table's state, when several processes serve it (lock held). A
+        newer lease's claim stops the step (:class:`LeaseLostError`); a database that does
+        not answer leaves the last state written, and the table plays on."""
+        if self.fence is None:
+            return
+        try:
+            await asyncio.to_thread(
+                live_state.save,
+                self.service.engine,
+                self.fence,
+                self.phase,
+                self._timer.deadline(),
+                self.deal.id if self.deal else None,
+                self.stored(),
+            )
+        except LeaseLostError:
+            raise
+        except Exception as error:
+            _log.warning("the %s table's state was not written: %s", self.game, _short(error))
 
     # ---------------------------------------------------------- the deal
     async def _deal(self) -> None:
@@ -351,8 +481,10 @@ class SharedTable:
                 self.game,
                 wagers,
                 second=second,
-                shared=SharedCards(self.deal.id, places),
+                shared=SharedCards(self.deal.id, places, self.fence),
             )
+        except LeaseLostError:
+            raise
         except Refusal as error:  # any kind: a rule, G7 (Conflict), a deal not found
             message = f"not dealt in: {error}"
         except Exception:  # the database failed: its transaction took nothing
@@ -401,7 +533,9 @@ class SharedTable:
         """The showdown's notes once it is written, or None if it failed (one
         transaction: a failed one carried out nothing)."""
         try:
-            return await asyncio.to_thread(self.service.showdown, decisions)
+            return await asyncio.to_thread(self.service.showdown, decisions, self.fence)
+        except LeaseLostError:
+            raise
         except Exception as error:  # the database did not answer, or failed
             _log.warning("the %s table's showdown failed: %s", self.game, _short(error))
         return None
@@ -423,17 +557,33 @@ class SharedTable:
                     async with self._lock:
                         await self._settled(playing, notes)
                     return
-            seats = [(s.player, s.round_id) for s in playing if s.round_id is not None]
-            while (returned := await self._void(seats)) is None:
-                async with self._lock:
-                    if self.phase != "closed":
-                        self.phase = "closed"
-                        closed = ErrorMessage(message=_CLOSED)
-                        await deliver((seat, closed) for seat in playing)
-                        await self._broadcast()
-                await asyncio.sleep(self.reopen_seconds)
+            await self._void_all(playing)
+        except Exception:  # no one awaits this task: say it here
+            _log.exception("the %s table's showdown could not be finished", self.game)
+        finally:
+            self._settling = None
+
+    async def _void_all(self, playing: list[Seat]) -> None:
+        """Void and refund the seats' open rounds, trying again every
+        :attr:`reopen_seconds` with the table closed to bets meanwhile; then tell the
+        seats and reopen betting. The lock is taken only to tell the seats."""
+        seats = [(s.player, s.round_id) for s in playing if s.round_id is not None]
+        while (returned := await self._void(seats)) is None:
             async with self._lock:
-                await self._voided(playing, returned)
+                if self.phase != "closed":
+                    self.phase = "closed"
+                    closed = ErrorMessage(message=_CLOSED)
+                    await deliver((seat, closed) for seat in playing)
+                    await self._broadcast()
+            await asyncio.sleep(self.reopen_seconds)
+        async with self._lock:
+            await self._voided(playing, returned)
+
+    async def _taken_void(self, playing: list[Seat]) -> None:
+        """A showdown the last process left unfinished (``settling`` or ``closed``):
+        its rounds void and refunded here, a round it did settle left settled."""
+        try:
+            await self._void_all(playing)
         except Exception:  # no one awaits this task: say it here
             _log.exception("the %s table's showdown could not be finished", self.game)
         finally:
@@ -443,7 +593,11 @@ class SharedTable:
         """Void and refund the seats' open rounds; what each got back (a round the
         showdown settled after all is left settled), or None if the void failed."""
         try:
-            return await asyncio.to_thread(self.service.rounds.void_shared, seats, _VOID)
+            return await asyncio.to_thread(
+                self.service.rounds.void_shared, seats, _VOID, self.fence
+            )
+        except LeaseLostError:
+            raise
         except Exception as error:
             _log.warning("the %s table could not void its rounds: %s", self.game, _short(error))
             return None
@@ -531,4 +685,5 @@ class SharedTable:
         )
 
     async def _broadcast(self) -> None:
+        await self._save()
         await deliver((seat, self.snapshot(seat.player)) for seat in list(self.seats))

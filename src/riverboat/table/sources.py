@@ -37,6 +37,7 @@ from riverboat.games.codec import from_json, to_json
 from riverboat.rng import FairSource, new_client_seed
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table.ledger import Ledger
+from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
 
@@ -58,6 +59,8 @@ class SharedCards:
 
     deal_id: int
     places: Sequence[int]
+    #: the lease of the process that runs the table, checked as the round is dealt
+    fence: Fence | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,7 @@ class SharedDeal(CardSource):
         return from_json(kind.rules_type, json.loads(self._deal(session).rules))
 
     def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+        check_fence(session, self.shared.fence)
         deal = self._deal(session)
         seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
         order = fair_cards(self.game, json.loads(deal.rules), seeds).order

@@ -32,6 +32,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
 
 from riverboat.store.state import DatabaseStore, MemoryStore, StateStore, open_store
+from riverboat.table.hub import Hub, LocalHub, RedisHub
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES
@@ -80,15 +81,27 @@ def create_app(
     decision_seconds: float = 45.0,
     tables: Sequence[TableConfig] | None = None,
     state: StateStore | None = None,
+    redis: str | None = None,
+    redis_prefix: str = "riverboat:",
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
     ``house_edges`` works out each game's edge in the background for the pay tables;
     the shared tables (``tables``, default one of each shared game) close betting and
     decisions after the given seconds. Sessions, failed log-ins and rate-limit counts
     are kept in ``state``: by default Redis if ``RIVERBOAT_REDIS_URL`` names one, else
-    the database."""
+    the database.
+
+    With ``redis`` (a URL; the database must then be PostgreSQL) every process started
+    so serves the same shared tables (:class:`~riverboat.table.hub.RedisHub`, its keys
+    beginning with ``redis_prefix``); ``recover`` is then left to the tables' takeover,
+    since another process's rounds in play are not a stopped server's."""
     service = TableService(database)
-    if recover:  # G7: rounds a stopped server left before their first decision are void
+    if redis is not None and service.engine.dialect.name == "sqlite":
+        raise ValueError(
+            "shared tables across processes need PostgreSQL: an SQLite file is one "
+            "machine's, and one process serves it; leave RIVERBOAT_REDIS_URL unset"
+        )
+    if recover and redis is None:  # G7: a stopped server's rounds before their first decision
         service.recover()
     if tables is None:
         tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))
@@ -96,9 +109,17 @@ def create_app(
     kept = state if state is not None else open_store(service.engine)
     service.players.throttle = StoreThrottle(kept)
 
+    hub: Hub = (  # chosen once: this process alone, or every process sharing Redis
+        LocalHub(table_routes.act_on)
+        if redis is None
+        else RedisHub(redis, table_routes.act_on, prefix=redis_prefix)
+    )
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await hub.start(lobby.tables.values())
         yield
+        await hub.stop()
         await lobby.close()
 
     _short_waits(service.engine)
@@ -116,7 +137,7 @@ def create_app(
     )
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
-    app.state.sessions, app.state.lobby = Sessions(kept), lobby
+    app.state.sessions, app.state.lobby, app.state.hub = Sessions(kept), lobby, hub
     app.state.limiter = RateLimiter(rate_limit, store=_request_counts(kept, service.engine))
     app.state.budgets = Budgets()
     routers = (page, games, rounds, players, history, lobby_routes, table_routes)

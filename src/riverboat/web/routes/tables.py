@@ -1,5 +1,9 @@
 """Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.shared`.
 
+The route checks each message and passes it on through the server's
+:class:`~riverboat.table.hub.Hub`: to the table in this process, or to the process
+that runs the table's clock (:func:`act_on` carries it out there).
+
 A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT`
 bytes: a larger one closes the connection (1009, "message too big"); a binary frame
 or text that is not a message is refused with an error message and the seat stays.
@@ -19,6 +23,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
+from riverboat.table.hub import Hub
+from riverboat.table.seats import Send
 from riverboat.table.shared import SharedTable
 from riverboat.table.throttle import Busy
 from riverboat.table.views import (
@@ -39,7 +45,7 @@ from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, c
 from riverboat.web.guards import BODY_LIMIT, json_problem
 from riverboat.web.models import first_problem
 
-__all__ = ["router"]
+__all__ = ["act_on", "router"]
 
 router = APIRouter()
 #: what a send or receive raises once the client has gone
@@ -48,15 +54,14 @@ PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
 TableMessages: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 
 
-async def _table_message(table: SharedTable, player: int, text: str) -> ErrorMessage | None:
-    """One message from a player at a shared table, checked before it acts; the
-    refusal to send back, if any (a malformed message is an ``invalid_request``, as
-    a malformed HTTP request is)."""
+def _player_message(text: str) -> PlayerMessage | ErrorMessage:
+    """One message from a player at a shared table, or the refusal to send back (a
+    malformed message is an ``invalid_request``, as a malformed HTTP request is)."""
     problem = json_problem(text.encode("utf-8", "surrogatepass"))
     if problem:
         return _refusal(problem.replace("the body", "the message"), INVALID_REQUEST)
     try:
-        message = PlayerMessages.validate_json(text)
+        return PlayerMessages.validate_json(text)
     except ValidationError as error:
         return _refusal(
             f"{first_problem(error.errors())}; send "
@@ -64,6 +69,22 @@ async def _table_message(table: SharedTable, player: int, text: str) -> ErrorMes
             '{"type": "decide", "action": "play", "amount": 1000}',
             INVALID_REQUEST,
         )
+
+
+async def _table_message(
+    hub: Hub, table: SharedTable, player: int, send: Send, text: str
+) -> ErrorMessage | None:
+    """One message from a player, checked here and passed on through the hub; the
+    refusal to send back now, if any."""
+    message = _player_message(text)
+    if isinstance(message, ErrorMessage):
+        return message
+    return await hub.act(table, player, send, message)
+
+
+async def act_on(table: SharedTable, player: int, message: PlayerMessage) -> ErrorMessage | None:
+    """A checked message carried out at the table, where its clock runs; the refusal
+    to send back, if any."""
     try:
         if isinstance(message, Bet):
             await table.bet(player, message.wagers, message.second, message.client_seed)
@@ -90,6 +111,12 @@ async def _next_text(websocket: WebSocket) -> str | None:
         raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
     text = frame.get("text")
     return text if isinstance(text, str) else None
+
+
+def _hub(websocket: WebSocket) -> Hub:
+    """Where the shared tables' messages go: this process, or the one running the table."""
+    hub: Hub = websocket.app.state.hub
+    return hub
 
 
 async def _admit(websocket: WebSocket, name: str) -> tuple[int, SharedTable] | None:
@@ -132,7 +159,7 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
     if admitted is None:
         return
     player, table = admitted
-    sessions, limiter = get_sessions(websocket), get_limiter(websocket)
+    sessions, limiter, hub = get_sessions(websocket), get_limiter(websocket), _hub(websocket)
     token = websocket.cookies.get(SESSION_COOKIE)
     signed_in = await anyio.to_thread.run_sync(sessions.alive, token)
     await websocket.accept()
@@ -143,7 +170,9 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
         await websocket.send_json(TableMessages.dump_python(message, mode="json"))
 
     try:
-        await get_lobby(websocket).sit(table, player, send)
+        await get_lobby(websocket).sit(
+            table, player, lambda: hub.sit(table, player, send, websocket.close)
+        )
         while True:
             text = await _next_text(websocket)
             if signed_in and not await anyio.to_thread.run_sync(sessions.alive, token):
@@ -158,7 +187,7 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
             elif text is None:
                 refusal = _refusal("send messages as JSON text, not binary", INVALID_REQUEST)
             else:
-                refusal = await _table_message(table, player, text)
+                refusal = await _table_message(hub, table, player, send, text)
             if refusal is not None:
                 await send(refusal)
     except Refusal as error:  # no seat: the table is full, say so if it still listens
@@ -168,4 +197,4 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
     except _GONE:  # the client went (or its connection broke) mid-send: nothing to say
         pass
     finally:  # whatever ended the connection, its seat is not left behind
-        await table.leave(player, send)
+        await hub.leave(table, player, send)

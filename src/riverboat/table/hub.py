@@ -1,0 +1,382 @@
+"""Where a shared table's messages go: one server process, or several over Redis.
+
+A front end seats a player, passes on their messages and lets them go through a
+:class:`Hub`, chosen once as the server starts:
+
+* :class:`LocalHub` (the default): every table lives in this process, and the hub
+  calls it directly; nothing else to start.
+* :class:`RedisHub` (``RIVERBOAT_REDIS_URL``, on PostgreSQL): any number of processes
+  serve the same tables. One at a time runs a table's clock, holding its lease
+  (:mod:`riverboat.table.lease`) and writing its state to the database
+  (:mod:`riverboat.table.live_state`). A player's messages go into the table's inbox
+  (a Redis list, so none is lost while the lease changes hands), which the holder
+  reads in order; what the holder sends a player's connection is published on the
+  channel of the process that connection is open on, and only that connection gets
+  it: no process passes one player's cards to another (C8). When a process takes a
+  table over it says so on the table's channel, and every process seats its
+  connections at that table again.
+
+Every Redis key and channel of a table goes by :func:`table_key`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from riverboat.errors import Refusal, Unavailable
+from riverboat.rng import new_token
+from riverboat.table import live_state
+from riverboat.table.lease import Lease
+from riverboat.table.live_state import Fence, LeaseLostError
+from riverboat.table.seats import SEND_SECONDS, Send
+from riverboat.table.shared import SharedTable
+from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
+
+__all__ = ["Close", "Handler", "Hub", "LocalHub", "RedisHub", "table_key"]
+
+_log = logging.getLogger(__name__)
+#: a player's message carried out at their table; the refusal to send back, if any
+Handler = Callable[[SharedTable, int, PlayerMessage], Awaitable[ErrorMessage | None]]
+#: closes a player's connection (after a refusal to seat them)
+Close = Callable[[], Awaitable[None]]
+_PLAYER_MESSAGES: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
+_TABLE_MESSAGES: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
+_UNREACHED = "the table's messages could not reach the server running it; try again shortly"
+
+
+def table_key(table: SharedTable) -> str:
+    """The name a table's lease, inbox, channel and stored state go by."""
+    return table.config.id if table.config is not None else table.game
+
+
+def _refusal(error: Refusal) -> ErrorMessage:
+    return ErrorMessage(message=str(error), error=str(error), code=error.code)
+
+
+class Hub(ABC):
+    """Seats players at shared tables and carries their messages."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+
+    async def start(self, tables: Iterable[SharedTable]) -> None:  # noqa: B027
+        """Begin serving ``tables`` (the server has started)."""
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Stop serving the tables (the server is stopping)."""
+
+    @abstractmethod
+    async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
+        """Seat the player at the table with this connection (``send``); a refusal to
+        seat them is raised, or sent and the connection closed."""
+
+    @abstractmethod
+    async def act(
+        self, table: SharedTable, player: int, send: Send, message: PlayerMessage
+    ) -> ErrorMessage | None:
+        """The player's message at the table; a refusal to send back now, if any."""
+
+    @abstractmethod
+    async def leave(self, table: SharedTable, player: int, send: Send) -> None:
+        """The connection has gone."""
+
+
+class LocalHub(Hub):
+    """Every table in this process: the hub calls it."""
+
+    def __init__(self, handler: Handler) -> None:
+        super().__init__(handler)
+        self.tables: list[SharedTable] = []
+
+    async def start(self, tables: Iterable[SharedTable]) -> None:
+        self.tables = list(tables)
+
+    async def stop(self) -> None:
+        for table in self.tables:
+            await table.close()
+
+    async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
+        await table.sit(player, send)
+
+    async def act(
+        self, table: SharedTable, player: int, send: Send, message: PlayerMessage
+    ) -> ErrorMessage | None:
+        return await self.handler(table, player, message)
+
+    async def leave(self, table: SharedTable, player: int, send: Send) -> None:
+        await table.leave(player, send)
+
+
+@dataclass
+class _Connection:
+    """A player's connection open on this process, and what the holder sent it, handed
+    over in order by a task of its own, so that one slow connection delays no other.
+    One that does not take a message within :data:`SEND_SECONDS` is closed, as the
+    table would drop it in one process (its page connects again)."""
+
+    key: str
+    player: int
+    send: Send
+    close: Close
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    pump: asyncio.Task[None] | None = None
+
+    async def hand_over(self) -> None:
+        while True:
+            body = await self.queue.get()
+            try:
+                if "message" in body:
+                    message = _TABLE_MESSAGES.validate_python(body["message"])
+                    await asyncio.wait_for(self.send(message), SEND_SECONDS)
+                if body.get("close"):
+                    await self.close()
+            except Exception:  # it has gone, or hangs: closed, its handler leaves
+                with contextlib.suppress(Exception):
+                    await self.close()
+                return
+
+
+class _Remote:
+    """A connection as the table's holder sees it: sending to it publishes on the
+    channel of the process it is open on; a process that no longer listens (it has
+    stopped) drops it."""
+
+    def __init__(self, hub: RedisHub, key: str, conn: str) -> None:
+        self.hub, self.key, self.conn = hub, key, conn
+
+    async def __call__(self, message: TableMessage) -> None:
+        body = {"conn": self.conn, "message": _TABLE_MESSAGES.dump_python(message, mode="json")}
+        if not await self.hub.publish_to(self.conn, body):
+            self.hub.remotes.get(self.key, {}).pop(self.conn, None)
+            raise ConnectionError(f"connection {self.conn} has gone")
+
+
+class RedisHub(Hub):
+    """Tables served by every process that shares ``url``'s Redis (and one PostgreSQL
+    database); keys and channels begin with ``prefix``. A table's lease lasts
+    ``lease_seconds``: a process that stops renewing loses its tables that long after."""
+
+    def __init__(
+        self, url: str, handler: Handler, prefix: str = "riverboat:", lease_seconds: float = 4.0
+    ) -> None:
+        super().__init__(handler)
+        from redis import asyncio as aioredis
+
+        self.redis: Any = aioredis.from_url(url, decode_responses=True)
+        self.prefix, self.lease_seconds = prefix, lease_seconds
+        self.process = f"{os.getpid()}-{new_token(4)}"
+        self.tables: dict[str, SharedTable] = {}
+        self.local: dict[str, _Connection] = {}  # this process's connections, by id
+        self.conns: dict[Send, str] = {}
+        self.remotes: dict[str, dict[str, _Remote]] = {}  # a held table's connections
+        self.held: dict[str, int] = {}  # the tables this process runs: their tokens
+        self._numbers = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+
+    # ----------------------------------------------------------- names
+    def _name(self, key: str, what: str) -> str:
+        return f"{self.prefix}table:{key}:{what}"
+
+    def _process_channel(self, process: str) -> str:
+        return f"{self.prefix}process:{process}"
+
+    # ------------------------------------------------------- lifecycle
+    async def start(self, tables: Iterable[SharedTable]) -> None:
+        self.tables = {table_key(t): t for t in tables}
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        channels = [self._name(key, "holder") for key in self.tables]
+        await self._pubsub.subscribe(self._process_channel(self.process), *channels)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen())]
+        self._tasks += [loop.create_task(self._candidate(t)) for t in self.tables.values()]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for key in list(self.held):  # hand the tables over now, not when the leases run out
+            with contextlib.suppress(Exception):
+                await self._lease(key).release()
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        await self.redis.aclose()
+
+    def _lease(self, key: str) -> Lease:
+        return Lease(self.redis, self._name(key, "lease"), self.process, self.lease_seconds)
+
+    # ------------------------------------------------- a player's side
+    async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
+        conn = f"{self.process}/{next(self._numbers)}"
+        key = table_key(table)
+        connection = _Connection(key, player, send, close)
+        connection.pump = asyncio.get_running_loop().create_task(connection.hand_over())
+        self.local[conn], self.conns[send] = connection, conn
+        await self._push(key, {"op": "sit", "conn": conn, "player": player})
+
+    async def act(
+        self, table: SharedTable, player: int, send: Send, message: PlayerMessage
+    ) -> ErrorMessage | None:
+        conn = self.conns.get(send)
+        if conn is None:
+            return None
+        body = _PLAYER_MESSAGES.dump_python(message, mode="json")
+        try:
+            await self._push(
+                table_key(table), {"op": "act", "conn": conn, "player": player, "message": body}
+            )
+        except Refusal as error:
+            return _refusal(error)
+        return None
+
+    async def leave(self, table: SharedTable, player: int, send: Send) -> None:
+        conn = self.conns.pop(send, None)
+        if conn is None:
+            return
+        connection = self.local.pop(conn, None)
+        if connection is not None and connection.pump is not None:
+            connection.pump.cancel()
+        with contextlib.suppress(Refusal):  # the holder drops it when sending fails
+            await self._push(table_key(table), {"op": "leave", "conn": conn, "player": player})
+
+    async def _push(self, key: str, op: dict[str, Any]) -> None:
+        try:
+            await self.redis.rpush(self._name(key, "inbox"), json.dumps(op))
+        except Exception as error:
+            _log.warning("the %s table's inbox did not answer: %s", key, error)
+            raise Unavailable(_UNREACHED) from error
+
+    async def publish_to(self, conn: str, body: dict[str, Any]) -> bool:
+        """Publish ``body`` for a connection; whether its process is listening."""
+        process = conn.partition("/")[0]
+        return bool(await self.redis.publish(self._process_channel(process), json.dumps(body)))
+
+    async def _listen(self) -> None:
+        """Deliver what holders publish for this process's connections; seat them
+        again at a table that another process has taken over."""
+        while True:
+            try:
+                async for message in self._pubsub.listen():
+                    await self._heard(message["channel"], json.loads(message["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis went away: listen again once it is back
+                _log.warning("listening for the tables' messages failed: %s", error)
+                await asyncio.sleep(0.5)
+
+    async def _heard(self, channel: str, body: dict[str, Any]) -> None:
+        if channel != self._process_channel(self.process):  # a table has a new holder
+            key = channel.removeprefix(f"{self.prefix}table:").removesuffix(":holder")
+            for conn, connection in list(self.local.items()):
+                if connection.key == key:
+                    with contextlib.suppress(Refusal):
+                        await self._push(
+                            key, {"op": "sit", "conn": conn, "player": connection.player}
+                        )
+            return
+        listener = self.local.get(body["conn"])
+        if listener is not None:
+            listener.queue.put_nowait(body)
+
+    # ------------------------------------------------ the holder's side
+    async def _candidate(self, table: SharedTable) -> None:
+        """Ask for the table's lease, run the table while it is held, ask again."""
+        key, lease = table_key(table), self._lease(table_key(table))
+        while True:
+            try:
+                token = await lease.take()
+                if token is not None:
+                    await self._hold(table, lease, token)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                _log.warning("running the %s table failed: %s", key, error)
+            await asyncio.sleep(self.lease_seconds / 8)
+
+    async def _hold(self, table: SharedTable, lease: Lease, token: int) -> None:
+        """Run the table with the lease's fencing token until the lease is lost."""
+        key = table_key(table)
+        fence = Fence(key, token)
+        self.held[key], self.remotes[key] = token, {}
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Task[None] | None = None
+        try:
+            stored = await asyncio.to_thread(live_state.claim, table.service.engine, fence)
+            await table.take_over(fence, stored)
+            await self.redis.publish(
+                self._name(key, "holder"), json.dumps({"holder": self.process})
+            )
+            _log.info("this process runs the %s table (lease %s)", key, token)
+            inbox = loop.create_task(self._serve_inbox(table))
+            while not inbox.done():
+                await asyncio.sleep(self.lease_seconds / 3)
+                if not await lease.renew():
+                    break
+        except LeaseLostError:
+            pass
+        finally:
+            if inbox is not None:
+                inbox.cancel()
+                await asyncio.gather(inbox, return_exceptions=True)
+            await table.step_down()
+            self.held.pop(key, None)
+            self.remotes.pop(key, None)
+            with contextlib.suppress(Exception):
+                await lease.release()
+
+    async def _serve_inbox(self, table: SharedTable) -> None:
+        """Carry out the players' messages at the table, in the order they came."""
+        key = table_key(table)
+        inbox = self._name(key, "inbox")
+        while True:
+            popped = await self.redis.blpop([inbox], timeout=1)
+            if popped is None:
+                continue
+            try:
+                await self._carry_out(table, json.loads(popped[1]))
+            except LeaseLostError:  # not ours to carry out: back for the next holder
+                await self.redis.lpush(inbox, popped[1])
+                return
+            except Exception:
+                _log.exception("the %s table could not carry out a message", key)
+
+    async def _carry_out(self, table: SharedTable, op: dict[str, Any]) -> None:
+        key, conn, player = table_key(table), str(op["conn"]), int(op["player"])
+        remotes = self.remotes.setdefault(key, {})
+        if op["op"] == "leave":
+            gone = remotes.pop(conn, None)
+            if gone is not None:
+                await table.leave(player, gone)
+            return
+        remote = remotes.get(conn)
+        if remote is not None and not any(remote in seat.listeners for seat in table.seats):
+            del remotes[conn]  # the table dropped it (a send failed): seat it again
+            remote = None
+        if remote is None:  # seat the connection first, whatever it sent
+            remote = _Remote(self, key, conn)
+            try:
+                await table.sit(player, remote)
+            except Refusal as error:
+                body = _TABLE_MESSAGES.dump_python(_refusal(error), mode="json")
+                await self.publish_to(conn, {"conn": conn, "message": body, "close": True})
+                return
+            remotes[conn] = remote
+        if op["op"] == "act":
+            refusal = await self.handler(
+                table, player, _PLAYER_MESSAGES.validate_python(op["message"])
+            )
+            if refusal is not None:
+                with contextlib.suppress(ConnectionError):
+                    await remote(refusal)

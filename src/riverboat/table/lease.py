@@ -1,0 +1,62 @@
+"""A lease in Redis: which server process runs a shared table's clock.
+
+The lease is a key set only if absent (``SET NX PX``) to the holder's name, for
+:attr:`Lease.seconds`; its holder renews it well before it runs out (every third of
+it) and hands it back when it stops. Each time a process takes the lease it draws
+a fencing token, one larger than the last (``INCR``), and every write of the
+table's state checks it (:mod:`riverboat.table.live_state`): a holder that paused
+past its lease writes nothing once its successor has claimed the table. A holder
+that stops renewing (killed, cut off) loses the table when the key expires, and
+the next process that asks takes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Lease"]
+
+#: renew (or hand back) only one's own lease: compare and act in one step
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+class Lease:
+    """The lease ``key`` (and its fencing counter ``key:fence``) for ``holder``, on an
+    asyncio Redis client."""
+
+    def __init__(self, redis: Any, key: str, holder: str, seconds: float = 4.0) -> None:
+        self.redis, self.key, self.holder, self.seconds = redis, key, holder, seconds
+
+    @property
+    def _milliseconds(self) -> int:
+        return max(1, round(self.seconds * 1000))
+
+    async def take(self) -> int | None:
+        """The lease's fencing token if this holder got it now, else None."""
+        if not await self.redis.set(self.key, self.holder, nx=True, px=self._milliseconds):
+            return None
+        return int(await self.redis.incr(f"{self.key}:fence"))
+
+    async def renew(self) -> bool:
+        """Whether the lease is still this holder's, now for another full term."""
+        return bool(await self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds))
+
+    async def release(self) -> None:
+        """Hand the lease back, if it is still this holder's."""
+        await self.redis.eval(_RELEASE, 1, self.key, self.holder)
+
+    async def holder_now(self) -> str | None:
+        """Who holds the lease now, or None."""
+        held = await self.redis.get(self.key)
+        return None if held is None else str(held)

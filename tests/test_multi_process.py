@@ -1,0 +1,438 @@
+"""Shared tables served by two ``riverboat serve`` processes over one PostgreSQL
+database and Redis (docs/deploy.md): players on different processes sit at one table,
+see the same coups and only their own cards (C8); the process running a table is
+killed (SIGKILL) mid-hand and the other takes it over, finishes the hand, and every
+balance and the audit agree, with no seed shown before its hand is over.
+
+These tests need PostgreSQL at 127.0.0.1:5432 and Redis at 127.0.0.1:6379 (CI checks
+both answer first). One that does not answer FAILS here, saying which: nothing is
+skipped. Each run has a database of its own (dropped after) and a Redis key prefix
+of its own (its keys deleted after).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+from websockets.typing import Origin
+
+from riverboat.store.models import Deal, LedgerEntry, RoundRow
+from riverboat.table.ledger import STARTING_CREDIT
+from riverboat.table.live_state import Fence, LeaseLostError, claim
+from riverboat.table.service import SharedCards, TableService
+from riverboat.table.shared import SharedTable
+from riverboat.table.views import TableMessage
+
+POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
+REDIS = os.environ.get("RIVERBOAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+PASSWORD = "a long password"
+#: the longest a killed holder's table may take to run again (its lease is 4 s)
+TAKEOVER_LIMIT = 15.0
+
+
+@dataclass
+class Deployment:
+    """A fresh database, a Redis key prefix, and the servers started on them."""
+
+    database: str
+    prefix: str
+    servers: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)  # base: process
+    redis: Any = None
+
+    def holder(self, key: str) -> str:
+        """The base address of the server holding the table's lease, or ''."""
+        held = self.redis.get(f"{self.prefix}table:{key}:lease")
+        if held is None:
+            return ""
+        pid = int(held.decode().split("-")[0])
+        return next((base for base, p in self.servers.items() if p.pid == pid), "")
+
+
+def _answers(what: str, check: Callable[[], object]) -> None:
+    try:
+        check()
+    except Exception as error:
+        pytest.fail(f"{what} does not answer, and the multi-process tests need it: {error}")
+
+
+def _start(deployment: Deployment, port: int, log: Path) -> str:
+    env = {
+        **os.environ,
+        "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "RIVERBOAT_REDIS_PREFIX": deployment.prefix,
+    }
+    command = [sys.executable, "-m", "riverboat", "serve", "--port", str(port)]
+    command += ["--database", deployment.database, "--redis", REDIS]
+    with log.open("ab") as output:
+        server = subprocess.Popen(command, env=env, stdout=output, stderr=output)
+    base = f"http://127.0.0.1:{port}"
+    deployment.servers[base] = server
+    deadline = time.monotonic() + 120  # a loaded machine imports slowly
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"the server stopped while starting: {log.read_text()}"
+        try:
+            if httpx.get(base + "/api/me", timeout=2).status_code == 200:
+                return base
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("the server did not start in 120 s")
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+    """Two servers on two loopback ports; the first runs every table's clock."""
+    import psycopg
+    import redis
+
+    admin = POSTGRES.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
+    _answers(f"PostgreSQL at {admin}", lambda: psycopg.connect(admin, connect_timeout=3).close())
+    client = redis.Redis.from_url(REDIS, socket_connect_timeout=3)
+    _answers(f"Redis at {REDIS}", client.ping)
+    name = f"riverboat_multi_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    found = Deployment(f"{POSTGRES}/{name}", f"riverboat-test-{uuid.uuid4().hex[:12]}:")
+    found.redis = client
+    log = tmp_path_factory.mktemp("servers")
+    try:
+        service = TableService(found.database)  # migrated once, before the servers
+        for player in ("ann", "bob", "cat", "dan"):
+            service.register(player, PASSWORD)
+        service.engine.dispose()
+        first = _start(found, _free_port(), log / "first.log")
+        # the first runs every table before the second starts
+        _until(lambda: all(found.holder(k) == first for k in ("crazy4-1", "baccarat-1")))
+        _start(found, _free_port(), log / "second.log")
+        yield found
+    finally:
+        for server in found.servers.values():
+            server.send_signal(signal.SIGKILL)
+            server.wait()
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for key in client.scan_iter(match=f"{found.prefix}*"):
+            client.delete(key)
+        client.close()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _until(condition: Callable[[], bool], seconds: float = 30.0) -> float:
+    """Wait until ``condition`` holds; the seconds it took."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < seconds, "waited in vain"
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+class Player:
+    """A named player logged in on one server, at one shared table over a WebSocket;
+    what the table sent them, in order."""
+
+    def __init__(self, base: str, name: str, game: str) -> None:
+        self.base, self.name = base, name
+        with httpx.Client(base_url=base, timeout=10) as http:
+            http.get("/")
+            headers = {"X-CSRF-Token": http.cookies["riverboat_csrf"]}
+            http.post("/api/login", json={"name": name, "password": PASSWORD}, headers=headers)
+            self.id = int(http.get("/api/me").json()["player"])
+            cookie = f"riverboat_session={http.cookies['riverboat_session']}"
+        address = base.replace("http://", "ws://") + f"/ws/tables/{game}"
+        self._connection = ws_connect(
+            address,
+            origin=Origin(base),
+            additional_headers={"Cookie": cookie},
+            open_timeout=10,
+        )
+        self.socket: ClientConnection = self._connection.__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        try:
+            for text in self.socket:
+                self.messages.append(json.loads(text))
+        except Exception:
+            return  # the server went
+
+    def send(self, body: dict[str, Any]) -> None:
+        self.socket.send(json.dumps(body))
+
+    def next(self, kind: str, after: int = 0, seconds: float = 30.0) -> dict[str, Any]:
+        """The first message of ``kind`` from the ``after``-th on."""
+
+        def found() -> bool:
+            return any(m.get("type") == kind for m in self.messages[after:])
+
+        try:
+            _until(found, seconds)
+        except AssertionError:
+            raise AssertionError(f"{self.name} got no {kind}: {self.messages[after:]}") from None
+        return next(m for m in self.messages[after:] if m.get("type") == kind)
+
+    def seated(self, seats: int) -> None:
+        """Wait until the table shows ``seats`` seats to this player."""
+        def shown() -> bool:
+            tables = [m for m in self.messages if m.get("type") == "table"]
+            return bool(tables) and len(tables[-1]["seats"]) == seats
+
+        _until(shown)
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
+
+
+def _rounds_of(database: str) -> dict[int, RoundRow]:
+    service = TableService(database)
+    try:
+        with Session(service.engine) as session:
+            return {row.id: row for row in session.scalars(select(RoundRow))}
+    finally:
+        service.engine.dispose()
+
+
+def _own_cards_only(players: list[Player], rows: dict[int, RoundRow]) -> None:
+    """Every round a player was shown is their own (C8): no other player's cards."""
+    for player in players:
+        shown = [m["round"]["id"] for m in player.messages if m.get("type") in ("dealt", "result")]
+        assert shown, f"{player.name} was shown no round"
+        assert {rows[r].player_id for r in shown} == {player.id}
+
+
+def test_players_on_two_processes_share_one_table_and_see_only_their_cards_c8(
+    deployment: Deployment,
+) -> None:
+    first, second = list(deployment.servers)
+    ann, bob = Player(first, "ann", "baccarat"), Player(second, "bob", "baccarat")
+    try:
+        ann.seated(2)  # each sees the other, across the processes
+        bob.seated(2)
+        for coup in range(2):
+            marks = len(ann.messages), len(bob.messages)
+            ann.send({"type": "bet", "wagers": {"banker": 500}, "client_seed": f"ann{coup}"})
+            bob.send({"type": "bet", "wagers": {"player": 1000}, "client_seed": f"bob{coup}"})
+            seen = ann.next("coup", marks[0]), bob.next("coup", marks[1])
+            assert seen[0] == seen[1]  # one coup, the same cards, on both processes (B1)
+            ann.next("result", marks[0])
+            bob.next("result", marks[1])
+        rows = _rounds_of(deployment.database)
+        _own_cards_only([ann, bob], rows)
+        shoes = {rows[m["round"]["id"]].deal_id for m in ann.messages if m.get("type") == "result"}
+        assert len(shoes) == 1  # one shoe, coup after coup (B1)
+        assert not _revealed(deployment.database, shoes.pop())  # its seed shows after the shoe
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_killed_holder_s_table_is_taken_over_and_its_hand_finished_g7(
+    deployment: Deployment,
+) -> None:
+    holder = deployment.holder("crazy4-1")
+    other = next(base for base in deployment.servers if base != holder)
+    assert holder, "no process holds the crazy4 table"
+    cat, dan = Player(holder, "cat", "crazy4"), Player(other, "dan", "crazy4")
+    try:
+        cat.seated(2)
+        dan.seated(2)
+        wagers = {"ante": 500, "super_bonus": 500}
+        cat.send({"type": "bet", "wagers": wagers, "client_seed": "cat"})
+        dan.send({"type": "bet", "wagers": wagers, "client_seed": "dan"})
+        cat_round = cat.next("dealt")["round"]["id"]
+        dan_mark = len(dan.messages)
+        dan.next("dealt")
+        cat.send({"type": "decide", "action": "play", "amount": 500})
+        cat.next("decided")
+        rows = _rounds_of(deployment.database)
+        deal_id = rows[cat_round].deal_id
+        assert not _revealed(deployment.database, deal_id)  # the hand is in play
+
+        killed = deployment.servers.pop(holder)
+        killed.send_signal(signal.SIGKILL)
+        killed.wait()
+        start = time.monotonic()
+        _until(lambda: deployment.holder("crazy4-1") == other, TAKEOVER_LIMIT)
+        taken = time.monotonic() - start
+        assert not _revealed(deployment.database, deal_id)  # taken over, not yet over
+        mark = len(dan.messages)
+        dan.send({"type": "decide", "action": "fold"})
+        result = dan.next("result", mark)
+        finished = time.monotonic() - start
+        print(f"\ntakeover: the lease in {taken:.2f} s, the hand over in {finished:.2f} s")
+        assert finished < TAKEOVER_LIMIT
+
+        rows = _rounds_of(deployment.database)
+        assert {rows[cat_round].status, rows[result["round"]["id"]].status} == {"settled"}
+        assert _revealed(deployment.database, deal_id)  # shown once its hand was over
+        _own_cards_only([dan], rows)
+        assert all(
+            rows[m["round"]["id"]].player_id == dan.id
+            for m in dan.messages[dan_mark:]
+            if "round" in m
+        )
+        _books_agree(deployment.database)
+    finally:
+        cat.close()
+        dan.close()
+
+
+def _revealed(where: str | TableService, deal_id: int | None) -> bool:
+    """Whether the deal's seed is shown, read from a database URL or a service's."""
+    service = TableService(where) if isinstance(where, str) else where
+    try:
+        with Session(service.engine) as session:
+            return bool(session.scalar(select(Deal.revealed).where(Deal.id == deal_id)))
+    finally:
+        if isinstance(where, str):
+            service.engine.dispose()
+
+
+def _books_agree(database: str) -> None:
+    """The audit is clean, the ledger sums to zero, and each player's balance is the
+    starting credit plus the nets of their settled rounds, less what open ones hold."""
+    service = TableService(database)
+    try:
+        assert service.audit() == []
+        with Session(service.engine) as session:
+            assert session.scalar(select(func.sum(LedgerEntry.amount))) in (0, None)
+            rows = list(session.scalars(select(RoundRow)))
+        for player in {row.player_id for row in rows}:
+            mine = [r for r in rows if r.player_id == player]
+            assert all(r.status in ("settled", "void") for r in mine)
+            nets = sum(service.round(player, r.id).net or 0 for r in mine if r.status == "settled")
+            assert service.balance(player) == STARTING_CREDIT + nets
+    finally:
+        service.engine.dispose()
+
+
+# -- takeover in one process: the state a stopped holder left, taken in -------------
+
+
+async def _listen(messages: list[TableMessage]) -> Callable[[TableMessage], Any]:
+    async def send(message: TableMessage) -> None:
+        messages.append(message)
+
+    return send
+
+
+def test_a_deck_dealt_halfway_when_its_holder_stopped_is_void_and_refunded_g7(
+    tmp_path: Path,
+) -> None:
+    """The holder dealt a round, then stopped before it wrote the table's state: the
+    next holder voids and refunds that round and deals the next hand from a new deck
+    (the voided round's cards were seen); the old holder writes nothing more."""
+    service = TableService(f"sqlite:///{tmp_path / 'takeover.db'}")
+    ann, bob, cy = (service.register(name, PASSWORD) for name in ("ann", "bob", "cy"))
+
+    async def play() -> None:
+        first = SharedTable(service, "crazy4", betting_seconds=60)
+        await first.take_over(Fence("crazy4", 1), claim(service.engine, Fence("crazy4", 1)))
+        heard: list[TableMessage] = []
+        await first.sit(ann, await _listen(heard))
+        await first.sit(bob, await _listen(heard))
+        await first.bet(ann, {"ante": 500, "super_bonus": 500}, client_seed="ann")
+        assert first.deal is not None
+        deck = first.deal.id
+        layout = service.seal_deal(deck, "ann")  # the holder deals, then stops
+        service.start_round(
+            ann,
+            "crazy4",
+            first.seats[0].wagers or {},
+            shared=SharedCards(deck, range(layout.first, layout.first + 10)),
+        )
+        assert service.balance(ann) == STARTING_CREDIT - 1000
+
+        second = SharedTable(service, "crazy4", betting_seconds=60)
+        await second.take_over(Fence("crazy4", 2), claim(service.engine, Fence("crazy4", 2)))
+        assert service.balance(ann) == STARTING_CREDIT  # void and refunded
+        assert second.deal is not None
+        assert second.deal.id != deck
+        assert _revealed(service, deck)  # nothing of the old one is in play
+        assert [s.wagers for s in second.seats] == [None, None]
+        assert second.phase == "betting"
+        with pytest.raises(LeaseLostError):  # the old holder is fenced out
+            await first.sit(cy, await _listen(heard))
+        await first.step_down()
+        await second.step_down()
+
+    asyncio.run(play())
+    assert service.audit() == []
+
+
+def test_a_coup_dealt_when_its_holder_stopped_is_taken_in_b1(tmp_path: Path) -> None:
+    """At a shoe, the coup dealt after the last state written stands: its bettor is
+    done with their bet, the road shows it, and the next coup deals on after it."""
+    service = TableService(f"sqlite:///{tmp_path / 'takeover.db'}")
+    ann, bob = (service.register(name, PASSWORD) for name in ("ann", "bob"))
+
+    async def play() -> None:
+        first = SharedTable(service, "baccarat", betting_seconds=60)
+        await first.take_over(Fence("baccarat", 1), claim(service.engine, Fence("baccarat", 1)))
+        await first.sit(ann, await _listen([]))
+        await first.sit(bob, await _listen([]))
+        await first.bet(ann, {"banker": 500}, client_seed="ann")
+        await first.bet(bob, {"player": 500}, client_seed="bob")  # every seat bet: dealt
+        assert first.deal is not None
+        assert first.layout is not None
+        shoe, after_one = first.deal.id, first.next_place
+        await first.bet(ann, {"banker": 500}, client_seed="ann")  # the next coup's bets
+        places = range(after_one, after_one + 6)  # the holder deals ann, then stops
+        dealt = service.start_round(
+            ann, "baccarat", {"banker": 500}, shared=SharedCards(shoe, places)
+        )
+
+        second = SharedTable(service, "baccarat", betting_seconds=60)
+        await second.take_over(Fence("baccarat", 2), claim(service.engine, Fence("baccarat", 2)))
+        assert second.deal is not None
+        assert second.deal.id == shoe
+        assert second.next_place == after_one + len([c for h in dealt.cards.values() for c in h])
+        assert second.road == [*first.road, dealt.winner]
+        assert [s.wagers for s in second.seats] == [None, None]  # ann's bet was dealt
+        assert not _revealed(service, shoe)
+        await first.step_down()
+        await second.step_down()
+
+    asyncio.run(play())
+    assert service.audit() == []
+
+
+def test_redis_with_sqlite_is_refused_before_serving(tmp_path: Path) -> None:
+    """Shared tables across processes need PostgreSQL: `serve --redis` on an SQLite
+    file says so and serves nothing; without --redis, SQLite serves as ever."""
+    from typer.testing import CliRunner
+
+    from riverboat.cli import app
+
+    database = f"sqlite:///{tmp_path / 'one.db'}"
+    answer = CliRunner().invoke(app, ["serve", "--database", database, "--redis", REDIS])
+    assert answer.exit_code == 2
+    assert "need PostgreSQL" in answer.output
+    assert not (tmp_path / "one.db").exists()  # nothing was opened
