@@ -352,11 +352,17 @@ def main(argv: list[str] | None = None) -> int:
         for kind in kinds:
             for players in counts:
                 for version, tree in trees.items():
-                    with (
-                        database(kind, Path(folder), args.postgres) as url,
-                        serving(tree, url, players) as base,
-                    ):
-                        figures = measure(base, players, args.seconds, args.think, args.attackers)
+                    try:
+                        with (
+                            database(kind, Path(folder), args.postgres) as url,
+                            serving(tree, url, players) as base,
+                        ):
+                            figures = measure(
+                                base, players, args.seconds, args.think, args.attackers
+                            )
+                    except (RuntimeError, httpx.HTTPError) as error:  # said, and the rest run
+                        print(f"{kind:<10} {players:>7} {version:<4} did not finish: {error}")
+                        continue
                     figures["tracebacks"] = TRACEBACKS.pop(url)
                     results[kind, players, version] = figures
                     _print_row(kind, players, version, figures, args.attackers)
