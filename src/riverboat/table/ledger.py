@@ -49,8 +49,9 @@ STARTING_CREDIT: Cents = 100_000
 TOP_UP_BELOW: Cents = 10_000
 #: attempts at a transaction that PostgreSQL could not serialise
 RETRIES = 60
-#: the longest a write waits for its turn behind this process's other writers (SQLite)
-TURN_SECONDS = 5.0
+#: the longest a write waits for its turn behind this process's other writers (SQLite):
+#: as long as SQLite itself waits by default; a queue that long is an overloaded server
+TURN_SECONDS = 30.0
 #: a write SQLite found locked (by another process) is tried again within this long
 LOCKED_RETRY_SECONDS = 0.25
 _JITTER = SecureSource()
