@@ -2,21 +2,32 @@
 N players over loopback, each from an address of its own, on SQLite and PostgreSQL.
 
 Each player logs in to an account of its own and plays Tri-Card rounds (deal, then
-raise) for --seconds; the figures are settled rounds per second and the p50/p99 of the
-players' requests. With --attackers the players then play as long again beside 40
-loops of failed log-ins and 3 loops of `GET /api/history?limit=100`, each from an
-address of its own, in a separate process (so the attackers' own work does not slow
-the players' client); the server's rate limiter refusing their floods is the point,
-and the players' p99 with attackers is shown as a ratio to their p99 alone, measured
-in the same run. With --baseline-ref the same load runs against that git ref's server
-too (checked out into a temporary worktree), one after the other for each database
-and player count, and the new/old ratios are printed.
+raise), in two stretches of --seconds:
+
+* saturated: each player sends its next request the moment the last answer arrives
+  (a closed loop with no pause). This measures the most settled rounds per second the
+  server gives; its latencies are not what a player feels: with N players always
+  waiting, a request waits behind the others, so p99 is about N / throughput
+  (Little's law), whatever the server.
+* paced: each player pauses a think time between actions (--think, 1 s by default,
+  each pause drawn between half and one and a half times it), as a person does; the
+  p50/p99 of these requests is the latency a player feels, read beside the offered
+  load (players / think time, in requests per second) and the saturated capacity.
+
+With --attackers the players then play a paced stretch beside 40 loops of failed
+log-ins and 3 loops of `GET /api/history?limit=100`, each from an address of its own,
+in a separate process (so the attackers' own work does not slow the players' client);
+the server's limits refusing their floods is the point, and the players' p99 beside
+them is shown as a ratio to their paced p99 alone, measured in the same run. With
+--baseline-ref the same load runs against that git ref's server too (checked out into
+a temporary worktree), one after the other for each database and player count, and
+the new/old ratios are printed.
 
 One asyncio process drives every player (httpx); on a small machine the client and
 the server share the CPUs, which bounds the figures at high player counts: read the
 ratios, which compare peers measured in the same run.
 
-    python bench/load.py [--players 8,64,256] [--seconds 8] [--attackers]
+    python bench/load.py [--players 8,64,256] [--seconds 8] [--think 1.0] [--attackers]
                          [--databases sqlite,postgresql] [--baseline-ref GIT_REF]
 """
 
@@ -26,6 +37,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -150,9 +162,9 @@ async def log_in(base: str, address: str, name: str, password: str) -> httpx.Asy
     await client.get("/")
     headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
     body = {"name": name, "password": password}
-    for _ in range(100):  # a busy server may ask the log-in to wait
+    for _ in range(100):  # a busy server may ask the log-in to wait, or to try again
         answer = await client.post("/api/login", json=body, headers=headers)
-        if answer.status_code != 429:
+        if answer.status_code not in (429, 503):
             break
         await asyncio.sleep(float(answer.headers.get("Retry-After", 1)))
     answer.raise_for_status()
@@ -184,8 +196,15 @@ class Tally:
         }
 
 
-async def play(client: httpx.AsyncClient, until: float, tally: Tally) -> None:
-    """Tri-Card rounds, deal then raise, until ``until``."""
+async def play(
+    client: httpx.AsyncClient, until: float, tally: Tally, think: float, pauses: random.Random
+) -> None:
+    """Tri-Card rounds, deal then raise, until ``until``; with ``think``, a pause
+    before each action of between half and one and a half times it."""
+
+    async def pause() -> None:
+        if think:
+            await asyncio.sleep(think * pauses.uniform(0.5, 1.5))
 
     async def post(path: str, body: dict[str, object]) -> httpx.Response:
         while True:
@@ -206,6 +225,7 @@ async def play(client: httpx.AsyncClient, until: float, tally: Tally) -> None:
             await asyncio.sleep(min(1.0, float(answer.headers.get("Retry-After", 0.1))))
 
     while time.monotonic() < until:
+        await pause()
         dealt = await post("/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}})
         if dealt.status_code == 422 and "balance" in dealt.text:
             await post("/api/top-up", {})
@@ -213,6 +233,7 @@ async def play(client: httpx.AsyncClient, until: float, tally: Tally) -> None:
         if dealt.status_code != 200:
             tally.errors.append(dealt.text)
             return
+        await pause()
         done = await post(f"/api/rounds/{dealt.json()['id']}/actions", {"action": "raise"})
         if done.status_code != 200:
             tally.errors.append(done.text)
@@ -220,11 +241,17 @@ async def play(client: httpx.AsyncClient, until: float, tally: Tally) -> None:
         tally.settled += 1
 
 
-async def stretch(clients: list[httpx.AsyncClient], seconds: float) -> dict[str, float]:
-    """Every player plays for ``seconds``; their figures."""
+async def stretch(
+    clients: list[httpx.AsyncClient], seconds: float, think: float = 0
+) -> dict[str, float]:
+    """Every player plays for ``seconds`` (pausing ``think`` between actions); their
+    figures."""
     tally = Tally()
     began = time.monotonic()
-    await asyncio.gather(*(play(c, began + seconds, tally) for c in clients))
+    until = began + seconds
+    await asyncio.gather(
+        *(play(c, until, tally, think, random.Random(n)) for n, c in enumerate(clients))
+    )
     if tally.errors:
         raise RuntimeError(f"{len(tally.errors)} players stopped: {tally.errors[0][:200]}")
     return tally.figures(time.monotonic() - began)
@@ -261,8 +288,11 @@ async def _attack(base: str, players: int, running: Event, stop: Event) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def measure(base: str, players: int, seconds: float, attackers: bool) -> dict[str, float]:
-    """The players alone, then (with ``attackers``) beside the attackers."""
+def measure(
+    base: str, players: int, seconds: float, think: float, attackers: bool
+) -> dict[str, float]:
+    """The players saturating the server, then paced, then (with ``attackers``) paced
+    beside the attackers."""
 
     async def run() -> dict[str, float]:
         clients = await asyncio.gather(
@@ -270,6 +300,8 @@ def measure(base: str, players: int, seconds: float, attackers: bool) -> dict[st
         )
         try:
             figures = await stretch(clients, seconds)
+            paced = await stretch(clients, seconds, think)
+            figures.update({f"paced_{k}": v for k, v in paced.items()})
             if not attackers:
                 return figures
             context = multiprocessing.get_context("spawn")
@@ -279,7 +311,7 @@ def measure(base: str, players: int, seconds: float, attackers: bool) -> dict[st
             try:
                 await asyncio.to_thread(running.wait, 120)
                 await asyncio.sleep(1)  # the attackers under way
-                attacked = await stretch(clients, seconds)
+                attacked = await stretch(clients, seconds, think)
             finally:
                 stop.set()
                 await asyncio.to_thread(process.join, 60)
@@ -295,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", default="8,64,256", help="player counts, comma-separated")
     parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="a paced player's pause between actions, s"
+    )
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--attackers", action="store_true", help="a second stretch beside them")
     parser.add_argument("--baseline-ref", help="also run this git ref's server: new/old ratios")
@@ -310,16 +345,24 @@ def main(argv: list[str] | None = None) -> int:
     kinds = args.databases.split(",")
     results: dict[tuple[str, int, str], dict[str, float]] = {}
     print(_header(args.attackers), flush=True)
+    if args.think <= 0:
+        parser.error("--think is a pause in seconds, more than 0")
     with tempfile.TemporaryDirectory() as folder, _baseline(args.baseline_ref) as old:
         trees = {"new": ROOT, **({"old": old} if old else {})}
         for kind in kinds:
             for players in counts:
                 for version, tree in trees.items():
-                    with (
-                        database(kind, Path(folder), args.postgres) as url,
-                        serving(tree, url, players) as base,
-                    ):
-                        figures = measure(base, players, args.seconds, args.attackers)
+                    try:
+                        with (
+                            database(kind, Path(folder), args.postgres) as url,
+                            serving(tree, url, players) as base,
+                        ):
+                            figures = measure(
+                                base, players, args.seconds, args.think, args.attackers
+                            )
+                    except (RuntimeError, httpx.HTTPError) as error:  # said, and the rest run
+                        print(f"{kind:<10} {players:>7} {version:<4} did not finish: {error}")
+                        continue
                     figures["tracebacks"] = TRACEBACKS.pop(url)
                     results[kind, players, version] = figures
                     _print_row(kind, players, version, figures, args.attackers)
@@ -341,16 +384,17 @@ def _print_row(
 ) -> None:
     line = (
         f"{kind:<10} {players:>7} {version:<4} {figures['rounds_per_s']:9.1f} "
-        f"{figures['p50_ms']:8.1f} {figures['p99_ms']:8.1f} {figures['busy']:5.0f}"
-        f" {figures['tracebacks']:5.0f}"
+        f"{figures['p50_ms']:8.1f} {figures['p99_ms']:8.1f} "
+        f"{figures['paced_p50_ms']:8.1f} {figures['paced_p99_ms']:8.1f} "
+        f"{figures['busy'] + figures['paced_busy']:5.0f} {figures['tracebacks']:5.0f}"
     )
     if attackers:
-        ratio = figures["attacked_p99_ms"] / figures["p99_ms"]
+        ratio = figures["attacked_p99_ms"] / figures["paced_p99_ms"]
         line += (
-            f" {figures['attacked_rounds_per_s']:9.1f} {figures['attacked_p99_ms']:8.1f}"
+            f" {figures['attacked_p50_ms']:8.1f} {figures['attacked_p99_ms']:8.1f}"
             f" {ratio:8.2f}x"
         )
-    dropped = figures.get("dropped", 0) + figures.get("attacked_dropped", 0)
+    dropped = sum(figures.get(k, 0) for k in ("dropped", "paced_dropped", "attacked_dropped"))
     if dropped:
         line += f"  ({dropped:.0f} connections dropped by the server, tried again)"
     print(line, flush=True)
@@ -360,8 +404,10 @@ def _print_table(
     results: dict[tuple[str, int, str], dict[str, float]], args: argparse.Namespace
 ) -> None:
     print(
-        f"\nTri-Card deal + raise over loopback, {args.seconds:g} s a stretch; "
-        "p50/p99 of the players' requests"
+        f"\nTri-Card deal + raise over loopback, {args.seconds:g} s a stretch; p50/p99 of "
+        f"the players' requests: saturated (no pause), then paced ({args.think:g} s think "
+        "time, between half and 1.5 times it, before each action: the latency a player "
+        "feels)"
     )
     print(_header(args.attackers))
     for (kind, players, version), figures in results.items():
@@ -369,25 +415,26 @@ def _print_table(
     if not args.baseline_ref:
         return
     print(f"\nnew ({_describe('HEAD')}) / old ({_describe(args.baseline_ref)}), same run")
-    keys = ["rounds_per_s", "p50_ms", "p99_ms"]
+    keys = ["rounds_per_s", "p50_ms", "p99_ms", "paced_p50_ms", "paced_p99_ms"]
     if args.attackers:
-        keys += ["attacked_rounds_per_s", "attacked_p99_ms"]
-    print(f"{'database':<10} {'players':>7} " + " ".join(f"{k:>22}" for k in keys))
+        keys += ["attacked_p99_ms"]
+    print(f"{'database':<10} {'players':>7} " + " ".join(f"{k:>16}" for k in keys))
     for (kind, players, version), new in results.items():
         old = results.get((kind, players, "old"))
         if version != "new" or old is None:
             continue
-        ratios = " ".join(f"{new[k] / old[k]:21.2f}x" for k in keys)
+        ratios = " ".join(f"{new[k] / old[k]:15.2f}x" for k in keys)
         print(f"{kind:<10} {players:>7} {ratios}")
 
 
 def _header(attackers: bool) -> str:
     header = (
         f"{'database':<10} {'players':>7} {'ver':<4} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8}"
+        f" {'paced50':>8} {'paced99':>8}"  # the same players pausing between actions
     )
     header += f" {'503s':>5} {'trace':>5}"  # "busy: try again" answers; the server's tracebacks
-    if attackers:  # the same players beside the attackers: rounds/s, p99, p99 ratio
-        header += f" {'attacked':>9} {'p99 ms':>8} {'p99 x':>9}"
+    if attackers:  # paced players beside the attackers: p50, p99, p99 over paced p99 alone
+        header += f" {'att p50':>8} {'att p99':>8} {'p99 x':>9}"
     return header
 
 

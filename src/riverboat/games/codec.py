@@ -13,8 +13,11 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
 import types
 import typing
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -24,9 +27,13 @@ T = TypeVar("T")
 
 
 def to_json(value: Any) -> Any:
-    """A JSON-ready copy of a rules value."""
+    """A JSON-ready copy of a rules value (a fresh one each call: the caller may keep
+    or change it; a frozen dataclass's is worked out once and copied)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        try:
+            return json.loads(_dataclass_text(typing.cast(Hashable, value)))
+        except TypeError:  # not hashable: not a frozen value, so not kept
+            return _dataclass_json(value)
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, tuple | list):
@@ -35,15 +42,45 @@ def to_json(value: Any) -> Any:
 
 
 def from_json(kind: type[T], data: Any) -> T:
-    """Rebuild a value of type ``kind`` from :func:`to_json` output."""
-    return typing.cast(T, _build(kind, data))
+    """Rebuild a value of type ``kind`` from :func:`to_json` output; the same rules
+    give the same frozen value, built once."""
+    params = getattr(kind, "__dataclass_params__", None)
+    frozen = params is not None and params.frozen
+    try:
+        text = json.dumps(data, sort_keys=True) if frozen else None
+    except TypeError:  # not JSON: built as it is, and refused if it is not a value
+        text = None
+    if text is None:
+        return typing.cast(T, _build(kind, data))
+    return typing.cast(T, _built(typing.cast(Hashable, kind), text))
+
+
+@functools.lru_cache(maxsize=256)
+def _dataclass_text(value: Any) -> str:
+    return json.dumps(_dataclass_json(value))
+
+
+def _dataclass_json(value: Any) -> dict[str, Any]:
+    return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+
+
+@functools.lru_cache(maxsize=256)
+def _built(kind: Any, text: str) -> Any:
+    return _build(kind, json.loads(text))
+
+
+@functools.cache
+def _fields(kind: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """A dataclass's field types and the names its constructor takes, worked out once
+    per class (reading type hints is most of the cost of rebuilding rules)."""
+    names = frozenset(f.name for f in dataclasses.fields(kind) if f.init)
+    return typing.get_type_hints(kind), names
 
 
 def _build(kind: Any, data: Any) -> Any:
     origin = typing.get_origin(kind)
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        hints = typing.get_type_hints(kind)
-        names = {f.name for f in dataclasses.fields(kind) if f.init}
+        hints, names = _fields(kind)
         unknown = set(data) - names
         if unknown:
             raise ValueError(f"{kind.__name__} has no field {', '.join(sorted(unknown))}")

@@ -24,14 +24,14 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import Conflict, IllegalAction, NotFound, Unavailable
 from riverboat.money import Cents, format_money
 from riverboat.rng import SecureSource
-from riverboat.store import writer
+from riverboat.store import write_turn, writer
 from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.views import BalanceView
 
@@ -49,6 +49,11 @@ STARTING_CREDIT: Cents = 100_000
 TOP_UP_BELOW: Cents = 10_000
 #: attempts at a transaction that PostgreSQL could not serialise
 RETRIES = 60
+#: the longest a write waits for its turn behind this process's other writers (SQLite):
+#: as long as SQLite itself waits by default; a queue that long is an overloaded server
+TURN_SECONDS = 30.0
+#: a write SQLite found locked (by another process) is tried again within this long
+LOCKED_RETRY_SECONDS = 0.25
 _JITTER = SecureSource()
 
 T = TypeVar("T")
@@ -78,11 +83,20 @@ class Ledger:
         return writer(self.engine)
 
     def write(self, work: Callable[[Session], T]) -> T:
-        """Run ``work`` in one transaction that writes (on SQLite it takes the write lock
-        as it begins); retry PostgreSQL serialization failures and deadlocks (should any
-        occur) after a short random pause that grows each time. A database that does
-        not answer is :class:`Unavailable`. Reads need no lock: ``Session(engine)``."""
+        """Run ``work`` in one transaction that writes; a database that does not answer
+        is :class:`Unavailable`. Reads need no lock: ``Session(engine)``.
+
+        On SQLite the transaction waits for this process's turn to write
+        (:func:`~riverboat.store.write_turn`), then takes the write lock as it begins; a
+        lock held by another process is waited for (the busy timeout) and, if it was
+        brief, tried again. On PostgreSQL serialization failures and deadlocks (should
+        any occur) are tried again after a short random pause that grows each time.
+        """
+        turn = write_turn(self.engine)
+        began = time.monotonic()
         for attempt in range(RETRIES):
+            if turn is not None and not turn.acquire(timeout=TURN_SECONDS):
+                raise Unavailable("the database is busy: nothing changed; try again shortly")
             try:
                 with Session(self.writer) as session, session.begin():
                     return work(session)
@@ -91,9 +105,14 @@ class Ledger:
                 if code in ("40001", "40P01") and attempt < RETRIES - 1:
                     time.sleep(_JITTER.randbelow(1 + 2 ** min(attempt, 8)) / 1000)
                     continue
+                if _locked(error) and time.monotonic() - began < LOCKED_RETRY_SECONDS:
+                    continue  # rolled back: nothing was written
                 if _unreachable(error):
                     raise Unavailable(f"the database did not answer: {_reason(error)}") from error
                 raise
+            finally:
+                if turn is not None:
+                    turn.release()
         raise AssertionError("unreachable")  # pragma: no cover
 
     def idempotent(
@@ -139,20 +158,26 @@ class Ledger:
 
     @staticmethod
     def move(session: Session, txn: Transaction, entries: list[tuple[str, Cents]]) -> None:
-        """Ledger entries of one transaction, which must sum to zero; a player's running
-        balance moves with their account's entries."""
+        """Ledger entries of one transaction, which must sum to zero, written in one
+        statement; a player's running balance moves with their account's entries."""
         if sum(amount for _, amount in entries) != 0:
             raise AssertionError(f"ledger entries must sum to zero: {entries}")
+        rows = [
+            {"transaction_id": txn.id, "account": account, "amount": amount}
+            for account, amount in entries
+            if amount
+        ]
+        if not rows:
+            return
+        session.execute(insert(LedgerEntry), rows)
         for account, amount in entries:
-            if amount:
-                session.add(LedgerEntry(transaction_id=txn.id, account=account, amount=amount))
-                if account.startswith(_PLAYER):
-                    session.execute(
-                        update(Player)
-                        .where(Player.id == int(account.removeprefix(_PLAYER)))
-                        .values(balance=Player.balance + amount)
-                        .execution_options(synchronize_session=False)
-                    )
+            if amount and account.startswith(_PLAYER):
+                session.execute(
+                    update(Player)
+                    .where(Player.id == int(account.removeprefix(_PLAYER)))
+                    .values(balance=Player.balance + amount)
+                    .execution_options(synchronize_session=False)
+                )
 
     @staticmethod
     def lock(session: Session, player_id: int) -> None:
@@ -266,6 +291,11 @@ def _unreachable(error: DBAPIError) -> bool:
     return error.connection_invalidated or any(
         word in said for word in ("connect", "database is locked", "timeout", "timed out")
     )
+
+
+def _locked(error: DBAPIError) -> bool:
+    """Whether SQLite was locked by another connection: nothing of the transaction ran."""
+    return isinstance(error, OperationalError) and "database is locked" in str(error.orig).lower()
 
 
 def _reason(error: DBAPIError) -> str:

@@ -361,15 +361,21 @@ class Rounds:
             row.status = "settled" if settled else "void"
             found = outcome(game_round, row.deal_cards, row.server_seed, row.client_seed, row.nonce)
             row.result = json.dumps(found)
-            session.flush()
             row.balance_after = self.ledger.balance(session, row.player_id)
+            session.flush()
+            return self.shown(session, row, game_round, row.balance_after)
         return self.shown(session, row, game_round)
 
     def shown(
-        self, session: Session, row: RoundRow, game_round: Round[Any] | None = None
+        self,
+        session: Session,
+        row: RoundRow,
+        game_round: Round[Any] | None = None,
+        balance: Cents | None = None,
     ) -> RoundView:
-        """The round as its player sees it now."""
-        balance = self.ledger.balance(session, row.player_id)
+        """The round as its player sees it now (``balance``: theirs, if already read)."""
+        if balance is None:
+            balance = self.ledger.balance(session, row.player_id)
         played = resume(row) if game_round is None else game_round
         return round_view(row, played, balance, *reveal_state(session, row))
 

@@ -100,9 +100,12 @@ class FreshDeck(CardSource):
 
     def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
         nonce = Ledger.rounds_dealt(session, player_id)  # the rounds dealt to them so far
-        committed = next_seed(session, player_id, self.game)  # shown beforehand
-        seeds = FairSource.new(self.client_seed, nonce, committed.server_seed)
-        session.delete(committed)  # each seed deals once; the next is made when asked
+        committed = committed_seed(session, player_id, self.game)  # shown beforehand, if asked
+        if committed is None:  # none was asked for: a fresh seed, never stored unused
+            seeds = FairSource.new(self.client_seed, nonce)
+        else:
+            seeds = FairSource.new(self.client_seed, nonce, committed.server_seed)
+            session.delete(committed)  # each seed deals once; the next is made when asked
         game_round.deal(fair_cards(self.game, to_json(game_round.rules), seeds))
         return Dealt(seeds, None, None, last=True)
 
@@ -197,13 +200,18 @@ def running_shoe(session: Session, player_id: int, game: str) -> Deal | None:
     )
 
 
-def next_seed(session: Session, player_id: int, game: str) -> Deal:
-    """The player's committed seed for their next round of ``game``, made if none."""
-    deal = session.scalar(
+def committed_seed(session: Session, player_id: int, game: str) -> Deal | None:
+    """The seed committed to for the player's next round of ``game``, if one was."""
+    return session.scalar(
         select(Deal).where(
             Deal.player_id == player_id, Deal.game == game, Deal.client_seed.is_(None)
         )
     )
+
+
+def next_seed(session: Session, player_id: int, game: str) -> Deal:
+    """The player's committed seed for their next round of ``game``, made if none."""
+    deal = committed_seed(session, player_id, game)
     if deal is None:
         seeds = FairSource.new()
         deal = Deal(
