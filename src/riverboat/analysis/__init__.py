@@ -459,14 +459,15 @@ def heads_up_outcomes(solution: Solution) -> Outcomes:
         columns = [j for j, line in enumerate(game.lines) if game.line_wagers[line] == wager]
         pays = rows[:, columns].sum(axis=1)
         table = game.pay_tables.get(wager)
+        # each row's pay line, looked up at once (-1: none pays)
+        reached = table.lookup(game.player_ranking, value) if table is not None else None
         names = []
-        for o, v, q, paid in zip(option, value, qualifies, pays, strict=True):
+        for i, (o, q, paid) in enumerate(zip(option, qualifies, pays, strict=True)):
             name = game.options[o].name
             if name == "fold":
                 names.append("Fold")
-            elif table is not None and paid > 0:
-                line = table.line_for(game.player_ranking, int(v))
-                names.append(line.label if line else "Win")
+            elif table is not None and reached is not None and paid > 0:
+                names.append(table.lines[reached[i]].label if reached[i] >= 0 else "Win")
             else:
                 outcome = "Win" if paid > 0 else "Push" if paid == 0 else "Loss"
                 names.append(outcome if q else f"{outcome}, dealer does not qualify")
