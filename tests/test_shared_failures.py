@@ -325,9 +325,10 @@ def test_the_retries_leave_the_table_free_for_seats_messages_and_next_bets(
     setup: tuple[TableService, Holder],
 ) -> None:
     """While the showdown is tried again (the database held until the test lets it go),
-    a new seat sits, a decision is refused at once, and all three seats bet for the
-    next deal; once the showdown is written, its rounds are settled (never void) and
-    the next deal is dealt to the three."""
+    a new seat sits, a decision and bets are refused at once (a bet's client seed must
+    follow the next deal's commitment, not made yet); once the showdown is written, its
+    rounds are settled (never void), the next commitment shows and the three seats'
+    bets deal the next hand."""
     service, holder = setup
     table = table_for(service)
     table.retry_pauses = (0.05,) * 400  # tries on until the test lets the database go
@@ -342,7 +343,8 @@ def test_the_retries_leave_the_table_free_for_seats_messages_and_next_bets(
         with pytest.raises(IllegalAction, match="no hand of yours to decide"):
             await table.decide(seats[0], "fold")
         for player in [*seats, cy]:
-            await table.bet(player, ANTE)
+            with pytest.raises(IllegalAction, match="commitment shows"):
+                await table.bet(player, ANTE)
         assert table.phase == "settling"
         assert not any(tried)  # nothing written yet: every try so far failed
         assert [of_type(inbox, "result") for inbox in inboxes] == [[], []]
@@ -350,6 +352,9 @@ def test_the_retries_leave_the_table_free_for_seats_messages_and_next_bets(
         assert held == ["open", "open"]
         holder.release()
         await table.settled()
+        assert table.phase == "betting"
+        for player in [*seats, cy]:  # against the commitment shown now
+            await table.bet(player, ANTE)
         assert tried[-1] is True
         assert tried.count(True) == 1  # written once
         for inbox, player, balance in zip(inboxes, seats, before, strict=True):
@@ -358,7 +363,7 @@ def test_the_retries_leave_the_table_free_for_seats_messages_and_next_bets(
             assert first["status"] == "settled"
             assert transactions(service, first["id"]) == ["decision", "settle"]
             dealt = of_type(inbox, "dealt")
-            assert len(dealt) == 2  # the next deal, from the bets made meanwhile
+            assert len(dealt) == 2  # the next deal, from the bets made once it reopened
             assert service.balance(player) == balance + first["net"] - 2000
         assert len(of_type(c, "dealt")) == 1
         assert table.phase == "deciding"

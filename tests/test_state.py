@@ -14,7 +14,13 @@ from sqlalchemy import select
 
 from riverboat.store import connect
 from riverboat.store.models import KeptState
-from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore
+from riverboat.store.state import (
+    DatabaseStore,
+    MemoryStore,
+    RedisStore,
+    StateStore,
+    open_store,
+)
 from riverboat.table.throttle import FREE, StoreThrottle
 from riverboat.web.app import create_app
 
@@ -292,3 +298,16 @@ def test_a_store_that_does_not_answer_is_a_503_and_limits_let_requests_through(
         }
         client.cookies.set("riverboat_session", "a-token")
         assert client.get("/api/me").status_code == 503
+
+
+def test_two_deployments_on_one_redis_keep_their_keys_apart(redis_prefix: str) -> None:
+    """``serve --redis-prefix``: each deployment's sessions under its own prefix, so a
+    session of one is no session of the other."""
+    engine = connect("sqlite://")
+    ours = open_store(engine, REDIS, redis_prefix + "a:")
+    theirs = open_store(engine, REDIS, redis_prefix + "b:")
+    assert isinstance(ours, RedisStore)
+    assert isinstance(theirs, RedisStore)
+    ours.put("session:x", "7", 60)
+    assert ours.get("session:x") == "7"
+    assert theirs.get("session:x") is None

@@ -107,13 +107,15 @@ def serve(
         return
     from riverboat.table.service import TableService
 
+    service = TableService(database)  # migrated once, before the workers start
     if redis is None:  # with Redis, the tables' takeover finishes what a stopped server left
-        TableService(database).recover()  # G7, once, before any worker deals
+        service.recover()  # G7, once, before any worker deals
         typer.echo(
             f"{workers} worker processes: each deals its own copy of each shared table "
             "(with --redis they serve the same tables)",
             err=True,
         )
+    service.engine.dispose()  # each worker opens its own connections
     shared = [config.model_dump() for config in configs] if configs is not None else None
     os.environ[SETTINGS] = json.dumps({**settings, "tables": shared})
     uvicorn.run(

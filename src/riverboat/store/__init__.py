@@ -137,9 +137,14 @@ def write_turn(engine: Engine) -> threading.RLock | None:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema up to an Alembic revision: by default the latest."""
+    """Bring the schema up to an Alembic revision: by default the latest. On
+    PostgreSQL without :data:`POSTGRES_TIMEOUTS`: a migration may wait for a lock and
+    rewrite a table for as long as it takes."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with writer(engine).begin() as connection:
+        if engine.dialect.name == "postgresql":
+            for name in POSTGRES_TIMEOUTS:
+                connection.exec_driver_sql(f"SET LOCAL {name} = 0")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

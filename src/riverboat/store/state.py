@@ -29,7 +29,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -38,7 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from riverboat.errors import Unavailable
-from riverboat.store import sqlite_engine, writer
+from riverboat.store import sqlite_engine, write_turn, writer
 from riverboat.store.models import KeptState
 
 if TYPE_CHECKING:
@@ -237,8 +237,14 @@ class DatabaseStore:
 
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
-        """A writing transaction, committed without waiting for the disk."""
-        with self._writer.begin() as connection:
+        """A writing transaction, committed without waiting for the disk; on SQLite
+        in its turn among this process's writers (:func:`~riverboat.store.write_turn`),
+        so it does not poll the lock the ledger's writers hand to each other."""
+        with ExitStack() as stack:
+            turn = write_turn(self._engine)
+            if turn is not None:
+                stack.enter_context(turn)
+            connection = stack.enter_context(self._writer.begin())
             if self._engine.dialect.name == "postgresql":
                 connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
             yield connection
@@ -313,10 +319,13 @@ def _glob_escape(text: str) -> str:
     return "".join("\\" + c if c in "*?[]\\" else c for c in text)
 
 
-def open_store(engine: Engine, redis_url: str | None = None) -> StateStore:
-    """Redis at ``redis_url`` (default ``RIVERBOAT_REDIS_URL``) if one is named, else
+def open_store(
+    engine: Engine, redis_url: str | None = None, prefix: str = "riverboat:"
+) -> StateStore:
+    """Redis at ``redis_url`` (default ``RIVERBOAT_REDIS_URL``) if one is named, its
+    keys beginning with ``prefix`` (one deployment's, beside others on one Redis), else
     the database behind ``engine``."""
     url = redis_url or os.environ.get(REDIS_URL)
     if url:
-        return RedisStore(url)
+        return RedisStore(url, prefix)
     return DatabaseStore(engine)

@@ -195,6 +195,8 @@ class Lobby:
             for config in check_tables(tables)
         }
         self._seating = {game: asyncio.Lock() for game in SHARED_GAMES}
+        #: (player, game): the table a player is being seated at, until seated
+        self._joining: dict[tuple[int, str], SharedTable] = {}
 
     def find(self, name: str) -> SharedTable | None:
         """The table with id ``name``, or the first table of the game ``name``."""
@@ -212,10 +214,16 @@ class Lobby:
     ) -> None:
         """Seat the player at ``table`` with ``seating`` (the hub's: here, or where the
         table's clock runs) unless they keep a seat at another table of its game here:
-        a seat they are leaving is waited for a moment."""
-        async with self._seating[table.game]:
-            waited = 0.0
-            while (elsewhere := self._seated_elsewhere(table, player)) is not None:
+        a seat they are leaving is waited for a moment. The game's lock is held only to
+        check and to reserve the player's place, never across the seating itself, so a
+        slow seat or a player moving holds no one else up."""
+        key, waited = (player, table.game), 0.0
+        while True:
+            async with self._seating[table.game]:
+                elsewhere = self._seated_elsewhere(table, player)
+                if elsewhere is None:
+                    self._joining[key] = table
+                    break
                 seat = find_seat(elsewhere.seats, player)
                 if waited >= MOVE_SECONDS or (seat is not None and seat.round_id is not None):
                     raise IllegalAction(
@@ -223,11 +231,18 @@ class Lobby:
                         "a game at a time; leave it (its hand in play finishes first), then "
                         "sit here"
                     )
-                await asyncio.sleep(0.1)
-                waited += 0.1
+            await asyncio.sleep(0.1)
+            waited += 0.1
+        try:
             await seating()
+        finally:
+            if self._joining.get(key) is table:
+                del self._joining[key]
 
     def _seated_elsewhere(self, table: SharedTable, player: int) -> SharedTable | None:
+        joining = self._joining.get((player, table.game))
+        if joining is not None and joining is not table:  # being seated there now
+            return joining
         return next(
             (
                 other

@@ -20,8 +20,8 @@ A showdown the database does not take is tried again a few times; then every sea
 round is void and refunded (G7: none of its decisions was carried out) and betting
 reopens. Until that void is written too, the table is ``closed`` to bets. The retries
 and the void run beside the table, not holding it: while the table is ``settling``,
-seats come and go, their messages are answered and bets for the next deal are taken
-(it is dealt once the showdown's rounds are settled or void).
+seats come and go and their messages are answered; a bet waits for the next deal's
+commitment, made once the showdown's rounds are settled or void.
 
 Each bet carries the player's client seed for the next deal, sent after that deal's
 commitment was shown, so the house commits before it knows the seeds.
@@ -221,9 +221,20 @@ class SharedTable:
             seat = seated(self.seats, player)
             if self.phase == "closed":
                 raise IllegalAction(f"{_UNREACHABLE}: betting reopens once it can")
-            settling = self.phase == "settling"  # a bet for the deal after the showdown
-            if not settling and (self.phase != "betting" or seat.round_id is not None):
+            if self.phase == "settling":  # the next deal's commitment is not made yet
+                raise IllegalAction(
+                    "the last hand is being settled: bet once the next deal's commitment "
+                    "shows, so that your seed follows it"
+                )
+            if self.phase != "betting" or seat.round_id is not None:
                 raise IllegalAction("betting is closed: wait for the next deal")
+            if self.deal is None:  # the last one could not be made: make it, show it
+                self.deal = await _reach(self.service.new_deal, self.game, self.variant)
+                await self._broadcast()
+                raise IllegalAction(
+                    "the next deal's commitment shows now: bet again, so that your seed "
+                    "follows it"
+                )
             probe = self.kind.new_round(self.rules)
             probe.place_wagers(wagers)
             if second is not None:
@@ -246,9 +257,6 @@ class SharedTable:
             seat.wagers = dict(probe.positions[0].wagers)
             seat.second = dict(probe.positions[1].wagers) if second is not None else None
             seat.client_seed = seed
-            if settling:  # dealt when the showdown is done (see _reopen)
-                await self._broadcast()
-                return
             if all(s.wagers for s in self.seats):
                 await self._deal()
                 return
@@ -357,6 +365,7 @@ class SharedTable:
             cut = self.layout.cut_card_from_end or 0
             if cut_card_reached(self.layout.size - self.next_place, cut):
                 self.road = []
+                self._forget_bets()
                 await self._next_deal(broadcast=False)
             return False
         shown = {s.round_id for s in self.seats if s.round_id is not None}
@@ -369,8 +378,15 @@ class SharedTable:
             if any(player == seat.player for player, _ in strays):
                 seat.wagers = seat.second = None
         if not shown:
+            self._forget_bets()
             await self._next_deal(broadcast=False)
         return over
+
+    def _forget_bets(self) -> None:
+        """A new deck or shoe is coming: bets whose client seeds were sent against the
+        last commitment are dropped, to be made again once the new one shows."""
+        for seat in self.seats:
+            seat.wagers = seat.second = None
 
     def stored(self) -> dict[str, Any]:
         """What the database keeps of the table besides its phase, deadline and deal."""
@@ -561,7 +577,8 @@ class SharedTable:
         except Exception:  # no one awaits this task: say it here
             _log.exception("the %s table's showdown could not be finished", self.game)
         finally:
-            self._settling = None
+            if self._settling is asyncio.current_task():
+                self._settling = None
 
     async def _void_all(self, playing: list[Seat]) -> None:
         """Void and refund the seats' open rounds, trying again every
@@ -587,7 +604,8 @@ class SharedTable:
         except Exception:  # no one awaits this task: say it here
             _log.exception("the %s table's showdown could not be finished", self.game)
         finally:
-            self._settling = None
+            if self._settling is asyncio.current_task():
+                self._settling = None
 
     async def _void(self, seats: list[tuple[int, int]]) -> dict[int, Cents] | None:
         """Void and refund the seats' open rounds; what each got back (a round the
@@ -645,12 +663,7 @@ class SharedTable:
             seat.round_id, seat.decision = None, None
         self.phase = "betting"
         self.seats = [s for s in self.seats if s.listeners]  # those who left go now
-        if self.seats and all(s.wagers for s in self.seats):  # bet while it settled
-            await self._deal()
-            return
-        if any(s.wagers for s in self.seats):
-            self._timer.arm(self.betting_seconds, self._deal)
-        await self._broadcast()
+        await self._broadcast()  # the next deal's commitment: bets follow it
 
     async def _next_deal(self, broadcast: bool = True) -> None:
         """Reveal the deal that is done with and commit to the next. The old deal is

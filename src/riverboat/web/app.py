@@ -88,8 +88,8 @@ def create_app(
     ``house_edges`` works out each game's edge in the background for the pay tables;
     the shared tables (``tables``, default one of each shared game) close betting and
     decisions after the given seconds. Sessions, failed log-ins and rate-limit counts
-    are kept in ``state``: by default Redis if ``RIVERBOAT_REDIS_URL`` names one, else
-    the database.
+    are kept in ``state``: by default Redis if ``redis`` or ``RIVERBOAT_REDIS_URL``
+    names one (its keys beginning with ``redis_prefix``), else the database.
 
     With ``redis`` (a URL; the database must then be PostgreSQL) every process started
     so serves the same shared tables (:class:`~riverboat.table.hub.RedisHub`, its keys
@@ -106,7 +106,7 @@ def create_app(
     if tables is None:
         tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))
     lobby = Lobby(service, tables, betting_seconds, decision_seconds)
-    kept = state if state is not None else open_store(service.engine)
+    kept = state if state is not None else open_store(service.engine, redis, redis_prefix)
     service.players.throttle = StoreThrottle(kept)
 
     hub: Hub = (  # chosen once: this process alone, or every process sharing Redis
