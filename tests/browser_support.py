@@ -2,6 +2,7 @@
 driven by Playwright (nothing downloaded), a tab at the tables, and the taps and
 checks a round needs. The fixtures built on these are in conftest.py."""
 
+import re
 import shutil
 import socket
 import threading
@@ -75,6 +76,7 @@ def choose(page: Page, title: str) -> None:
         page.click("#logo")
     page.locator("#games").get_by_role("button", name=title, exact=True).click()
     expect(page.locator("#logo")).to_have_text(title)
+    expect(page.locator("body")).not_to_have_attribute("data-choosing", re.compile(".*"))
 
 
 def tap(page: Page, spot: str, times: int = 1) -> None:

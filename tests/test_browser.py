@@ -222,18 +222,24 @@ def test_chips_tapped_while_a_table_loads_stay_put(page: Page) -> None:
         page.keyboard.press("Backspace")
     held: list[Route] = []
     page.route("**/api/games/tri-card/open", lambda route: held.append(route))
-    choose(page, "Tri-Card Poker")
-    page.locator("#tables").evaluate("dialog => dialog.open && dialog.close()")
+
+    def pick() -> None:  # the table, its load held: drawn at once, still choosing
+        page.click("#logo")
+        page.locator("#games").get_by_role("button", name="Tri-Card Poker").click()
+        expect(page.locator("#logo")).to_have_text("Tri-Card Poker")
+        expect(page.locator("body")).to_have_attribute("data-choosing", "tri-card")
+        page.locator("#tables").evaluate("dialog => dialog.open && dialog.close()")
+
+    pick()
     tap(page, "pair_plus")
-    choose(page, "Tri-Card Poker")  # again, before the first load ends
-    page.locator("#tables").evaluate("dialog => dialog.open && dialog.close()")
+    pick()  # again, before the first load ends
     tap(page, "pair_plus")
     expect(page.locator("[data-spot=pair_plus] .pile__amount")).to_have_text("$10")
     assert len(held) == 2
     for route in reversed(held):  # both loads end now, the first one last of all
         route.continue_()
     page.unroute("**/api/games/tri-card/open")
-    page.wait_for_load_state("networkidle")
+    expect(page.locator("body")).not_to_have_attribute("data-choosing", re.compile(".*"))
     expect(page.locator("[data-spot=pair_plus] .pile__amount")).to_have_text("$10")
 
 

@@ -17,6 +17,7 @@ import { loadLobby, lobbyTable } from "./lobby.js";
 
 async function selectGame(name, shared = false) {
   const same = name === state.game && shared === state.shared;  // chips on it stay
+  document.body.dataset.choosing = name;  // until the table's load is done (tests wait on it)
   leaveTable();
   hideHint();
   forgetCommitment();  // this table's own is fetched below, or by a deal sent before it comes
@@ -44,6 +45,7 @@ async function selectGame(name, shared = false) {
     renderRound();
     say("Your round is still open: your decision.");
   } else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
+  delete document.body.dataset.choosing;
 }
 
 // its seed shows now; the next coup starts a new shoe, with a new commitment that shows
