@@ -323,6 +323,17 @@ def measure(
 
 
 # ------------------------------------------------------------------ the report
+def add_postgres_option(parser: argparse.ArgumentParser) -> None:
+    """``--postgres``: the PostgreSQL server the benchmark makes its databases on."""
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get(
+            "RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432"
+        ),
+        help="a PostgreSQL server's URL without a database",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", default="8,64,256", help="player counts, comma-separated")
@@ -333,13 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--attackers", action="store_true", help="a second stretch beside them")
     parser.add_argument("--baseline-ref", help="also run this git ref's server: new/old ratios")
-    parser.add_argument(
-        "--postgres",
-        default=os.environ.get(
-            "RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432"
-        ),
-        help="a PostgreSQL server's URL without a database",
-    )
+    add_postgres_option(parser)
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.players.split(",")]
     kinds = args.databases.split(",")

@@ -44,6 +44,7 @@ from load import (  # the load benchmark's clients and servers' helpers
     ROOT,
     Tally,
     _wait_until_ready,
+    add_postgres_option,
     database,
     free_port,
     log_in,
@@ -177,13 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=16, help="own-table players")
     parser.add_argument("--seats", type=int, default=6, help="shared Baccarat seats (max 7)")
     parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument(
-        "--postgres",
-        default=os.environ.get(
-            "RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432"
-        ),
-        help="a PostgreSQL server's URL without a database",
-    )
+    add_postgres_option(parser)
     args = parser.parse_args(argv)
     results: dict[str, dict[str, dict[str, float]]] = {}
     print(_header(), flush=True)

@@ -9,6 +9,9 @@ import pytest
 from hypothesis import settings
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
     from playwright.sync_api import Browser, Page
 
 # The first call of an evaluator builds its tables and may load compiled code, which
@@ -82,3 +85,17 @@ def page(server: str, browser: "Browser") -> Iterator["Page"]:
     tab = table_tab(server, browser)
     yield tab
     tab.close()
+
+
+# ------------------------------------------------------------------ the web API tests
+@pytest.fixture
+def client(tmp_path: "Path") -> Iterator["TestClient"]:
+    """The app for the local player, through Starlette's test client, its CSRF cookie set."""
+    from fastapi.testclient import TestClient
+
+    from riverboat.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
+    with TestClient(app) as test_client:
+        test_client.get("/")  # the page sets the CSRF cookie
+        yield test_client

@@ -2,9 +2,7 @@
 analysis, at the table service, over HTTP and in plain mode's JSON lines."""
 
 import json
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,7 +13,6 @@ from riverboat.games import RulesError
 from riverboat.table.coach import CoachTally, coach_round
 from riverboat.table.service import TableService
 from riverboat.terminal.plain import AutoPlayer, play_rounds, round_json
-from riverboat.web.app import create_app
 
 ACES = "Ac Ad 7s 5c 2d"  # C3: a pair of aces may Play up to 3x
 
@@ -86,14 +83,6 @@ def test_a_round_at_the_table_is_weighed_on_its_own_hand_and_wagers() -> None:
 
 def test_an_empty_tally_says_so() -> None:
     assert CoachTally().summary() == "no decisions yet."
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
-    with TestClient(app) as test_client:
-        test_client.get("/")  # the page sets the CSRF cookie
-        yield test_client
 
 
 def _deal(client: TestClient, game: str, wagers: dict[str, int]) -> dict[str, object]:

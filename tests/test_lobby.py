@@ -23,6 +23,7 @@ from riverboat.table.lobby import (
     read_tables_file,
 )
 from riverboat.web.app import create_app
+from test_web_tables import log_in
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -128,19 +129,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def cookie_of(client: TestClient, name: str) -> str:
-    client.cookies.clear()
-    client.get("/")
-    answer = client.post(
-        "/api/login",
-        json={"name": name, "password": PASSWORD},
-        headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]},
-    )
-    token = answer.cookies["riverboat_session"]
-    client.cookies.clear()
-    return f"riverboat_session={token}"
-
-
 def sit(client: TestClient, cookie: str, name: str) -> Any:
     socket = client.connections.enter_context(  # type: ignore[attr-defined]
         client.websocket_connect(f"/ws/tables/{name}", headers={"origin": ORIGIN, "cookie": cookie})
@@ -175,7 +163,7 @@ def test_the_lobby_lists_every_table_without_cards_or_seeds(client: TestClient) 
 def test_a_table_is_joined_by_id_and_the_game_path_is_its_first_table(
     client: TestClient,
 ) -> None:
-    ann, bob = cookie_of(client, "ann"), cookie_of(client, "bob")
+    ann, bob = log_in(client, "ann"), log_in(client, "bob")
     first = sit(client, ann, "crazy4-2")
     assert json.loads(first.receive_text())["type"] == "table"
     sit(client, bob, "crazy4").receive_text()  # the old path: the first Crazy 4 table
@@ -194,7 +182,7 @@ def test_one_table_of_a_game_at_a_time_and_moving_after_leaving(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lobby_module, "MOVE_SECONDS", 0.3)
-    ann = cookie_of(client, "ann")
+    ann = log_in(client, "ann")
     with client.websocket_connect(
         "/ws/tables/crazy4-1", headers={"origin": ORIGIN, "cookie": ann}
     ) as at_first:
@@ -212,7 +200,7 @@ def test_one_table_of_a_game_at_a_time_and_moving_after_leaving(
 
 
 def test_the_lobby_shows_a_shared_shoe_after_its_coups_b1(client: TestClient) -> None:
-    ann = cookie_of(client, "ann")
+    ann = log_in(client, "ann")
     socket = sit(client, ann, "mini")
     for coup in (1, 2):
         socket.send_text(json.dumps({"type": "bet", "wagers": {"banker": 1000}}))

@@ -4,7 +4,6 @@ that no response reveals a hidden card or an unrevealed seed."""
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,14 +24,6 @@ from riverboat.errors import (
 from riverboat.store.state import MemoryStore
 from riverboat.web.app import create_app
 from riverboat.web.deps import SESSION_SECONDS, RateLimiter
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
-    with TestClient(app) as test_client:
-        test_client.get("/")  # the page sets the CSRF cookie
-        yield test_client
 
 
 def post(client: TestClient, path: str, body: dict[str, object]) -> object:

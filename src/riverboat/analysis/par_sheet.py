@@ -209,8 +209,8 @@ def _key_figures(analysis: Analysis) -> Markup:
             _value(f"{f.std_dev:.4f}"),
         ),
         (
-            _figure("Volatility index 90% / 95%", "1.645 and 1.960 standard deviations"),
-            _value(f"{f.volatility_index(0.9):.4f} / {f.volatility_index(0.95):.4f}"),
+            _volatility_figure(),
+            _value(" / ".join(f"{f.volatility_index(c):.4f}" for c in CONFIDENCES)),
         ),
     ]
     if f.dealer_qualifies is not None:
@@ -420,7 +420,7 @@ def _wager_alone(
             _value(f"{sd:.4f}"),
         ),
         (
-            _figure("Volatility index 90% / 95%", "1.645 and 1.960 standard deviations"),
+            _volatility_figure(),
             _value(" / ".join(f"{_z(c) * sd:.4f}" for c in CONFIDENCES)),
         ),
         (
@@ -442,6 +442,14 @@ def _std_dev(distribution: Mapping[Fraction, int]) -> float:
     mean = sum((v * c for v, c in distribution.items()), Fraction(0)) / total
     second = sum((v * v * c for v, c in distribution.items()), Fraction(0)) / total
     return sqrt(second - mean * mean)
+
+
+def _volatility_figure() -> Markup:
+    """The volatility index's heading: its confidences and their z, from
+    :data:`CONFIDENCES`."""
+    levels = " / ".join(f"{c:.0%}" for c in CONFIDENCES)
+    zs = " and ".join(f"{_z(c):.3f}" for c in CONFIDENCES)
+    return _figure(f"Volatility index {levels}", f"{zs} standard deviations")
 
 
 def _z(confidence: float) -> float:

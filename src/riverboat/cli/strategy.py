@@ -16,7 +16,10 @@ def strategy(
     game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card or crazy4.")],
     wagers: Annotated[
         str | None,
-        typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat'. Default: required."),
+        typer.Option(
+            help="Wagers in base units: 'ante,bonus,bad_beat'. Default: the game's required "
+            "wagers."
+        ),
     ] = None,
     variant: Annotated[
         str | None, typer.Option(help="A named rules variant, e.g. 'standard'.")

@@ -80,12 +80,12 @@ def serve(
     players log in with named accounts."""
     _need_extra("web", "riverboat serve")
     _check_database_url(database)
-    if redis is not None:
-        _need_extra("redis", "--redis")
-        _check_redis(redis, database)
-    configs = _table_configs(tables, tables_file)
+    configs = _table_configs(tables, tables_file)  # the cheap checks first
     if workers > 1:
         _check_workers(database, workers)
+    if redis is not None:  # then the one that reaches out (a ping, up to 3 s)
+        _need_extra("redis", "--redis")
+        _check_redis(redis, database)
     import uvicorn
 
     from riverboat.web.app import SETTINGS, create_app, server_options

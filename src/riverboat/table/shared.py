@@ -325,7 +325,7 @@ class SharedTable:
             elif self.phase in ("settling", "closed"):  # its showdown was not finished
                 playing = [seat for seat in self.seats if seat.round_id is not None]
                 self._settling = asyncio.get_running_loop().create_task(
-                    self._taken_void(playing)
+                    self._settle(playing, None)
                 )
             elif any(s.wagers for s in self.seats):
                 self._timer.arm(seconds if stored.deadline else self.betting_seconds, self._deal)
@@ -557,18 +557,20 @@ class SharedTable:
         return None
 
     async def _settle(
-        self, playing: list[Seat], decisions: list[tuple[int, int, str, Cents | None]]
+        self, playing: list[Seat], decisions: list[tuple[int, int, str, Cents | None]] | None
     ) -> None:
         """A showdown that failed, tried again after each of :attr:`retry_pauses`, then
         its rounds void and refunded (G7: none of its decisions was carried out); a
         void that fails too closes the table to bets and is tried again every
         :attr:`reopen_seconds`. The waits and the database calls run without the
         table's lock, which is taken only to tell the seats; the rounds' status in the
-        database decides, so a round the showdown did settle is never voided."""
+        database decides, so a round the showdown did settle is never voided.
+        ``decisions`` None: a showdown the last process left unfinished, voided here
+        without trying it again."""
         try:
-            for pause in self.retry_pauses:
+            for pause in self.retry_pauses if decisions is not None else ():
                 await asyncio.sleep(pause)
-                notes = await self._carry_out(decisions)
+                notes = await self._carry_out(decisions or [])
                 if notes is not None:
                     async with self._lock:
                         await self._settled(playing, notes)
@@ -595,17 +597,6 @@ class SharedTable:
             await asyncio.sleep(self.reopen_seconds)
         async with self._lock:
             await self._voided(playing, returned)
-
-    async def _taken_void(self, playing: list[Seat]) -> None:
-        """A showdown the last process left unfinished (``settling`` or ``closed``):
-        its rounds void and refunded here, a round it did settle left settled."""
-        try:
-            await self._void_all(playing)
-        except Exception:  # no one awaits this task: say it here
-            _log.exception("the %s table's showdown could not be finished", self.game)
-        finally:
-            if self._settling is asyncio.current_task():
-                self._settling = None
 
     async def _void(self, seats: list[tuple[int, int]]) -> dict[int, Cents] | None:
         """Void and refund the seats' open rounds; what each got back (a round the

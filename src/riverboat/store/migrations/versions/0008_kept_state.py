@@ -2,7 +2,7 @@
 every server process sees them and a restart keeps them.
 
 Revision ID: 0008_kept_state
-Revises: 0006_running_balance
+Revises: 0007_drop_idempotency_key
 """
 
 import sqlalchemy as sa

@@ -3,7 +3,7 @@ fencing token of the last lease that wrote it, the phase, the deadline of the
 pending step, the deal in play and the seats' bets and decisions (JSON).
 
 Revision ID: 0009_shared_table_state
-Revises: 0006_running_balance
+Revises: 0008_kept_state
 """
 
 import sqlalchemy as sa
