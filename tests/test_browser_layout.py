@@ -178,6 +178,35 @@ def test_a_shared_tables_clock_stays_in_view_with_the_action_bar(ann: Page) -> N
     _settle(ann)
 
 
+# the message under the table, at the page's top (no scrolling), wholly above the
+# action bar: how far it reaches under the bar (0 or less: all of it shows)
+MESSAGE_UNDER_BAR = """() => {
+  scrollTo(0, 0);
+  const message = document.getElementById("message").getBoundingClientRect();
+  const bar = document.getElementById("action-bar").getBoundingClientRect();
+  return message.bottom - bar.top;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1366, 768), (1440, 900), (1920, 1080)])
+def test_the_result_message_shows_above_the_action_bar_without_scrolling(
+    own: Page, size: tuple[int, int]
+) -> None:
+    """On a laptop's or a desktop's screen the message under the table (the result in
+    words, a refusal) shows whole without scrolling: the decision circles sit beside the
+    wager circles, and a short screen deals smaller cards."""
+    width, height = size
+    own.set_viewport_size({"width": width, "height": height})
+    for title in OWN:
+        choose(own, title)
+        _settle(own)
+        _first_spot(own)
+        _deal(own)
+        _settle(own)
+        under = own.evaluate(MESSAGE_UNDER_BAR)
+        assert under <= 0.5, f"{title} at {width}x{height}: {under} px of the message under the bar"
+
+
 # ------------------------------------------------------------------ the table menu
 
 
