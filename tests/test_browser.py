@@ -530,6 +530,35 @@ def test_baccarat_by_keyboard_alone_and_a_refusal_announced(keyboard_page: Page)
     _announced(page, refusal)
 
 
+def test_a_decision_key_pressed_before_the_cards_show_is_said_to_be_early(
+    keyboard_page: Page,
+) -> None:
+    """R pressed while the deal's answer is on its way is not dropped in silence: the
+    message says the cards are still coming; once they show, R raises."""
+    page = keyboard_page
+    _key_to_table(page, "Tri-Card Poker")
+    _tab_to(page, "ante")
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$5")
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    held: list[Route] = []
+    page.route("**/api/rounds", lambda route: held.append(route))  # the deal waits here
+    page.keyboard.press("d")
+    page.wait_for_function("() => document.getElementById('deal').disabled")
+    page.keyboard.press("r")
+    expect(page.locator("#message")).to_have_text(
+        "The cards are still coming: press R again once they show."
+    )
+    _announced(page, "The cards are still coming")
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/rounds")
+    expect(page.locator("#message")).to_have_text("Your decision.")
+    page.keyboard.press("r")
+    expect(page.locator("#message")).to_contain_text("Net")
+
+
 def test_the_keys_overlay_and_escape(keyboard_page: Page) -> None:
     page = keyboard_page
     page.keyboard.press("?")

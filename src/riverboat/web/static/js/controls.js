@@ -150,8 +150,8 @@ export function renderButtons() {
   if (document.activeElement && document.activeElement.closest(".action-bar")) refocus = true;
   const open = round && round.status === "open";
   const betting = !state.shared || (state.table && state.table.phase === "betting");
-  $("deal").disabled = busy || !!open || !betting;
-  $("replay").disabled = busy || !!open || !betting || !state.last[tableKey()];
+  $("deal").disabled = busy || state.committing || !!open || !betting;
+  $("replay").disabled = busy || state.committing || !!open || !betting || !state.last[tableKey()];
   $("new-shoe").disabled = busy;
   $("hint").disabled = busy || !open || !info().options.length || !!state.hinting;
   for (const button of $("choices").children) button.disabled = busy;

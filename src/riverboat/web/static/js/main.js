@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { $, gameOf, info, say, state, tableKey } from "./state.js";
 import { on } from "./felt.js";
-import { openTables, renderGames } from "./controls.js";
+import { decisionKey, openTables, renderGames } from "./controls.js";
 import { renderRound, renderSpots } from "./render.js";
 import { forgetCommitment, openFairness, showCommitment } from "./fairness.js";
 import { refreshBalance } from "./bank.js";
@@ -96,6 +96,10 @@ function step(container, by) {
   return items[at < 0 ? (by > 0 ? 0 : items.length - 1) : (at + by + items.length) % items.length];
 }
 
+// a key that makes one of this game's decisions (pressed before the deal's answer came,
+// it is said to be early, not silently dropped)
+const decidesHere = (key) => info().options.some((option) => decisionKey(option.action) === key);
+
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -117,6 +121,7 @@ function onKey(event) {
     renderSpots();
     $("announce").textContent = `The $${state.chip / 100} chip.`;  // the result stays in the message line
   } else if (open && $("choices").querySelector(`[data-key="${key}"]`)) press($("choices").querySelector(`[data-key="${key}"]`));
+  else if (state.busy && !open && decidesHere(key)) say(`The cards are still coming: press ${key.toUpperCase()} again once they show.`);
   else if (key === "d") press($("deal"));
   else if (key === "g") press($("replay"));
   else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();

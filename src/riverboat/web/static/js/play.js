@@ -10,7 +10,8 @@ import { hideHint } from "./overlays.js";
 import { bet, blindWagers, send } from "./shared.js";
 
 // Deal, Quick Replay, a decision or New shoe, one at a time: the buttons that send one
-// are disabled until it is answered (and, after a deal, until the next commitment shows)
+// are disabled until it is answered (and Deal and Quick Replay, after a deal, until the
+// next commitment shows: a decision need not wait for it)
 export async function oneAtATime(work) {
   if (state.busy) return;
   state.busy = true;
@@ -43,7 +44,7 @@ async function placeNow(spot, hold, chip) {
 }
 
 export async function deal(replay) {
-  if (state.busy) return;
+  if (state.busy || state.committing) return;
   hideHint();
   if (state.shared) return bet(replay);
   await oneAtATime(async () => {
@@ -73,8 +74,16 @@ export async function deal(replay) {
       if (!fair) say("Warning: this round's commitment or client seed is not the one shown and drawn here before the deal.");
       refreshBalance();
     }
-    await showCommitment().catch(() => {});
   });
+  // the next deal's commitment: Deal and Quick Replay wait for it, a decision need not
+  state.committing = true;
+  renderButtons();
+  try {
+    await showCommitment();
+  } catch { /* the next deal asks again */ } finally {
+    state.committing = false;
+    renderButtons();
+  }
 }
 
 export async function decide(action, amount) {

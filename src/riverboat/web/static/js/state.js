@@ -4,6 +4,7 @@
 export const state = { games: [], game: null, wagers: {}, chip: 500, round: null, last: {}, session: { rounds: 0, net: 0 },
   shared: false, socket: null, table: null, gotResult: false, commitment: null, shoeInPlay: false, ticker: null,
   busy: false,  // a deal, decision or New shoe in flight: the buttons that send one wait
+  committing: false,  // the next deal's commitment on its way after a deal: Deal waits
   hinting: null,  // the hint being worked out (its AbortController)
   choosing: 0 };  // counts the tables chosen: a table's load that finds a later choice stops
 
