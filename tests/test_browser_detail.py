@@ -158,6 +158,32 @@ def test_history_rows_show_titles_mini_cards_results_and_nets(page: Page, server
     expect(page.locator("#history")).to_be_hidden()
 
 
+def test_each_drawer_lies_whole_on_the_screen_from_the_right(page: Page, server: str) -> None:
+    """History, a round's replay and Fairness: a full-screen sheet on a phone, a panel
+    along the right edge on a desktop, wholly on the screen and with its header the
+    drawer's whole width (the hint's floating sheet is styled apart from them)."""
+    round_ = _play(page, server, "tri-card")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 844 if width < 800 else 900})
+        for opener in ("#history-toggle", f"#rounds li[data-round='{round_['id']}'] .replay-round", "#fairness-toggle"):
+            if opener.startswith("#rounds"):
+                page.click("#history-toggle")
+                expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
+            page.click(opener)
+            drawer = page.locator("dialog.sheet[open]").last
+            expect(drawer).to_be_visible()
+            page.wait_for_timeout(300)  # the sheet's slide in
+            box, head = drawer.bounding_box(), drawer.locator(".sheet-head").bounding_box()
+            assert box and head
+            assert box["x"] >= -0.5 and abs(box["x"] + box["width"] - width) <= 0.5, (opener, width, box)
+            assert box["width"] == (width if width < 800 else min(width, 544)), (opener, width, box)
+            assert abs(head["width"] - box["width"]) <= 2.5, (opener, width, head, box)
+            for opened in range(page.locator("dialog.sheet[open]").count(), 0, -1):
+                page.keyboard.press("Escape")  # the replay closes first, then the history
+                expect(page.locator("dialog.sheet[open]")).to_have_count(opened - 1)
+    page.set_viewport_size({"width": 1100, "height": 800})
+
+
 def test_more_loads_older_rounds_without_repeats(page: Page, server: str) -> None:
     for _ in range(22):
         _post(page, server, "api/rounds", {"game": "baccarat", "wagers": {"banker": 500}})
