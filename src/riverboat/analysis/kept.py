@@ -203,7 +203,7 @@ def figures_data(figures: Figures) -> dict[str, Any]:
     >>> from riverboat.analysis import analyze
     >>> f = analyze("baccarat", wagers={"tie": 1}).figures
     >>> figures_data(f)["house_edge"], figures_from(figures_data(f)) == f
-    ('2265252297534784/15965202300006975', True)
+    ('103841353768/723147898655', True)
     """
     data: dict[str, Any] = {name: str(getattr(figures, name)) for name in _FRACTIONS}
     for name in _OPTIONAL:
