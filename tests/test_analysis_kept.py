@@ -193,6 +193,7 @@ def _stored(key: disk_cache.CacheKey, text: bytes) -> None:
         "a wrong type",
         "no figures inside",
         "not text",
+        "no strategy for a game with decisions",
     ],
 )
 def test_a_damaged_report_is_counted_again_and_rewritten(damage: str) -> None:
@@ -217,6 +218,10 @@ def test_a_damaged_report_is_counted_again_and_rewritten(damage: str) -> None:
         _stored(key, b'{"figures": 7, "blind": null, "notes": 3, "strategy": []}')
     elif damage == "no figures inside":
         disk_cache.store(key, {"other": np.arange(3)})
+    elif damage == "no strategy for a game with decisions":
+        figures = kept.figures_data(counted.figures)
+        report = {"figures": figures, "blind": None, "notes": [], "strategy": None}
+        _stored(key, json.dumps(report).encode())
     else:
         disk_cache.store(key, {"report": np.arange(3.0)})
     again = analyze("tri-card")

@@ -86,9 +86,9 @@ def remember(
 
     def decode(report: Mapping[str, Any]) -> Analysis:
         strategy = None
-        if report["strategy"] is not None:
-            if solve is None:
-                raise ValueError("it has a strategy, and this game has no decision")
+        if (report["strategy"] is None) != (solve is None):
+            raise ValueError("it has a strategy where the game has no decision, or none")
+        if solve is not None:
             lines = tuple(str(line) for line in report["strategy"]["summary"])
             labels = {str(k): str(v) for k, v in report["strategy"]["labels"].items()}
             strategy = Strategy(solve, lines, labels)
