@@ -1,16 +1,19 @@
 """Benchmark the exact analyzer end to end: `riverboat analyze GAME` in a fresh
-process, counting (cold) and reading the tables kept on disk (cached), beside the
-same command of another git ref (the old code) and, with --brute-force, a brute
-force through settle; every ratio is between peers measured in the same run.
+process, counting (cold) and reading what is kept on disk (cached), beside the same
+commands of another git ref (the old code) and, with --brute-force, a brute force
+through settle; every ratio is between peers measured in the same run.
 
 Each version runs once untimed first, so numba's compiled code is on disk (its
 cost is a first run's only, per machine) and the timed runs compile nothing. A cold
 run starts with an empty RIVERBOAT_CACHE_DIR; the cached runs (three, the median
-kept) read what the cold run kept. Each run gives its wall seconds and its CPU
-seconds (user + system, of the process and its children): the machine is shared,
-so CPU seconds are the steadier figure. The brute force settles every dealer hand
-(and every rabbit) of a sample of player hands through the game's settle function,
-vectorised with numpy, scaled to every hand class the analysis counts.
+kept) read what the cold run kept, for each of the cached commands: the analysis
+with every wager and with the default ones, the PAR sheet (`--format html`) and
+the strategy card (`riverboat strategy GAME`), each run once untimed first to keep
+its report. Each run gives its wall seconds and its CPU seconds (user + system, of
+the process and its children): the machine is shared, so CPU seconds are the
+steadier figure. The brute force settles every dealer hand (and every rabbit) of a
+sample of player hands through the game's settle function, vectorised with numpy,
+scaled to every hand class the analysis counts.
 
     python bench/analysis.py [--games tri-card,baccarat,crazy4,rabbit-hunter]
                              [--baseline-ref GIT_REF] [--brute-force] [--json FILE]
@@ -46,15 +49,31 @@ WAGERS = {
     "crazy4": "ante,super_bonus,queens_up",
     "rabbit-hunter": "ante,bonus,bad_beat",
 }
+#: the commands timed from the cache, by name; the first is also timed cold
+COMMANDS = {
+    "analyze": lambda game: ["analyze", game, "--wagers", WAGERS[game]],
+    "default wagers": lambda game: ["analyze", game],
+    "PAR sheet": lambda game: ["analyze", game, "--format", "html"],
+    "strategy card": lambda game: ["strategy", game],
+}
 
 
-def timed_run(tree: Path, game: str, cache: Path) -> dict[str, float]:
-    """`riverboat analyze GAME` of the code in ``tree``: wall and CPU seconds."""
+def commands(game: str) -> dict[str, list[str]]:
+    """The commands timed for ``game`` (Baccarat has no strategy card)."""
+    return {
+        name: command(game)
+        for name, command in COMMANDS.items()
+        if game != "baccarat" or name != "strategy card"
+    }
+
+
+def timed_run(tree: Path, arguments: list[str], cache: Path) -> dict[str, float]:
+    """`riverboat ARGUMENTS` of the code in ``tree``: wall and CPU seconds."""
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "RIVERBOAT_CACHE_DIR": str(cache)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "riverboat", "analyze", game, "--wagers", WAGERS[game]],
+        [sys.executable, "-m", "riverboat", *arguments],
         env=env,
         check=True,
         stdout=subprocess.DEVNULL,
@@ -65,17 +84,23 @@ def timed_run(tree: Path, game: str, cache: Path) -> dict[str, float]:
     return {"wall": wall, "cpu": cpu}
 
 
-def measure(tree: Path, game: str, folder: Path, cached: bool) -> dict[str, float]:
-    """Cold (and, if ``cached``, cached) figures of one version on one game."""
+def measure(tree: Path, game: str, folder: Path) -> dict[str, float]:
+    """Cold and cached figures of one version on one game: ``cold_wall``,
+    ``cold_cpu``, and ``cached_wall``/``cached_cpu`` (the first command's) and
+    ``<name> wall``/``<name> cpu`` for each command."""
+    timed = commands(game)
+    first = next(iter(timed.values()))
     warm_up = Path(tempfile.mkdtemp(dir=folder))
-    timed_run(tree, game, warm_up)  # numba's compiled code to disk; untimed
-    cold_cache = Path(tempfile.mkdtemp(dir=folder))
-    cold = timed_run(tree, game, cold_cache)
+    timed_run(tree, first, warm_up)  # numba's compiled code to disk; untimed
+    cache = Path(tempfile.mkdtemp(dir=folder))
+    cold = timed_run(tree, first, cache)
     figures = {"cold_wall": cold["wall"], "cold_cpu": cold["cpu"]}
-    if cached:
-        runs = [timed_run(tree, game, cold_cache) for _ in range(3)]
-        figures["cached_wall"] = statistics.median(r["wall"] for r in runs)
-        figures["cached_cpu"] = statistics.median(r["cpu"] for r in runs)
+    for name, arguments in timed.items():
+        timed_run(tree, arguments, cache)  # what the command keeps, kept; untimed
+        runs = [timed_run(tree, arguments, cache) for _ in range(3)]
+        figures[f"{name} wall"] = statistics.median(r["wall"] for r in runs)
+        figures[f"{name} cpu"] = statistics.median(r["cpu"] for r in runs)
+    figures["cached_wall"], figures["cached_cpu"] = figures["analyze wall"], figures["analyze cpu"]
     return figures
 
 
@@ -134,10 +159,10 @@ def main(argv: list[str] | None = None) -> int:
             stack.enter_context(checked_out(args.baseline_ref)) if args.baseline_ref else None
         )
         for game in games:
-            row: dict[str, object] = {"game": game, **measure(ROOT, game, folder, cached=True)}
+            row: dict[str, object] = {"game": game, **measure(ROOT, game, folder)}
             if old_tree is not None:
-                old = measure(old_tree, game, folder, cached=False)
-                row |= {"old_wall": old["cold_wall"], "old_cpu": old["cold_cpu"]}
+                old = measure(old_tree, game, folder)
+                row |= {f"old {name}": value for name, value in old.items()}
             if args.brute_force and game != "baccarat":
                 sample = {"tri-card": 40, "crazy4": 3, "rabbit-hunter": 1}[game]
                 row["brute_force_s"], _ = brute_force_seconds(game, sample)
@@ -149,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(rows: list[dict[str, object]], ref: str | None) -> None:
-    """The table so far: seconds wall / CPU, then ratios (old and brute force over new)."""
+    """The tables so far: seconds wall / CPU, then ratios of CPU seconds (old and
+    brute force over new); then each cached command, new beside old."""
+    old_header = f" {'old s':>14} {'old/cold':>9} {'old cached':>14} {'old/new cached':>14}"
     print(
         f"\n{'game':<14} {'cold s (wall/cpu)':>18} {'cached s':>14} {'targets':>9}"
-        + (f" {'old s':>14} {'old/cold':>9} {'old/cached':>10}" if ref else "")
+        + (old_header if ref else "")
         + f" {'cold/cached':>11}"
     )
     for row in rows:
@@ -164,8 +191,10 @@ def _print(rows: list[dict[str, object]], ref: str | None) -> None:
         )
         if ref:
             line += (
-                f" {f['old_wall']:6.2f}/{f['old_cpu']:<7.2f} "
-                f"{f['old_cpu'] / f['cold_cpu']:8.1f}x {f['old_cpu'] / f['cached_cpu']:9.1f}x"
+                f" {f['old cold_wall']:6.2f}/{f['old cold_cpu']:<7.2f} "
+                f"{f['old cold_cpu'] / f['cold_cpu']:8.1f}x "
+                f"{f['old cached_wall']:6.2f}/{f['old cached_cpu']:<7.2f} "
+                f"{f['old cached_cpu'] / f['cached_cpu']:13.1f}x"
             )
         line += f" {f['cold_cpu'] / f['cached_cpu']:10.1f}x"
         if "brute_force_s" in f:
@@ -173,6 +202,19 @@ def _print(rows: list[dict[str, object]], ref: str | None) -> None:
             line += f"  brute force {brute:,.0f} s: {brute / f['cold_cpu']:,.0f}x cold"
         print(line, flush=True)
     print("ratios of CPU seconds; targets: cold/cached seconds")
+    print(
+        f"\n{'cached command':<30} {'s (wall/cpu)':>14}"
+        + (f" {'old s':>14} {'old/new':>8}" if ref else "")
+    )
+    for row in rows:
+        f = {k: v for k, v in row.items() if isinstance(v, float)}
+        for name in commands(str(row["game"])):
+            label = f"{row['game']} {name}"
+            line = f"{label:<30} {f[name + ' wall']:6.2f}/{f[name + ' cpu']:<7.2f}"
+            if ref:
+                old_wall, old_cpu = f[f"old {name} wall"], f[f"old {name} cpu"]
+                line += f" {old_wall:6.2f}/{old_cpu:<7.2f} {old_cpu / f[name + ' cpu']:7.1f}x"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,12 @@ print(int(game.counted().totals.sum()), int(game.classes[1].sum()))
 def test_another_process_reads_the_tables_the_first_kept(folder: Path) -> None:
     run("from riverboat.analysis import analyze; analyze('tri-card')", folder)
     kept = {e.path.name.rsplit("-", 1)[0] for e in cache.entries()}
-    assert kept == {"tri-card-classes", "tri-card-counted", "hands-suit-classes-3"}
+    assert kept == {
+        "tri-card-classes",
+        "tri-card-counted",
+        "hands-suit-classes-3",
+        "tri-card-report",  # what the report says (riverboat.analysis.kept)
+    }
     game = fresh()
     expected = (
         f"{int(game.line_totals(game.hands[0]).totals.sum())} {int(game._find_classes()[1].sum())}"
@@ -161,7 +166,8 @@ def test_two_processes_counting_at_once_both_end_with_a_valid_file(folder: Path)
     edges = {process.communicate(timeout=300)[0].strip() for process in both}
     assert all(process.returncode == 0 for process in both)
     assert len(edges) == 1
-    assert sorted(e.path.suffix for e in cache.entries()) == [".npz"] * 3  # and no temporary
+    # the three tables and the report, and no temporary
+    assert sorted(e.path.suffix for e in cache.entries()) == [".npz"] * 4
     assert cache.load(cache.CacheKey("tri-card", "counted", tri_card.TriCardRules())) is not None
 
 

@@ -13,17 +13,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
-from typing import Any
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import hints
-from riverboat.analysis.adapters import game_math, heads_up_game
-from riverboat.analysis.headsup import HeadsUpGame, Solution, colex_index
 from riverboat.analysis.report import (
     Figures,
     Outcomes,
@@ -37,6 +34,9 @@ from riverboat.games import GameRules, find_game
 from riverboat.games.codec import to_json as rules_json
 from riverboat.games.rules import RulesError
 from riverboat.hands import HandRanking
+
+if TYPE_CHECKING:  # the counting code (and numba) load only when something is counted
+    from riverboat.analysis.headsup import HeadsUpGame, Solution
 
 __all__ = [
     "Analysis",
@@ -54,6 +54,8 @@ __all__ = [
 @cache
 def heads_up(game: str, rules: GameRules) -> HeadsUpGame:
     """The analyzer's view of a poker game under ``rules`` (built once per rules)."""
+    from riverboat.analysis.adapters import heads_up_game
+
     find_game(game)
     return heads_up_game(rules)
 
@@ -139,15 +141,35 @@ class OptionValue:
         return f"{self.label}: {float(self.expected):+.4f}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Strategy:
-    """The best option for every player hand class, with each option's value."""
+    """The best option for every player hand class, with each option's value: the
+    :class:`~riverboat.analysis.headsup.Solution` ``find()`` gives, found when first
+    needed. A report kept on disk (:mod:`riverboat.analysis.kept`) brings its
+    ``kept_summary`` and option ``kept_labels``, so it is written without counting.
 
-    solution: Solution
+    >>> kept = Strategy(lambda: 1 / 0, ("Play with every hand.",), {"play": "Play"})
+    >>> kept.summary(), kept.labels()   # kept: nothing is counted (1 / 0 never runs)
+    (['Play with every hand.'], {'play': 'Play'})
+    """
+
+    find: Callable[[], Solution]
+    kept_summary: tuple[str, ...] | None = field(default=None, repr=False)
+    kept_labels: Mapping[str, str] | None = field(default=None, repr=False)
+
+    @cached_property
+    def solution(self) -> Solution:
+        return self.find()
 
     @property
     def game(self) -> HeadsUpGame:
         return self.solution.game
+
+    def labels(self) -> dict[str, str]:
+        """Each option's label by name: ``{"fold": "Fold", "play": "Play", ...}``."""
+        if self.kept_labels is not None:
+            return dict(self.kept_labels)
+        return {option.name: option.label for option in self.game.options}
 
     def _short(self, value: int) -> str:
         return short_name(self.game.player_ranking, value)
@@ -158,6 +180,14 @@ class Strategy:
         Where the best play follows the hand's rank, as thresholds; where it does not
         (a drawing hand may beat a made one), the share of each play per category.
         """
+        return list(self._summary)
+
+    @cached_property
+    def _summary(self) -> tuple[str, ...]:
+        if self.kept_summary is not None:
+            return self.kept_summary
+        from riverboat.analysis.headsup import colex_index
+
         solution, game = self.solution, self.game
         values = game.player_values[colex_index(solution.hands)]
         levels = game.player_ranking.count
@@ -165,7 +195,7 @@ class Strategy:
         np.add.at(weight, (values, solution.choice), solution.weights)
         runs = self._runs(weight, np.flatnonzero(weight.sum(axis=1)))
         if len(runs) <= 4:
-            return self._thresholds(weight, runs)
+            return tuple(self._thresholds(weight, runs))
         lines = []
         categories = game.player_ranking.category(np.arange(levels))
         for category in sorted(
@@ -184,7 +214,7 @@ class Strategy:
                 lines.append(
                     f"{name}: " + ", ".join(parts) + " (depends on the cards, not just the rank)"
                 )
-        return lines
+        return tuple(lines)
 
     @staticmethod
     def _runs(weight: npt.NDArray[np.int64], present: npt.NDArray[np.int64]) -> list[list[int]]:
@@ -223,6 +253,8 @@ class Strategy:
     def rows(self) -> list[dict[str, str | int | float]]:
         """One row per hand class: cards, how many hands it stands for, value, each
         legal option's expected value (in antes) and the best option."""
+        from riverboat.analysis.headsup import colex_index
+
         solution, game = self.solution, self.game
         denominator = solution.deals_per_hand() * game.unit * solution.scale
         rows = []
@@ -497,17 +529,40 @@ def analyze(
 ) -> Analysis:
     """Exact analysis of ``game`` under ``rules`` (or a named variant) with ``wagers``
     in units of the base wager, e.g. ``{"ante": 1, "bonus": 1, "bad_beat": Fraction(1, 2)}``.
-    Defaults: the game's default rules and its required wagers."""
+    Defaults: the game's default rules and its required wagers.
+
+    Its figures and words are kept on disk once counted (:mod:`riverboat.analysis.kept`):
+    a later process reads them, and counts (``progress`` hears of it) only if its
+    strategy's solution is asked for."""
+    from riverboat.analysis import kept
+
     kind = find_game(game)
     rules = kind.rules(variant) if rules is None else rules
     placed = wager_units(game, wagers)
-    spec = kind.spec(rules)
-    if not spec.options:  # nothing to decide: the game's exact distribution
-        outcomes = game_math(rules).outcomes
-        assert outcomes is not None
-        return Analysis(game, rules, placed, figures(outcomes(rules), placed))
-    model = heads_up(game, rules)
-    solution = model.solve(placed, progress=progress)
+    if not kind.spec(rules).options:  # nothing to decide: the game's exact distribution
+        return kept.remember(game, rules, placed, lambda: _distribution(game, rules, placed))
+
+    def solve() -> Solution:
+        return heads_up(game, rules).solve(placed, progress=progress)
+
+    return kept.remember(game, rules, placed, lambda: _counted(game, rules, placed, solve), solve)
+
+
+def _distribution(game: str, rules: GameRules, placed: Mapping[str, Fraction]) -> Analysis:
+    """The analysis of a game without decisions, from its exact distribution."""
+    from riverboat.analysis.adapters import game_math
+
+    outcomes = game_math(rules).outcomes
+    assert outcomes is not None
+    return Analysis(game, rules, placed, figures(outcomes(rules), placed))
+
+
+def _counted(
+    game: str, rules: GameRules, placed: Mapping[str, Fraction], solve: Callable[[], Solution]
+) -> Analysis:
+    """The analysis of a heads-up game under optimal play, counted (``solve()``)."""
+    spec = find_game(game).spec(rules)
+    solution = solve()
     notes: list[str] = []
     blind = None
     if spec.blind_play is not None:  # C8: a blind position always makes this Play
@@ -520,7 +575,7 @@ def analyze(
         rules,
         placed,
         figures(heads_up_outcomes(solution), placed),
-        Strategy(solution),
+        Strategy(lambda: solution),
         blind,
         tuple(notes),
     )
@@ -572,6 +627,8 @@ def best_action(
         raise RulesError(
             f"{game} has no decision to hint: every bet's edge is in analyze({game!r})"
         )
+    from riverboat.analysis import hints
+
     model = heads_up(game, rules)
     solution = hints.solve(model, wager_units(game, wagers), cards)
     values = [

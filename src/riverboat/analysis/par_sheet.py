@@ -27,10 +27,12 @@ from typing import Protocol
 
 from riverboat.analysis import Analysis
 from riverboat.analysis._html import Markup, join, table, tag
+from riverboat.analysis.kept import kept_ranges
+from riverboat.analysis.kept_cards import kept_card
 from riverboat.analysis.net_chart import bar_chart, net_text
-from riverboat.analysis.net_ranges import MAX_POINTS, NetRange, net_ranges
+from riverboat.analysis.net_ranges import MAX_POINTS, NetRange
 from riverboat.analysis.report import ReturnRow, WagerFigures, percent
-from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
+from riverboat.analysis.strategy_cards import StrategyCard
 from riverboat.games import find_game
 
 __all__ = ["CONFIDENCES", "ROUNDS", "PaySectionText", "card_for", "default_wagers", "render"]
@@ -240,7 +242,7 @@ def _key_figures(analysis: Analysis) -> Markup:
 def _decisions(analysis: Analysis) -> Markup:
     f = analysis.figures
     assert analysis.strategy is not None
-    names = {o.name: o.label for o in analysis.strategy.game.options}
+    names = analysis.strategy.labels()
     rows = [
         (names.get(name, name), percent(share, 2), f"{int(share * f.cycle):,}")
         for name, share in f.decisions.items()
@@ -253,11 +255,12 @@ def _decisions(analysis: Analysis) -> Markup:
 
 
 def card_for(analysis: Analysis) -> StrategyCard | None:
-    """The strategy card for the analysis' game, rules and wagers; None where there
-    is none to follow (no decision, or no Ante: Baccarat, Pair Plus alone)."""
+    """The strategy card for the analysis' game, rules and wagers (kept on disk once
+    found); None where there is none to follow (no decision, or no Ante: Baccarat,
+    Pair Plus alone)."""
     if analysis.strategy is None or analysis.figures.house_edge_per_ante is None:
         return None
-    return strategy_card(analysis.game, analysis.rules, analysis.wagers)
+    return kept_card(analysis.game, analysis.rules, analysis.wagers)
 
 
 def _card(card: StrategyCard | None, game: str) -> Markup:
@@ -356,8 +359,9 @@ def _range_text(r: NetRange) -> str:
 def _ranges(distribution: Mapping[Fraction, int], max_points: int) -> Markup:
     rows = []
     methods = set()
-    for rounds in ROUNDS:
-        ranges = net_ranges(distribution, rounds, CONFIDENCES, max_points)
+    for rounds, ranges in zip(
+        ROUNDS, kept_ranges(distribution, ROUNDS, CONFIDENCES, max_points), strict=True
+    ):
         methods.add(ranges[0].method)
         rows.append(
             (

@@ -27,13 +27,13 @@ def strategy(
     output: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.text,
 ) -> None:
     """A strategy card: short rules, the first that matches wins, and their exact cost."""
-    from riverboat.analysis.strategy_cards import strategy_card
+    from riverboat.analysis.kept_cards import kept_card
     from riverboat.games.rules import RulesError
 
     try:
         placed = _parse_wagers(wagers) if wagers is not None else None
         with _progress_bar() as progress:
-            card = strategy_card(game, wagers=placed, variant=variant, progress=progress)
+            card = kept_card(game, wagers=placed, variant=variant, progress=progress)
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     rows = [[n, rule.label, rule.hands] for n, rule in enumerate(card.rules, 1)]

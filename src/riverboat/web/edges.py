@@ -55,7 +55,7 @@ def strategy_card(game: str) -> StrategyCardInfo | None:
 def card_info(game: str, variant: str | None = None) -> StrategyCardInfo | None:
     """The strategy card for the game's required wagers (the Ante where none is
     required), or None for a game without decisions (Baccarat)."""
-    from riverboat.analysis.strategy_cards import strategy_card as card_of
+    from riverboat.analysis.kept_cards import kept_card as card_of
 
     kind = find_game(game)
     spec = kind.spec(kind.rules(variant))
