@@ -163,10 +163,11 @@ def test_each_drawer_lies_whole_on_the_screen_from_the_right(page: Page, server:
     along the right edge on a desktop, wholly on the screen and with its header the
     drawer's whole width (the hint's floating sheet is styled apart from them)."""
     round_ = _play(page, server, "tri-card")
+    replay = f"#rounds li[data-round='{round_['id']}'] .replay-round"
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 844 if width < 800 else 900})
-        for opener in ("#history-toggle", f"#rounds li[data-round='{round_['id']}'] .replay-round", "#fairness-toggle"):
-            if opener.startswith("#rounds"):
+        for opener in ("#history-toggle", replay, "#fairness-toggle"):
+            if opener == replay:
                 page.click("#history-toggle")
                 expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
             page.click(opener)
@@ -174,10 +175,13 @@ def test_each_drawer_lies_whole_on_the_screen_from_the_right(page: Page, server:
             expect(drawer).to_be_visible()
             page.wait_for_timeout(300)  # the sheet's slide in
             box, head = drawer.bounding_box(), drawer.locator(".sheet-head").bounding_box()
-            assert box and head
-            assert box["x"] >= -0.5 and abs(box["x"] + box["width"] - width) <= 0.5, (opener, width, box)
-            assert box["width"] == (width if width < 800 else min(width, 544)), (opener, width, box)
-            assert abs(head["width"] - box["width"]) <= 2.5, (opener, width, head, box)
+            assert box
+            assert head
+            where = (opener, width, box)
+            assert box["x"] >= -0.5, where
+            assert abs(box["x"] + box["width"] - width) <= 0.5, where  # at the right edge
+            assert box["width"] == (width if width < 800 else min(width, 544)), where
+            assert abs(head["width"] - box["width"]) <= 2.5, (*where, head)
             for opened in range(page.locator("dialog.sheet[open]").count(), 0, -1):
                 page.keyboard.press("Escape")  # the replay closes first, then the history
                 expect(page.locator("dialog.sheet[open]")).to_have_count(opened - 1)

@@ -23,7 +23,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
@@ -159,8 +158,10 @@ def deal_prefixes(
     draws = np.empty((rounds, cards), dtype=np.int64)
     for i in range(cards):
         draws[:, i] = generator.integers(i, deck, size=rounds)
+    from riverboat._rng_kernels import fisher_yates_prefixes  # numba: loaded when used
+
     out = np.empty((rounds, cards), dtype=np.uint16)
-    _fisher_yates_prefixes(draws, deck, out)
+    fisher_yates_prefixes(draws, deck, out)
     return out
 
 
@@ -174,18 +175,3 @@ def shuffled_shoes(generator: np.random.Generator, shoes: int, decks: int) -> np
     cards = np.tile((np.arange(52 * decks) % 52).astype(np.uint8), (shoes, 1))
     shuffled: npt.NDArray[np.uint8] = generator.permuted(cards, axis=1, out=cards)
     return shuffled
-
-
-@nb.njit(cache=True, nogil=True)
-def _fisher_yates_prefixes(
-    draws: npt.NDArray[np.int64], deck: int, out: npt.NDArray[np.uint16]
-) -> None:
-    order = np.arange(deck)
-    for row in range(draws.shape[0]):
-        for i in range(draws.shape[1]):
-            j = draws[row, i]
-            order[i], order[j] = order[j], order[i]
-            out[row, i] = order[i]
-        for i in range(draws.shape[1] - 1, -1, -1):  # undo the swaps: a fresh deck again
-            j = draws[row, i]
-            order[i], order[j] = order[j], order[i]

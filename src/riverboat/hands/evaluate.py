@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 from math import comb
+from types import ModuleType
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from riverboat.cards import CardError, format_cards, parse_cards
-from riverboat.hands import _kernels
 from riverboat.hands.rankings import FIVE_CARD, FOUR_CARD, THREE_CARD, HandRanking
 
 __all__ = [
@@ -49,18 +49,27 @@ class HandError(CardError):
 
 
 @cache
+def _kernels() -> ModuleType:
+    """The compiled kernels (numba), loaded with the first table or array of hands
+    valued rather than on import, so a command that values no hand never loads numba."""
+    from riverboat.hands import _kernels as kernels
+
+    return kernels
+
+
+@cache
 def hand_table(ranking: HandRanking) -> Table:
     """The value of every hand of ``ranking.size`` cards, by colex index (built once)."""
     table = np.empty(comb(52, ranking.size), dtype=np.int16)
     by_ranks, by_flush = ranking.value_tables
-    _kernels.fill_table(ranking.size, by_ranks, by_flush, table)
+    _kernels().fill_table(ranking.size, by_ranks, by_flush, table)
     return table
 
 
 @cache
 def _best_four_of_five() -> Table:
     table = np.empty(comb(52, 5), dtype=np.int16)
-    _kernels.fill_best_of(hand_table(FOUR_CARD), 5, _kernels.subset_rows(5, 4), table)
+    _kernels().fill_best_of(hand_table(FOUR_CARD), 5, _kernels().subset_rows(5, 4), table)
     return table
 
 
@@ -130,23 +139,23 @@ class Evaluator:
 
 
 def _values5(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels.lookup5, 5, hands, hand_table(FIVE_CARD))
+    return _run(_kernels().lookup5, 5, hands, hand_table(FIVE_CARD))
 
 
 def _values6(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels.best5of6, 6, hands, hand_table(FIVE_CARD))
+    return _run(_kernels().best5of6, 6, hands, hand_table(FIVE_CARD))
 
 
 def _values7(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels.best5of7, 7, hands, hand_table(FIVE_CARD))
+    return _run(_kernels().best5of7, 7, hands, hand_table(FIVE_CARD))
 
 
 def _values3(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels.lookup3, 3, hands, hand_table(THREE_CARD))
+    return _run(_kernels().lookup3, 3, hands, hand_table(THREE_CARD))
 
 
 def _values4of5(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels.lookup5, 5, hands, _best_four_of_five())
+    return _run(_kernels().lookup5, 5, hands, _best_four_of_five())
 
 
 evaluate5 = Evaluator(5, FIVE_CARD, _values5, "Five-card poker values of 5-card hands.")
