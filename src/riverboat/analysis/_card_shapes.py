@@ -109,6 +109,8 @@ def ranges(ranking: HandRanking, present: Ints) -> list[Range]:
 
     found = [Range(0, count, "any hand", 0)]
     for t in range(1, count):
+        if depth[t] > 2 and keys[t][0] > 0:
+            continue  # "a pair of 9s with K": kickers only name no-pair hands ("Q-6-4")
         found.append(Range(t, count, f"{name(t, depth[t])} or better", depth[t]))
         less = "no pair" if keys[t] == (1,) else f"anything less than {name(t, depth[t])}"
         found.append(Range(0, t, less, 2 * depth[t]))
