@@ -72,6 +72,7 @@ def kept_card(
             variant=str(data["variant"]),
             wagers=placed,
             rules=tuple(CardRule(*map(str, rule)) for rule in data["rules"]),
+            rule_costs=tuple(Fraction(cost) for cost in data["rule_costs"]),
             agreement=Fraction(data["agreement"]),
             card=figures_from(data["card"]),
             optimal=figures_from(data["optimal"]),
@@ -81,6 +82,7 @@ def kept_card(
         return {
             "variant": card.variant,
             "rules": [[rule.option, rule.label, rule.hands] for rule in card.rules],
+            "rule_costs": [str(cost) for cost in card.rule_costs],
             "agreement": str(card.agreement),
             "card": figures_data(card.card),
             "optimal": figures_data(card.optimal),

@@ -1,16 +1,20 @@
 """Strategy cards: a short list of rules a person can memorise, found in the exact
-tables, with what following it costs against the optimal strategy, measured exactly.
+tables, with what following it (and each rule) costs against the optimal strategy,
+measured exactly.
 
 A card is an ordered list of rules, the first that matches a hand wins; the last
-takes every other hand. Each rule is a hand's value range (``"Q-6-4 or better"``,
-``"Pair of Twos to Pair of Nines"``), for a game that may draw a card also a draw it
-holds (four to a flush, an open-ended straight draw), and an action. A greedy search
-over those shapes adds, one at a time, the rule that makes the card agree with the
-optimal choice on the most deals (every hand weighs the deals it stands for), simple
-words breaking near-ties, until a rule would add less than :data:`MIN_GAIN` of the
-deals. The card's cost is then exact: its choice for every hand class goes through
-the analyzer's own counting (:class:`~riverboat.analysis.headsup.Solution` with that
-choice ``fixed``), so its house edge is a fraction like the optimal one.
+(Fold, what the weakest hands take) takes every other hand. Each rule names hands in
+a player's words (:mod:`~riverboat.analysis._card_shapes`): a range of hand values
+(``"Q-6-4 or better"``, ``"a pair of 10s to Aces"``) and, for a game that may draw a
+card, something the hand holds (four to a flush, three or more cards 10 or higher),
+with an action. A greedy search over those shapes adds, one at a time, the rule that
+saves the most expected value (every hand class weighs the deals it stands for),
+each word priced at :data:`WORD_PRICE`, while a rule saves :data:`MIN_GAIN`; each
+rule is then swapped for the best other while that pays, said in the plainest words
+and put in the order a player reads a hand, strongest first. The card's cost is
+exact: its choice for every hand class goes through the analyzer's own counting
+(:class:`~riverboat.analysis.headsup.Solution` with that choice ``fixed``), so its
+house edge is a fraction like the optimal one.
 
 >>> from riverboat.analysis.strategy_cards import strategy_card
 >>> card = strategy_card("tri-card", wagers={"ante": 1})
@@ -38,22 +42,20 @@ from riverboat.analysis.report import Figures, figures, percent
 from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 
-__all__ = ["MIN_GAIN", "CardRule", "StrategyCard", "strategy_card"]
+__all__ = ["MIN_GAIN", "WORD_PRICE", "CardRule", "StrategyCard", "percent_cost", "strategy_card"]
 
-#: a rule earns its place on the card by agreeing with the optimal choice on at least
-#: this share of the deals more than the card without it
-MIN_GAIN = Fraction(1, 1000)
-#: the price of a word: a simpler rule wins unless the longer one agrees on this share
-#: of the deals more (per extra rank named or draw required)
-WORD_PRICE = Fraction(1, 10_000)
+#: a rule earns its place on the card by saving at least this share of the Ante per
+#: hand against the card without it
+MIN_GAIN = Fraction(1, 10_000)
+#: the price of a word: a simpler rule wins unless the longer one saves this share of
+#: the Ante per hand more (per extra rank named or thing held)
+WORD_PRICE = Fraction(3, 2_000_000)
 #: the most rules a card has before its last (every other hand)
 MAX_RULES = 8
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
-#: the rules picked so far: the hands each matches (in any place), its option, its
-#: words and their price
-_Picked = list[tuple[Bools, int, "CardRule", float]]
+Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class StrategyCard:
     variant: str
     wagers: Mapping[str, Fraction]
     rules: tuple[CardRule, ...]
+    #: what each rule costs per Ante against the optimal play (they sum to ``cost``)
+    rule_costs: tuple[Fraction, ...]
     agreement: Fraction
     card: Figures
     optimal: Figures
@@ -107,16 +111,21 @@ class StrategyCard:
         """The rules, numbered: the first that matches a hand wins."""
         return [f"{n}. {rule}" for n, rule in enumerate(self.rules, 1)]
 
+    def costed_lines(self) -> list[str]:
+        """The rules, numbered, each with what it costs against the optimal play in %
+        of the Ante per hand dealt: ``"1. Raise with Q-6-4 or better. [0.0000%]"``."""
+        return [
+            f"{line} [{percent_cost(cost)}]"
+            for line, cost in zip(self.lines(), self.rule_costs, strict=True)
+        ]
+
     def summary(self) -> str:
         """``"Following this card: house edge X% vs optimal Y% (cost Z% of the Ante)"``,
         per Ante; a cost too small for four places is given to its first digit."""
         card, optimal = self.edges
-        places = 4
-        while places < 10 and self.cost and round(float(self.cost) * 100, places) == 0:
-            places += 1
         return (
             f"Following this card: house edge {percent(card)} vs optimal {percent(optimal)} "
-            f"(cost {percent(self.cost, places)} of the Ante); it agrees with the optimal "
+            f"(cost {percent_cost(self.cost)} of the Ante); it agrees with the optimal "
             f"play on {percent(self.agreement, 2)} of deals."
         )
 
@@ -126,9 +135,10 @@ class StrategyCard:
         return "\n".join(
             [
                 f"{title} ({self.variant}), wagers {wagers}: strategy card",
-                "The first rule that matches your hand wins.",
+                "The first rule that matches your hand wins. In brackets: what each rule",
+                "costs against the optimal play, in % of the Ante per hand dealt.",
                 "",
-                *self.lines(),
+                *self.costed_lines(),
                 "",
                 self.summary(),
                 "",
@@ -142,8 +152,15 @@ class StrategyCard:
             "variant": self.variant,
             "wagers": {name: str(amount) for name, amount in self.wagers.items()},
             "rules": [
-                {"option": r.option, "label": r.label, "hands": r.hands, "text": str(r)}
-                for r in self.rules
+                {
+                    "option": r.option,
+                    "label": r.label,
+                    "hands": r.hands,
+                    "text": str(r),
+                    "cost_per_ante": float(cost),
+                    "cost_per_ante_exact": str(cost),
+                }
+                for r, cost in zip(self.rules, self.rule_costs, strict=True)
             ],
             "house_edge_per_ante": float(card),
             "optimal_house_edge_per_ante": float(optimal),
@@ -152,6 +169,14 @@ class StrategyCard:
             "agreement": float(self.agreement),
             "summary": self.summary(),
         }
+
+
+def percent_cost(cost: Fraction) -> str:
+    """A cost in % to four places; one too small for them, to its first digit."""
+    places = 4
+    while places < 10 and cost and round(float(cost) * 100, places) == 0:
+        places += 1
+    return percent(cost, places)
 
 
 def strategy_card(
@@ -180,6 +205,7 @@ def strategy_card(
         variant=getattr(result.rules, "variant", ""),
         wagers=result.wagers,
         rules=found.rules,
+        rule_costs=_rule_costs(solution, choice, found.taken, len(found.rules)),
         agreement=Fraction(agree, int(solution.weights.sum())),
         card=card_figures,
         optimal=result.figures,
@@ -188,124 +214,233 @@ def strategy_card(
     )
 
 
+def _rule_costs(solution: Solution, choice: Ints, taken: Ints, rules: int) -> tuple[Fraction, ...]:
+    """What each rule costs per Ante against the optimal play, exactly: the value
+    its hands lose by its option, over every deal; together the card's cost."""
+    rows = np.arange(len(choice))
+    lost = solution.values[rows, solution.choice] - solution.values[rows, choice]
+    each = lost.astype(object) * solution.weights.astype(object)
+    deals = solution.game.cycle * solution.game.unit * solution.scale
+    ante = Fraction(solution.wagers["ante"])
+    return tuple(Fraction(int(each[taken == k].sum()), deals) / ante for k in range(rules))
+
+
 # ------------------------------------------------------------------ search
 @dataclass(frozen=True)
 class _Found:
     rules: tuple[CardRule, ...]
     choice: Ints  # the card's option for every hand class
+    taken: Ints  # the rule (its index in ``rules``) that takes every hand class
+
+
+@dataclass
+class _Rule:
+    """A rule while the card is being found: the hands it names (wherever it stands),
+    its option, its words and their price."""
+
+    matched: Bools
+    option: int
+    rule: CardRule
+    price: float
 
 
 def _search(solution: Solution) -> _Found:
-    """The greedy search over rule shapes (module docstring): each round tries every
-    rule shape at every place in the card (a rule put before others takes their hands
-    first) and keeps the one that adds the most agreement, words priced."""
-    game = solution.game
-    values = game.player_values[colex_index(solution.hands)].astype(np.int64)
-    weights = solution.weights.astype(np.int64)
-    target, allowed = solution.choice, solution.allowed
-    options, levels = len(game.options), game.player_ranking.count
-    total = int(weights.sum())
-    draws = shapes.draws(solution.hands) if game.extra_card else {"": np.ones(len(values), bool)}
-    ranges = shapes.ranges(game.player_ranking, np.unique(values))
-    lo = np.array([r.lo for r in ranges])
-    hi = np.array([r.hi for r in ranges])
-    price = np.array([r.price for r in ranges], dtype=np.float64)
-    word = float(WORD_PRICE) * total
+    """The card for ``solution``'s optimal play (module docstring)."""
+    search = _Search(solution)
+    picked = search.improved(search.greedy([]))
+    picked = search.plainest(_in_table_order(picked, search.values))
+    picked = _in_table_order(picked, search.values)
+    fallback = solution.game.options[search.default]
+    rules = [rule.rule for rule in picked]
+    rules.append(CardRule(fallback.name, fallback.label, "every other hand"))
+    left, _, choice = search.card_of(picked)
+    taken = np.full(len(choice), len(picked), dtype=np.int64)
+    for k in reversed(range(len(picked))):
+        taken[left[k] & picked[k].matched] = k
+    return _Found(tuple(rules), choice[search.group], taken[search.group])
 
-    def per_range(mask: Bools, key: Ints, width: int) -> Ints:
-        """Deals of the masked hands by range and ``key`` (0 .. width - 1); exact: the
-        float sums stay far below 2**53."""
-        counts = np.bincount(
-            values[mask] * width + key[mask], weights[mask], (levels + 1) * width
-        ).reshape(levels + 1, width)
-        above: Ints = np.cumsum(counts[::-1], axis=0)[::-1].round().astype(np.int64)
-        tally: Ints = above[lo] - above[hi]  # above[t]: every value >= t
+
+class _Search:
+    """The rule shapes of one optimal play, and what a card of them is worth."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.game = game = solution.game
+        values = game.player_values[colex_index(solution.hands)].astype(np.int64)
+        held = (
+            shapes.features(solution.hands)
+            if game.extra_card
+            else {"": (np.ones(len(values), dtype=bool), 0)}
+        )
+        # hands of one value holding the same things take the same rules: one group
+        signature = sum((mask.astype(np.int64) << k for k, (mask, _) in enumerate(held.values())))
+        keys, first, self.group = np.unique(
+            values * (1 << len(held)) + signature, return_index=True, return_inverse=True
+        )
+        groups = len(keys)
+        weights = solution.weights.astype(np.float64)
+
+        def summed(amounts: Floats) -> Floats:
+            return np.stack(
+                [np.bincount(self.group, amounts[:, c], groups) for c in range(amounts.shape[1])],
+                axis=1,
+            )
+
+        self.values = values[first]
+        self.weights = summed(weights[:, None])[:, 0]
+        #: [group, option]: the group's total over all its deals
+        self.worth = summed(solution.values.astype(np.float64) * weights[:, None])
+        self.banned = summed((~solution.allowed).astype(np.float64))
+        self.held = {name: (mask[first], extra) for name, (mask, extra) in held.items()}
+        self.ranges = shapes.ranges(game.player_ranking, np.unique(self.values))
+        self.lo = np.array([r.lo for r in self.ranges])
+        self.hi = np.array([r.hi for r in self.ranges])
+        self.price = np.array([r.price for r in self.ranges], dtype=np.float64)
+        self.total = float(self.weights.sum())
+        per_ante = float(game.cycle * game.unit * solution.scale * solution.wagers["ante"])
+        self.word, self.least = float(WORD_PRICE) * per_ante, float(MIN_GAIN) * per_ante
+        # the last line takes what the weakest hands holding nothing else take ("Fold
+        # every other hand"), so the rules read from the strongest hand down to it
+        plain = np.ones(groups, dtype=bool)
+        for name, (mask, _) in self.held.items():
+            plain &= ~mask if name else plain
+        weakest = plain & (self.values == self.values[plain].min())
+        legal = self.banned.sum(axis=0) == 0
+        self.default = int(np.argmax(np.where(legal, self.worth[weakest].sum(axis=0), -np.inf)))
+
+    def per_range(self, mask: Bools, amounts: Floats) -> Floats:
+        """``amounts`` ([hand, column]) of the masked hands summed by range."""
+        columns = [
+            np.bincount(self.values[mask], amounts[mask, c], self.game.player_ranking.count + 1)
+            for c in range(amounts.shape[1])
+        ]
+        above = np.cumsum(np.stack(columns, axis=1)[::-1], axis=0)[::-1]
+        tally: Floats = above[self.lo] - above[self.hi]  # above[t]: every value >= t
         return tally
 
-    def illegal(mask: Bools) -> Ints:
-        """Deals by range and option on which the option is not allowed."""
-        none = np.zeros_like(values)
-        banned: Ints = np.stack(
-            [per_range(mask & ~allowed[:, o], none, 1)[:, 0] for o in range(options)], axis=1
-        )
-        return banned
-
-    def card_of(picked: _Picked) -> tuple[list[Bools], int, int, Ints]:
-        """A card's hands left before each rule, its default for the hands no rule
-        takes (the option optimal for most of them) and its choice for every hand."""
-        left = [np.ones(len(values), dtype=bool)]
-        for matched, *_ in picked:
-            left.append(left[-1] & ~matched)
-        right, banned = per_range(left[-1], target, options)[0], illegal(left[-1])[0]
-        default = _best_default(right, banned)
-        choice = np.full(len(values), default, dtype=np.int64)
+    def card_of(self, picked: list[_Rule]) -> tuple[list[Bools], float, Ints]:
+        """A card's hands left before each rule, its worth and its choice."""
+        left = [np.ones(len(self.values), dtype=bool)]
+        for rule in picked:
+            left.append(left[-1] & ~rule.matched)
+        choice = np.full(len(self.values), self.default, dtype=np.int64)
         for k in reversed(range(len(picked))):
-            choice[left[k] & picked[k][0]] = picked[k][1]
-        return left, default, int(weights[choice == target].sum()), choice
+            choice[left[k] & picked[k].matched] = picked[k].option
+        return left, float(self.worth[np.arange(len(self.values)), choice].sum()), choice
 
-    picked: _Picked = []
-    while len(picked) < MAX_RULES:
-        left, default, _, choice = card_of(picked)
-        rest_right = per_range(left[-1], target, options)[0]
-        rest_banned = illegal(left[-1])[0]
-        base = int(rest_right[default])
-        correct = (choice == target).astype(np.int64)
-        best: tuple[float, int, str, int, int] | None = None
+    def score(self, picked: list[_Rule]) -> float:
+        """What the card is worth, less its words and its rules."""
+        words = sum(rule.price for rule in picked)
+        return self.card_of(picked)[1] - self.word * words - self.least * len(picked)
+
+    def rule(self, name: str, r: int, option: int) -> _Rule:
+        mask, extra = self.held[name]
+        matched = mask & (self.values >= self.lo[r]) & (self.values < self.hi[r])
+        said = _rule(self.game.options[option], self.ranges[r].words, name)
+        named = float(self.weights[matched].sum()) / (2 * self.total)
+        return _Rule(matched, option, said, float(self.price[r]) + extra + named)
+
+    def additions(self, picked: list[_Rule], most: int = 1) -> list[tuple[float, list[_Rule]]]:
+        """The ``most`` rules, each at its place in ``picked``, that add most to its
+        score, with the card each makes; every rule shape at every place (a rule put
+        before others takes their hands first). A rule names a draw or hands narrower
+        than any hand; "any hand" is the last line's."""
+        left, _, choice = self.card_of(picked)
+        now = self.worth[np.arange(len(self.values)), choice][:, None]
+        options = self.worth.shape[1]
+        found: list[tuple[float, int, str, int, int]] = []
         for place, before in enumerate(left):
-            last = place == len(picked)
-            for name, held in draws.items():
-                mask = before & held
-                right = per_range(mask, target, options)
-                banned = illegal(mask)
-                if last:  # appended: the default is chosen again for what is left
-                    rest = np.where(
-                        rest_banned[None, :] - banned == 0, rest_right[None, :] - right, -1
-                    ).max(axis=1)
-                    gain = right + (rest - base)[:, None]
-                else:  # put before rule ``place``: the hands it takes change hands
-                    gain = right - per_range(mask, correct, 2)[:, 1:]
-                gain = np.where(banned == 0, gain, -1)
-                score = gain - word * (price + (1 if name else 0))[:, None]
-                r, o = (int(i) for i in np.unravel_index(int(np.argmax(score)), score.shape))
-                if gain[r, o] > 0 and (best is None or score[r, o] > best[0]):
-                    best = (float(score[r, o]), place, name, r, o)
-        if best is None or best[0] < float(MIN_GAIN) * total:
-            break
-        _, place, name, r, chosen = best
-        matched = draws[name] & (values >= lo[r]) & (values < hi[r])
-        rule = _rule(game.options[chosen], ranges[r].words, name)
-        picked.insert(place, (matched, chosen, rule, price[r] + (1 if name else 0)))
-    # a rule that later rules made (almost) needless goes: fewer rules, nearly as good
-    while picked:
-        agreed = card_of(picked)[2]
-        without = [card_of(picked[:k] + picked[k + 1 :])[2] for k in range(len(picked))]
-        k = int(np.argmax(without))
-        if agreed - without[k] >= float(MIN_GAIN) * total:
-            break
-        del picked[k]
-    # each rule in the plainest words that take the same hands of those left to it
-    left, default, _, choice = card_of(picked)
-    for k, (matched, chosen, _, paid) in enumerate(picked):
-        takes = (left[k] & matched).astype(np.int64)
-        need = int(weights[takes == 1].sum())
-        for name, held in draws.items():
-            tally = per_range(left[k] & held, takes, 2)
-            same = (tally[:, 0] == 0) & (tally[:, 1] == need)
-            cost = np.where(same, price + (1 if name else 0), np.inf)
-            r = int(np.argmin(cost))
-            if same[r] and cost[r] < paid:
-                paid = float(cost[r])
-                rule = _rule(game.options[chosen], ranges[r].words, name)
-                picked[k] = (draws[name] & (values >= lo[r]) & (values < hi[r]), chosen, rule, paid)
-    fallback = game.options[default]
-    rules = [rule for _, _, rule, _ in picked]
-    rules.append(CardRule(fallback.name, fallback.label, "every other hand"))
-    return _Found(tuple(rules), choice)
+            for name, (mask, extra) in self.held.items():
+                # the hands the rule takes change from the option they had to its own
+                tally = self.per_range(before & mask, np.hstack([self.worth - now, self.banned]))
+                gain = np.where(tally[:, options:] < 0.5, tally[:, :options], -np.inf)
+                if not name:
+                    gain[0] = -np.inf
+                score = gain - self.word * (self.price + extra)[:, None] - self.least
+                score[gain <= 0] = -np.inf
+                flat = score.ravel()
+                for i in np.argsort(flat)[::-1][:most]:
+                    if flat[i] > -np.inf:
+                        r, o = (int(j) for j in np.unravel_index(int(i), score.shape))
+                        found.append((float(flat[i]), place, name, r, o))
+        found.sort(key=lambda f: -f[0])
+        return [
+            (gained, [*picked[:place], self.rule(name, r, option), *picked[place:]])
+            for gained, place, name, r, option in found[:most]
+        ]
+
+    def greedy(self, picked: list[_Rule]) -> list[_Rule]:
+        """``picked`` grown one rule at a time, the best addition, while one pays."""
+        while len(picked) < MAX_RULES:
+            added = self.additions(picked)
+            if not added or added[0][0] <= 0:
+                break
+            picked = added[0][1]
+        return picked
+
+    def improved(self, picked: list[_Rule]) -> list[_Rule]:
+        """Each rule in turn taken out and the best addition put in its stead, while
+        that raises the score; then a rule that does not pay its way goes."""
+        now, tries, k = self.score(picked), 0, 0
+        while k < len(picked) and tries < 4 * MAX_RULES:
+            tries += 1
+            added = self.additions(picked[:k] + picked[k + 1 :])
+            better = added[0][1] if added and self.score(added[0][1]) > now + self.word else None
+            if better is not None:
+                picked, now, k = better, self.score(better), 0
+            else:
+                k += 1
+        while picked:
+            without = [self.score(picked[:k] + picked[k + 1 :]) for k in range(len(picked))]
+            k = int(np.argmax(without))
+            if without[k] < now:
+                break
+            del picked[k]
+            now = without[k]
+        return picked
+
+    def plainest(self, picked: list[_Rule]) -> list[_Rule]:
+        """Each rule in the plainest words that take the same hands of those left to
+        it; of equal words, the ones naming fewest hands the rules before it took."""
+        left = self.card_of(picked)[0]
+        said = list(picked)
+        ones = self.weights[:, None]
+        for k, rule in enumerate(picked):
+            takes = left[k] & rule.matched
+            need = float(self.weights[takes].sum())
+            for name, (mask, extra) in self.held.items():
+                got = self.per_range(left[k] & mask & takes, ones)[:, 0]
+                alls = self.per_range(left[k] & mask, ones)[:, 0]
+                named = self.per_range(mask, ones)[:, 0] / (2 * self.total)
+                same = (got == need) & (alls == need)
+                if not name:
+                    same[0] = False
+                price = np.where(same, self.price + extra + named, np.inf)
+                r = int(np.argmin(price))
+                if same[r] and price[r] < said[k].price:
+                    said[k] = self.rule(name, r, rule.option)
+        return said
 
 
-def _best_default(right: Ints, illegal: Ints) -> int:
-    """The option legal for every hand left that is optimal for most of them."""
-    return int(np.argmax(np.where(illegal == 0, right, -1)))
+def _in_table_order(picked: list[_Rule], values: Ints) -> list[_Rule]:
+    """The rules in the order a player reads a hand, strongest first: a rule moves
+    above the one before it when its weakest hand is stronger, unless that would
+    change the option of a hand both name."""
+    order = list(picked)
+    weakest = {id(r): int(values[r.matched].max()) if r.matched.any() else -1 for r in order}
+    moved = True
+    while moved:
+        moved = False
+        left = np.ones(len(values), dtype=bool)
+        for k in range(len(order) - 1):
+            first, second = order[k], order[k + 1]
+            both = left & first.matched & second.matched
+            if weakest[id(second)] > weakest[id(first)] and (
+                first.option == second.option or not both.any()
+            ):
+                order[k], order[k + 1] = second, first
+                moved = True
+            left &= ~order[k].matched
+    return order
 
 
 def _rule(option: Any, hands: str, draw: str) -> CardRule:

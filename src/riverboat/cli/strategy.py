@@ -17,8 +17,7 @@ def strategy(
     wagers: Annotated[
         str | None,
         typer.Option(
-            help="Wagers in base units: 'ante,bonus,bad_beat'. Default: the game's required "
-            "wagers."
+            help="Wagers in base units: 'ante,bonus,bad_beat'. Default: the game's required wagers."
         ),
     ] = None,
     variant: Annotated[
@@ -28,6 +27,7 @@ def strategy(
 ) -> None:
     """A strategy card: short rules, the first that matches wins, and their exact cost."""
     from riverboat.analysis.kept_cards import kept_card
+    from riverboat.analysis.strategy_cards import percent_cost
     from riverboat.games.rules import RulesError
 
     try:
@@ -36,6 +36,9 @@ def strategy(
             card = kept_card(game, wagers=placed, variant=variant, progress=progress)
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
-    rows = [[n, rule.label, rule.hands] for n, rule in enumerate(card.rules, 1)]
-    header = ["rule", "action", "hands"]
+    rows = [
+        [n, rule.label, rule.hands, percent_cost(cost)]
+        for n, (rule, cost) in enumerate(zip(card.rules, card.rule_costs, strict=True), 1)
+    ]
+    header = ["rule", "action", "hands", "cost per hand (% of the Ante)"]
     _echo_report(output, card.to_json(), card.to_text(), header, rows, card.summary())
