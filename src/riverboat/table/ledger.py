@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 from sqlalchemy import CursorResult, Engine, Executable, bindparam, func, insert, select, update
@@ -39,6 +39,7 @@ __all__ = [
     "RETRIES",
     "STARTING_CREDIT",
     "TOP_UP_BELOW",
+    "Held",
     "Ledger",
     "player_account",
     "round_account",
@@ -64,7 +65,11 @@ _PLAYER = "player:"
 
 # The ledger's statements, built once (building and coercing one costs more than
 # running it): each runs on the session's connection, as Core, with its parameters.
-_LOCK = select(Player.id).where(Player.id == bindparam("player")).with_for_update()
+_LOCK = (
+    select(Player.balance, Player.rounds_dealt)
+    .where(Player.id == bindparam("player"))
+    .with_for_update()
+)
 _BALANCE = select(Player.balance).where(Player.id == bindparam("player"))
 _ROUNDS_DEALT = select(Player.rounds_dealt).where(Player.id == bindparam("player"))
 _COUNT_ROUND = (
@@ -98,6 +103,14 @@ def inserted(session: Session, statement: Executable, values: Mapping[str, Any])
     found = run(session, statement, values).inserted_primary_key
     assert found is not None
     return int(found[0])
+
+
+class Held(NamedTuple):
+    """A player's row as :meth:`Ledger.lock` found it: their running balance and how
+    many rounds they have been dealt."""
+
+    balance: Cents
+    rounds_dealt: int
 
 
 def player_account(player_id: int) -> str:
@@ -241,10 +254,13 @@ class Ledger:
                 run(session, _MOVE_BALANCE, {"player": player, "amount": amount})
 
     @staticmethod
-    def lock(session: Session, player_id: int) -> None:
-        """Take the player's row lock: calls that move their money take turns."""
-        if run(session, _LOCK, {"player": player_id}).scalar() is None:
+    def lock(session: Session, player_id: int) -> Held:
+        """Take the player's row lock: calls that move their money take turns. What the
+        row holds as it is locked (read in the same statement)."""
+        found = run(session, _LOCK, {"player": player_id}).first()
+        if found is None:
             raise NotFound(f"there is no player {player_id}")
+        return Held(int(found.balance), int(found.rounds_dealt))
 
     @staticmethod
     def balance(session: Session, player_id: int) -> Cents:
@@ -302,8 +318,7 @@ class Ledger:
         top-up brings the balance back to $1,000."""
 
         def work(session: Session, txn: Transaction) -> BalanceView:
-            self.lock(session, player_id)
-            balance = self.balance(session, player_id)
+            balance = self.lock(session, player_id).balance
             if balance >= TOP_UP_BELOW:
                 raise IllegalAction(
                     f"a top-up is for balances below {format_money(TOP_UP_BELOW)}; "

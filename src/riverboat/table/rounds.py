@@ -49,6 +49,18 @@ def at_table(shared: bool) -> ColumnElement[bool]:
     return shared_deal if shared else ~shared_deal
 
 
+#: the id of the player's unfinished round of a game at a shared table, or their own
+_UNFINISHED = {
+    shared: select(RoundRow.id).where(
+        RoundRow.player_id == bindparam("player"),
+        RoundRow.game == bindparam("game"),
+        RoundRow.status == "open",
+        at_table(shared),
+    )
+    for shared in (False, True)
+}
+
+
 def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
     """The round rebuilt from its record (read in ``session``, else the row's own),
     dealing on from its provably fair deck."""
@@ -60,10 +72,13 @@ def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
     return replay(record, cards)
 
 
+_OWNED = select(RoundRow).where(RoundRow.id == bindparam("round"))
+_OWNED_LOCKED = _OWNED.with_for_update()
+
+
 def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
     """The player's round, or :class:`NotFound` (whether it is nobody's or another's)."""
-    query = select(RoundRow).where(RoundRow.id == round_id)
-    row = session.scalar(query.with_for_update() if lock else query)
+    row = session.scalar(_OWNED_LOCKED if lock else _OWNED, {"round": round_id})
     if row is None or row.player_id != player_id:
         raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is
     return row
@@ -172,23 +187,18 @@ class Rounds:
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
-            self.ledger.lock(session, player_id)
-            unfinished = session.scalar(
-                select(RoundRow.id).where(
-                    RoundRow.player_id == player_id,
-                    RoundRow.game == game,
-                    RoundRow.status == "open",
-                    at_table(shared is not None),
-                )
-            )
+            held = self.ledger.lock(session, player_id)
+            unfinished = run(
+                session, _UNFINISHED[shared is not None], {"player": player_id, "game": game}
+            ).scalar()
             if unfinished is not None:
                 raise Conflict(f"finish round {unfinished} at this table first (G7)")
             game_round = kind.new_round(source.rules(session, kind, variant))
             game_round.place_wagers(wagers)
             if second is not None:
                 game_round.place_wagers(second, blind=True)  # C8
-            balance = self.ledger.balance(session, player_id)
-            dealt = source.deal(session, player_id, game_round)
+            balance = held.balance
+            dealt = source.deal(session, player_id, game_round, held.rounds_dealt)
             if dealt.deal is not None and dealt.last:
                 dealt.deal.revealed = True  # nothing more comes from it: its seed may show
             staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
@@ -239,7 +249,7 @@ class Rounds:
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
-            self.ledger.lock(session, player_id)
+            balance = self.ledger.lock(session, player_id).balance
             row = owned(session, player_id, round_id, lock=True)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
@@ -253,7 +263,7 @@ class Rounds:
                 or cards not in (None, row.cards_drawn)
             ):
                 game_round, stored = resume(row), None  # played on meanwhile: rebuilt, checked
-            cost = self._cost(session, player_id, game_round, action, amount)
+            cost = _cost(game_round, action, amount, balance)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, cost)
             game_round.act(action, amount)
@@ -315,7 +325,8 @@ class Rounds:
                     continue
                 game_round = resume(row)
                 try:
-                    cost = self._cost(session, player_id, game_round, action, amount)
+                    balance = self.ledger.balance(session, player_id)
+                    cost = _cost(game_round, action, amount, balance)
                 except IllegalAction as error:
                     notes[round_id] = f"{error}: the hand folds"
                     action, amount, cost = "fold", None, 0
@@ -367,25 +378,8 @@ class Rounds:
             row = owned(session, player_id, round_id)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
-            return self._cost(session, player_id, resume(row), action, amount)
-
-    def _cost(
-        self,
-        session: Session,
-        player_id: int,
-        game_round: Round[Any],
-        action: str,
-        amount: Cents | None,
-    ) -> Cents:
-        """The decision's cost, once the rules allow it and the balance covers it (G6)."""
-        choice = game_round.check_action(action, amount)
-        cost = choice.minimum if amount is None else amount
-        balance = self.ledger.balance(session, player_id)
-        if cost > balance:
-            raise IllegalAction(
-                f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
-            )
-        return cost
+            balance = self.ledger.balance(session, player_id)
+            return _cost(resume(row), action, amount, balance)
 
     def quick_replay(
         self,
@@ -533,6 +527,17 @@ class Rounds:
                 )
             }
             return [_exported(row, events[row.id], deals.get(row.deal_id or 0)) for row in rows]
+
+
+def _cost(game_round: Round[Any], action: str, amount: Cents | None, balance: Cents) -> Cents:
+    """The decision's cost, once the rules allow it and ``balance`` covers it (G6)."""
+    choice = game_round.check_action(action, amount)
+    cost = choice.minimum if amount is None else amount
+    if cost > balance:
+        raise IllegalAction(
+            f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
+        )
+    return cost
 
 
 def outcome(

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
@@ -51,6 +51,7 @@ __all__ = [
     "SharedDeal",
     "card_source",
 ]
+
 
 @dataclass(frozen=True)
 class SharedCards:
@@ -87,8 +88,10 @@ class CardSource(ABC):
         return kind.rules(variant)
 
     @abstractmethod
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
-        """Deal the round's cards from this source."""
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
+        """Deal the round's cards from this source; ``nonce`` is how many rounds the
+        player has been dealt so far (:meth:`Ledger.lock` read it): their own deck's
+        nonce (G2)."""
 
     @abstractmethod
     def commitment(self, session: Session, player_id: int) -> str:
@@ -98,8 +101,7 @@ class CardSource(ABC):
 class FreshDeck(CardSource):
     """A fresh deck of the round's own on the player's committed seed (G2)."""
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
-        nonce = Ledger.rounds_dealt(session, player_id)  # the rounds dealt to them so far
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
         committed = committed_seed(session, player_id, self.game)  # shown beforehand, if asked
         if committed is None:  # none was asked for: a fresh seed, never stored unused
             seeds = FairSource.new(self.client_seed, nonce)
@@ -117,7 +119,7 @@ class OwnShoe(CardSource):
     """The player's own shoe, coup after coup until its cut card (B1): the one in play,
     or a new one on their committed seed, sealed with this client seed."""
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
         rules = to_json(game_round.rules)
         deal = running_shoe(session, player_id, self.game)
         if deal is not None and json.loads(deal.rules) != rules:
@@ -160,7 +162,7 @@ class SharedDeal(CardSource):
     def rules(self, session: Session, kind: Game[Any], variant: str | None) -> Any:
         return from_json(kind.rules_type, json.loads(self._deal(session).rules))
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
         check_fence(session, self.shared.fence)
         deal = self._deal(session)
         seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
@@ -200,13 +202,16 @@ def running_shoe(session: Session, player_id: int, game: str) -> Deal | None:
     )
 
 
+_COMMITTED_SEED = select(Deal).where(
+    Deal.player_id == bindparam("player"),
+    Deal.game == bindparam("game"),
+    Deal.client_seed.is_(None),
+)
+
+
 def committed_seed(session: Session, player_id: int, game: str) -> Deal | None:
     """The seed committed to for the player's next round of ``game``, if one was."""
-    return session.scalar(
-        select(Deal).where(
-            Deal.player_id == player_id, Deal.game == game, Deal.client_seed.is_(None)
-        )
-    )
+    return session.scalar(_COMMITTED_SEED, {"player": player_id, "game": game})
 
 
 def next_seed(session: Session, player_id: int, game: str) -> Deal:
