@@ -52,7 +52,7 @@ def measure(url: str, rounds: int) -> dict[str, dict[str, float]]:
             for _ in range(count):
                 view = service.start_round(player, game, wagers)  # noqa: B023
                 done = service.act(player, view.id, action)  # noqa: B023
-                if done.balance < 20_000:
+                if done.balance < 10_000:  # the top-up rule: below $100
                     service.top_up(player)  # rare: a few per thousand rounds
 
         play(10)  # warm up
@@ -103,7 +103,7 @@ def run_tree(tree: Path, url: str, rounds: int) -> dict[str, dict[str, float]]:
     """:func:`measure` in a subprocess running ``tree``'s code."""
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     command = [sys.executable, str(Path(__file__).resolve()), "--measure", url, str(rounds)]
-    done = subprocess.run(command, env=env, cwd=tree, check=True, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, cwd=tree, check=True, stdout=subprocess.PIPE, text=True)
     found: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
     return found
 
