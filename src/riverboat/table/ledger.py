@@ -194,7 +194,7 @@ class Ledger:
                     return answer_type.model_validate_json(earlier.response or "{}")
             txn = self.transaction(session, kind, player_id, request_key=key, request=body)
             response = work(session, txn)
-            answer = json.dumps(response.model_dump(mode="json"))
+            answer = response.model_dump_json()
             run(session, _ANSWERED, {"txn": txn.id, "round": txn.round_id, "response": answer})
             return response
 

@@ -212,7 +212,7 @@ class Rounds:
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
             made.append((row, game_round))
-            return self.store(session, row, game_round, have=0)
+            return self.store(session, row, game_round, have=0, balance=balance - staked)
 
         view = self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
         self._keep(view, made)
@@ -268,7 +268,7 @@ class Rounds:
             self._stake(session, txn, player_id, row.id, cost)
             game_round.act(action, amount)
             made.append((row, game_round))
-            return self.store(session, row, game_round, have=stored)
+            return self.store(session, row, game_round, have=stored, balance=balance - cost)
 
         view = self.ledger.idempotent(
             player_id, idempotency_key, "decision", request, work, RoundView
@@ -410,10 +410,16 @@ class Rounds:
         )
 
     def store(
-        self, session: Session, row: RoundRow, game_round: Round[Any], have: int | None = None
+        self,
+        session: Session,
+        row: RoundRow,
+        game_round: Round[Any],
+        have: int | None = None,
+        balance: Cents | None = None,
     ) -> RoundView:
         """Save the round's record (``have``: see :func:`records.append`); settle its
-        money when it has settled or is void."""
+        money when it has settled or is void. ``balance``: the player's now, if the
+        caller knows it (else it is read)."""
         records.append(session, row, game_round, have)
         if game_round.settled:
             staked = sum(p.staked for p in game_round.positions)
@@ -431,13 +437,16 @@ class Rounds:
                 ],
             )
             found = outcome(game_round, row.deal_cards, row.server_seed, row.client_seed, row.nonce)
-            balance = self.ledger.balance(session, row.player_id)
+            if balance is None:
+                balance = self.ledger.balance(session, row.player_id)
+            else:
+                balance += returned
             status = "settled" if settled else "void"
             records.update_row(
                 session, row, status=status, result=json.dumps(found), balance_after=balance
             )
             return self.shown(session, row, game_round, balance)
-        return self.shown(session, row, game_round)
+        return self.shown(session, row, game_round, balance)
 
     def shown(
         self,
