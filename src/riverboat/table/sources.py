@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
@@ -36,7 +36,7 @@ from riverboat.games import Game, Round, find_game
 from riverboat.games.codec import from_json, to_json
 from riverboat.rng import FairSource, new_client_seed
 from riverboat.store.models import Deal, RoundRow
-from riverboat.table.ledger import Ledger
+from riverboat.table.ledger import Ledger, run
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
@@ -102,12 +102,11 @@ class FreshDeck(CardSource):
     """A fresh deck of the round's own on the player's committed seed (G2)."""
 
     def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
-        committed = committed_seed(session, player_id, self.game)  # shown beforehand, if asked
+        committed = take_committed_seed(session, player_id, self.game)  # shown, if asked
         if committed is None:  # none was asked for: a fresh seed, never stored unused
             seeds = FairSource.new(self.client_seed, nonce)
         else:
-            seeds = FairSource.new(self.client_seed, nonce, committed.server_seed)
-            session.delete(committed)  # each seed deals once; the next is made when asked
+            seeds = FairSource.new(self.client_seed, nonce, committed)
         game_round.deal(fair_cards(self.game, to_json(game_round.rules), seeds))
         return Dealt(seeds, None, None, last=True)
 
@@ -202,16 +201,30 @@ def running_shoe(session: Session, player_id: int, game: str) -> Deal | None:
     )
 
 
-_COMMITTED_SEED = select(Deal).where(
+_COMMITTED = (
     Deal.player_id == bindparam("player"),
     Deal.game == bindparam("game"),
     Deal.client_seed.is_(None),
 )
+_COMMITTED_SEED = select(Deal).where(*_COMMITTED)
+_COMMITTED_SERVER_SEED = select(Deal.id, Deal.server_seed).where(*_COMMITTED)
+_DELETE_DEAL = delete(Deal).where(Deal.id == bindparam("deal"))
 
 
 def committed_seed(session: Session, player_id: int, game: str) -> Deal | None:
     """The seed committed to for the player's next round of ``game``, if one was."""
     return session.scalar(_COMMITTED_SEED, {"player": player_id, "game": game})
+
+
+def take_committed_seed(session: Session, player_id: int, game: str) -> str | None:
+    """The server seed committed to for the player's next round of ``game``, if one
+    was, no longer stored: each seed deals once; the next is made when asked for.
+    Core statements: no ORM object is loaded (a round deals without one, mostly)."""
+    found = run(session, _COMMITTED_SERVER_SEED, {"player": player_id, "game": game}).first()
+    if found is None:
+        return None
+    run(session, _DELETE_DEAL, {"deal": found.id})
+    return str(found.server_seed)
 
 
 def next_seed(session: Session, player_id: int, game: str) -> Deal:
