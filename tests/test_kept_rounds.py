@@ -12,7 +12,7 @@ from riverboat.errors import IllegalAction
 from riverboat.table import rounds
 from riverboat.table.ledger import STARTING_CREDIT
 from riverboat.table.rounds import KeptRounds
-from riverboat.table.service import TableService
+from riverboat.table.service import SharedCards, TableService
 
 
 @pytest.fixture
@@ -120,3 +120,17 @@ def test_the_oldest_kept_rounds_make_way() -> None:
         kept.keep(round_id, f"[{round_id}]", None)  # type: ignore[arg-type]
     assert kept.take(1) is None
     assert kept.take(3) == ("[3]", None)
+
+
+def test_a_shared_tables_round_is_not_kept(service: TableService) -> None:
+    """It is decided at its table's showdown, which rebuilds it: keeping it would only
+    hold memory."""
+    me = service.local_player()
+    deal = service.new_deal("crazy4")
+    service.seal_deal(deal.id, "me")
+    ante = {"ante": 500, "super_bonus": 500}
+    view = service.start_round(me, "crazy4", ante, shared=SharedCards(deal.id, range(10)))
+    assert view.shared
+    assert service.rounds.kept.take(view.id) is None
+    assert service.showdown([(me, view.id, "play", None)]) == {}
+    assert service.audit() == []

@@ -41,8 +41,10 @@ __all__ = [
     "TOP_UP_BELOW",
     "Held",
     "Ledger",
+    "inserted",
     "player_account",
     "round_account",
+    "run",
 ]
 
 #: a new player's play money, and the top-up rule: below $100, back up to $1,000

@@ -36,7 +36,7 @@ __all__ = ["HISTORY_LIMIT", "KeptRounds", "Rounds", "at_table", "outcome", "resu
 
 #: the most rounds one page of history shows
 HISTORY_LIMIT = 1000
-#: the open rounds a process keeps rebuilt (:class:`KeptRounds`)
+#: the open rounds a process keeps rebuilt (:class:`KeptRounds`): about 5 KB each
 KEPT_ROUNDS = 4096
 _NEW_ROUND = insert(RoundRow)
 _STORED_EVENTS = select(func.count()).where(RoundEvent.round_id == bindparam("round"))
@@ -278,8 +278,9 @@ class Rounds:
 
     def _keep(self, view: RoundView, made: list[tuple[RoundRow, Round[Any]]]) -> None:
         """Keep the round a committed transaction left open (:class:`KeptRounds`): the
-        one its last attempt made, if that is the answer given (not a stored one)."""
-        if made and view.status == "open" and made[0][0].id == view.id:
+        one its last attempt made, if that is the answer given (not a stored one). A
+        shared table's round is not kept: it is decided at its table's showdown."""
+        if made and view.status == "open" and not view.shared and made[0][0].id == view.id:
             row, game_round = made[0]
             self.kept.keep(row.id, row.cards_drawn, game_round)
 
