@@ -22,13 +22,13 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432"
+from load import ROOT, checked_out, database  # the load benchmark's trees and databases
+
+POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 PASSWORD = "a long password"
 #: each game's round: its wagers and the decision that settles it
 GAMES: dict[str, tuple[dict[str, int], str]] = {
@@ -64,39 +64,6 @@ def measure(url: str, rounds: int) -> dict[str, dict[str, float]]:
         }
     service.engine.dispose()
     return found
-
-
-@contextmanager
-def database(kind: str, folder: Path, postgres: str) -> Iterator[str]:
-    """A fresh database: an SQLite file in ``folder``, or a PostgreSQL database made
-    here and dropped afterwards."""
-    if kind == "sqlite":
-        yield f"sqlite:///{folder / f'rounds-{uuid.uuid4().hex[:8]}.db'}"
-        return
-    import psycopg
-
-    name = f"riverboat_rounds_{uuid.uuid4().hex[:8]}"
-    admin = postgres.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{postgres}/{name}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@contextmanager
-def checked_out(ref: str) -> Iterator[Path]:
-    """``ref`` in a temporary detached worktree of this repository."""
-    with tempfile.TemporaryDirectory() as folder:
-        tree = Path(folder) / "baseline"
-        git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", str(tree), ref], check=True)
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
 
 
 def run_tree(tree: Path, url: str, rounds: int) -> dict[str, dict[str, float]]:
