@@ -61,10 +61,9 @@ _UNFINISHED = {
 }
 
 
-def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
-    """The round rebuilt from its record (read in ``session``, else the row's own),
-    dealing on from its provably fair deck."""
-    record = records.load(row, session)
+def resume(row: RoundRow) -> Round[Any]:
+    """The round rebuilt from its record, dealing on from its provably fair deck."""
+    record = records.load(row)
     seeds = FairSource(row.server_seed, row.client_seed, row.nonce)
     cards = fair_cards(row.game, record["rules"], seeds)
     if row.deal_cards is not None:  # its places in a shoe or a shared deal
@@ -85,7 +84,12 @@ def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -
 
 
 def _new_row(
-    session: Session, player_id: int, balance: Cents, dealt: Dealt, game_round: Round[Any]
+    session: Session,
+    player_id: int,
+    game: str,
+    balance: Cents,
+    dealt: Dealt,
+    game_round: Round[Any],
 ) -> RoundRow:
     """A new round's row, inserted now (one Core statement, no flush): its seeds, the
     balance before it, where its cards came from and its record's columns; the row as
@@ -93,7 +97,7 @@ def _new_row(
     seeds, record, now = dealt.seeds, game_round.record(), datetime.now(UTC)
     values = {
         "player_id": player_id,
-        "game": record["game"],
+        "game": game,
         "status": "open",
         "server_seed": seeds.server_seed,
         "commitment": seeds.commitment,
@@ -207,7 +211,7 @@ class Rounds:
                     f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            row = _new_row(session, player_id, balance, dealt, game_round)
+            row = _new_row(session, player_id, game, balance, dealt, game_round)
             self.ledger.count_round(session, player_id)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
