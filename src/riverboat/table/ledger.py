@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import CursorResult, Engine, Executable, bindparam, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -39,9 +39,12 @@ __all__ = [
     "RETRIES",
     "STARTING_CREDIT",
     "TOP_UP_BELOW",
+    "Held",
     "Ledger",
+    "inserted",
     "player_account",
     "round_account",
+    "run",
 ]
 
 #: a new player's play money, and the top-up rule: below $100, back up to $1,000
@@ -61,6 +64,55 @@ M = TypeVar("M", bound=BaseModel)
 
 
 _PLAYER = "player:"
+
+# The ledger's statements, built once (building and coercing one costs more than
+# running it): each runs on the session's connection, as Core, with its parameters.
+_LOCK = (
+    select(Player.balance, Player.rounds_dealt)
+    .where(Player.id == bindparam("player"))
+    .with_for_update()
+)
+_BALANCE = select(Player.balance).where(Player.id == bindparam("player"))
+_ROUNDS_DEALT = select(Player.rounds_dealt).where(Player.id == bindparam("player"))
+_COUNT_ROUND = (
+    update(Player)
+    .where(Player.id == bindparam("player"))
+    .values(rounds_dealt=Player.rounds_dealt + 1)
+)
+_MOVE_BALANCE = (
+    update(Player)
+    .where(Player.id == bindparam("player"))
+    .values(balance=Player.balance + bindparam("amount"))
+)
+_ENTRIES = insert(LedgerEntry)
+_NEW_TRANSACTION = insert(Transaction)
+_ANSWERED = (
+    update(Transaction)
+    .where(Transaction.id == bindparam("txn"))
+    .values(round_id=bindparam("round"), response=bindparam("response"))
+)
+
+
+def run(session: Session, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
+    """``statement`` (Core, built once) on the session's connection, in its
+    transaction, with ``parameters`` (a dict, or a list of them for many rows); no
+    flush of the session's ORM objects first."""
+    return session.connection().execute(statement, parameters)
+
+
+def inserted(session: Session, statement: Executable, values: Mapping[str, Any]) -> int:
+    """The id of the row that ``statement``, an insert, adds with ``values``."""
+    found = run(session, statement, values).inserted_primary_key
+    assert found is not None
+    return int(found[0])
+
+
+class Held(NamedTuple):
+    """A player's row as :meth:`Ledger.lock` found it: their running balance and how
+    many rounds they have been dealt."""
+
+    balance: Cents
+    rounds_dealt: int
 
 
 def player_account(player_id: int) -> str:
@@ -142,11 +194,10 @@ class Ledger:
                             f"idempotency key {key!r} was used for another request; use a new key"
                         )
                     return answer_type.model_validate_json(earlier.response or "{}")
-            txn = Transaction(kind=kind, player_id=player_id, request_key=key, request=body)
-            session.add(txn)
-            session.flush()
+            txn = self.transaction(session, kind, player_id, request_key=key, request=body)
             response = work(session, txn)
-            txn.response = json.dumps(response.model_dump(mode="json"))
+            answer = response.model_dump_json()
+            run(session, _ANSWERED, {"txn": txn.id, "round": txn.round_id, "response": answer})
             return response
 
         try:
@@ -155,6 +206,35 @@ class Ledger:
             if key is None:
                 raise
             return self.write(attempt)  # a concurrent twin committed first: its answer
+
+    @staticmethod
+    def transaction(
+        session: Session,
+        kind: str,
+        player_id: int | None,
+        round_id: int | None = None,
+        request_key: str | None = None,
+        request: str | None = None,
+    ) -> Transaction:
+        """A new transaction, inserted now (its entries refer to it): the row as a
+        :class:`Transaction` outside the session, its ``id`` set. What is set on it
+        later is not written, except by :meth:`idempotent` (its round and answer)."""
+        txn = Transaction(
+            kind=kind,
+            player_id=player_id,
+            round_id=round_id,
+            request_key=request_key,
+            request=request,
+        )
+        values = {
+            "kind": kind,
+            "player_id": player_id,
+            "round_id": round_id,
+            "request_key": request_key,
+            "request": request,
+        }
+        txn.id = inserted(session, _NEW_TRANSACTION, values)
+        return txn
 
     @staticmethod
     def move(session: Session, txn: Transaction, entries: list[tuple[str, Cents]]) -> None:
@@ -169,45 +249,36 @@ class Ledger:
         ]
         if not rows:
             return
-        session.execute(insert(LedgerEntry), rows)
+        run(session, _ENTRIES, rows)
         for account, amount in entries:
             if amount and account.startswith(_PLAYER):
-                session.execute(
-                    update(Player)
-                    .where(Player.id == int(account.removeprefix(_PLAYER)))
-                    .values(balance=Player.balance + amount)
-                    .execution_options(synchronize_session=False)
-                )
+                player = int(account.removeprefix(_PLAYER))
+                run(session, _MOVE_BALANCE, {"player": player, "amount": amount})
 
     @staticmethod
-    def lock(session: Session, player_id: int) -> None:
-        """Take the player's row lock: calls that move their money take turns."""
-        if (
-            session.scalar(select(Player.id).where(Player.id == player_id).with_for_update())
-            is None
-        ):
+    def lock(session: Session, player_id: int) -> Held:
+        """Take the player's row lock: calls that move their money take turns. What the
+        row holds as it is locked (read in the same statement)."""
+        found = run(session, _LOCK, {"player": player_id}).first()
+        if found is None:
             raise NotFound(f"there is no player {player_id}")
+        return Held(int(found.balance), int(found.rounds_dealt))
 
     @staticmethod
     def balance(session: Session, player_id: int) -> Cents:
         """The player's running balance (0 for no such player)."""
-        return int(session.scalar(select(Player.balance).where(Player.id == player_id)) or 0)
+        return int(run(session, _BALANCE, {"player": player_id}).scalar() or 0)
 
     @staticmethod
     def rounds_dealt(session: Session, player_id: int) -> int:
         """How many rounds the player has been dealt (kept on their row, so it costs the
         same however many): the nonce of their next round's own deck (G2)."""
-        return int(session.scalar(select(Player.rounds_dealt).where(Player.id == player_id)) or 0)
+        return int(run(session, _ROUNDS_DEALT, {"player": player_id}).scalar() or 0)
 
     @staticmethod
     def count_round(session: Session, player_id: int) -> None:
         """One more round dealt to the player, in the transaction that stores it."""
-        session.execute(
-            update(Player)
-            .where(Player.id == player_id)
-            .values(rounds_dealt=Player.rounds_dealt + 1)
-            .execution_options(synchronize_session=False)
-        )
+        run(session, _COUNT_ROUND, {"player": player_id})
 
     @staticmethod
     def staked(session: Session, player_id: int) -> Cents:
@@ -237,9 +308,7 @@ class Ledger:
 
     def credit(self, session: Session, player_id: int) -> None:
         """A new player's starting play money, from the house."""
-        txn = Transaction(kind="credit", player_id=player_id)
-        session.add(txn)
-        session.flush()
+        txn = self.transaction(session, "credit", player_id)
         self.move(
             session,
             txn,
@@ -251,8 +320,7 @@ class Ledger:
         top-up brings the balance back to $1,000."""
 
         def work(session: Session, txn: Transaction) -> BalanceView:
-            self.lock(session, player_id)
-            balance = self.balance(session, player_id)
+            balance = self.lock(session, player_id).balance
             if balance >= TOP_UP_BELOW:
                 raise IllegalAction(
                     f"a top-up is for balances below {format_money(TOP_UP_BELOW)}; "

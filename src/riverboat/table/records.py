@@ -42,13 +42,17 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Update, bindparam, insert, select, update
 from sqlalchemy.orm import Session, object_session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from riverboat.games import Round
 from riverboat.store.models import RoundEvent, RoundRow
 
-__all__ = ["RecordError", "append", "build", "load", "stored", "stored_events"]
+__all__ = ["RecordError", "append", "build", "load", "stored", "stored_events", "update_row"]
+
+_ADD_EVENTS = insert(RoundEvent)
+_UPDATES: dict[tuple[str, ...], Update] = {}
 
 
 class RecordError(ValueError):
@@ -56,7 +60,7 @@ class RecordError(ValueError):
     not carry on from what is stored."""
 
 
-def append(session: Session, row: RoundRow, game_round: Round[Any]) -> int:
+def append(session: Session, row: RoundRow, game_round: Round[Any], have: int | None = None) -> int:
     """Store the round's events that are not stored yet (by ``seq``), and the cards it
     has drawn since; how many events were added. Nothing stored is changed: the
     events stored must be the first of the round's (same kind, same body), the rules
@@ -64,10 +68,58 @@ def append(session: Session, row: RoundRow, game_round: Round[Any]) -> int:
     from those stored; else :class:`RecordError` and nothing is added.
 
     ``game_round`` is a new round, or one rebuilt from :func:`load` (whose replay
-    reproduces the stored events exactly) and played on.
+    reproduces the stored events exactly) and played on. ``have``, if given, is how
+    many events are stored, known to be the round's first (events are only added, so
+    a round rebuilt from that many, or a new round's none): they are not read back.
+    The row's columns are written as Core updates and set on ``row`` as stored.
     """
     record = game_round.record()
     events = record["events"]
+    if have is None:
+        have = _check_stored(session, row, events)
+    elif have > len(events):
+        raise RecordError(f"round {row.id} stores {have} events; the round has {len(events)}")
+    rules = json.dumps(record["rules"])
+    changed: dict[str, Any] = {}
+    if row.rules is None:
+        changed.update(rules=rules, record_format=record["format"])
+    elif (row.rules, row.record_format) != (rules, record["format"]):
+        raise RecordError(f"round {row.id} was stored under other rules or another format")
+    drawn = record["cards_drawn"]
+    before = json.loads(row.cards_drawn or "[]")
+    if drawn[: len(before)] != before:
+        raise RecordError(f"round {row.id}'s cards drawn do not carry on from those stored")
+    if row.cards_drawn is None or len(drawn) != len(before):
+        changed["cards_drawn"] = json.dumps(drawn)
+    added = [
+        {"round_id": row.id, "seq": seq, "kind": event["kind"], "body": json.dumps(event)}
+        for seq, event in enumerate(events[have:], start=have)
+    ]
+    if added:
+        session.connection().execute(_ADD_EVENTS, added)
+    update_row(session, row, **changed)
+    return len(added)
+
+
+def update_row(session: Session, row: RoundRow, **values: Any) -> None:
+    """Write ``values`` to the round's columns (one Core statement, no flush) and set
+    them on ``row`` as stored (an ORM row in the session is not written again)."""
+    if not values:
+        return
+    names = tuple(sorted(values))
+    statement = _UPDATES.get(names)
+    if statement is None:  # built once for each set of columns
+        settings: dict[str, Any] = {name: bindparam(f"new_{name}") for name in names}
+        statement = update(RoundRow).where(RoundRow.id == bindparam("round")).values(settings)
+        _UPDATES[names] = statement
+    parameters = {f"new_{name}": value for name, value in values.items()}
+    session.connection().execute(statement, {"round": row.id, **parameters})
+    for name, value in values.items():
+        set_committed_value(row, name, value)
+
+
+def _check_stored(session: Session, row: RoundRow, events: Sequence[dict[str, Any]]) -> int:
+    """How many events the round stores, once checked to be the first of ``events``."""
     kept = stored(session, row)
     have = len(kept)
     if have > len(events):
@@ -80,22 +132,7 @@ def append(session: Session, row: RoundRow, game_round: Round[Any]) -> int:
                 f"round {row.id} does not carry on from its stored events: event {seq} is "
                 f"stored as {row_event.kind} {row_event.body}, the round has {json.dumps(event)}"
             )
-    rules = json.dumps(record["rules"])
-    if row.rules is None:
-        row.rules, row.record_format = rules, record["format"]
-    elif (row.rules, row.record_format) != (rules, record["format"]):
-        raise RecordError(f"round {row.id} was stored under other rules or another format")
-    drawn = record["cards_drawn"]
-    before = json.loads(row.cards_drawn or "[]")
-    if drawn[: len(before)] != before:
-        raise RecordError(f"round {row.id}'s cards drawn do not carry on from those stored")
-    row.cards_drawn = json.dumps(drawn)
-    session.add_all(
-        RoundEvent(round_id=row.id, seq=seq, kind=event["kind"], body=json.dumps(event))
-        for seq, event in enumerate(events[have:], start=have)
-    )
-    session.flush()
-    return len(events) - have
+    return have
 
 
 def stored(session: Session, row: RoundRow) -> list[RoundEvent]:

@@ -8,10 +8,13 @@ holds at most one unfinished round (G7).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy import ColumnElement, bindparam, exists, func, insert, select
 from sqlalchemy.orm import Session, object_session
 
 from riverboat.deck import Deck
@@ -23,16 +26,20 @@ from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
 from riverboat.table import records
 from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
-from riverboat.table.ledger import Ledger, player_account, round_account
+from riverboat.table.ledger import Ledger, inserted, player_account, round_account, run
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
 from riverboat.table.verify import fair_cards, own_places
 from riverboat.table.views import ExportedRound, RoundRecord, RoundView
 
-__all__ = ["HISTORY_LIMIT", "Rounds", "at_table", "outcome", "resume"]
+__all__ = ["HISTORY_LIMIT", "KeptRounds", "Rounds", "at_table", "outcome", "resume"]
 
 #: the most rounds one page of history shows
 HISTORY_LIMIT = 1000
+#: the open rounds a process keeps rebuilt (:class:`KeptRounds`): about 5 KB each
+KEPT_ROUNDS = 4096
+_NEW_ROUND = insert(RoundRow)
+_STORED_EVENTS = select(func.count()).where(RoundEvent.round_id == bindparam("round"))
 
 
 def at_table(shared: bool) -> ColumnElement[bool]:
@@ -40,6 +47,18 @@ def at_table(shared: bool) -> ColumnElement[bool]:
     with at most one unfinished round (G7). A shared table's deals belong to no player."""
     shared_deal = exists().where(Deal.id == RoundRow.deal_id, Deal.player_id.is_(None))
     return shared_deal if shared else ~shared_deal
+
+
+#: the id of the player's unfinished round of a game at a shared table, or their own
+_UNFINISHED = {
+    shared: select(RoundRow.id).where(
+        RoundRow.player_id == bindparam("player"),
+        RoundRow.game == bindparam("game"),
+        RoundRow.status == "open",
+        at_table(shared),
+    )
+    for shared in (False, True)
+}
 
 
 def resume(row: RoundRow) -> Round[Any]:
@@ -52,30 +71,85 @@ def resume(row: RoundRow) -> Round[Any]:
     return replay(record, cards)
 
 
+_OWNED = select(RoundRow).where(RoundRow.id == bindparam("round"))
+_OWNED_LOCKED = _OWNED.with_for_update()
+
+
 def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
     """The player's round, or :class:`NotFound` (whether it is nobody's or another's)."""
-    query = select(RoundRow).where(RoundRow.id == round_id)
-    row = session.scalar(query.with_for_update() if lock else query)
+    row = session.scalar(_OWNED_LOCKED if lock else _OWNED, {"round": round_id})
     if row is None or row.player_id != player_id:
         raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is
     return row
 
 
-def _new_row(player_id: int, game: str, balance: Cents, dealt: Dealt) -> RoundRow:
-    """A new round's row: its seeds, the balance before it, where its cards came from."""
-    seeds = dealt.seeds
-    return RoundRow(
-        player_id=player_id,
-        game=game,
-        status="open",
-        server_seed=seeds.server_seed,
-        commitment=seeds.commitment,
-        client_seed=seeds.client_seed,
-        nonce=seeds.nonce,
-        balance_before=balance,
-        deal_id=dealt.deal.id if dealt.deal else None,
-        deal_cards=json.dumps(dealt.places) if dealt.places else None,
-    )
+def _new_row(
+    session: Session,
+    player_id: int,
+    game: str,
+    balance: Cents,
+    dealt: Dealt,
+    game_round: Round[Any],
+) -> RoundRow:
+    """A new round's row, inserted now (one Core statement, no flush): its seeds, the
+    balance before it, where its cards came from and its record's columns; the row as
+    a :class:`RoundRow` outside the session, its ``id`` set."""
+    seeds, record, now = dealt.seeds, game_round.record(), datetime.now(UTC)
+    values = {
+        "player_id": player_id,
+        "game": game,
+        "status": "open",
+        "server_seed": seeds.server_seed,
+        "commitment": seeds.commitment,
+        "client_seed": seeds.client_seed,
+        "nonce": seeds.nonce,
+        "balance_before": balance,
+        "balance_after": None,
+        "created_at": now,
+        "updated_at": now,
+        "deal_id": dealt.deal.id if dealt.deal else None,
+        "deal_cards": json.dumps(dealt.places) if dealt.places else None,
+        "record_format": record["format"],
+        "rules": json.dumps(record["rules"]),
+        "cards_drawn": json.dumps(record["cards_drawn"]),
+        "result": None,
+    }
+    row = RoundRow(**values)
+    row.id = inserted(session, _NEW_ROUND, values)
+    return row
+
+
+class KeptRounds:
+    """Open rounds as this process last stored them, rebuilt, by round id: a decision
+    takes its round from here instead of replaying its record and shuffling its deck
+    again. A round is kept only once its transaction committed, and taken out to be
+    used (so two threads never share one); the decision's transaction still checks
+    that the database stores as many events, and the same cards drawn, as it was kept
+    with (another process may have played it on), and rebuilds it if not.
+
+    >>> kept = KeptRounds(size=1)
+    >>> kept.keep(1, "[]", "round one"); kept.keep(2, "[]", "round two")
+    >>> kept.take(1), kept.take(2), kept.take(2)
+    (None, ('[]', 'round two'), None)
+    """
+
+    def __init__(self, size: int = KEPT_ROUNDS) -> None:
+        self.size = size
+        self._rounds: OrderedDict[int, tuple[str | None, Round[Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def keep(self, round_id: int, cards_drawn: str | None, game_round: Round[Any]) -> None:
+        """Keep the round as stored (its ``cards_drawn`` column), the oldest dropped."""
+        with self._lock:
+            self._rounds[round_id] = (cards_drawn, game_round)
+            self._rounds.move_to_end(round_id)
+            while len(self._rounds) > self.size:
+                self._rounds.popitem(last=False)
+
+    def take(self, round_id: int) -> tuple[str | None, Round[Any]] | None:
+        """The round kept (its cards drawn, the round), no longer kept; or None."""
+        with self._lock:
+            return self._rounds.pop(round_id, None)
 
 
 class Rounds:
@@ -83,6 +157,7 @@ class Rounds:
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
+        self.kept = KeptRounds()
 
     def start_round(
         self,
@@ -112,24 +187,22 @@ class Rounds:
             "shared": [shared.deal_id, list(shared.places)] if shared else None,
         }
 
+        made: list[tuple[RoundRow, Round[Any]]] = []
+
         def work(session: Session, txn: Transaction) -> RoundView:
-            self.ledger.lock(session, player_id)
-            unfinished = session.scalar(
-                select(RoundRow.id).where(
-                    RoundRow.player_id == player_id,
-                    RoundRow.game == game,
-                    RoundRow.status == "open",
-                    at_table(shared is not None),
-                )
-            )
+            made.clear()
+            held = self.ledger.lock(session, player_id)
+            unfinished = run(
+                session, _UNFINISHED[shared is not None], {"player": player_id, "game": game}
+            ).scalar()
             if unfinished is not None:
                 raise Conflict(f"finish round {unfinished} at this table first (G7)")
             game_round = kind.new_round(source.rules(session, kind, variant))
             game_round.place_wagers(wagers)
             if second is not None:
                 game_round.place_wagers(second, blind=True)  # C8
-            balance = self.ledger.balance(session, player_id)
-            dealt = source.deal(session, player_id, game_round)
+            balance = held.balance
+            dealt = source.deal(session, player_id, game_round, held.rounds_dealt)
             if dealt.deal is not None and dealt.last:
                 dealt.deal.revealed = True  # nothing more comes from it: its seed may show
             staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
@@ -138,15 +211,16 @@ class Rounds:
                     f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            row = _new_row(player_id, game, balance, dealt)
-            session.add(row)
-            session.flush()
+            row = _new_row(session, player_id, game, balance, dealt, game_round)
             self.ledger.count_round(session, player_id)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
-            return self.store(session, row, game_round)
+            made.append((row, game_round))
+            return self.store(session, row, game_round, have=0, balance=balance - staked)
 
-        return self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
+        view = self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
+        self._keep(view, made)
+        return view
 
     def _stake(
         self, session: Session, txn: Transaction, player_id: int, round_id: int, cost: Cents
@@ -166,32 +240,53 @@ class Rounds:
         """A decision in an open round; its Play, Raise or fee is debited first.
 
         A shared table's round is decided at its table's showdown (:meth:`showdown`).
-        The round is rebuilt (its deck and replay, the slow part) before the write
-        transaction; inside it, only if nothing was added to the round meanwhile is that
-        used, else it is rebuilt again.
+        The round is the one this process kept (:class:`KeptRounds`), else rebuilt (its
+        deck and replay, the slow part) before the write transaction; inside it, only if
+        nothing was added to the round meanwhile is that used, else it is rebuilt again.
         """
         request = {"player": player_id, "round": round_id, "action": action, "amount": amount}
-        ahead = self._resumed_ahead(player_id, round_id)
+        kept = self.kept.take(round_id)  # its cards drawn as stored, or None: not kept
+        cards, ahead = (
+            kept if kept is not None else (None, self._resumed_ahead(player_id, round_id))
+        )
+        made: list[tuple[RoundRow, Round[Any]]] = []
 
         def work(session: Session, txn: Transaction) -> RoundView:
-            self.ledger.lock(session, player_id)
+            made.clear()
+            balance = self.ledger.lock(session, player_id).balance
             row = owned(session, player_id, round_id, lock=True)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
-            stored = session.scalar(select(func.count()).where(RoundEvent.round_id == row.id))
-            unchanged = ahead is not None and len(ahead.events) == stored
-            game_round = ahead if ahead is not None and unchanged else resume(row)
-            cost = self._cost(session, player_id, game_round, action, amount)
+            stored: int | None = run(session, _STORED_EVENTS, {"round": row.id}).scalar()
+            game_round = ahead
+            if (
+                game_round is None
+                or len(game_round.events) != stored
+                or cards not in (None, row.cards_drawn)
+            ):
+                game_round, stored = resume(row), None  # played on meanwhile: rebuilt, checked
+            cost = _cost(game_round, action, amount, balance)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, cost)
             game_round.act(action, amount)
-            return self.store(session, row, game_round)
+            made.append((row, game_round))
+            return self.store(session, row, game_round, have=stored, balance=balance - cost)
 
-        return self.ledger.idempotent(
+        view = self.ledger.idempotent(
             player_id, idempotency_key, "decision", request, work, RoundView
         )
+        self._keep(view, made)
+        return view
+
+    def _keep(self, view: RoundView, made: list[tuple[RoundRow, Round[Any]]]) -> None:
+        """Keep the round a committed transaction left open (:class:`KeptRounds`): the
+        one its last attempt made, if that is the answer given (not a stored one). A
+        shared table's round is not kept: it is decided at its table's showdown."""
+        if made and view.status == "open" and not view.shared and made[0][0].id == view.id:
+            row, game_round = made[0]
+            self.kept.keep(row.id, row.cards_drawn, game_round)
 
     def _resumed_ahead(self, player_id: int, round_id: int) -> Round[Any] | None:
         """The player's open round rebuilt outside any write transaction, or None if it
@@ -235,18 +330,17 @@ class Rounds:
                     continue
                 game_round = resume(row)
                 try:
-                    cost = self._cost(session, player_id, game_round, action, amount)
+                    balance = self.ledger.balance(session, player_id)
+                    cost = _cost(game_round, action, amount, balance)
                 except IllegalAction as error:
                     notes[round_id] = f"{error}: the hand folds"
                     action, amount, cost = "fold", None, 0
                 request = json.dumps(
                     {"player": player_id, "round": round_id, "action": action, "amount": amount}
                 )
-                txn = Transaction(
-                    kind="decision", player_id=player_id, round_id=round_id, request=request
+                txn = self.ledger.transaction(
+                    session, "decision", player_id, round_id, request=request
                 )
-                session.add(txn)
-                session.flush()
                 self._stake(session, txn, player_id, round_id, cost)
                 game_round.act(action, amount)
                 self.store(session, row, game_round)
@@ -289,25 +383,8 @@ class Rounds:
             row = owned(session, player_id, round_id)
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
-            return self._cost(session, player_id, resume(row), action, amount)
-
-    def _cost(
-        self,
-        session: Session,
-        player_id: int,
-        game_round: Round[Any],
-        action: str,
-        amount: Cents | None,
-    ) -> Cents:
-        """The decision's cost, once the rules allow it and the balance covers it (G6)."""
-        choice = game_round.check_action(action, amount)
-        cost = choice.minimum if amount is None else amount
-        balance = self.ledger.balance(session, player_id)
-        if cost > balance:
-            raise IllegalAction(
-                f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
-            )
-        return cost
+            balance = self.ledger.balance(session, player_id)
+            return _cost(resume(row), action, amount, balance)
 
     def quick_replay(
         self,
@@ -337,18 +414,24 @@ class Rounds:
             player_id, game, wagers, client_seed, idempotency_key, second=second
         )
 
-    def store(self, session: Session, row: RoundRow, game_round: Round[Any]) -> RoundView:
-        """Save the round's record; settle its money when it has settled or is void."""
-        records.append(session, row, game_round)
+    def store(
+        self,
+        session: Session,
+        row: RoundRow,
+        game_round: Round[Any],
+        have: int | None = None,
+        balance: Cents | None = None,
+    ) -> RoundView:
+        """Save the round's record (``have``: see :func:`records.append`); settle its
+        money when it has settled or is void. ``balance``: the player's now, if the
+        caller knows it (else it is read)."""
+        records.append(session, row, game_round, have)
         if game_round.settled:
             staked = sum(p.staked for p in game_round.positions)
             settled = game_round.phase is Phase.SETTLED
             returned = staked + game_round.net() if settled else staked
-            settle = Transaction(
-                kind="settle" if settled else "void", player_id=row.player_id, round_id=row.id
-            )
-            session.add(settle)
-            session.flush()
+            kind = "settle" if settled else "void"
+            settle = self.ledger.transaction(session, kind, row.player_id, row.id)
             self.ledger.move(
                 session,
                 settle,
@@ -358,13 +441,17 @@ class Rounds:
                     ("house", staked - returned),
                 ],
             )
-            row.status = "settled" if settled else "void"
             found = outcome(game_round, row.deal_cards, row.server_seed, row.client_seed, row.nonce)
-            row.result = json.dumps(found)
-            row.balance_after = self.ledger.balance(session, row.player_id)
-            session.flush()
-            return self.shown(session, row, game_round, row.balance_after)
-        return self.shown(session, row, game_round)
+            if balance is None:
+                balance = self.ledger.balance(session, row.player_id)
+            else:
+                balance += returned
+            status = "settled" if settled else "void"
+            records.update_row(
+                session, row, status=status, result=json.dumps(found), balance_after=balance
+            )
+            return self.shown(session, row, game_round, balance)
+        return self.shown(session, row, game_round, balance)
 
     def shown(
         self,
@@ -454,6 +541,17 @@ class Rounds:
                 )
             }
             return [_exported(row, events[row.id], deals.get(row.deal_id or 0)) for row in rows]
+
+
+def _cost(game_round: Round[Any], action: str, amount: Cents | None, balance: Cents) -> Cents:
+    """The decision's cost, once the rules allow it and ``balance`` covers it (G6)."""
+    choice = game_round.check_action(action, amount)
+    cost = choice.minimum if amount is None else amount
+    if cost > balance:
+        raise IllegalAction(
+            f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
+        )
+    return cost
 
 
 def outcome(

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
@@ -36,7 +36,7 @@ from riverboat.games import Game, Round, find_game
 from riverboat.games.codec import from_json, to_json
 from riverboat.rng import FairSource, new_client_seed
 from riverboat.store.models import Deal, RoundRow
-from riverboat.table.ledger import Ledger
+from riverboat.table.ledger import Ledger, run
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
@@ -51,6 +51,7 @@ __all__ = [
     "SharedDeal",
     "card_source",
 ]
+
 
 @dataclass(frozen=True)
 class SharedCards:
@@ -87,8 +88,10 @@ class CardSource(ABC):
         return kind.rules(variant)
 
     @abstractmethod
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
-        """Deal the round's cards from this source."""
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
+        """Deal the round's cards from this source; ``nonce`` is how many rounds the
+        player has been dealt so far (:meth:`Ledger.lock` read it): their own deck's
+        nonce (G2)."""
 
     @abstractmethod
     def commitment(self, session: Session, player_id: int) -> str:
@@ -98,14 +101,12 @@ class CardSource(ABC):
 class FreshDeck(CardSource):
     """A fresh deck of the round's own on the player's committed seed (G2)."""
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
-        nonce = Ledger.rounds_dealt(session, player_id)  # the rounds dealt to them so far
-        committed = committed_seed(session, player_id, self.game)  # shown beforehand, if asked
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
+        committed = take_committed_seed(session, player_id, self.game)  # shown, if asked
         if committed is None:  # none was asked for: a fresh seed, never stored unused
             seeds = FairSource.new(self.client_seed, nonce)
         else:
-            seeds = FairSource.new(self.client_seed, nonce, committed.server_seed)
-            session.delete(committed)  # each seed deals once; the next is made when asked
+            seeds = FairSource.new(self.client_seed, nonce, committed)
         game_round.deal(fair_cards(self.game, to_json(game_round.rules), seeds))
         return Dealt(seeds, None, None, last=True)
 
@@ -117,7 +118,7 @@ class OwnShoe(CardSource):
     """The player's own shoe, coup after coup until its cut card (B1): the one in play,
     or a new one on their committed seed, sealed with this client seed."""
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
         rules = to_json(game_round.rules)
         deal = running_shoe(session, player_id, self.game)
         if deal is not None and json.loads(deal.rules) != rules:
@@ -160,7 +161,7 @@ class SharedDeal(CardSource):
     def rules(self, session: Session, kind: Game[Any], variant: str | None) -> Any:
         return from_json(kind.rules_type, json.loads(self._deal(session).rules))
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any]) -> Dealt:
+    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
         check_fence(session, self.shared.fence)
         deal = self._deal(session)
         seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
@@ -200,13 +201,30 @@ def running_shoe(session: Session, player_id: int, game: str) -> Deal | None:
     )
 
 
+_COMMITTED = (
+    Deal.player_id == bindparam("player"),
+    Deal.game == bindparam("game"),
+    Deal.client_seed.is_(None),
+)
+_COMMITTED_SEED = select(Deal).where(*_COMMITTED)
+_COMMITTED_SERVER_SEED = select(Deal.id, Deal.server_seed).where(*_COMMITTED)
+_DELETE_DEAL = delete(Deal).where(Deal.id == bindparam("deal"))
+
+
 def committed_seed(session: Session, player_id: int, game: str) -> Deal | None:
     """The seed committed to for the player's next round of ``game``, if one was."""
-    return session.scalar(
-        select(Deal).where(
-            Deal.player_id == player_id, Deal.game == game, Deal.client_seed.is_(None)
-        )
-    )
+    return session.scalar(_COMMITTED_SEED, {"player": player_id, "game": game})
+
+
+def take_committed_seed(session: Session, player_id: int, game: str) -> str | None:
+    """The server seed committed to for the player's next round of ``game``, if one
+    was, no longer stored: each seed deals once; the next is made when asked for.
+    Core statements: no ORM object is loaded (a round deals without one, mostly)."""
+    found = run(session, _COMMITTED_SERVER_SEED, {"player": player_id, "game": game}).first()
+    if found is None:
+        return None
+    run(session, _DELETE_DEAL, {"deal": found.id})
+    return str(found.server_seed)
 
 
 def next_seed(session: Session, player_id: int, game: str) -> Deal:
