@@ -58,16 +58,15 @@ SETTINGS = "RIVERBOAT_SERVE_SETTINGS"
 BUSY_MILLISECONDS = 1000
 
 
-def _request_counts(kept: StateStore, engine: Engine) -> StateStore:
-    """Where the rate limit counts requests: with sessions and failed log-ins in
-    ``kept``, but in this process's memory when ``kept`` is an SQLite database. SQLite
-    serves one process (``--workers`` above 1 is refused), so no other process needs the
-    counts and a restart forgets only the last second's; while a write per request
-    would queue every request behind SQLite's one write lock (0.71x the rounds per
-    second at 32 players, bench/load.py)."""
-    if isinstance(kept, DatabaseStore) and engine.dialect.name == "sqlite":
-        return MemoryStore()
-    return kept
+def _one_process(kept: StateStore, engine: Engine) -> bool:
+    """Whether this process alone serves ``kept``: an SQLite database (``--workers``
+    above 1 is refused there) or this process's memory. Then the rate limit counts
+    requests in memory (no other process needs the counts, and a restart forgets only
+    the last second's; a write per request would queue every request behind SQLite's
+    one write lock: 0.71x the rounds per second at 32 players, bench/load.py), and
+    sessions are cached in memory (:class:`~riverboat.web.deps.Sessions`)."""
+    in_database = isinstance(kept, DatabaseStore) and engine.dialect.name == "sqlite"
+    return in_database or isinstance(kept, MemoryStore)
 
 
 def create_app(
@@ -137,8 +136,11 @@ def create_app(
     )
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
-    app.state.sessions, app.state.lobby, app.state.hub = Sessions(kept), lobby, hub
-    app.state.limiter = RateLimiter(rate_limit, store=_request_counts(kept, service.engine))
+    alone = _one_process(kept, service.engine)
+    app.state.sessions = Sessions(kept, cache=alone)
+    app.state.lobby, app.state.hub = lobby, hub
+    counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
+    app.state.limiter = RateLimiter(rate_limit, store=counts)
     app.state.budgets = Budgets()
     routers = (page, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]

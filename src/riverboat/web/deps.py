@@ -15,9 +15,9 @@ import hmac
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import anyio.to_thread
 from fastapi import Cookie, Depends, Header
@@ -53,11 +53,13 @@ __all__ = [
     "Spend",
     "check_csrf",
     "current_player",
+    "find_player",
     "known_game",
     "player_of",
 ]
 
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 #: the log-in route's path, whose tries :class:`RateLimits` holds to their waits
 LOG_IN = "/api/login"
 #: addresses told to wait that are kept before those whose waits are over are forgotten
@@ -65,6 +67,12 @@ KEEP = 10_000
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
+#: the most seconds a cached session is answered from memory before the store is read
+#: again (:class:`Sessions`): how late a close made by another process is seen
+RECHECK = 2.0
+#: where :class:`~riverboat.web.guards.BodyGuard` leaves the player it found, in the
+#: request's state, so :func:`current_player` does not look the session up again
+FOUND_PLAYER = "riverboat.player"
 
 
 class Sessions:
@@ -72,16 +80,38 @@ class Sessions:
     process sees them and a restart keeps them): a session's key is its token's
     SHA-256, never the token itself; it names the player and expires with the session.
     A second key per session, under the player's id, lets their other sessions be
-    found and closed."""
+    found and closed.
 
-    def __init__(self, store: StateStore | None = None) -> None:
+    With ``cache`` (for a store only this process serves: an SQLite server, which
+    refuses ``--workers`` above 1) a session this process opened or read lately is
+    answered from memory, read again from the store at most every :data:`RECHECK`
+    seconds (by the store's clock): every close in this process is seen at once
+    (written through); one in another process on the same file, or the session's end
+    of time, within :data:`RECHECK` seconds. Without it
+    (Redis, PostgreSQL: several processes) every lookup reads the store.
+
+    >>> sessions = Sessions(cache=True)
+    >>> token = sessions.open(7)
+    >>> sessions.at_hand(token), sessions.player(token)
+    (True, 7)
+    >>> sessions.close(token)
+    >>> sessions.at_hand(token), sessions.player(token)
+    (False, None)
+    """
+
+    def __init__(self, store: StateStore | None = None, cache: bool = False) -> None:
         self.store: StateStore = store if store is not None else MemoryStore()
+        self.cache, self.recheck = cache, RECHECK
+        self._seen: dict[str, tuple[int, float]] = {}  # digest: (player, read again after)
+        self._closes = 0  # how many closes this process has made: a read older is not kept
+        self._lock = threading.Lock()
 
     def open(self, player_id: int) -> str:
         token = new_token(32)
-        digest = _digest(token)
+        digest, closes = _digest(token), self._closes
         self.store.put(f"session:{digest}", str(player_id), SESSION_SECONDS)
         self.store.put(f"sessions-of:{player_id}:{digest}", "", SESSION_SECONDS)
+        self._remember(digest, player_id, closes)
         return token
 
     def close(self, token: str | None) -> None:
@@ -90,6 +120,7 @@ class Sessions:
         digest = _digest(token)
         player = self.store.get(f"session:{digest}")
         self.store.delete(f"session:{digest}", f"sessions-of:{player}:{digest}")
+        self._forget(digest)
 
     def close_others(self, player_id: int, keep: str) -> int:
         """Close the player's sessions but ``keep``; how many were closed."""
@@ -98,6 +129,7 @@ class Sessions:
         others = [digest for digest in others if digest != kept]
         for digest in others:
             self.store.delete(f"session:{digest}", f"{prefix}{digest}")
+        self._forget(*others)
         return len(others)
 
     def alive(self, token: str | None) -> bool:
@@ -108,8 +140,43 @@ class Sessions:
         """The session's player; None once it has closed or expired (log in again)."""
         if not token:
             return None
-        found = self.store.get(f"session:{_digest(token)}")
-        return None if found is None else int(found)
+        digest = _digest(token)
+        known = self._known(digest)
+        if known is not None:
+            return known
+        closes = self._closes
+        found = self.store.get(f"session:{digest}")
+        if found is None:
+            return None
+        self._remember(digest, int(found), closes)
+        return int(found)
+
+    def at_hand(self, token: str | None) -> bool:
+        """Whether :meth:`player` answers from memory (no token, or a session in the
+        cache), so that an event loop may ask it without handing it to a thread."""
+        return not token or self._known(_digest(token)) is not None
+
+    def _known(self, digest: str) -> int | None:
+        found = self._seen.get(digest)
+        return found[0] if found is not None and found[1] > self.store.now() else None
+
+    def _remember(self, digest: str, player: int, closes: int) -> None:
+        """Keep what the store said, unless a session was closed since it was read."""
+        if not self.cache:
+            return
+        with self._lock:
+            if closes != self._closes:
+                return
+            now = self.store.now()
+            if len(self._seen) >= KEEP:  # forget the entries due to be read again
+                self._seen = {d: seen for d, seen in self._seen.items() if seen[1] > now}
+            self._seen[digest] = (player, now + self.recheck)
+
+    def _forget(self, *digests: str) -> None:
+        with self._lock:
+            self._closes += 1
+            for digest in digests:
+                self._seen.pop(digest, None)
 
 
 def _digest(token: str) -> str:
@@ -184,6 +251,12 @@ class RateLimiter:
         self.limit, self.window = limit, window
         self.store: StateStore = store if store is not None else MemoryStore()
 
+    @property
+    def in_memory(self) -> bool:
+        """Whether the counts are in this process's memory: :meth:`allow` then waits on
+        nothing, and an event loop may call it without handing it to a thread."""
+        return isinstance(self.store, MemoryStore)
+
     def allow(self, client: str) -> bool:
         """Whether the client may go on; a store that does not answer counts nothing
         (the request goes on, and one that needs the database is refused there)."""
@@ -208,8 +281,13 @@ class RateLimits:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             connection = HTTPConnection(scope)
-            client = connection.client.host if connection.client else "unknown"
-            if not await anyio.to_thread.run_sync(get_limiter(connection).allow, client):
+            client = scope["client"][0] if scope.get("client") else "unknown"
+            limiter = get_limiter(connection)
+            if limiter.in_memory:
+                allowed = limiter.allow(client)
+            else:  # a count in the database or Redis: off the event loop
+                allowed = await anyio.to_thread.run_sync(limiter.allow, client)
+            if not allowed:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1013, "reason": "slow down"})
                     return
@@ -259,18 +337,32 @@ def player_of(connection: HTTPConnection, token: str | None) -> int | None:
     return None
 
 
+async def find_player(connection: HTTPConnection, token: str | None) -> int | None:
+    """:func:`player_of` from the event loop: answered there when the session is in
+    memory (:meth:`Sessions.at_hand`), else in a worker thread (it reads the store)."""
+    sessions = get_sessions(connection)
+    if sessions.at_hand(token):
+        player = sessions.player(token)
+        if player is not None or not connection.app.state.local_player:
+            return player
+    return await anyio.to_thread.run_sync(player_of, connection, token)
+
+
 SessionToken = Annotated[str | None, Cookie(alias=SESSION_COOKIE)]
 
 
-def current_player(connection: HTTPConnection, session: SessionToken = None) -> int:
-    """The logged-in player, or on a loopback server the local player."""
-    player = player_of(connection, session)
+async def current_player(connection: HTTPConnection, session: SessionToken = None) -> int:
+    """The logged-in player, or on a loopback server the local player; the one
+    :class:`~riverboat.web.guards.BodyGuard` found already, if it looked."""
+    player = connection.scope.get("state", {}).get(FOUND_PLAYER)
+    if player is None:
+        player = await find_player(connection, session)
     if player is None:
         raise BadCredentials("log in first")
-    return player
+    return int(player)
 
 
-def check_csrf(
+async def check_csrf(
     token: Annotated[str | None, Header(alias="X-CSRF-Token")] = None,
     cookie: Annotated[str | None, Cookie(alias=CSRF_COOKIE)] = None,
 ) -> None:
@@ -279,7 +371,7 @@ def check_csrf(
         raise Forbidden("missing or wrong CSRF token; reload the page")
 
 
-def known_game(game: str) -> str:
+async def known_game(game: str) -> str:
     """A game named in the path: one riverboat deals, or the request is not found."""
     try:
         return find_game(game).name
@@ -287,9 +379,19 @@ def known_game(game: str) -> str:
         raise NotFound(str(error)) from None
 
 
-Service = Annotated[TableService, Depends(get_service)]
-SessionStore = Annotated[Sessions, Depends(get_sessions)]
-Spend = Annotated[Budgets, Depends(get_budgets)]
+def _on_loop(read: Callable[[HTTPConnection], T]) -> Callable[[HTTPConnection], Awaitable[T]]:
+    """``read`` as a dependency FastAPI awaits on the event loop: a plain function
+    dependency would take a worker thread's turn for each request."""
+
+    async def dependency(connection: HTTPConnection) -> T:
+        return read(connection)
+
+    return dependency
+
+
+Service = Annotated[TableService, Depends(_on_loop(get_service))]
+SessionStore = Annotated[Sessions, Depends(_on_loop(get_sessions))]
+Spend = Annotated[Budgets, Depends(_on_loop(get_budgets))]
 Player = Annotated[int, Depends(current_player)]
 Checked = Depends(check_csrf)
 GameName = Annotated[str, Depends(known_game)]

@@ -21,16 +21,22 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-import anyio.to_thread
 from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from starlette.requests import cookie_parser
+from starlette.requests import HTTPConnection, cookie_parser
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from riverboat.errors import BadCredentials, Refusal, TooLarge
-from riverboat.web.deps import CSRF_COOKIE, SESSION_COOKIE, check_csrf, current_player
+from riverboat.web.deps import (
+    CSRF_COOKIE,
+    FOUND_PLAYER,
+    SESSION_COOKIE,
+    check_csrf,
+    current_player,
+    find_player,
+)
 from riverboat.web.errors import INVALID_REQUEST, error_body, refusal_response
 
 __all__ = [
@@ -73,37 +79,34 @@ class BodyGuard:
         self, app: ASGIApp, routes: Iterable[BaseRoute] = (), limit: int = BODY_LIMIT
     ) -> None:
         self.app, self.limit = app, limit
-        self.routes = [route for route in routes if isinstance(route, APIRoute)]
-        self._needs: dict[int, tuple[frozenset[Any], bool]] = {}
+        # the routes that take a body, with what they depend on: a route without a
+        # body checks in its own order
+        self.routes = [
+            (route, frozenset(_calls(route.dependant)))
+            for route in routes
+            if isinstance(route, APIRoute) and route.body_field is not None
+        ]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        route = next((r for r in self.routes if r.matches(scope)[0] is Match.FULL), None)
-        needs, takes_body = self._route_needs(route) if route else (frozenset(), False)
+        matched = (needs for route, needs in self.routes if route.matches(scope)[0] is Match.FULL)
+        needs = next(matched, None)
         try:
-            if takes_body:  # a route without a body checks in its own order
-                # the session is looked up in the kept state: off the event loop
-                await anyio.to_thread.run_sync(_check_before_body, scope, needs)
+            if needs is not None:
+                await _check_before_body(scope, needs)
             body = await self._read(scope, receive)
         except Refusal as refusal:
             await refusal_response(refusal)(scope, receive, send)
             return
         if body is None:  # the client went away
             return
-        problem = json_problem(body) if takes_body and body else None
+        problem = json_problem(body) if needs is not None and body else None
         if problem:
             await _invalid(problem)(scope, receive, send)
             return
         await self.app(scope, _replay(body, receive), send)
-
-    def _route_needs(self, route: APIRoute) -> tuple[frozenset[Any], bool]:
-        found = self._needs.get(id(route))
-        if found is None:
-            found = frozenset(_calls(route.dependant)), route.body_field is not None
-            self._needs[id(route)] = found
-        return found
 
     async def _read(self, scope: Scope, receive: Receive) -> bytes | None:
         declared = dict(scope["headers"]).get(b"content-length", b"0")
@@ -200,19 +203,21 @@ def _calls(dependant: Dependant) -> Iterable[Any]:
         yield from _calls(inner)
 
 
-def _check_before_body(scope: Scope, needs: frozenset[Any]) -> None:
-    """The route's CSRF check and session, from the headers alone."""
+async def _check_before_body(scope: Scope, needs: frozenset[Any]) -> None:
+    """The route's CSRF check and player, from the headers alone; the player found is
+    left in the request's state for :func:`~riverboat.web.deps.current_player`."""
     if not needs & {check_csrf, current_player}:
         return
     headers = dict(scope["headers"])
     cookies = cookie_parser(headers.get(b"cookie", b"").decode("latin-1"))
     if check_csrf in needs:
         token = headers.get(b"x-csrf-token", b"").decode("latin-1")
-        check_csrf(token or None, cookies.get(CSRF_COOKIE))
-    state = scope["app"].state
-    signed_out = not state.local_player and not state.sessions.alive(cookies.get(SESSION_COOKIE))
-    if current_player in needs and signed_out:
-        raise BadCredentials("log in first")
+        await check_csrf(token or None, cookies.get(CSRF_COOKIE))
+    if current_player in needs:
+        player = await find_player(HTTPConnection(scope), cookies.get(SESSION_COOKIE))
+        if player is None:
+            raise BadCredentials("log in first")
+        scope.setdefault("state", {})[FOUND_PLAYER] = player
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -5,46 +5,50 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.table.coach import coach_round
 from riverboat.table.views import CoachVerdict, HintOption, RoundView
 from riverboat.web.deps import Checked, GameName, Player, Service
-from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest
+from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest, answer
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api")
 
 
+# The round routes send the service's view as it is (models.answer): its model is
+# named for the schema only.
 @router.post("/rounds", dependencies=[Checked], response_model=RoundView)
-def start(body: RoundRequest, player_id: Player, service: Service) -> RoundView:
-    return service.start_round(
-        player_id,
-        body.game,
-        body.wagers,
-        body.client_seed,
-        body.idempotency_key,
-        second=body.second,
+def start(body: RoundRequest, player_id: Player, service: Service) -> Response:
+    return answer(
+        service.start_round(
+            player_id,
+            body.game,
+            body.wagers,
+            body.client_seed,
+            body.idempotency_key,
+            second=body.second,
+        )
     )
 
 
 @router.post("/games/{game}/replay", dependencies=[Checked], response_model=RoundView)
-def replay(game: GameName, body: ReplayRequest, player_id: Player, service: Service) -> RoundView:
+def replay(game: GameName, body: ReplayRequest, player_id: Player, service: Service) -> Response:
     """Quick Replay (R10): the last round's wagers, checked again."""
-    return service.quick_replay(player_id, game, body.idempotency_key, body.client_seed)
+    return answer(service.quick_replay(player_id, game, body.idempotency_key, body.client_seed))
 
 
 @router.get("/rounds/{round_id}", response_model=RoundView)
-def show(round_id: RoundId, player_id: Player, service: Service) -> RoundView:
-    return service.round(player_id, round_id)
+def show(round_id: RoundId, player_id: Player, service: Service) -> Response:
+    return answer(service.round(player_id, round_id))
 
 
 @router.post("/rounds/{round_id}/actions", dependencies=[Checked], response_model=RoundView)
-def act(round_id: RoundId, body: ActionRequest, player_id: Player, service: Service) -> RoundView:
-    return service.act(player_id, round_id, body.action, body.amount, body.idempotency_key)
+def act(round_id: RoundId, body: ActionRequest, player_id: Player, service: Service) -> Response:
+    return answer(service.act(player_id, round_id, body.action, body.amount, body.idempotency_key))
 
 
 @router.get("/rounds/{round_id}/hint", response_model=list[HintOption])

@@ -1,0 +1,212 @@
+"""The web layer's own cost per request: the CPU the app spends on POST /api/rounds
+and POST /api/rounds/{id}/actions outside the table service, this tree against a
+baseline ref's, measured in the same run.
+
+A child process per version builds the app (``create_app`` on a fresh SQLite file,
+no house edges, a rate limit no round reaches), logs a player in, then drives the
+ASGI app directly (no sockets, no HTTP client: a scope, a body, the answer's
+messages collected) for --rounds Tri-Card rounds, deal then raise, one request at a
+time. It reads the process's CPU time around the rounds and each service call's CPU
+time in the thread that runs it (``time.thread_time``: ``TableService.start_round``
+and ``act`` wrapped); what the app spends outside the service is the difference. The
+children run in turn, --repeats times each (the machine is shared: the best of the
+repeats is reported, and the ratios compare versions measured in the same run).
+
+    python bench/requests.py [--rounds 400] [--repeats 3] [--baseline-ref GIT_REF]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load import checked_out  # noqa: E402  (bench/load.py: a ref in a temporary worktree)
+
+PASSWORD = "bench-password-long-enough"
+CSRF = "bench-csrf-token-0123456789"
+WARM_UP = 30  # rounds played before the timing starts (imports, caches, the pool)
+
+
+class Driver:
+    """Requests straight into an ASGI app, one at a time: the answer's status and body."""
+
+    def __init__(self, app: Any) -> None:
+        self.app, self.cookies = app, {"riverboat_csrf": CSRF}
+
+    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        data = json.dumps(body).encode()
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items()).encode()
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "root_path": "",
+            "query_string": b"",
+            "headers": [
+                (b"host", b"127.0.0.1:8000"),
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"accept-encoding", b"gzip, deflate"),
+                (b"x-csrf-token", CSRF.encode()),
+                (b"cookie", cookie),
+            ],
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        sent = False
+        answer: dict[str, Any] = {"body": b""}
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                await asyncio.sleep(3600)  # no disconnect while the app answers
+            sent = True
+            return {"type": "http.request", "body": data, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"], answer["headers"] = message["status"], message["headers"]
+            else:
+                answer["body"] += message.get("body", b"")
+
+        await self.app(scope, receive, send)
+        for name, value in answer["headers"]:
+            if name == b"set-cookie":
+                key, _, rest = value.decode().partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        return answer["status"], json.loads(answer["body"]) if answer["body"] else {}
+
+
+def _timed(method: Callable[..., Any], spent: list[float]) -> Callable[..., Any]:
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        began = time.thread_time()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            spent[0] += time.thread_time() - began
+
+    return timed
+
+
+async def _rounds(rounds: int) -> dict[str, float]:
+    from riverboat.web.app import create_app
+
+    folder = tempfile.mkdtemp()
+    app = create_app(
+        f"sqlite:///{folder}/bench.db", local_player=False, house_edges=False, rate_limit=10**9
+    )
+    service = app.state.service
+    service.register("bench", PASSWORD)
+    driver = Driver(app)
+    status, said = await driver.post("/api/login", {"name": "bench", "password": PASSWORD})
+    assert status == 200, said
+    driver.cookies["riverboat_csrf"] = CSRF  # the header keeps the bench's token
+
+    spent = [0.0]
+    service.start_round = _timed(service.start_round, spent)
+    service.act = _timed(service.act, spent)
+
+    async def play(count: int) -> None:
+        for _ in range(count):
+            status, dealt = await driver.post(
+                "/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}}
+            )
+            if status == 422 and "balance" in dealt["error"]:
+                await driver.post("/api/top-up", {})
+                continue
+            assert status == 200, dealt
+            status, done = await driver.post(
+                f"/api/rounds/{dealt['id']}/actions", {"action": "raise"}
+            )
+            assert status == 200, done
+            assert done["status"] == "settled", done
+
+    await play(WARM_UP)
+    spent[0] = 0.0
+    began_cpu, began_wall = time.process_time(), time.perf_counter()
+    await play(rounds)
+    cpu, wall = time.process_time() - began_cpu, time.perf_counter() - began_wall
+    requests = 2 * rounds
+    return {
+        "cpu_ms": cpu / requests * 1000,
+        "service_ms": spent[0] / requests * 1000,
+        "outside_ms": (cpu - spent[0]) / requests * 1000,
+        "wall_ms": wall / requests * 1000,
+    }
+
+
+def child(rounds: int) -> None:
+    """Run in the version's tree: print its figures as JSON."""
+    print(json.dumps(asyncio.run(_rounds(rounds))))
+
+
+def measure(tree: Path, rounds: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    command = [sys.executable, str(ROOT / "bench" / "requests.py"), "--child", str(rounds)]
+    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=True)
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline-ref", help="also measure this git ref: new/old ratios")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.child)
+        return 0
+    trees = {"new": ROOT}
+    baseline = checked_out(args.baseline_ref) if args.baseline_ref else nullcontext(None)
+    with baseline as old:
+        if old is not None:
+            trees["old"] = old
+        best: dict[str, dict[str, float]] = {}
+        for _ in range(args.repeats):
+            for version, tree in trees.items():
+                figures = measure(tree, args.rounds)
+                print(
+                    f"{version}: " + ", ".join(f"{k} {v:.3f}" for k, v in figures.items()),
+                    flush=True,
+                )
+                kept = best.get(version)
+                if kept is None or figures["cpu_ms"] < kept["cpu_ms"]:
+                    best[version] = figures
+    print(
+        f"\nTri-Card deal + raise straight into the ASGI app, {args.rounds} rounds; "
+        f"CPU ms per request, best of {args.repeats}"
+    )
+    print(f"{'version':<8} {'total':>8} {'service':>8} {'outside':>8} {'wall':>8}")
+    for version, figures in best.items():
+        print(
+            f"{version:<8} {figures['cpu_ms']:8.3f} {figures['service_ms']:8.3f} "
+            f"{figures['outside_ms']:8.3f} {figures['wall_ms']:8.3f}"
+        )
+    if "old" in best:
+        new, old = best["new"], best["old"]
+        outside, total = old["outside_ms"] / new["outside_ms"], old["cpu_ms"] / new["cpu_ms"]
+        print(f"old / new: outside the service {outside:.2f}x, in all {total:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
