@@ -22,6 +22,7 @@ from riverboat.store.commits import GROUP_COMMIT, Writer, grouped
 from riverboat.store.models import KeptState, Transaction
 from riverboat.table.ledger import Ledger, player_account
 from riverboat.table.service import TableService
+from test_write_turns import play_together
 
 
 @pytest.fixture
@@ -114,21 +115,7 @@ def test_many_threads_all_land_in_fewer_commits_and_the_ledger_audits_clean(
 ) -> None:
     players = [service.register(f"p{n}", "password-123") for n in range(12)]
     commits_seen = _commits(service.engine)
-    failures: list[BaseException] = []
-
-    def play(player: int) -> None:
-        try:
-            for _ in range(4):
-                view = service.start_round(player, "tri-card", {"ante": 500})
-                service.act(player, view.id, "raise")
-        except BaseException as error:  # kept, then asserted
-            failures.append(error)
-
-    threads = [threading.Thread(target=play, args=(p,)) for p in players]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    failures = play_together(service, players, rounds=4)
     assert failures == []
     assert service.audit() == []
     for player in players:
@@ -180,7 +167,8 @@ def test_a_write_that_raises_undoes_only_its_own_writes(service: TableService) -
     answers = held.finish()
     assert isinstance(answers["refused"], IllegalAction)
     assert isinstance(answers["kept"], IllegalAction)
-    assert isinstance(answers["first"], int) and isinstance(answers["last"], int)
+    assert isinstance(answers["first"], int)
+    assert isinstance(answers["last"], int)
     assert service.balance(me) == before - 101
     assert _kept(service.engine) == []
     assert service.audit() == []
