@@ -4,6 +4,7 @@ the COMMIT; a COMMIT that fails fails its whole batch with nothing written."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -288,3 +289,20 @@ def test_in_memory_and_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     with Session(service.engine) as session:
         assert session.scalar(select(func.count()).select_from(Transaction)) >= 4
     assert service.audit() == []
+
+
+def test_a_forked_child_writes_with_a_writer_of_its_own(service: TableService) -> None:
+    writer = grouped(service.engine)
+    assert writer is not None
+    assert writer.run(_keep("parent")) == "parent"  # the parent's thread is running
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child's)
+        code = 1
+        try:
+            service.engine.dispose(close=False)
+            code = 0 if writer.run(_keep("child"), wait=10) == "child" else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert _kept(service.engine) == ["child", "parent"]

@@ -170,15 +170,25 @@ class Writer:
                 if not self._queue:
                     self._thread = None
                     return
-            with self._turn if self._turn is not None else nullcontext():
-                with self._guard:
-                    batch = [self._queue.popleft() for _ in range(min(BATCH, len(self._queue)))]
-                    for pending in batch:
-                        pending.taken = True
-                if batch:
-                    self._commit(batch)
-            for pending in batch:
-                pending.done.set()
+            batch: list[_Pending[Any]] = []
+            try:
+                with self._turn if self._turn is not None else nullcontext():
+                    with self._guard:
+                        batch = [self._queue.popleft() for _ in range(min(BATCH, len(self._queue)))]
+                        for pending in batch:
+                            pending.taken = True
+                    if batch:
+                        self._commit(batch)
+            finally:
+                for pending in batch:
+                    pending.done.set()
+
+    def _forked(self) -> None:
+        """In a child process: no thread, nothing queued, locks of its own."""
+        self._queue = deque()
+        self._guard = threading.Lock()
+        self._wake = threading.Condition(self._guard)
+        self._thread = None
 
     def _commit(self, batch: list[_Pending[Any]]) -> None:
         """One transaction for the batch; each pending write's outcome set, none told."""
@@ -207,6 +217,16 @@ class Writer:
                 pending.error = Unavailable(f"the database did not answer: {said}")
                 pending.error.__cause__ = cause
             return
+
+
+def _after_fork() -> None:
+    global _WRITERS_GUARD
+    _WRITERS_GUARD = threading.Lock()
+    for found in list(_WRITERS.values()):
+        found._forked()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def _one(connection: Connection, pending: _Pending[Any]) -> None:
