@@ -196,19 +196,22 @@ class Writer:
         began = time.monotonic()
         cause: BaseException
         while True:
+            begun = False
             try:
                 with self._writer.connect() as connection:
                     _RUNNING.connections = {self._key: connection}
                     try:
                         with connection.begin():
+                            begun = True
                             for pending in batch:
                                 _one(connection, pending)
                     finally:
                         _RUNNING.connections = {}
                 return
             except DBAPIError as error:
-                if locked(error) and time.monotonic() - began < LOCKED_RETRY_SECONDS:
-                    continue  # rolled back, nothing written: the whole batch again
+                brief = time.monotonic() - began < LOCKED_RETRY_SECONDS
+                if not begun and locked(error) and brief:
+                    continue  # another process held the lock a moment: nothing ran yet
                 said, cause = reason(error), error
             except BaseException as error:  # the thread outlives any failure
                 said, cause = "try again shortly", error
