@@ -4,10 +4,12 @@ the COMMIT; a COMMIT that fails fails its whole batch with nothing written."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import IllegalAction, Unavailable
-from riverboat.store import commits
+from riverboat.store import commits, connect
 from riverboat.store.commits import GROUP_COMMIT, Writer, grouped
 from riverboat.store.models import KeptState, Transaction
 from riverboat.table.ledger import Ledger, player_account
@@ -306,3 +308,15 @@ def test_a_forked_child_writes_with_a_writer_of_its_own(service: TableService) -
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert _kept(service.engine) == ["child", "parent"]
+
+
+def test_an_engine_is_not_kept_alive_by_its_writer(tmp_path: Path) -> None:
+    engine = connect(f"sqlite:///{tmp_path / 'gone.db'}")
+    writer = grouped(engine)
+    assert writer is not None
+    assert writer.run(_keep("a")) == "a"
+    gone = weakref.ref(engine)
+    engine.dispose()
+    del engine, writer
+    gc.collect()
+    assert gone() is None

@@ -112,7 +112,7 @@ class Writer:
     """The one thread that writes for an engine, a batch of writes per transaction."""
 
     def __init__(self, engine: Engine) -> None:
-        self._writer = writer(engine)
+        self._engine = weakref.ref(engine)  # not kept alive by its writer
         self._turn = write_turn(engine)
         self._key = id(self._turn)
         self._queue: deque[_Pending[Any]] = deque()
@@ -198,7 +198,10 @@ class Writer:
         while True:
             begun = False
             try:
-                with self._writer.connect() as connection:
+                engine = self._engine()
+                if engine is None:  # pragma: no cover (its callers hold it)
+                    raise LookupError("the engine is gone")
+                with writer(engine).connect() as connection:
                     _RUNNING.connections = {self._key: connection}
                     try:
                         with connection.begin():
