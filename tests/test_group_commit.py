@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Connection, Engine, event, func, select, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import IllegalAction, Unavailable
 from riverboat.store import commits, connect
 from riverboat.store.commits import GROUP_COMMIT, Writer, grouped
-from riverboat.store.models import KeptState, Transaction
-from riverboat.table.ledger import Ledger, player_account
+from riverboat.store.models import KeptState, Player, Transaction
+from riverboat.table.ledger import Ledger, _in_session, player_account
 from riverboat.table.service import TableService
 from test_write_turns import play_together
 
@@ -158,8 +158,6 @@ def test_a_write_that_raises_undoes_only_its_own_writes(service: TableService) -
         return work
 
     def ledger_job(work: Callable[[Session], int]) -> Callable[[Connection], int]:
-        from riverboat.table.ledger import _in_session
-
         return lambda connection: _in_session(connection, work)
 
     held.submit("first", ledger_job(take(100, refuse=False)))
@@ -320,3 +318,33 @@ def test_an_engine_is_not_kept_alive_by_its_writer(tmp_path: Path) -> None:
     del engine, writer
     gc.collect()
     assert gone() is None
+
+
+def test_a_twin_that_fails_its_flush_leaves_the_first_committed(service: TableService) -> None:
+    """Two writes of one unique key in a batch: the second's flush fails (its
+    ``IntegrityError``, as an idempotency twin's), the first's row stands."""
+    writer = grouped(service.engine)
+    assert writer is not None
+    held = Held(writer)
+
+    def add(password: str) -> Callable[[Connection], int]:
+        def work(session: Session) -> int:
+            player = Player(name="twin", name_key="twin", password_hash=password)
+            session.add(player)
+            session.flush()
+            return player.id
+
+        return lambda connection: _in_session(connection, work)
+
+    held.submit("first", add("one"))
+    held.submit("twin", add("two"))
+    held.submit("after", _keep("after"))
+    held.queued(3)
+    answers = held.finish()
+    assert isinstance(answers["first"], int)
+    assert isinstance(answers["twin"], IntegrityError)
+    assert answers["after"] == "after"
+    with Session(service.engine) as session:
+        assert list(session.scalars(select(Player.password_hash).where(Player.name == "twin"))) == [
+            "one"
+        ]
