@@ -292,9 +292,13 @@ def test_in_memory_and_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_forked_child_writes_with_a_writer_of_its_own(service: TableService) -> None:
+    """Forked while the parent's writing thread runs (between batches): the child's
+    writes go to a thread of its own (SQLite itself takes no transaction across a
+    fork: a fork in the middle of one is not a case to serve)."""
     writer = grouped(service.engine)
     assert writer is not None
-    assert writer.run(_keep("parent")) == "parent"  # the parent's thread is running
+    assert writer.run(_keep("parent")) == "parent"
+    assert writer.running
     child = os.fork()
     if child == 0:  # pragma: no cover (the child's)
         code = 1

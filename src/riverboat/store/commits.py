@@ -119,7 +119,6 @@ class Writer:
         self._guard = threading.Lock()
         self._wake = threading.Condition(self._guard)
         self._thread: threading.Thread | None = None
-        self.batches = 0  # transactions tried: for benchmarks
 
     @property
     def waiting(self) -> int:
@@ -185,6 +184,10 @@ class Writer:
 
     def _forked(self) -> None:
         """In a child process: no thread, nothing queued, locks of its own."""
+        engine = self._engine()
+        if engine is not None:
+            self._turn = write_turn(engine)
+            self._key = id(self._turn)
         self._queue = deque()
         self._guard = threading.Lock()
         self._wake = threading.Condition(self._guard)
@@ -192,7 +195,6 @@ class Writer:
 
     def _commit(self, batch: list[_Pending[Any]]) -> None:
         """One transaction for the batch; each pending write's outcome set, none told."""
-        self.batches += 1
         began = time.monotonic()
         cause: BaseException
         while True:
