@@ -21,6 +21,27 @@ from riverboat.store.models import Deal
 from riverboat.table.service import TableService
 
 
+def play_together(service: TableService, players: list[int], rounds: int) -> list[BaseException]:
+    """Each player on a thread of their own plays ``rounds`` Tri-Card rounds, raising;
+    what any of them raised."""
+    failures: list[BaseException] = []
+
+    def play(player: int) -> None:
+        try:
+            for _ in range(rounds):
+                view = service.start_round(player, "tri-card", {"ante": 500})
+                service.act(player, view.id, "raise")
+        except BaseException as error:  # counted, then asserted
+            failures.append(error)
+
+    threads = [threading.Thread(target=play, args=(p,)) for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
+
+
 def test_one_turn_per_sqlite_database_and_none_on_postgresql(tmp_path: Path) -> None:
     first = connect(f"sqlite:///{tmp_path / 'a.db'}")
     again = connect(f"sqlite:///{tmp_path / 'a.db'}")
@@ -42,21 +63,7 @@ def test_concurrent_writers_queue_and_never_meet_a_locked_database(tmp_path: Pat
 
     service.engine.dispose()  # the pool's connections made again, without the wait
     players = [service.register(f"p{n}", "password-123") for n in range(8)]
-    failures: list[BaseException] = []
-
-    def play(player: int) -> None:
-        try:
-            for _ in range(3):
-                view = service.start_round(player, "tri-card", {"ante": 500})
-                service.act(player, view.id, "raise")
-        except BaseException as error:  # counted, then asserted
-            failures.append(error)
-
-    threads = [threading.Thread(target=play, args=(p,)) for p in players]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    failures = play_together(service, players, rounds=3)
     assert failures == []
     assert service.audit() == []
     assert len(service.history(players[0], limit=10)) == 3

@@ -136,6 +136,17 @@ def write_turn(engine: Engine) -> threading.RLock | None:
         return _TURNS.setdefault(key, threading.RLock())
 
 
+def _forget_turns() -> None:
+    """In a child process: turns of its own (one held by a thread of the parent's at
+    the fork would never be released)."""
+    global _TURNS_GUARD
+    _TURNS_GUARD = threading.Lock()
+    _TURNS.clear()
+
+
+os.register_at_fork(after_in_child=_forget_turns)
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema up to an Alembic revision: by default the latest. On
     PostgreSQL without :data:`POSTGRES_TIMEOUTS`: a migration may wait for a lock and

@@ -29,9 +29,9 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, Engine, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -39,6 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from riverboat.errors import Unavailable
 from riverboat.store import sqlite_engine, write_turn, writer
+from riverboat.store.commits import grouped
 from riverboat.store.models import KeptState
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ SQLITE_WAIT = 5.0
 #: writes between two sweeps of expired rows or entries
 SWEEP_EVERY = 1000
 Clock = Callable[[], float]
+T = TypeVar("T")
 
 
 #: what a store says when its home does not answer (a :class:`Unavailable`, 503 on the web)
@@ -222,8 +224,11 @@ class DatabaseStore:
 
     def delete(self, *keys: str) -> None:
         if keys:
-            with _reaching(SQLAlchemyError), self._begin() as connection:
-                connection.execute(delete(KeptState).where(KeptState.key.in_(keys)))
+            self._run(
+                lambda connection: connection.execute(
+                    delete(KeptState).where(KeptState.key.in_(keys))
+                )
+            )
 
     def keys(self, prefix: str) -> list[str]:
         with _reaching(SQLAlchemyError), self._engine.connect() as connection:
@@ -235,32 +240,35 @@ class DatabaseStore:
             )
             return [key for (key,) in found]
 
-    @contextmanager
-    def _begin(self) -> Iterator[Connection]:
-        """A writing transaction, committed without waiting for the disk; on SQLite
-        in its turn among this process's writers (:func:`~riverboat.store.write_turn`),
-        so it does not poll the lock the ledger's writers hand to each other."""
-        with ExitStack() as stack:
+    def _run(self, job: Callable[[Connection], T]) -> T:
+        """``job`` in a writing transaction committed without waiting for the disk; on
+        SQLite in a group commit of the store's engine (:mod:`riverboat.store.commits`),
+        which takes its turn among this process's writers, so it does not poll the lock
+        the ledger's writers hand to each other."""
+        group = grouped(self._engine)
+        with _reaching(SQLAlchemyError, Unavailable):
+            if group is not None:
+                return group.run(job, wait=SQLITE_WAIT)
             turn = write_turn(self._engine)
-            if turn is not None:
-                stack.enter_context(turn)
-            connection = stack.enter_context(self._writer.begin())
-            if self._engine.dialect.name == "postgresql":
-                connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-            yield connection
+            with turn if turn is not None else nullcontext(), self._writer.begin() as connection:
+                if self._engine.dialect.name == "postgresql":
+                    connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                return job(connection)
 
     def _insert(self) -> Any:
         dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
         return dialect.insert(KeptState)
 
     def _write(self, statement: Any, now: float) -> Any:
-        with _reaching(SQLAlchemyError), self._begin() as connection:
+        def job(connection: Connection) -> Any:
             result = connection.execute(statement)
             value = result.scalar_one() if result.returns_rows else None
             self._writes += 1
             if self._writes % SWEEP_EVERY == 0:  # expired rows go, a few at a time
                 connection.execute(delete(KeptState).where(KeptState.expires <= now))
-        return value
+            return value
+
+        return self._run(job)
 
 
 class RedisStore:

@@ -24,14 +24,33 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import CursorResult, Engine, Executable, bindparam, func, insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy import (
+    Connection,
+    CursorResult,
+    Engine,
+    Executable,
+    bindparam,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import Conflict, IllegalAction, NotFound, Unavailable
 from riverboat.money import Cents, format_money
 from riverboat.rng import SecureSource
 from riverboat.store import write_turn, writer
+from riverboat.store.commits import (
+    BUSY,
+    LOCKED_RETRY_SECONDS,
+    TURN_SECONDS,
+    grouped,
+    locked,
+    reason,
+    unreachable,
+)
 from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.views import BalanceView
 
@@ -52,11 +71,6 @@ STARTING_CREDIT: Cents = 100_000
 TOP_UP_BELOW: Cents = 10_000
 #: attempts at a transaction that PostgreSQL could not serialise
 RETRIES = 60
-#: the longest a write waits for its turn behind this process's other writers (SQLite):
-#: as long as SQLite itself waits by default; a queue that long is an overloaded server
-TURN_SECONDS = 30.0
-#: a write SQLite found locked (by another process) is tried again within this long
-LOCKED_RETRY_SECONDS = 0.25
 _JITTER = SecureSource()
 
 T = TypeVar("T")
@@ -135,20 +149,32 @@ class Ledger:
         return writer(self.engine)
 
     def write(self, work: Callable[[Session], T]) -> T:
-        """Run ``work`` in one transaction that writes; a database that does not answer
-        is :class:`Unavailable`. Reads need no lock: ``Session(engine)``.
+        """Run ``work`` in a transaction that writes; its result once that transaction
+        has committed. A database that does not answer is :class:`Unavailable`. Reads
+        need no lock: ``Session(engine)``. ``work`` returns plain values, not rows.
 
-        On SQLite the transaction waits for this process's turn to write
-        (:func:`~riverboat.store.write_turn`), then takes the write lock as it begins; a
-        lock held by another process is waited for (the busy timeout) and, if it was
-        brief, tried again. On PostgreSQL serialization failures and deadlocks (should
-        any occur) are tried again after a short random pause that grows each time.
+        On SQLite ``work`` joins the next group commit (:mod:`riverboat.store.commits`):
+        one transaction for the writes queued together, each in a SAVEPOINT, so what
+        ``work`` raises undoes only its own writes. With group commit off, it waits for
+        this process's turn to write (:func:`~riverboat.store.write_turn`), then takes
+        the write lock as it begins; a lock held by another process is waited for (the
+        busy timeout) and, if it was brief, tried again. On PostgreSQL serialization
+        failures and deadlocks (should any occur) are tried again after a short random
+        pause that grows each time.
         """
+        group = grouped(self.engine)
+        if group is not None:
+            try:
+                return group.run(lambda connection: _in_session(connection, work))
+            except DBAPIError as error:
+                if unreachable(error):
+                    raise Unavailable(f"the database did not answer: {reason(error)}") from error
+                raise
         turn = write_turn(self.engine)
         began = time.monotonic()
         for attempt in range(RETRIES):
             if turn is not None and not turn.acquire(timeout=TURN_SECONDS):
-                raise Unavailable("the database is busy: nothing changed; try again shortly")
+                raise Unavailable(BUSY)
             try:
                 with Session(self.writer) as session, session.begin():
                     return work(session)
@@ -157,10 +183,10 @@ class Ledger:
                 if code in ("40001", "40P01") and attempt < RETRIES - 1:
                     time.sleep(_JITTER.randbelow(1 + 2 ** min(attempt, 8)) / 1000)
                     continue
-                if _locked(error) and time.monotonic() - began < LOCKED_RETRY_SECONDS:
+                if locked(error) and time.monotonic() - began < LOCKED_RETRY_SECONDS:
                     continue  # rolled back: nothing was written
-                if _unreachable(error):
-                    raise Unavailable(f"the database did not answer: {_reason(error)}") from error
+                if unreachable(error):
+                    raise Unavailable(f"the database did not answer: {reason(error)}") from error
                 raise
             finally:
                 if turn is not None:
@@ -350,24 +376,11 @@ class Ledger:
         ).balance
 
 
-def _unreachable(error: DBAPIError) -> bool:
-    """Whether the database did not answer (its connection failed or was lost, or it
-    stayed locked), rather than refusing the statement."""
-    if not isinstance(error, OperationalError):
-        return False
-    said = str(error.orig).lower()
-    return error.connection_invalidated or any(
-        word in said for word in ("connect", "database is locked", "timeout", "timed out")
-    )
-
-
-def _locked(error: DBAPIError) -> bool:
-    """Whether SQLite was locked by another connection: nothing of the transaction ran."""
-    return isinstance(error, OperationalError) and "database is locked" in str(error.orig).lower()
-
-
-def _reason(error: DBAPIError) -> str:
-    """Why, in words that give nothing of the server away."""
-    if "database is locked" in str(error.orig).lower():
-        return "database is locked"  # another program is writing (SQLite)
-    return "try again shortly"
+def _in_session(connection: Connection, work: Callable[[Session], T]) -> T:
+    """``work`` in a Session of its own on a group commit's connection, inside the
+    SAVEPOINT the group made for it: flushed, then closed, so nothing of the Session
+    (its rows) outlives the write."""
+    with Session(bind=connection, join_transaction_mode="rollback_only") as session:
+        result = work(session)
+        session.flush()
+        return result

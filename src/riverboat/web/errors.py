@@ -62,7 +62,7 @@ from riverboat.errors import (
     Unavailable,
 )
 from riverboat.games.rules import RulesError
-from riverboat.table.ledger import _unreachable
+from riverboat.store.commits import unreachable
 from riverboat.table.players import Throttled
 from riverboat.table.throttle import Busy
 from riverboat.web.models import first_problem
@@ -174,7 +174,7 @@ def refusal_response(error: Refusal | RulesError) -> JSONResponse:
 def database_unavailable(error: DBAPIError) -> bool:
     """Whether a database error means the database cannot serve now (it did not answer,
     or it is locked, read-only or full) rather than that the statement was wrong."""
-    if _unreachable(error):
+    if unreachable(error):
         return True
     if not isinstance(error, OperationalError | InternalError | DatabaseError):
         return False
