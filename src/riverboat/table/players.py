@@ -9,16 +9,24 @@ throttled per address (:mod:`riverboat.table.throttle`), never by locking an acc
 
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
 :data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is
-refused at once (``Busy``), before the database is read, and is not counted as a
-failed try. However many log-ins arrive, they take one core's worth of hashing and a
-handful of threads, never the players' share.
+refused at once (``Busy``), before the throttle or the database is read, and is not
+counted as a failed try. Each hash runs on a thread of its own at a lower CPU priority
+(:data:`HASH_NICENESS`, on Linux, where it is a thread's own): however many log-ins
+arrive, they take the CPU the players' requests leave, a handful of threads, never
+the players' share.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import sys
+import threading
 import unicodedata
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -33,6 +41,7 @@ from riverboat.table.names import check_name, check_password, name_key, reserved
 from riverboat.table.throttle import Budget, Busy, LoginThrottle, MemoryThrottle
 
 __all__ = [
+    "HASH_NICENESS",
     "HASH_QUEUE",
     "HASH_SLOTS",
     "LOCAL_PLAYER",
@@ -70,6 +79,32 @@ HASH_SLOTS = _hash_slots()
 HASH_QUEUE, HASH_SECONDS = 4, 0.3
 #: the work a budget of hashes counts, in its refusal
 PASSWORD_CHECKS = "password checks"
+#: how much nicer than the server's other threads the hashing threads are (Linux)
+HASH_NICENESS = 10
+_T = TypeVar("_T")
+
+
+def _lower_priority() -> None:
+    """Make this thread :data:`HASH_NICENESS` nicer, and so the threads it starts (the
+    hash's lanes): on Linux a nice value is a thread's own. Elsewhere it would be the
+    whole server's, so it is left alone; so is a system that refuses."""
+    if sys.platform.startswith("linux"):
+        native = threading.get_native_id()
+        with contextlib.suppress(OSError):
+            niceness = os.getpriority(os.PRIO_PROCESS, native) + HASH_NICENESS
+            os.setpriority(os.PRIO_PROCESS, native, niceness)
+
+
+#: the threads every hash runs on (one for each a default budget may hold at once)
+_hashing = ThreadPoolExecutor(
+    HASH_SLOTS + HASH_QUEUE, thread_name_prefix="password-hash", initializer=_lower_priority
+)
+
+
+def _hashed(work: Callable[[], _T]) -> _T:
+    """``work`` (a hash or a check) on a hashing thread, at its lower priority; this
+    thread waits for it."""
+    return _hashing.submit(work).result()
 
 
 def hashes(slots: int = HASH_SLOTS, queue: int = HASH_QUEUE) -> Budget:
@@ -88,12 +123,21 @@ class Throttled(BadCredentials):
             f"too many failed log-ins from this address; try again in {self.retry_after} s"
         )
 
+    def after(self, seconds: float) -> Throttled:
+        """The same refusal ``seconds`` later: that much less to wait (1 s at least).
+
+        >>> str(Throttled(8).after(5))
+        'too many failed log-ins from this address; try again in 3 s'
+        """
+        return Throttled(self.retry_after - seconds)
+
 
 def _matches(stored: str | None, password: str) -> bool:
     """Whether the password matches the stored hash; with no hash, as long as a real
     check takes and False. Never call this inside a transaction."""
     try:
-        return _hasher.verify(stored or _DUMMY_HASH, password) and stored is not None
+        checked = _hashed(lambda: _hasher.verify(stored or _DUMMY_HASH, password))
+        return checked and stored is not None
     except (VerificationError, InvalidHashError):
         return False
 
@@ -122,7 +166,7 @@ class Players:
         if self._credentials(shown) is not None:
             raise _taken(shown)
         with self.hashes.spend():
-            hashed = _hasher.hash(password)  # with no transaction open
+            hashed = _hashed(lambda: _hasher.hash(password))  # with no transaction open
         return self._player(shown, hashed)
 
     def _player(self, name: str, password_hash: str | None) -> int:
@@ -167,21 +211,18 @@ class Players:
         password and an unknown name alike). A password outside the rules is refused
         as at creation. Failures from one address slow that address (:class:`Throttled`),
         at one account and over all; never the account's owner elsewhere. With
-        :attr:`hashes` spent, ``Busy`` at once: the try is not counted."""
+        :attr:`hashes` spent, ``Busy`` at once, before the throttle is asked: the try
+        is not counted, and costs the throttle's store nothing."""
         check_password(password)
         shown = unicodedata.normalize("NFKC", name)
         key, address = name_key(shown), address[:64]
-        wait = self.throttle.attempt(key, address)
-        if wait > 0:
-            raise Throttled(wait)
-        try:
-            with self.hashes.spend(address):
-                found = self._credentials(shown)
-                player_id, stored = found if found is not None else (None, None)
-                matched = _matches(stored, password)  # a made-up name takes as long
-        except Busy:
-            self.throttle.withdraw(key, address)
-            raise
+        with self.hashes.spend(address):
+            wait = self.throttle.attempt(key, address)
+            if wait > 0:
+                raise Throttled(wait)
+            found = self._credentials(shown)
+            player_id, stored = found if found is not None else (None, None)
+            matched = _matches(stored, password)  # a made-up name takes as long
         if player_id is None or not matched:
             raise BadCredentials(WRONG)
         self.throttle.succeeded(key, address)
@@ -195,7 +236,7 @@ class Players:
         budget spent, left for the next log-in."""
         try:
             with self.hashes.spend():
-                fresh = _hasher.hash(password)
+                fresh = _hashed(lambda: _hasher.hash(password))
         except Busy:
             return
         self.ledger.write(
