@@ -196,19 +196,25 @@ def _hold(budget: Budget, gate: Gate) -> None:
 
 
 # ------------------------------------------------------------------- history pages
+def readers(app: FastAPI, count: int, network: str) -> list[TestClient]:
+    """``count`` players registered and logged in, each from an address in ``network``."""
+    clients = []
+    for number in range(count):
+        name = f"reader{network.replace('.', '-')}-{number}"
+        app.state.service.register(name, PASSWORD)
+        client = client_at(app, f"{network}.{number}")
+        assert post(client, "/api/login", {"name": name, "password": PASSWORD}).status_code == 200
+        clients.append(client)
+    return clients
+
+
 def test_history_pages_are_one_per_player_and_a_few_in_all(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A page under way: the same player's next is refused at once; another player's
     waits its turn, and so on until the queue is full; a wager is answered meanwhile."""
     service = app.state.service
-    clients = []
-    for number in range(4):
-        service.register(f"reader{number}", PASSWORD)
-        client = client_at(app, f"10.4.0.{number}")
-        login = post(client, "/api/login", {"name": f"reader{number}", "password": PASSWORD})
-        assert login.status_code == 200
-        clients.append(client)
+    clients = readers(app, 4, "10.4.0")
     gate, real = Gate(), service.history
     budget = app.state.budgets.history
 
@@ -403,29 +409,22 @@ def test_the_tarpit_holds_a_few_per_address_and_in_all_and_answers_the_rest_at_o
 def test_history_pages_beyond_a_players_rate_are_refused_with_retry_after(
     app: FastAPI,
 ) -> None:
-    service = app.state.service
-    readers = []
-    for number in range(2):
-        service.register(f"page{number}", PASSWORD)
-        client = client_at(app, f"10.10.0.{number}")
-        login = post(client, "/api/login", {"name": f"page{number}", "password": PASSWORD})
-        assert login.status_code == 200
-        readers.append(client)
+    first, second = readers(app, 2, "10.10.0")
     clock = [0.0]
     budgets = app.state.budgets
     budgets.pages = Rate("history pages", capacity=100, per_second=10, clock=lambda: clock[0])
     budgets.tarpit = Tarpit(longest=0)  # answered at once here
-    assert readers[0].get("/api/history?limit=100").status_code == 200  # the whole bucket
-    refused = readers[0].get("/api/history?limit=20")
+    assert first.get("/api/history?limit=100").status_code == 200  # the whole bucket
+    refused = first.get("/api/history?limit=20")
     assert refused.status_code == 429
     assert refused.headers["retry-after"] == "2"
     assert refused.json() == {
         "error": "too many history pages asked for; try again in 2 s",
         "code": "rate_limited",
     }
-    assert readers[1].get("/api/history?limit=20").status_code == 200  # another player's own
+    assert second.get("/api/history?limit=20").status_code == 200  # another player's own
     clock[0] = 2.0
-    assert readers[0].get("/api/history?limit=20").status_code == 200  # refilled
+    assert first.get("/api/history?limit=20").status_code == 200  # refilled
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value")
