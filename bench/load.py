@@ -270,12 +270,14 @@ def attack(base: str, players: int, running: Event, stop: Event, told: Queue[Any
 
 
 async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[str, float]:
-    """The attackers' loops; how many answers they got a second, and of those how many
-    were refusals (429 or 503) and how many of those said when to try again."""
+    """The attackers' loops; how many answers they got a second (and history pages
+    among them), how many were refusals (429 or 503) and how many of those said when to
+    try again."""
     answers: Counter[str] = Counter()
 
     def count(answer: httpx.Response) -> None:
         answers["answers"] += 1
+        answers["pages"] += answer.status_code == 200 and answer.url.path == "/api/history"
         if answer.status_code in (429, 503):
             answers["refused"] += 1
             json = answer.headers.get("content-type") == "application/json"
@@ -312,6 +314,7 @@ async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[
     seconds = time.monotonic() - began
     return {
         "per_s": answers["answers"] / seconds,
+        "pages_per_s": answers["pages"] / seconds,
         "refused": answers["refused"],
         "told": answers["told"],
     }
@@ -441,6 +444,7 @@ def _print_row(
         line += (
             f" {figures['attacked_p50_ms']:8.1f} {figures['attacked_p99_ms']:8.1f}"
             f" {ratio:8.2f}x {figures['attacked_attackers_per_s']:7.0f}"
+            f" {figures['attacked_attackers_pages_per_s']:7.1f}"
             f" {_share(figures['attacked_attackers_told'], figures['attacked_attackers_refused'])}"
             f" {figures['attacked_log_in_s']:7.1f}"
         )
@@ -484,10 +488,11 @@ def _header(attackers: bool) -> str:
     )
     header += f" {'503s':>5} {'trace':>5}"  # "busy: try again" answers; the server's tracebacks
     if attackers:  # paced players beside the attackers: p50, p99, p99 over paced p99 alone;
-        # the attackers' answers a second, the share of refusals with Retry-After and a
-        # JSON body; the seconds the attacked account's owner took to log in meanwhile
+        # the attackers' answers a second, the history pages among them, the share of
+        # refusals with Retry-After and a JSON body; the seconds the attacked account's
+        # owner took to log in meanwhile
         header += f" {'att p50':>8} {'att p99':>8} {'p99 x':>9}"
-        header += f" {'att/s':>7} {'told':>5} {'owner s':>7}"
+        header += f" {'att/s':>7} {'pages/s':>7} {'told':>5} {'owner s':>7}"
     return header
 
 

@@ -191,11 +191,10 @@ class Budget:
         """Run the body as one call of this work for ``key`` (None: counted in the
         whole only): at once, after the calls ahead of it, or not at all (:class:`Busy`)."""
         with self._turn:
-            if key is not None and self._by_key[key] >= self.each:
-                raise self._busy()
+            refused = self._refusal(key)
+            if refused is not None:
+                raise refused
             if self.running >= self.slots or self._waiting:
-                if len(self._waiting) >= self.queue:
-                    raise self._busy()
                 ticket = object()
                 self._waiting.append(ticket)
                 self._count(key, 1)
@@ -214,6 +213,19 @@ class Budget:
                 self._count(key, -1)
                 self._turn.notify_all()
 
+    def refusal(self, key: str | None = None) -> Busy | None:
+        """What a call for ``key`` would be refused now, or None if it would run or wait:
+        a look before the call, which may still be refused."""
+        with self._turn:
+            return self._refusal(key)
+
+    def _refusal(self, key: str | None) -> Busy | None:
+        if key is not None and self._by_key[key] >= self.each:
+            return self._busy()
+        if (self.running >= self.slots or self._waiting) and len(self._waiting) >= self.queue:
+            return self._busy()
+        return None
+
     def _count(self, key: str | None, step: int) -> None:
         if key is not None:
             self._by_key[key] += step
@@ -228,9 +240,9 @@ class Budget:
 class Rate:
     """At most ``capacity`` units of ``work`` at once per key, given back at
     ``per_second`` (a token bucket): a key may spend its whole bucket at once, then as
-    fast as it refills. Buckets live in this process (the event loop's thread and the
-    workers' alike), and a key whose bucket is full again is forgotten once
-    :data:`KEEP` are kept."""
+    fast as it refills. A take of more than the capacity goes ahead on a full bucket
+    and is paid off before the next. Buckets live in this process, and a key whose
+    bucket is full again is forgotten once :data:`KEEP` are kept."""
 
     def __init__(
         self,
@@ -249,15 +261,20 @@ class Rate:
         self._lock = threading.Lock()
 
     def take(self, key: str, units: float = 1.0) -> float:
-        """Take ``units`` (at most the capacity) from ``key``'s bucket: 0.0 if taken,
-        else the seconds until there are enough (nothing is taken)."""
-        units, now = min(units, self.capacity), self._clock()
+        """Take ``units`` from ``key``'s bucket: 0.0 if taken, else the seconds until
+        there are enough (nothing is taken); more than the capacity needs a full bucket.
+
+        >>> rate = Rate("pages", capacity=10, per_second=1, clock=lambda: 0.0)
+        >>> rate.take("ann", 30), rate.take("ann", 1)
+        (0.0, 21.0)
+        """
+        needed, now = min(units, self.capacity), self._clock()
         with self._lock:
             level, when = self._buckets.get(key, (self.capacity, now))
             level = min(self.capacity, level + (now - when) * self.per_second)
-            if level < units:
+            if level < needed:
                 self._buckets[key] = (level, now)
-                return (units - level) / self.per_second
+                return (needed - level) / self.per_second
             if len(self._buckets) >= KEEP:
                 self._forget(now)
             self._buckets[key] = (level - units, now)

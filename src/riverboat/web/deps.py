@@ -32,7 +32,6 @@ from riverboat.rng import new_token
 from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.lobby import Lobby
 from riverboat.table.players import PASSWORD_CHECKS, Throttled
-from riverboat.table.rounds import HISTORY_LIMIT
 from riverboat.table.service import TableService
 from riverboat.table.throttle import Budget, Busy, Rate, Tarpit
 from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
@@ -63,8 +62,8 @@ _log = logging.getLogger(__name__)
 LOG_IN = "/api/login"
 #: addresses told to wait that are kept before those whose waits are over are forgotten
 KEEP = 10_000
-#: rounds of history a player may read a second, after a page of the most at once
-HISTORY_ROUNDS_PER_SECOND = 50.0
+#: rounds of history a player may read at once, and a second after that
+HISTORY_ROUNDS = (200.0, 20.0)
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
@@ -129,10 +128,9 @@ def _history() -> Budget:
 
 
 def _pages() -> Rate:
-    """Each player's rounds of history a second: a page of the most rounds at once, then
-    :data:`HISTORY_ROUNDS_PER_SECOND` (the page reloads 20 after each round a player
-    plays)."""
-    return Rate("history pages", capacity=HISTORY_LIMIT, per_second=HISTORY_ROUNDS_PER_SECOND)
+    """Each player's rounds of history a second (:data:`HISTORY_ROUNDS`): the page reloads
+    20 after each round a player plays, and checks a shoe of 200."""
+    return Rate("history pages", *HISTORY_ROUNDS)
 
 
 def _handshakes() -> Budget:
@@ -221,8 +219,9 @@ class RateLimits:
     files, a table, an unknown path or method. A request over the limit is refused
     (429) in the one body shape, a handshake closed (1013, try again later). A shared
     table limits each player's WebSocket messages itself. A log-in from an address
-    still waiting out its throttle (:class:`LoginWaits`) is refused here too, first
-    and late (:meth:`Budgets.late`), before any thread is taken."""
+    still waiting out its throttle (:class:`LoginWaits`), or one that would find the
+    password checks spent, is refused here too, first and late (:meth:`Budgets.late`),
+    before any thread is taken."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -232,8 +231,8 @@ class RateLimits:
             connection = HTTPConnection(scope)
             client = connection.client.host if connection.client else "unknown"
             if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
-                budgets = get_budgets(connection)
-                told = budgets.log_ins.refusal(client)
+                budgets, hashes = get_budgets(connection), get_service(connection).players.hashes
+                told = budgets.log_ins.refusal(client) or hashes.refusal(client)
                 if told is not None:  # answered late, at no thread's cost (Budgets.late)
                     await refusal_response(await budgets.late(client, told))(scope, receive, send)
                     return
