@@ -425,33 +425,3 @@ def test_history_pages_beyond_a_players_rate_are_refused_with_retry_after(
     assert second.get("/api/history?limit=20").status_code == 200  # another player's own
     clock[0] = 2.0
     assert first.get("/api/history?limit=20").status_code == 200  # refilled
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value")
-def test_passwords_are_hashed_on_threads_of_lower_priority(
-    app: FastAPI, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    seen: list[tuple[str, int]] = []
-    real = players_module._hasher
-
-    class Watched:
-        def hash(self, password: str) -> str:
-            thread = threading.get_native_id()
-            seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, thread)))
-            return real.hash(password)
-
-        def verify(self, stored: str, password: str) -> bool:
-            self.hash(password)
-            return real.verify(stored, password)
-
-        def check_needs_rehash(self, stored: str) -> bool:
-            return real.check_needs_rehash(stored)
-
-    monkeypatch.setattr(players_module, "_hasher", Watched())
-    service = app.state.service
-    ann = service.register("ann", PASSWORD)
-    assert service.login("ann", PASSWORD, "10.11.0.1") == ann
-    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    assert len(seen) == 2
-    assert all(name.startswith("password-hash") for name, _ in seen)
-    assert all(niceness == own + players_module.HASH_NICENESS for _, niceness in seen)

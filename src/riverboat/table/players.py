@@ -10,23 +10,15 @@ throttled per address (:mod:`riverboat.table.throttle`), never by locking an acc
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
 :data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is
 refused at once (``Busy``), before the throttle or the database is read, and is not
-counted as a failed try. Each hash runs on a thread of its own at a lower CPU priority
-(:data:`HASH_NICENESS`, on Linux, where it is a thread's own): however many log-ins
-arrive, they take the CPU the players' requests leave, a handful of threads, never
-the players' share.
+counted as a failed try. However many log-ins arrive, they take one core's worth of
+hashing and a handful of threads, never the players' share.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
-import sys
-import threading
 import unicodedata
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -41,7 +33,6 @@ from riverboat.table.names import check_name, check_password, name_key, reserved
 from riverboat.table.throttle import Budget, Busy, LoginThrottle, MemoryThrottle
 
 __all__ = [
-    "HASH_NICENESS",
     "HASH_QUEUE",
     "HASH_SLOTS",
     "LOCAL_PLAYER",
@@ -79,32 +70,6 @@ HASH_SLOTS = _hash_slots()
 HASH_QUEUE, HASH_SECONDS = 4, 0.3
 #: the work a budget of hashes counts, in its refusal
 PASSWORD_CHECKS = "password checks"
-#: how much nicer than the server's other threads the hashing threads are (Linux)
-HASH_NICENESS = 10
-_T = TypeVar("_T")
-
-
-def _lower_priority() -> None:
-    """Make this thread :data:`HASH_NICENESS` nicer, and so the threads it starts (the
-    hash's lanes): on Linux a nice value is a thread's own. Elsewhere it would be the
-    whole server's, so it is left alone; so is a system that refuses."""
-    if sys.platform.startswith("linux"):
-        native = threading.get_native_id()
-        with contextlib.suppress(OSError):
-            niceness = os.getpriority(os.PRIO_PROCESS, native) + HASH_NICENESS
-            os.setpriority(os.PRIO_PROCESS, native, niceness)
-
-
-#: the threads every hash runs on (one for each a default budget may hold at once)
-_hashing = ThreadPoolExecutor(
-    HASH_SLOTS + HASH_QUEUE, thread_name_prefix="password-hash", initializer=_lower_priority
-)
-
-
-def _hashed(work: Callable[[], _T]) -> _T:
-    """``work`` (a hash or a check) on a hashing thread, at its lower priority; this
-    thread waits for it."""
-    return _hashing.submit(work).result()
 
 
 def hashes(slots: int = HASH_SLOTS, queue: int = HASH_QUEUE) -> Budget:
@@ -136,8 +101,7 @@ def _matches(stored: str | None, password: str) -> bool:
     """Whether the password matches the stored hash; with no hash, as long as a real
     check takes and False. Never call this inside a transaction."""
     try:
-        checked = _hashed(lambda: _hasher.verify(stored or _DUMMY_HASH, password))
-        return checked and stored is not None
+        return _hasher.verify(stored or _DUMMY_HASH, password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
 
@@ -166,7 +130,7 @@ class Players:
         if self._credentials(shown) is not None:
             raise _taken(shown)
         with self.hashes.spend():
-            hashed = _hashed(lambda: _hasher.hash(password))  # with no transaction open
+            hashed = _hasher.hash(password)  # with no transaction open
         return self._player(shown, hashed)
 
     def _player(self, name: str, password_hash: str | None) -> int:
@@ -236,7 +200,7 @@ class Players:
         budget spent, left for the next log-in."""
         try:
             with self.hashes.spend():
-                fresh = _hashed(lambda: _hasher.hash(password))
+                fresh = _hasher.hash(password)
         except Busy:
             return
         self.ledger.write(
