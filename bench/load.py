@@ -265,8 +265,12 @@ async def stretch(
 
 def attack(base: str, players: int, running: Event, stop: Event, told: Queue[Any]) -> None:
     """The attackers, in a process of their own, until ``stop`` is set; what they were
-    answered goes to ``told``."""
-    told.put(asyncio.run(_attack(base, players, running, stop)))
+    answered (or what stopped them) goes to ``told``."""
+    try:
+        told.put(asyncio.run(_attack(base, players, running, stop)))
+    except Exception as error:  # carried to the bench, which says it
+        running.set()
+        told.put({"failed": repr(error)})
 
 
 async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[str, float]:
@@ -293,9 +297,11 @@ async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[
                 count(await client.post("/api/login", json=wrong, headers=headers))
 
     async def history(client: httpx.AsyncClient) -> None:
-        async with client:
+        try:  # not `async with`: a client that has sent a request cannot be opened again
             while not stop.is_set():
                 count(await client.get("/api/history", params={"limit": 100}))
+        finally:
+            await client.aclose()
 
     readers = await asyncio.gather(  # logged in before the guessing starts: all read at once
         *(
@@ -310,7 +316,9 @@ async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[
     began = time.monotonic()
     while not stop.is_set():
         await asyncio.sleep(0.1)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if r is not None]
+    if failed:  # a loop that stopped early would measure a milder attack: said, not hidden
+        raise RuntimeError(f"{len(failed)} attack loops failed: {failed[0]!r}")
     seconds = time.monotonic() - began
     return {
         "per_s": answers["answers"] / seconds,
@@ -359,6 +367,8 @@ def measure(
                 stop.set()
                 answered = await asyncio.to_thread(told.get, True, 60)
                 await asyncio.to_thread(process.join, 60)
+            if "failed" in answered:
+                raise RuntimeError(f"the attackers stopped: {answered['failed'][:200]}")
             attacked["log_in_s"] = owner
             attacked.update({f"attackers_{k}": v for k, v in answered.items()})
             return {**figures, **{f"attacked_{k}": v for k, v in attacked.items()}}
