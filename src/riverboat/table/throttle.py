@@ -81,7 +81,7 @@ LONGEST = 600.0
 FORGET = 24 * 3600.0
 #: the longest a refusal is held back (:class:`Tarpit`); refusals held back at once,
 #: from one address and in all, before the next is answered at once
-TARPIT_SECONDS, TARPIT_EACH, TARPIT_ALL = 10.0, 2, 256
+TARPIT_SECONDS, TARPIT_EACH, TARPIT_ALL = 5.0, 2, 256
 #: keys a :class:`Rate` keeps before it forgets those whose buckets are full again
 KEEP = 10_000
 
@@ -240,9 +240,9 @@ class Budget:
 class Rate:
     """At most ``capacity`` units of ``work`` at once per key, given back at
     ``per_second`` (a token bucket): a key may spend its whole bucket at once, then as
-    fast as it refills. A take of more than the capacity goes ahead on a full bucket
-    and is paid off before the next. Buckets live in this process, and a key whose
-    bucket is full again is forgotten once :data:`KEEP` are kept."""
+    fast as it refills; a take of more than the capacity takes a full bucket. Buckets
+    live in this process, and a key whose bucket is full again is forgotten once
+    :data:`KEEP` are kept."""
 
     def __init__(
         self,
@@ -261,20 +261,20 @@ class Rate:
         self._lock = threading.Lock()
 
     def take(self, key: str, units: float = 1.0) -> float:
-        """Take ``units`` from ``key``'s bucket: 0.0 if taken, else the seconds until
-        there are enough (nothing is taken); more than the capacity needs a full bucket.
+        """Take ``units`` (at most the capacity) from ``key``'s bucket: 0.0 if taken,
+        else the seconds until there are enough (nothing is taken).
 
         >>> rate = Rate("pages", capacity=10, per_second=1, clock=lambda: 0.0)
         >>> rate.take("ann", 30), rate.take("ann", 1)
-        (0.0, 21.0)
+        (0.0, 1.0)
         """
-        needed, now = min(units, self.capacity), self._clock()
+        units, now = min(units, self.capacity), self._clock()
         with self._lock:
             level, when = self._buckets.get(key, (self.capacity, now))
             level = min(self.capacity, level + (now - when) * self.per_second)
-            if level < needed:
+            if level < units:
                 self._buckets[key] = (level, now)
-                return (needed - level) / self.per_second
+                return (units - level) / self.per_second
             if len(self._buckets) >= KEEP:
                 self._forget(now)
             self._buckets[key] = (level - units, now)
