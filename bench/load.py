@@ -15,10 +15,13 @@ raise), in two stretches of --seconds:
   load (players / think time, in requests per second) and the saturated capacity.
 
 With --attackers the players then play a paced stretch beside 40 loops of failed
-log-ins and 3 loops of `GET /api/history?limit=100`, each from an address of its own,
-in a separate process (so the attackers' own work does not slow the players' client);
-the server's limits refusing their floods is the point, and the players' p99 beside
-them is shown as a ratio to their paced p99 alone, measured in the same run. With
+log-ins and 3 loops of `GET /api/history?limit=100` (logged in beforehand), each from
+an address of its own, none pausing or heeding Retry-After, in a separate process (so
+the attackers' own work does not slow the players' client); the server's limits
+refusing their floods is the point, and the players' p99 beside them is shown as a
+ratio to their paced p99 alone, measured in the same run, with the answers the
+attackers got a second, the share of refusals that said Retry-After in a JSON body,
+and the seconds the attacked account's owner took to log in meanwhile. With
 --baseline-ref the same load runs against that git ref's server too (checked out into
 a temporary worktree), one after the other for each database and player count, and
 the new/old ratios are printed.
@@ -45,11 +48,14 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -257,12 +263,30 @@ async def stretch(
     return tally.figures(time.monotonic() - began)
 
 
-def attack(base: str, players: int, running: Event, stop: Event) -> None:
-    """The attackers, in a process of their own, until ``stop`` is set."""
-    asyncio.run(_attack(base, players, running, stop))
+def attack(base: str, players: int, running: Event, stop: Event, told: Queue[Any]) -> None:
+    """The attackers, in a process of their own, until ``stop`` is set; what they were
+    answered (or what stopped them) goes to ``told``."""
+    try:
+        told.put(asyncio.run(_attack(base, players, running, stop)))
+    except Exception as error:  # carried to the bench, which says it
+        running.set()
+        told.put({"failed": repr(error)})
 
 
-async def _attack(base: str, players: int, running: Event, stop: Event) -> None:
+async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[str, float]:
+    """The attackers' loops; how many answers they got a second (and history pages
+    among them), how many were refusals (429 or 503) and how many of those said when to
+    try again."""
+    answers: Counter[str] = Counter()
+
+    def count(answer: httpx.Response) -> None:
+        answers["answers"] += 1
+        answers["pages"] += answer.status_code == 200 and answer.url.path == "/api/history"
+        if answer.status_code in (429, 503):
+            answers["refused"] += 1
+            json = answer.headers.get("content-type") == "application/json"
+            answers["told"] += bool(answer.headers.get("Retry-After") and json)
+
     async def failed_log_ins(number: int) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=attacker_address(number))
         async with httpx.AsyncClient(base_url=base, transport=transport, timeout=120) as client:
@@ -270,22 +294,47 @@ async def _attack(base: str, players: int, running: Event, stop: Event) -> None:
             headers = {"X-CSRF-Token": client.cookies.get("riverboat_csrf", "")}
             wrong = {"name": VICTIM, "password": "not-the-password"}
             while not stop.is_set():
-                await client.post("/api/login", json=wrong, headers=headers)
+                count(await client.post("/api/login", json=wrong, headers=headers))
 
-    async def history(number: int) -> None:
-        address = attacker_address(LOG_IN_LOOPS + number)
-        client = await log_in(base, address, f"player{number % players}", PASSWORD)
-        async with client:
+    async def history(client: httpx.AsyncClient) -> None:
+        try:  # not `async with`: a client that has sent a request cannot be opened again
             while not stop.is_set():
-                await client.get("/api/history", params={"limit": 100})
+                count(await client.get("/api/history", params={"limit": 100}))
+        finally:
+            await client.aclose()
 
+    readers = await asyncio.gather(  # logged in before the guessing starts: all read at once
+        *(
+            log_in(base, attacker_address(LOG_IN_LOOPS + n), f"player{n % players}", PASSWORD)
+            for n in range(HISTORY_LOOPS)
+        )
+    )
     loops = [failed_log_ins(n) for n in range(LOG_IN_LOOPS)]
-    loops += [history(n) for n in range(HISTORY_LOOPS)]
+    loops += [history(client) for client in readers]
     tasks = [asyncio.ensure_future(loop) for loop in loops]
     running.set()
+    began = time.monotonic()
     while not stop.is_set():
         await asyncio.sleep(0.1)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if r is not None]
+    if failed:  # a loop that stopped early would measure a milder attack: said, not hidden
+        raise RuntimeError(f"{len(failed)} attack loops failed: {failed[0]!r}")
+    seconds = time.monotonic() - began
+    return {
+        "per_s": answers["answers"] / seconds,
+        "pages_per_s": answers["pages"] / seconds,
+        "refused": answers["refused"],
+        "told": answers["told"],
+    }
+
+
+async def owner_logs_in(base: str, players: int) -> float:
+    """Seconds the attacked account's owner takes to log in, from an address of their
+    own, while the attackers guess at it (429s waited out as a browser would)."""
+    began = time.monotonic()
+    client = await log_in(base, player_address(players), VICTIM, PASSWORD)
+    await client.aclose()
+    return time.monotonic() - began
 
 
 def measure(
@@ -305,16 +354,23 @@ def measure(
             if not attackers:
                 return figures
             context = multiprocessing.get_context("spawn")
-            running, stop = context.Event(), context.Event()
-            process = context.Process(target=attack, args=(base, players, running, stop))
+            running, stop, told = context.Event(), context.Event(), context.Queue()
+            process = context.Process(target=attack, args=(base, players, running, stop, told))
             process.start()
             try:
                 await asyncio.to_thread(running.wait, 120)
                 await asyncio.sleep(1)  # the attackers under way
-                attacked = await stretch(clients, seconds, think)
+                attacked, owner = await asyncio.gather(
+                    stretch(clients, seconds, think), owner_logs_in(base, players)
+                )
             finally:
                 stop.set()
+                answered = await asyncio.to_thread(told.get, True, 60)
                 await asyncio.to_thread(process.join, 60)
+            if "failed" in answered:
+                raise RuntimeError(f"the attackers stopped: {answered['failed'][:200]}")
+            attacked["log_in_s"] = owner
+            attacked.update({f"attackers_{k}": v for k, v in answered.items()})
             return {**figures, **{f"attacked_{k}": v for k, v in attacked.items()}}
         finally:
             await asyncio.gather(*(c.aclose() for c in clients))
@@ -397,7 +453,10 @@ def _print_row(
         ratio = figures["attacked_p99_ms"] / figures["paced_p99_ms"]
         line += (
             f" {figures['attacked_p50_ms']:8.1f} {figures['attacked_p99_ms']:8.1f}"
-            f" {ratio:8.2f}x"
+            f" {ratio:8.2f}x {figures['attacked_attackers_per_s']:7.0f}"
+            f" {figures['attacked_attackers_pages_per_s']:7.1f}"
+            f" {_share(figures['attacked_attackers_told'], figures['attacked_attackers_refused'])}"
+            f" {figures['attacked_log_in_s']:7.1f}"
         )
     dropped = sum(figures.get(k, 0) for k in ("dropped", "paced_dropped", "attacked_dropped"))
     if dropped:
@@ -438,9 +497,22 @@ def _header(attackers: bool) -> str:
         f" {'paced50':>8} {'paced99':>8}"  # the same players pausing between actions
     )
     header += f" {'503s':>5} {'trace':>5}"  # "busy: try again" answers; the server's tracebacks
-    if attackers:  # paced players beside the attackers: p50, p99, p99 over paced p99 alone
+    if attackers:  # paced players beside the attackers: p50, p99, p99 over paced p99 alone;
+        # the attackers' answers a second, the history pages among them, the share of
+        # refusals with Retry-After and a JSON body; the seconds the attacked account's
+        # owner took to log in meanwhile
         header += f" {'att p50':>8} {'att p99':>8} {'p99 x':>9}"
+        header += f" {'att/s':>7} {'pages/s':>7} {'told':>5} {'owner s':>7}"
     return header
+
+
+def _share(part: float, whole: float) -> str:
+    """``part`` of ``whole`` as a percentage five characters wide.
+
+    >>> _share(3, 4), _share(0, 0)
+    '  75%' '    -'
+    """
+    return f"{part / whole:5.0%}" if whole else "    -"
 
 
 def _describe(ref: str) -> str:

@@ -6,6 +6,7 @@ answered and who still waits, never by timing."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from riverboat.table import players as players_module
 from riverboat.table.players import Throttled
-from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle
+from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle, Rate, Tarpit
 from riverboat.web.app import create_app
 from riverboat.web.deps import LoginWaits
 
@@ -195,19 +196,25 @@ def _hold(budget: Budget, gate: Gate) -> None:
 
 
 # ------------------------------------------------------------------- history pages
+def readers(app: FastAPI, count: int, network: str) -> list[TestClient]:
+    """``count`` players registered and logged in, each from an address in ``network``."""
+    clients = []
+    for number in range(count):
+        name = f"reader{network.replace('.', '-')}-{number}"
+        app.state.service.register(name, PASSWORD)
+        client = client_at(app, f"{network}.{number}")
+        assert post(client, "/api/login", {"name": name, "password": PASSWORD}).status_code == 200
+        clients.append(client)
+    return clients
+
+
 def test_history_pages_are_one_per_player_and_a_few_in_all(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A page under way: the same player's next is refused at once; another player's
     waits its turn, and so on until the queue is full; a wager is answered meanwhile."""
     service = app.state.service
-    clients = []
-    for number in range(4):
-        service.register(f"reader{number}", PASSWORD)
-        client = client_at(app, f"10.4.0.{number}")
-        login = post(client, "/api/login", {"name": f"reader{number}", "password": PASSWORD})
-        assert login.status_code == 200
-        clients.append(client)
+    clients = readers(app, 4, "10.4.0")
     gate, real = Gate(), service.history
     budget = app.state.budgets.history
 
@@ -341,3 +348,80 @@ def test_the_hash_slots_are_set_by_the_environment(given: str, said: str) -> Non
         check=False,
     )
     assert said in shown.stdout + shown.stderr
+
+
+# ------------------------------------------------------------------- answered late
+def test_a_refused_log_in_is_answered_once_its_wait_is_over_and_never_hashes(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An address told to wait asks again at once: its request sleeps in the tarpit (no
+    thread, no hash) and is then refused in the one shape, with what is left to wait."""
+    hashed: list[str] = []
+    real = players_module._hasher
+
+    class Counted:
+        def verify(self, stored: str, password: str) -> bool:
+            hashed.append(password)
+            return real.verify(stored, password)
+
+    monkeypatch.setattr(players_module, "_hasher", Counted())
+    budgets = app.state.budgets
+    budgets.log_ins.hold("10.8.0.66", Throttled(1.0))
+    stranger = client_at(app, "10.8.0.66")
+    answers: list[Any] = []
+    asking = threading.Thread(
+        target=lambda: answers.append(
+            post(stranger, "/api/login", {"name": "ann", "password": "x" * 12})
+        )
+    )
+    asking.start()
+    assert wait_for(lambda: budgets.tarpit.sleeping == 1)
+    assert answers == []  # held back, not answered
+    asking.join()
+    (told,) = answers
+    assert told.status_code == 429
+    assert told.headers["retry-after"] == "1"
+    assert told.json() == {
+        "error": "too many failed log-ins from this address; try again in 1 s",
+        "code": "rate_limited",
+    }
+    assert (budgets.tarpit.sleeping, hashed) == (0, [])
+
+
+def test_the_tarpit_holds_a_few_per_address_and_in_all_and_answers_the_rest_at_once() -> None:
+    async def run() -> list[object]:
+        tarpit = Tarpit(longest=60, each=1, total=2)
+        first = asyncio.ensure_future(tarpit.delay("10.9.0.1", 5))
+        await asyncio.sleep(0)
+        again = await tarpit.delay("10.9.0.1", 5)  # that address has one sleeping
+        second = asyncio.ensure_future(tarpit.delay("10.9.0.2", 5))
+        await asyncio.sleep(0)
+        full = await tarpit.delay("10.9.0.3", 5)  # two sleep in all
+        seen = [again, full, tarpit.sleeping, first.done(), second.done()]
+        for task in (first, second):
+            task.cancel()
+        await asyncio.gather(first, second, return_exceptions=True)
+        return [*seen, tarpit.sleeping, await tarpit.delay("10.9.0.3", 0)]
+
+    assert asyncio.run(run()) == [0.0, 0.0, 2, False, False, 0, 0.0]
+
+
+def test_history_pages_beyond_a_players_rate_are_refused_with_retry_after(
+    app: FastAPI,
+) -> None:
+    first, second = readers(app, 2, "10.10.0")
+    clock = [0.0]
+    budgets = app.state.budgets
+    budgets.pages = Rate("history pages", capacity=100, per_second=10, clock=lambda: clock[0])
+    budgets.tarpit = Tarpit(longest=0)  # answered at once here
+    assert first.get("/api/history?limit=100").status_code == 200  # the whole bucket
+    refused = first.get("/api/history?limit=20")
+    assert refused.status_code == 429
+    assert refused.headers["retry-after"] == "2"
+    assert refused.json() == {
+        "error": "too many history pages asked for; try again in 2 s",
+        "code": "rate_limited",
+    }
+    assert second.get("/api/history?limit=20").status_code == 200  # another player's own
+    clock[0] = 2.0
+    assert first.get("/api/history?limit=20").status_code == 200  # refilled

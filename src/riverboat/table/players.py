@@ -9,9 +9,9 @@ throttled per address (:mod:`riverboat.table.throttle`), never by locking an acc
 
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
 :data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is
-refused at once (``Busy``), before the database is read, and is not counted as a
-failed try. However many log-ins arrive, they take one core's worth of hashing and a
-handful of threads, never the players' share.
+refused at once (``Busy``), before the throttle or the database is read, and is not
+counted as a failed try. However many log-ins arrive, they take one core's worth of
+hashing and a handful of threads, never the players' share.
 """
 
 from __future__ import annotations
@@ -87,6 +87,14 @@ class Throttled(BadCredentials):
         super().__init__(
             f"too many failed log-ins from this address; try again in {self.retry_after} s"
         )
+
+    def after(self, seconds: float) -> Throttled:
+        """The same refusal ``seconds`` later: that much less to wait (1 s at least).
+
+        >>> str(Throttled(8).after(5))
+        'too many failed log-ins from this address; try again in 3 s'
+        """
+        return Throttled(self.retry_after - seconds)
 
 
 def _matches(stored: str | None, password: str) -> bool:
@@ -167,21 +175,18 @@ class Players:
         password and an unknown name alike). A password outside the rules is refused
         as at creation. Failures from one address slow that address (:class:`Throttled`),
         at one account and over all; never the account's owner elsewhere. With
-        :attr:`hashes` spent, ``Busy`` at once: the try is not counted."""
+        :attr:`hashes` spent, ``Busy`` at once, before the throttle is asked: the try
+        is not counted, and costs the throttle's store nothing."""
         check_password(password)
         shown = unicodedata.normalize("NFKC", name)
         key, address = name_key(shown), address[:64]
-        wait = self.throttle.attempt(key, address)
-        if wait > 0:
-            raise Throttled(wait)
-        try:
-            with self.hashes.spend(address):
-                found = self._credentials(shown)
-                player_id, stored = found if found is not None else (None, None)
-                matched = _matches(stored, password)  # a made-up name takes as long
-        except Busy:
-            self.throttle.withdraw(key, address)
-            raise
+        with self.hashes.spend(address):
+            wait = self.throttle.attempt(key, address)
+            if wait > 0:
+                raise Throttled(wait)
+            found = self._credentials(shown)
+            player_id, stored = found if found is not None else (None, None)
+            matched = _matches(stored, password)  # a made-up name takes as long
         if player_id is None or not matched:
             raise BadCredentials(WRONG)
         self.throttle.succeeded(key, address)

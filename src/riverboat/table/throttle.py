@@ -35,10 +35,19 @@ no thread, no connection and no lock:
 too many password checks under way; try again in 1 s (Retry-After: 1)
 >>> checks.running, checks.waiting
 (0, 0)
+
+A :class:`Rate` lets each key take so much work a second (a token bucket), and says
+how long to wait for more; a :class:`Tarpit` answers a refusal late, so a loop that
+ignores ``Retry-After`` asks again only when its wait is over:
+
+>>> pages = Rate("history pages", capacity=100, per_second=10, clock=lambda: clock[0])
+>>> pages.take("ann", 100), pages.take("ann", 20), pages.take("bob", 20)
+(0.0, 2.0, 0.0)
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import threading
 import time
@@ -58,7 +67,9 @@ __all__ = [
     "Busy",
     "LoginThrottle",
     "MemoryThrottle",
+    "Rate",
     "StoreThrottle",
+    "Tarpit",
 ]
 
 #: failures allowed for one account from one address, and for one address over all
@@ -68,6 +79,11 @@ ADDRESS_FREE = 20
 #: the longest wait, in seconds; and how long failures are counted
 LONGEST = 600.0
 FORGET = 24 * 3600.0
+#: the longest a refusal is held back (:class:`Tarpit`); refusals held back at once,
+#: from one address and in all, before the next is answered at once
+TARPIT_SECONDS, TARPIT_EACH, TARPIT_ALL = 5.0, 2, 256
+#: keys a :class:`Rate` keeps before it forgets those whose buckets are full again
+KEEP = 10_000
 
 
 class LoginThrottle(Protocol):
@@ -80,11 +96,6 @@ class LoginThrottle(Protocol):
 
     def succeeded(self, account: str, address: str) -> None:
         """The try was right: forget this address's failures at this account."""
-        ...
-
-    def withdraw(self, account: str, address: str) -> None:
-        """The try was never made (the server was too busy to check it): it does not
-        count against the address."""
         ...
 
 
@@ -118,12 +129,6 @@ class StoreThrottle:
             self._store.delete(alone + "|wait")
 
 
-    def withdraw(self, account: str, address: str) -> None:
-        for key, free in zip(_keys(account, address), (FREE, ADDRESS_FREE), strict=True):
-            if self._store.increment(key, FORGET, by=-1) < free:
-                self._store.delete(key + "|wait")
-
-
 def _keys(account: str, address: str) -> tuple[str, str]:
     """The store's keys for an (account, address) pair's failures and the address's."""
     return f"login:{account}|{address}", f"login-address:{address}"
@@ -135,12 +140,21 @@ def MemoryThrottle(clock: Callable[[], float] = time.time) -> StoreThrottle:  # 
 
 
 class Busy(Unavailable):
-    """Too much of one kind of work under way: refused at once, nothing done; the
-    whole seconds to wait before trying again (``retry_after``)."""
+    """Too much of one kind of work under way (or, ``said``, asked for): refused, nothing
+    done; the whole seconds to wait before trying again (``retry_after``)."""
 
-    def __init__(self, work: str, seconds: float) -> None:
+    def __init__(self, work: str, seconds: float, said: str = "under way") -> None:
+        self.work, self.said = work, said
         self.retry_after = max(1, math.ceil(seconds))
-        super().__init__(f"too many {work} under way; try again in {self.retry_after} s")
+        super().__init__(f"too many {work} {said}; try again in {self.retry_after} s")
+
+    def after(self, seconds: float) -> Busy:
+        """The same refusal ``seconds`` later: that much less to wait (1 s at least).
+
+        >>> Busy("history pages", 5).after(3).retry_after
+        2
+        """
+        return Busy(self.work, self.retry_after - seconds, self.said)
 
 
 class Budget:
@@ -177,11 +191,10 @@ class Budget:
         """Run the body as one call of this work for ``key`` (None: counted in the
         whole only): at once, after the calls ahead of it, or not at all (:class:`Busy`)."""
         with self._turn:
-            if key is not None and self._by_key[key] >= self.each:
-                raise self._busy()
+            refused = self._refusal(key)
+            if refused is not None:
+                raise refused
             if self.running >= self.slots or self._waiting:
-                if len(self._waiting) >= self.queue:
-                    raise self._busy()
                 ticket = object()
                 self._waiting.append(ticket)
                 self._count(key, 1)
@@ -200,6 +213,19 @@ class Budget:
                 self._count(key, -1)
                 self._turn.notify_all()
 
+    def refusal(self, key: str | None = None) -> Busy | None:
+        """What a call for ``key`` would be refused now, or None if it would run or wait:
+        a look before the call, which may still be refused."""
+        with self._turn:
+            return self._refusal(key)
+
+    def _refusal(self, key: str | None) -> Busy | None:
+        if key is not None and self._by_key[key] >= self.each:
+            return self._busy()
+        if (self.running >= self.slots or self._waiting) and len(self._waiting) >= self.queue:
+            return self._busy()
+        return None
+
     def _count(self, key: str | None, step: int) -> None:
         if key is not None:
             self._by_key[key] += step
@@ -209,3 +235,98 @@ class Budget:
     def _busy(self) -> Busy:
         ahead = self.running + len(self._waiting)
         return Busy(self.work, self.seconds * ahead / self.slots)
+
+
+class Rate:
+    """At most ``capacity`` units of ``work`` at once per key, given back at
+    ``per_second`` (a token bucket): a key may spend its whole bucket at once, then as
+    fast as it refills; a take of more than the capacity takes a full bucket. Buckets
+    live in this process, and a key whose bucket is full again is forgotten once
+    :data:`KEEP` are kept."""
+
+    def __init__(
+        self,
+        work: str,
+        capacity: float,
+        per_second: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if capacity <= 0 or per_second <= 0:
+            raise ValueError(
+                f"a rate holds and gives back more than 0 a second; not {capacity} and {per_second}"
+            )
+        self.work, self.capacity, self.per_second = work, capacity, per_second
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key: (level, when)
+        self._lock = threading.Lock()
+
+    def take(self, key: str, units: float = 1.0) -> float:
+        """Take ``units`` (at most the capacity) from ``key``'s bucket: 0.0 if taken,
+        else the seconds until there are enough (nothing is taken).
+
+        >>> rate = Rate("pages", capacity=10, per_second=1, clock=lambda: 0.0)
+        >>> rate.take("ann", 30), rate.take("ann", 1)
+        (0.0, 1.0)
+        """
+        units, now = min(units, self.capacity), self._clock()
+        with self._lock:
+            level, when = self._buckets.get(key, (self.capacity, now))
+            level = min(self.capacity, level + (now - when) * self.per_second)
+            if level < units:
+                self._buckets[key] = (level, now)
+                return (units - level) / self.per_second
+            if len(self._buckets) >= KEEP:
+                self._forget(now)
+            self._buckets[key] = (level - units, now)
+            return 0.0
+
+    def refusal(self, seconds: float) -> Busy:
+        """What a key told to wait ``seconds`` is answered."""
+        return Busy(self.work, seconds, said="asked for")
+
+    def _forget(self, now: float) -> None:
+        full = [
+            key
+            for key, (level, when) in self._buckets.items()
+            if level + (now - when) * self.per_second >= self.capacity
+        ]
+        for key in full:
+            del self._buckets[key]
+
+
+class Tarpit:
+    """Refusals answered late: a refusal that asks a client to wait is held back for
+    that long (at most ``longest`` seconds) on the event loop, where a sleeping
+    connection costs no thread, no lock and no CPU; so a loop that ignores
+    ``Retry-After`` asks again only as often as it is allowed to. At most ``each``
+    refusals per key (an address) and ``total`` in all sleep at once: any beyond are
+    answered at once. Counted in this process (one event loop: no lock needed).
+
+    >>> tarpit = Tarpit(longest=0.01, each=1)
+    >>> asyncio.run(tarpit.delay("10.0.0.66", 5.0))
+    0.01
+    """
+
+    def __init__(
+        self, longest: float = TARPIT_SECONDS, each: int = TARPIT_EACH, total: int = TARPIT_ALL
+    ) -> None:
+        self.longest, self.each, self.total = longest, each, total
+        self.sleeping = 0
+        self._by_key: Counter[str] = Counter()
+
+    async def delay(self, key: str, seconds: float) -> float:
+        """Sleep ``seconds`` (at most :attr:`longest`) unless ``key`` already has
+        :attr:`each` refusals sleeping or :attr:`total` sleep in all; the seconds slept."""
+        wait = min(seconds, self.longest)
+        if wait <= 0 or self._by_key[key] >= self.each or self.sleeping >= self.total:
+            return 0.0
+        self._by_key[key] += 1
+        self.sleeping += 1
+        try:
+            await asyncio.sleep(wait)
+        finally:
+            self.sleeping -= 1
+            self._by_key[key] -= 1
+            if not self._by_key[key]:
+                del self._by_key[key]
+        return wait

@@ -33,7 +33,7 @@ from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.lobby import Lobby
 from riverboat.table.players import PASSWORD_CHECKS, Throttled
 from riverboat.table.service import TableService
-from riverboat.table.throttle import Budget, Busy
+from riverboat.table.throttle import Budget, Busy, Rate, Tarpit
 from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
@@ -64,6 +64,8 @@ T = TypeVar("T")
 LOG_IN = "/api/login"
 #: addresses told to wait that are kept before those whose waits are over are forgotten
 KEEP = 10_000
+#: rounds of history a player may read at once, and a second after that
+HISTORY_ROUNDS = (200.0, 20.0)
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
@@ -192,6 +194,12 @@ def _history() -> Budget:
     return Budget("history pages", slots=1, queue=2, each=1, seconds=0.2)
 
 
+def _pages() -> Rate:
+    """Each player's rounds of history a second (:data:`HISTORY_ROUNDS`): the page reloads
+    20 after each round a player plays, and checks a shoe of 200."""
+    return Rate("history pages", *HISTORY_ROUNDS)
+
+
 def _handshakes() -> Budget:
     return Budget("table connections", slots=2, queue=4, each=1, seconds=0.1)
 
@@ -230,15 +238,26 @@ class LoginWaits:
 class Budgets:
     """The process's shares of the slow reads (:class:`~riverboat.table.throttle.Budget`),
     on top of each address's rate limit: history pages, one per player at a time and
-    one at a time in all, two more waiting; WebSocket handshakes, one per address at
-    a time, two in all. Anything beyond is refused at once (429), so readers never
-    take the threads or the database the players' wagers need. (Password checks have
-    their own, ``service.players.hashes``.) And the addresses waiting out a throttle
-    (:class:`LoginWaits`)."""
+    one at a time in all, two more waiting, and each player's rounds of history a
+    second (``pages``, a :class:`~riverboat.table.throttle.Rate`); WebSocket
+    handshakes, one per address at a time, two in all. Anything beyond is refused
+    (429), so readers never take the threads or the database the players' wagers
+    need. (Password checks have their own, ``service.players.hashes``.) The addresses
+    waiting out a throttle (:class:`LoginWaits`); and the ``tarpit`` that answers
+    refused log-ins and pages late (:meth:`late`)."""
 
     history: Budget = field(default_factory=_history)
     handshakes: Budget = field(default_factory=_handshakes)
     log_ins: LoginWaits = field(default_factory=LoginWaits)
+    pages: Rate = field(default_factory=_pages)
+    tarpit: Tarpit = field(default_factory=Tarpit)
+
+    async def late(self, address: str, told: Throttled | Busy) -> Throttled | Busy:
+        """``told`` once its wait is over (or the tarpit's longest, or at once when the
+        tarpit is full), saying what is left of it: a client that asks again at once,
+        ignoring ``Retry-After``, makes one request a wait, however fast it loops."""
+        slept = await self.tarpit.delay(address, told.retry_after)
+        return told.after(slept) if slept else told
 
 
 class RateLimiter:
@@ -273,7 +292,9 @@ class RateLimits:
     files, a table, an unknown path or method. A request over the limit is refused
     (429) in the one body shape, a handshake closed (1013, try again later). A shared
     table limits each player's WebSocket messages itself. A log-in from an address
-    still waiting out its throttle (:class:`LoginWaits`) is refused here too."""
+    still waiting out its throttle (:class:`LoginWaits`), or one that would find the
+    password checks spent, is refused here too, first and late (:meth:`Budgets.late`),
+    before any thread is taken."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -282,6 +303,12 @@ class RateLimits:
         if scope["type"] in ("http", "websocket"):
             connection = HTTPConnection(scope)
             client = scope["client"][0] if scope.get("client") else "unknown"
+            if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
+                budgets, hashes = get_budgets(connection), get_service(connection).players.hashes
+                told = budgets.log_ins.refusal(client) or hashes.refusal(client)
+                if told is not None:  # answered late, at no thread's cost (Budgets.late)
+                    await refusal_response(await budgets.late(client, told))(scope, receive, send)
+                    return
             limiter = get_limiter(connection)
             if limiter.in_memory:
                 allowed = limiter.allow(client)
@@ -294,11 +321,6 @@ class RateLimits:
                 refused = error_body("too many requests; slow down", RATE_LIMITED)
                 await JSONResponse(refused, status_code=429)(scope, receive, send)
                 return
-            if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
-                told = get_budgets(connection).log_ins.refusal(client)
-                if told is not None:
-                    await refusal_response(told)(scope, receive, send)
-                    return
         await self.app(scope, receive, send)
 
 

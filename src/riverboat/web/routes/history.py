@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
 
+from riverboat.table.service import TableService
+from riverboat.table.throttle import Busy
 from riverboat.table.views import ExportedRound
-from riverboat.web.deps import Player, Service, Spend
+from riverboat.web.deps import Budgets, Player, Service, Spend
 from riverboat.web.errors import ErrorBody
 
 __all__ = ["router"]
@@ -15,7 +18,10 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api")
 
 
-_BUSY = "a page of yours is under way, or too many pages are; see Retry-After"
+_BUSY = (
+    "a page of yours is under way, too many pages are, or you asked for too many rounds "
+    "of late; see Retry-After"
+)
 
 
 @router.get(
@@ -23,7 +29,8 @@ _BUSY = "a page of yours is under way, or too many pages are; see Retry-After"
     response_model=list[ExportedRound],
     responses={429: {"model": ErrorBody, "description": _BUSY}},
 )
-def history(
+async def history(
+    request: Request,
     player_id: Player,
     service: Service,
     budgets: Spend,
@@ -33,6 +40,28 @@ def history(
 ) -> list[ExportedRound]:
     """Your last rounds, newest first; with ``commitment``, a shoe's coups; with
     ``before`` (a round's id), the next page: the rounds older than that one. One page
-    of yours at a time, and the server's budget of pages at once (429 beyond)."""
+    of yours at a time, the server's budget of pages at once, and so many rounds of
+    yours a second (``Budgets.pages``); a page beyond is refused 429, once its wait is
+    over (``Budgets.late``)."""
+    address = request.client.host if request.client else "unknown"
+    wait = budgets.pages.take(str(player_id), max(1, limit))
+    try:
+        if wait > 0:
+            raise budgets.pages.refusal(wait)
+        return await run_in_threadpool(
+            _page, budgets, service, player_id, limit, commitment, before
+        )
+    except Busy as told:
+        raise await budgets.late(address, told) from None
+
+
+def _page(
+    budgets: Budgets,
+    service: TableService,
+    player_id: int,
+    limit: int,
+    commitment: str | None,
+    before: int | None,
+) -> list[ExportedRound]:
     with budgets.history.spend(str(player_id)):
         return service.history(player_id, limit, commitment, before)

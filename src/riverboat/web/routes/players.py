@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from riverboat.rng import new_token
 from riverboat.table.players import Throttled
+from riverboat.table.service import TableService
 from riverboat.table.throttle import Busy
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
@@ -15,6 +17,7 @@ from riverboat.web.deps import (
     Checked,
     Player,
     Service,
+    Sessions,
     SessionStore,
     SessionToken,
     Spend,
@@ -47,7 +50,7 @@ def me(
         }
     },
 )
-def login(
+async def login(
     body: Login,
     request: Request,
     response: Response,
@@ -59,13 +62,30 @@ def login(
     """A session for the player; the browser's earlier one ends, and with
     ``revoke_others`` every other one of theirs. Too many failures from this address
     are refused 429 with ``Retry-After``, in the same words for any name; so is a
-    log-in that finds the server's password checks spent (a short wait, uncounted)."""
+    log-in that finds the server's password checks spent (a short wait, uncounted).
+    A refusal is answered once its wait is over (``Budgets.late``)."""
     address = request.client.host if request.client else "unknown"
     try:
-        player_id = service.login(body.name, body.password, address)  # in a worker thread
+        player_id = await run_in_threadpool(service.login, body.name, body.password, address)
     except (Throttled, Busy) as told:  # its next tries are refused at the edge until then
         budgets.log_ins.hold(address, told)
-        raise
+        raise await budgets.late(address, told) from None
+    balance = await run_in_threadpool(
+        _open_session, player_id, body, response, service, sessions, session
+    )
+    return LoginView(player=player_id, balance=balance)
+
+
+def _open_session(
+    player_id: int,
+    body: Login,
+    response: Response,
+    service: TableService,
+    sessions: Sessions,
+    session: str | None,
+) -> int:
+    """The player's new session in ``response``'s cookies (the old one closed); their
+    balance."""
     sessions.close(session)
     token = sessions.open(player_id)
     if body.revoke_others:
@@ -74,7 +94,7 @@ def login(
         SESSION_COOKIE, token, httponly=True, samesite="strict", max_age=SESSION_SECONDS
     )
     response.set_cookie(CSRF_COOKIE, new_token(24), samesite="strict")  # a fresh token
-    return LoginView(player=player_id, balance=service.balance(player_id))
+    return service.balance(player_id)
 
 
 @router.post("/logout", dependencies=[Checked], response_model=OkView)
