@@ -22,7 +22,7 @@ from riverboat.store.state import (
     StateStore,
     open_store,
 )
-from riverboat.table.throttle import FREE, StoreThrottle
+from riverboat.table.throttle import FREE, StoreThrottle, Tarpit
 from riverboat.web.app import create_app
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -143,6 +143,8 @@ def shared_sessions(database: str, state: Callable[[], StateStore | None]) -> No
 
 def shared_throttles(database: str, state: Callable[[], StateStore | None]) -> None:
     first, second = two_apps(database, state)
+    for app in (first, second):  # refusals answered at once: the test is of the counts
+        app.state.budgets.tarpit = Tarpit(longest=0)
     address = ("10.0.0.66", 5000)
     with TestClient(first, client=address) as one, TestClient(second, client=address) as two:
         statuses = []
