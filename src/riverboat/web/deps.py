@@ -64,8 +64,10 @@ T = TypeVar("T")
 LOG_IN = "/api/login"
 #: addresses told to wait that are kept before those whose waits are over are forgotten
 KEEP = 10_000
-#: rounds of history a player may read at once, and a second after that
-HISTORY_ROUNDS = (200.0, 20.0)
+#: rounds of history a player may read at once (the longest page), and a second after
+#: that: a page never waits on a bucket left full, and a loop reading pages of 100
+#: gets one every 2 s
+HISTORY_ROUNDS = (1000.0, 50.0)
 SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
@@ -196,7 +198,8 @@ def _history() -> Budget:
 
 def _pages() -> Rate:
     """Each player's rounds of history a second (:data:`HISTORY_ROUNDS`): the page reloads
-    20 after each round a player plays, and checks a shoe of 200."""
+    20 after each round a player plays, the fairness drawer 40, and a shoe's check asks
+    for up to 200, one after another: well within a full bucket."""
     return Rate("history pages", *HISTORY_ROUNDS)
 
 
