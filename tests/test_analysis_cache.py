@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import riverboat
+from damage import spoil
 from riverboat.analysis import disk_cache as cache
 from riverboat.analysis.adapters import heads_up_game
 from riverboat.analysis.headsup import Counted, HeadsUpGame
@@ -90,16 +91,10 @@ def test_a_damaged_file_is_counted_again_never_trusted(folder: Path, damage: str
     game = fresh()
     counted = game.counted()
     path = counted_file(game)
-    data = bytearray(path.read_bytes())
-    if damage == "flip a byte":
-        data[len(data) // 2] ^= 0x40
-        path.write_bytes(bytes(data))
-    elif damage == "truncate":
-        path.write_bytes(bytes(data[: len(data) // 2]))
-    elif damage == "another table's file":
+    if damage == "another table's file":
         path.write_bytes(cache.CacheKey(game.name, "classes", game.rules).path.read_bytes())
     else:
-        path.write_bytes(b"")
+        spoil(path, damage)
     assert cache.load(cache.CacheKey(game.name, "counted", game.rules)) is None
     assert same(fresh().counted(), counted)  # counted again, equal
     assert cache.load(cache.CacheKey(game.name, "counted", game.rules)) is not None  # replaced

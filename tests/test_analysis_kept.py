@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import riverboat.analysis
+from damage import SPOILS, spoil
 from riverboat.analysis import analyze, disk_cache, kept, kept_cards
 from riverboat.analysis.par_sheet import card_for, default_wagers, render
 from riverboat.cli import app
@@ -199,15 +200,8 @@ def _stored(key: disk_cache.CacheKey, text: bytes) -> None:
 def test_a_damaged_report_is_counted_again_and_rewritten(damage: str) -> None:
     key = report_key("tri-card")
     counted = analyze("tri-card")
-    path = key.path
-    data = bytearray(path.read_bytes())
-    if damage == "flip a byte":
-        data[len(data) // 2] ^= 0x40
-        path.write_bytes(bytes(data))
-    elif damage == "truncate":
-        path.write_bytes(bytes(data[: len(data) // 2]))
-    elif damage == "empty":
-        path.write_bytes(b"")
+    if damage in SPOILS:
+        spoil(key.path, damage)
     elif damage == "not JSON":
         _stored(key, b"{figures")
     elif damage == "not an object":

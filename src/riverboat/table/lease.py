@@ -55,8 +55,3 @@ class Lease:
     async def release(self) -> None:
         """Hand the lease back, if it is still this holder's."""
         await self.redis.eval(_RELEASE, 1, self.key, self.holder)
-
-    async def holder_now(self) -> str | None:
-        """Who holds the lease now, or None."""
-        held = await self.redis.get(self.key)
-        return None if held is None else str(held)

@@ -87,7 +87,6 @@ _LOCK = (
     .with_for_update()
 )
 _BALANCE = select(Player.balance).where(Player.id == bindparam("player"))
-_ROUNDS_DEALT = select(Player.rounds_dealt).where(Player.id == bindparam("player"))
 _COUNT_ROUND = (
     update(Player)
     .where(Player.id == bindparam("player"))
@@ -294,12 +293,6 @@ class Ledger:
     def balance(session: Session, player_id: int) -> Cents:
         """The player's running balance (0 for no such player)."""
         return int(run(session, _BALANCE, {"player": player_id}).scalar() or 0)
-
-    @staticmethod
-    def rounds_dealt(session: Session, player_id: int) -> int:
-        """How many rounds the player has been dealt (kept on their row, so it costs the
-        same however many): the nonce of their next round's own deck (G2)."""
-        return int(run(session, _ROUNDS_DEALT, {"player": player_id}).scalar() or 0)
 
     @staticmethod
     def count_round(session: Session, player_id: int) -> None:
