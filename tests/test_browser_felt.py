@@ -275,6 +275,42 @@ def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:
     _decide(page, "fold")
 
 
+def test_a_result_hides_no_word_half_way_and_the_tally_reads_as_words(
+    browser: Browser, server: str
+) -> None:
+    """A circle's result takes the place of what its line pays, printed along the
+    ring's foot, instead of sitting half over it; the header's tally of the visit
+    reads "1 round, -$5", then "2 rounds, -$10" (its net signed)."""
+    page = _tab(browser, server, 390, 844)  # a fresh visit: its tally starts at nothing
+    covered = """() => [...document.querySelectorAll('#felt .circle')].flatMap((circle) => {
+        const badge = circle.querySelector('.pile__result');
+        if (!badge) return [];
+        const b = badge.getBoundingClientRect();
+        return [...circle.querySelectorAll('.circle__text')]
+          .filter((text) => getComputedStyle(text).opacity !== '0')
+          .filter((text) => {
+            const r = text.getBoundingClientRect();
+            return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+          })
+          .map((text) => `${circle.dataset.spot}: ${text.textContent}`);
+      })"""
+    _fresh(page, "Tri-Card Poker")
+    expect(page.locator("#stats")).to_have_text("")
+    _stake(page, "ante")
+    net = 0
+    for played in (1, 2):
+        _deal(page)
+        net += _decide(page, "fold")["net"]  # a fold loses the Ante
+        page.wait_for_timeout(900)  # the result's and the lettering's animations
+        assert page.locator("#felt .pile__result").count() >= 1
+        assert page.evaluate(covered) == []
+        expect(page.locator("#stats")).to_have_text(
+            f"{played} {'round' if played == 1 else 'rounds'}, {_money(net)}"
+        )
+    assert net < 0
+    page.close()
+
+
 def test_phone_screenshots_before_at_a_decision_and_at_a_result(phone: Page) -> None:
     page = phone
     for title, game, spots, action in (

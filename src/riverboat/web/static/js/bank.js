@@ -7,7 +7,15 @@ export async function refreshBalance() {
   const me = await api("/api/me");
   $("logout").hidden = !me.signed_in;
   $("balance").textContent = money(me.balance);
-  $("stats").textContent = state.session.rounds ? `${state.session.rounds} rounds, ${money(state.session.net)}` : "";
+  $("stats").textContent = tally(state.session.rounds, state.session.net);
+}
+
+/** This visit's tally: "1 round, +$10", "3 rounds, -$15", "2 rounds, even"; nothing
+ * before the first settled round. */
+export function tally(rounds, net) {
+  if (!rounds) return "";
+  const sum = net > 0 ? `+${money(net)}` : net < 0 ? money(net) : "even";
+  return `${rounds} ${rounds === 1 ? "round" : "rounds"}, ${sum}`;
 }
 
 export function finished(round) {

@@ -8,10 +8,10 @@ import { chipStackHtml } from "./chips-stack.js";
 const TOP_ROOM = 92, BOTTOM_ROOM = 84;
 
 // a text along an arc, squeezed to the arc's room when it would run past it
-function arcText(id, text, size, room) {
+function arcText(id, text, size, room, kind) {
   const wide = text.length * size * 0.66 > room;
   const fit = wide ? ` textLength="${room}" lengthAdjust="spacingAndGlyphs"` : "";
-  return `<text class="circle__text" font-size="${size}" text-anchor="middle"${fit}><textPath href="#${id}" startOffset="50%">${escape(text)}</textPath></text>`;
+  return `<text class="circle__text circle__text--${kind}" font-size="${size}" text-anchor="middle"${fit}><textPath href="#${id}" startOffset="50%">${escape(text)}</textPath></text>`;
 }
 
 /** The printed ring: `key` makes the arcs' ids unique on the page. */
@@ -21,7 +21,7 @@ export function ringSvg(key, label, pays) {
   return `<svg class="circle__ring" viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
     `<defs><path id="${top}" d="M 15 50 A 35 35 0 0 1 85 50"/><path id="${bottom}" d="M 8 50 A 42 42 0 0 0 92 50"/></defs>` +
     `<circle class="circle__outer" cx="50" cy="50" r="48"/><circle class="circle__inner" cx="50" cy="50" r="45"/>` +
-    arcText(top, label.toUpperCase(), 11, TOP_ROOM) + (price ? arcText(bottom, price.toUpperCase(), 7.5, BOTTOM_ROOM) : "") +
+    arcText(top, label.toUpperCase(), 11, TOP_ROOM, "name") + (price ? arcText(bottom, price.toUpperCase(), 7.5, BOTTOM_ROOM, "pays") : "") +
     `</svg>`;
 }
 
