@@ -36,7 +36,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, RootTransaction
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from riverboat.errors import Unavailable
@@ -206,10 +206,13 @@ class Writer:
                 with writer(engine).connect() as connection:
                     _RUNNING.connections = {self._key: connection}
                     try:
-                        with connection.begin():
+                        with connection.begin() as transaction:
                             begun = True
-                            for pending in batch:
-                                _one(connection, pending)
+                            if len(batch) == 1:
+                                _alone(connection, transaction, batch[0])
+                            else:
+                                for pending in batch:
+                                    _one(connection, pending)
                     finally:
                         _RUNNING.connections = {}
                 return
@@ -245,6 +248,27 @@ def _one(connection: Connection, pending: _Pending[Any]) -> None:
             pending.result, pending.error = pending.job(connection), None
     except BaseException as error:  # kept for its caller, told after the COMMIT
         pending.result, pending.error = None, error
+    _check_open(connection)
+
+
+def _alone(connection: Connection, transaction: RootTransaction, pending: _Pending[Any]) -> None:
+    """A batch's only write, in no SAVEPOINT (two statements fewer): what it raises
+    rolls the whole transaction back, which is all it would have undone; then nothing
+    is committed. A transaction SQLite itself rolled back fails the batch, as in
+    :func:`_one`."""
+    try:
+        pending.result, pending.error = pending.job(connection), None
+    except BaseException as error:  # kept for its caller, told after the ROLLBACK
+        pending.result, pending.error = None, error
+        if transaction.is_active:  # not already rolled back through SQLAlchemy
+            _check_open(connection)
+            transaction.rollback()
+        return
+    _check_open(connection)
+
+
+def _check_open(connection: Connection) -> None:
+    """The transaction still open in SQLite, or the batch fails (nothing written)."""
     if not connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
         raise OperationalError("COMMIT", None, Exception("the transaction was rolled back"))
 
