@@ -139,20 +139,20 @@ def write(
     parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]],
 ) -> int | None:
     """An INSERT, UPDATE or DELETE with one row's ``parameters``, or a list of them
-    (one statement, many rows: all with the same names). The id of the row a one-row
-    INSERT added; None for the others."""
+    (one statement, many rows: all with the same names; none: nothing runs). The id of
+    the row a one-row INSERT added to a table keyed by an integer ``id``; else None."""
+    if not isinstance(parameters, Mapping) and not parameters:
+        return None
     if not _sqlite(connection):
         result = connection.execute(statement, parameters)
         if not isinstance(parameters, Mapping) or not result.context.isinsert:
             return None
         found = result.inserted_primary_key
-        return None if found is None else int(found[0])
+        return found[0] if found is not None and isinstance(found[0], int) else None
     if isinstance(parameters, Mapping):
         compiled = _compiled(connection, statement, tuple(parameters))
         cursor = driver_sql(connection, compiled.sql, compiled.values(parameters))
         return int(cursor.lastrowid) if compiled.insert else None
-    if not parameters:
-        return None
     compiled = _compiled(connection, statement, tuple(parameters[0]))
     values = [compiled.values(row) for row in parameters]
     driver = connection.connection.driver_connection
