@@ -110,7 +110,7 @@ def sqlite_engine(url: str, synchronous: str = "FULL", timeout: float = 30) -> E
     @event.listens_for(engine, "begin")
     def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
         writes = connection.get_execution_options().get(WRITES, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+        driver_sql(connection, "BEGIN IMMEDIATE" if writes else "BEGIN")
 
     # SAVEPOINTs (group commit's, one per write) on the driver's cursor: SQLAlchemy
     # keeps its bookkeeping of them, without the cost of a compiled statement each

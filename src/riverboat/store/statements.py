@@ -67,7 +67,9 @@ class _Compiled:
 
     def values(self, parameters: Mapping[str, Any]) -> tuple[Any, ...]:
         """The driver's positional parameters for one row of ``parameters``."""
-        given = {**self.fixed, **parameters, **{key: make() for key, make in self.defaults}}
+        given = parameters
+        if self.fixed or self.defaults:
+            given = {**self.fixed, **parameters, **{key: make() for key, make in self.defaults}}
         return tuple(
             given[name] if process is None else process(given[name]) for name, process in self.binds
         )
