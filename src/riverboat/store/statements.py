@@ -3,22 +3,21 @@
 SQLAlchemy runs a cached Core statement on SQLite for about 25 µs of CPU (its cache
 look-up, parameters, events and result); the ``sqlite3`` cursor itself for about 2.
 A round runs some 20 such statements on the writing thread, whose CPU bounds the
-rounds per second (``docs/benchmarks.md``). So on SQLite :func:`rows` and
-:func:`write` compile each statement once per set of parameter names (its SQL, the
-order of its parameters, their bind processors, the Python-side defaults that
+rounds per second (``docs/benchmarks.md``). So on SQLite :func:`rows`, :func:`insert`
+and :func:`write` compile each statement once per set of parameter names (its SQL,
+the order of its parameters, their bind processors, the Python-side defaults that
 SQLAlchemy fills in: ``created_at``, ``updated_at``) and run it on the connection's
 own driver connection, inside the transaction SQLAlchemy began, with the same values
 SQLAlchemy would have sent and its errors raised as SQLAlchemy's (``IntegrityError``
 and so on). On any other database (PostgreSQL) they run as SQLAlchemy runs them.
 
->>> from sqlalchemy import select, insert
+>>> import sqlalchemy as sa
 >>> from riverboat.store import connect
 >>> from riverboat.store.models import KeptState
 >>> engine = connect("sqlite://")
 >>> with engine.begin() as connection:
-...     write(connection, insert(KeptState), {"key": "k", "count": 2, "expires": 1.0})
-...     rows(connection, select(KeptState.key, KeptState.count), {})
-1
+...     write(connection, sa.insert(KeptState), {"key": "k", "count": 2, "expires": 1.0})
+...     rows(connection, sa.select(KeptState.key, KeptState.count), {})
 [('k', 2)]
 """
 
@@ -32,7 +31,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["driver_sql", "rows", "write"]
+__all__ = ["driver_sql", "insert", "rows", "write"]
 
 Processor = Callable[[Any], Any] | None
 
@@ -98,10 +97,6 @@ def _compiled(connection: Connection, statement: Executable, names: tuple[str, .
     return found[1]
 
 
-def _sqlite(connection: Connection) -> bool:
-    return connection.dialect.name == "sqlite"
-
-
 def driver_sql(connection: Connection, sql: str, parameters: Sequence[Any] = ()) -> Any:
     """``sql`` on the connection's own ``sqlite3`` connection, in its transaction: the
     driver's cursor; its errors raised as SQLAlchemy's."""
@@ -120,10 +115,10 @@ def _wrapped(connection: Connection, sql: str, parameters: Any, error: Exception
 
 def rows(
     connection: Connection, statement: Executable, parameters: Mapping[str, Any]
-) -> list[tuple[Any, ...]]:
-    """The rows a SELECT gives, as tuples of its columns' values."""
-    if not _sqlite(connection):
-        return [tuple(row) for row in connection.execute(statement, parameters)]
+) -> Sequence[Sequence[Any]]:
+    """The rows a SELECT gives, each a tuple of its columns' values."""
+    if connection.dialect.name != "sqlite":
+        return connection.execute(statement, parameters).all()
     compiled = _compiled(connection, statement, tuple(parameters))
     found = driver_sql(connection, compiled.sql, compiled.values(parameters)).fetchall()
     if not compiled.processed:
@@ -135,26 +130,36 @@ def rows(
     ]  # fmt: skip
 
 
+def insert(connection: Connection, statement: Executable, values: Mapping[str, Any]) -> int:
+    """The id of the row an INSERT adds with ``values`` (a table keyed by an integer
+    ``id``)."""
+    if connection.dialect.name != "sqlite":
+        found = connection.execute(statement, values).inserted_primary_key
+        assert found is not None
+        return int(found[0])
+    compiled = _compiled(connection, statement, tuple(values))
+    return int(driver_sql(connection, compiled.sql, compiled.values(values)).lastrowid)
+
+
 def write(
     connection: Connection,
     statement: Executable,
-    parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-) -> int | None:
-    """An INSERT, UPDATE or DELETE with one row's ``parameters``, or a list of them
-    (one statement, many rows: all with the same names; none: nothing runs). The id of
-    the row a one-row INSERT added to a table keyed by an integer ``id``; else None."""
-    if not isinstance(parameters, Mapping) and not parameters:
-        return None
-    if not _sqlite(connection):
-        result = connection.execute(statement, parameters)
-        if not isinstance(parameters, Mapping) or not result.context.isinsert:
-            return None
-        found = result.inserted_primary_key
-        return found[0] if found is not None and isinstance(found[0], int) else None
-    if isinstance(parameters, Mapping):
+    parameters: Mapping[str, Any] | list[Any],
+) -> None:
+    """An INSERT, UPDATE or DELETE with one row's ``parameters``, or a list of them:
+    one statement, many rows, all with the same names (none: nothing runs)."""
+    many = type(parameters) is list
+    if many and not parameters:
+        return
+    if connection.dialect.name != "sqlite":
+        connection.execute(statement, parameters)
+        return
+    if not many:
+        assert isinstance(parameters, Mapping)
         compiled = _compiled(connection, statement, tuple(parameters))
-        cursor = driver_sql(connection, compiled.sql, compiled.values(parameters))
-        return int(cursor.lastrowid) if compiled.insert else None
+        driver_sql(connection, compiled.sql, compiled.values(parameters))
+        return
+    assert isinstance(parameters, list)
     compiled = _compiled(connection, statement, tuple(parameters[0]))
     values = [compiled.values(row) for row in parameters]
     driver = connection.connection.driver_connection
@@ -163,4 +168,3 @@ def write(
         driver.executemany(compiled.sql, values)
     except connection.dialect.loaded_dbapi.Error as error:
         raise _wrapped(connection, compiled.sql, values, error) from error
-    return None

@@ -107,7 +107,7 @@ _ANSWERED = (
 )
 
 
-def run(session: Session, statement: Executable, parameters: Any) -> None:
+def run(session: Session, statement: Executable, parameters: Mapping[str, Any] | list[Any]) -> None:
     """``statement`` (Core, built once: an INSERT, UPDATE or DELETE) on the session's
     connection, in its transaction, with ``parameters`` (a dict, or a list of them for
     many rows); no flush of the session's ORM objects first. On SQLite it runs on the
@@ -130,9 +130,7 @@ def scalar(session: Session, statement: Executable, parameters: Mapping[str, Any
 
 def inserted(session: Session, statement: Executable, values: Mapping[str, Any]) -> int:
     """The id of the row that ``statement``, an insert, adds with ``values``."""
-    found = statements.write(session.connection(), statement, values)
-    assert found is not None
-    return found
+    return statements.insert(session.connection(), statement, values)
 
 
 class Held(NamedTuple):
