@@ -5,10 +5,12 @@ IMMEDIATE``, ``COMMIT`` and (``synchronous=FULL``) a sync to disk while every ot
 writer waits. So each engine's writes go to one thread of its own, which takes every
 write queued the moment it is free (at most :data:`BATCH` of them) and runs them in one
 transaction, each in a SAVEPOINT of its own: a write that raises rolls back only its
-own statements and gets its exception, the others commit. Nobody learns anything, a
-result or a refusal, before the ``COMMIT`` that holds the batch has returned; a
-``COMMIT`` that fails fails every write of its batch as :class:`Unavailable` (nothing
-changed). There is no waiting to fill a batch: alone, a write goes at once.
+own statements and gets its exception, the others commit. (A write alone in its batch
+runs in no SAVEPOINT: what it raises rolls the transaction back, which is all it would
+undo.) Nobody learns anything, a result or a refusal, before the ``COMMIT`` (or that
+``ROLLBACK``) that ends the batch has returned; a ``COMMIT`` that fails fails every
+write of its batch as :class:`Unavailable` (nothing changed). There is no waiting
+to fill a batch: alone, a write goes at once.
 
 The thread ends after :data:`IDLE_SECONDS` with nothing to do (the next write starts
 another), and takes the process's turn (:func:`~riverboat.store.write_turn`) around
