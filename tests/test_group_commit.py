@@ -352,3 +352,35 @@ def test_a_twin_that_fails_its_flush_leaves_the_first_committed(service: TableSe
         assert list(session.scalars(select(Player.password_hash).where(Player.name == "twin"))) == [
             "one"
         ]
+
+
+def test_a_lone_write_that_raises_writes_nothing_and_the_next_runs(
+    service: TableService,
+) -> None:
+    """A write alone in its batch runs in no SAVEPOINT: what it raises, from its own
+    statements or from its Session's flush, rolls back the transaction, writes
+    nothing, and is its caller's answer; the next write runs as ever."""
+    writer = grouped(service.engine)
+    assert writer is not None
+    me = service.local_player()
+    before = service.balance(me)
+
+    def refused(session: Session) -> None:
+        txn = Ledger.transaction(session, "adjust", me)
+        Ledger.move(session, txn, [(player_account(me), -500), ("house", 500)])
+        raise IllegalAction("refused after writing")
+
+    def twin(session: Session) -> None:
+        session.add(Player(name="local", name_key="local-twin", password_hash=None))
+        session.flush()  # the name is taken: the Session rolls back through SQLAlchemy
+
+    with pytest.raises(IllegalAction):
+        writer.run(lambda connection: _in_session(connection, refused))
+    with pytest.raises(IntegrityError):
+        writer.run(lambda connection: _in_session(connection, twin))
+    with pytest.raises(IllegalAction):
+        writer.run(_keep("alone", fail=IllegalAction("no")))
+    assert writer.run(_keep("after")) == "after"
+    assert _kept(service.engine) == ["after"]
+    assert service.balance(me) == before
+    assert service.audit() == []

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.pool import StaticPool
+
+from riverboat.store.statements import driver_sql
 
 __all__ = [
     "POSTGRES_TIMEOUTS",
@@ -107,9 +110,27 @@ def sqlite_engine(url: str, synchronous: str = "FULL", timeout: float = 30) -> E
     @event.listens_for(engine, "begin")
     def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
         writes = connection.get_execution_options().get(WRITES, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+        driver_sql(connection, "BEGIN IMMEDIATE" if writes else "BEGIN")
 
+    # SAVEPOINTs (group commit's, one per write) on the driver's cursor: SQLAlchemy
+    # keeps its bookkeeping of them, without the cost of a compiled statement each
+    for method, sql in _SAVEPOINTS.items():
+        setattr(engine.dialect, method, _on_driver(sql))
     return engine
+
+
+_SAVEPOINTS = {
+    "do_savepoint": "SAVEPOINT",
+    "do_release_savepoint": "RELEASE SAVEPOINT",
+    "do_rollback_to_savepoint": "ROLLBACK TO SAVEPOINT",
+}
+
+
+def _on_driver(sql: str) -> Callable[[Connection, str], None]:
+    def run(connection: Connection, name: str) -> None:
+        driver_sql(connection, f"{sql} {name}")
+
+    return run
 
 
 def writer(engine: Engine) -> Engine:

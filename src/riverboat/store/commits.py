@@ -5,10 +5,12 @@ IMMEDIATE``, ``COMMIT`` and (``synchronous=FULL``) a sync to disk while every ot
 writer waits. So each engine's writes go to one thread of its own, which takes every
 write queued the moment it is free (at most :data:`BATCH` of them) and runs them in one
 transaction, each in a SAVEPOINT of its own: a write that raises rolls back only its
-own statements and gets its exception, the others commit. Nobody learns anything, a
-result or a refusal, before the ``COMMIT`` that holds the batch has returned; a
-``COMMIT`` that fails fails every write of its batch as :class:`Unavailable` (nothing
-changed). There is no waiting to fill a batch: alone, a write goes at once.
+own statements and gets its exception, the others commit. (A write alone in its batch
+runs in no SAVEPOINT: what it raises rolls the transaction back, which is all it would
+undo.) Nobody learns anything, a result or a refusal, before the ``COMMIT`` (or that
+``ROLLBACK``) that ends the batch has returned; a ``COMMIT`` that fails fails every
+write of its batch as :class:`Unavailable` (nothing changed). There is no waiting
+to fill a batch: alone, a write goes at once.
 
 The thread ends after :data:`IDLE_SECONDS` with nothing to do (the next write starts
 another), and takes the process's turn (:func:`~riverboat.store.write_turn`) around
@@ -36,7 +38,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, RootTransaction
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from riverboat.errors import Unavailable
@@ -206,10 +208,13 @@ class Writer:
                 with writer(engine).connect() as connection:
                     _RUNNING.connections = {self._key: connection}
                     try:
-                        with connection.begin():
+                        with connection.begin() as transaction:
                             begun = True
-                            for pending in batch:
-                                _one(connection, pending)
+                            if len(batch) == 1:
+                                _alone(connection, transaction, batch[0])
+                            else:
+                                for pending in batch:
+                                    _one(connection, pending)
                     finally:
                         _RUNNING.connections = {}
                 return
@@ -245,6 +250,27 @@ def _one(connection: Connection, pending: _Pending[Any]) -> None:
             pending.result, pending.error = pending.job(connection), None
     except BaseException as error:  # kept for its caller, told after the COMMIT
         pending.result, pending.error = None, error
+    _check_open(connection)
+
+
+def _alone(connection: Connection, transaction: RootTransaction, pending: _Pending[Any]) -> None:
+    """A batch's only write, in no SAVEPOINT (two statements fewer): what it raises
+    rolls the whole transaction back, which is all it would have undone; then nothing
+    is committed. A transaction SQLite itself rolled back fails the batch, as in
+    :func:`_one`."""
+    try:
+        pending.result, pending.error = pending.job(connection), None
+    except BaseException as error:  # kept for its caller, told after the ROLLBACK
+        pending.result, pending.error = None, error
+        if transaction.is_active:  # not already rolled back through SQLAlchemy
+            _check_open(connection)
+            transaction.rollback()
+        return
+    _check_open(connection)
+
+
+def _check_open(connection: Connection) -> None:
+    """The transaction still open in SQLite, or the batch fails (nothing written)."""
     if not connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
         raise OperationalError("COMMIT", None, Exception("the transaction was rolled back"))
 

@@ -26,7 +26,6 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic import BaseModel
 from sqlalchemy import (
     Connection,
-    CursorResult,
     Engine,
     Executable,
     bindparam,
@@ -41,7 +40,7 @@ from sqlalchemy.orm import Session
 from riverboat.errors import Conflict, IllegalAction, NotFound, Unavailable
 from riverboat.money import Cents, format_money
 from riverboat.rng import SecureSource
-from riverboat.store import write_turn, writer
+from riverboat.store import statements, write_turn, writer
 from riverboat.store.commits import (
     BUSY,
     LOCKED_RETRY_SECONDS,
@@ -60,10 +59,12 @@ __all__ = [
     "TOP_UP_BELOW",
     "Held",
     "Ledger",
+    "first",
     "inserted",
     "player_account",
     "round_account",
     "run",
+    "scalar",
 ]
 
 #: a new player's play money, and the top-up rule: below $100, back up to $1,000
@@ -106,18 +107,30 @@ _ANSWERED = (
 )
 
 
-def run(session: Session, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
-    """``statement`` (Core, built once) on the session's connection, in its
-    transaction, with ``parameters`` (a dict, or a list of them for many rows); no
-    flush of the session's ORM objects first."""
-    return session.connection().execute(statement, parameters)
+def run(session: Session, statement: Executable, parameters: Mapping[str, Any] | list[Any]) -> None:
+    """``statement`` (Core, built once: an INSERT, UPDATE or DELETE) on the session's
+    connection, in its transaction, with ``parameters`` (a dict, or a list of them for
+    many rows); no flush of the session's ORM objects first. On SQLite it runs on the
+    driver's cursor (:mod:`riverboat.store.statements`)."""
+    statements.write(session.connection(), statement, parameters)
+
+
+def first(session: Session, statement: Executable, parameters: Mapping[str, Any]) -> Any:
+    """The first row a Core SELECT (built once) gives, a tuple of its columns, or None;
+    as :func:`run` runs it."""
+    found = statements.rows(session.connection(), statement, parameters)
+    return found[0] if found else None
+
+
+def scalar(session: Session, statement: Executable, parameters: Mapping[str, Any]) -> Any:
+    """The first column of :func:`first`'s row, or None."""
+    found = first(session, statement, parameters)
+    return None if found is None else found[0]
 
 
 def inserted(session: Session, statement: Executable, values: Mapping[str, Any]) -> int:
     """The id of the row that ``statement``, an insert, adds with ``values``."""
-    found = run(session, statement, values).inserted_primary_key
-    assert found is not None
-    return int(found[0])
+    return statements.insert(session.connection(), statement, values)
 
 
 class Held(NamedTuple):
@@ -284,15 +297,15 @@ class Ledger:
     def lock(session: Session, player_id: int) -> Held:
         """Take the player's row lock: calls that move their money take turns. What the
         row holds as it is locked (read in the same statement)."""
-        found = run(session, _LOCK, {"player": player_id}).first()
+        found = first(session, _LOCK, {"player": player_id})
         if found is None:
             raise NotFound(f"there is no player {player_id}")
-        return Held(int(found.balance), int(found.rounds_dealt))
+        return Held(int(found[0]), int(found[1]))
 
     @staticmethod
     def balance(session: Session, player_id: int) -> Cents:
         """The player's running balance (0 for no such player)."""
-        return int(run(session, _BALANCE, {"player": player_id}).scalar() or 0)
+        return int(scalar(session, _BALANCE, {"player": player_id}) or 0)
 
     @staticmethod
     def count_round(session: Session, player_id: int) -> None:

@@ -47,6 +47,7 @@ from sqlalchemy.orm import Session, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from riverboat.games import Round
+from riverboat.store import statements
 from riverboat.store.models import RoundEvent, RoundRow
 
 __all__ = ["RecordError", "append", "build", "load", "stored", "stored_events", "update_row"]
@@ -96,7 +97,7 @@ def append(session: Session, row: RoundRow, game_round: Round[Any], have: int | 
         for seq, event in enumerate(events[have:], start=have)
     ]
     if added:
-        session.connection().execute(_ADD_EVENTS, added)
+        statements.write(session.connection(), _ADD_EVENTS, added)
     update_row(session, row, **changed)
     return len(added)
 
@@ -113,7 +114,7 @@ def update_row(session: Session, row: RoundRow, **values: Any) -> None:
         statement = update(RoundRow).where(RoundRow.id == bindparam("round")).values(settings)
         _UPDATES[names] = statement
     parameters = {f"new_{name}": value for name, value in values.items()}
-    session.connection().execute(statement, {"round": row.id, **parameters})
+    statements.write(session.connection(), statement, {"round": row.id, **parameters})
     for name, value in values.items():
         set_committed_value(row, name, value)
 

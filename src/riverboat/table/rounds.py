@@ -26,7 +26,7 @@ from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
 from riverboat.table import records
 from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
-from riverboat.table.ledger import Ledger, inserted, player_account, round_account, run
+from riverboat.table.ledger import Ledger, inserted, player_account, round_account, scalar
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
 from riverboat.table.verify import fair_cards, own_places
@@ -192,9 +192,9 @@ class Rounds:
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
             held = self.ledger.lock(session, player_id)
-            unfinished = run(
+            unfinished = scalar(
                 session, _UNFINISHED[shared is not None], {"player": player_id, "game": game}
-            ).scalar()
+            )
             if unfinished is not None:
                 raise Conflict(f"finish round {unfinished} at this table first (G7)")
             game_round = kind.new_round(source.rules(session, kind, variant))
@@ -259,7 +259,7 @@ class Rounds:
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
-            stored: int | None = run(session, _STORED_EVENTS, {"round": row.id}).scalar()
+            stored: int | None = scalar(session, _STORED_EVENTS, {"round": row.id})
             game_round = ahead
             if (
                 game_round is None

@@ -36,7 +36,7 @@ from riverboat.games import Game, Round, find_game
 from riverboat.games.codec import from_json, to_json
 from riverboat.rng import FairSource, new_client_seed
 from riverboat.store.models import Deal, RoundRow
-from riverboat.table.ledger import Ledger, run
+from riverboat.table.ledger import Ledger, first, run
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
@@ -220,11 +220,12 @@ def take_committed_seed(session: Session, player_id: int, game: str) -> str | No
     """The server seed committed to for the player's next round of ``game``, if one
     was, no longer stored: each seed deals once; the next is made when asked for.
     Core statements: no ORM object is loaded (a round deals without one, mostly)."""
-    found = run(session, _COMMITTED_SERVER_SEED, {"player": player_id, "game": game}).first()
+    found = first(session, _COMMITTED_SERVER_SEED, {"player": player_id, "game": game})
     if found is None:
         return None
-    run(session, _DELETE_DEAL, {"deal": found.id})
-    return str(found.server_seed)
+    deal_id, server_seed = found
+    run(session, _DELETE_DEAL, {"deal": deal_id})
+    return str(server_seed)
 
 
 def next_seed(session: Session, player_id: int, game: str) -> Deal:

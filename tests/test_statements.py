@@ -1,0 +1,113 @@
+"""Pre-built Core statements run on SQLite's driver cursor store, read and refuse
+exactly what SQLAlchemy's own execution does; on PostgreSQL they run as SQLAlchemy runs
+them (riverboat.store.statements)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, bindparam, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+
+from riverboat.store import connect, statements, writer
+from riverboat.store.models import Deal, KeptState, LedgerEntry, Player, RoundRow, Transaction
+
+_ROUND = {
+    "player_id": 1,
+    "game": "tri-card",
+    "status": "open",
+    "server_seed": "s",
+    "commitment": "c",
+    "client_seed": "x",
+    "nonce": 0,
+    "balance_before": 500,
+}
+
+
+def _stored(connection: Connection, table: str, key: int) -> list[Any]:
+    """The row as the database holds it, each column's value and its storage type."""
+    found = connection.exec_driver_sql(f"SELECT * FROM {table} WHERE id = {key}").first()
+    assert found is not None
+    return list(found)
+
+
+def test_rows_are_stored_as_sqlalchemy_stores_them(database_url: str) -> None:
+    engine = connect(database_url)
+    at = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), {"id": 1, "name": "ann", "failed_logins": 0})
+        values = {**_ROUND, "created_at": at, "updated_at": at}
+        ours = statements.insert(connection, insert(RoundRow), values)
+        theirs = connection.execute(insert(RoundRow), values).inserted_primary_key
+        assert theirs is not None
+        assert ours + 1 == theirs[0]
+        assert (
+            _stored(connection, "rounds", ours)[1:] == _stored(connection, "rounds", ours + 1)[1:]
+        )
+        # a default filled in on the client (created_at) and an onupdate (updated_at)
+        txn = statements.insert(connection, insert(Transaction), {"kind": "k", "player_id": 1})
+        made = connection.execute(select(Transaction.created_at).where(Transaction.id == txn))
+        assert made.scalar_one() is not None
+        change = update(RoundRow).where(RoundRow.id == bindparam("round"))
+        statements.write(
+            connection, change.values(status=bindparam("to")), {"round": ours, "to": "void"}
+        )
+        status, updated = connection.execute(
+            select(RoundRow.status, RoundRow.updated_at).where(RoundRow.id == ours)
+        ).one()
+        assert status == "void"
+        assert updated.replace(tzinfo=UTC) > at
+
+
+def test_many_rows_in_one_statement_each_get_their_default(database_url: str) -> None:
+    engine = connect(database_url)
+    with writer(engine).begin() as connection:
+        txn = statements.insert(connection, insert(Transaction), {"kind": "k", "player_id": None})
+        rows = [{"transaction_id": txn, "account": f"a{n}", "amount": n} for n in (5, -5)]
+        statements.write(connection, insert(LedgerEntry), rows)
+        statements.write(connection, insert(LedgerEntry), [])  # nothing to run
+        found = connection.execute(
+            select(LedgerEntry.account, LedgerEntry.amount, LedgerEntry.created_at).order_by(
+                LedgerEntry.id
+            )
+        ).all()
+        assert [(account, amount) for account, amount, _ in found] == [("a5", 5), ("a-5", -5)]
+        assert all(created is not None for *_, created in found)
+
+
+def test_rows_read_with_bound_literals_and_typed_results(database_url: str) -> None:
+    engine = connect(database_url)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), {"id": 1, "name": "ann", "failed_logins": 0})
+        for revealed in (False, True):
+            connection.execute(
+                insert(Deal),
+                {"game": "g", "rules": "{}", "server_seed": "s", "commitment": "c",
+                 "revealed": revealed, "player_id": 1},
+            )  # fmt: skip
+        query = select(Deal.id, Deal.revealed).where(
+            Deal.player_id == bindparam("player"), Deal.game == "g"
+        )
+        found = statements.rows(connection, query.order_by(Deal.id), {"player": 1})
+        assert [revealed for _, revealed in found] == [False, True]  # bools, as SQLAlchemy gives
+        assert all(type(revealed) is bool for _, revealed in found)
+        bumped = update(Player).where(Player.id == bindparam("player"))
+        statements.write(
+            connection, bumped.values(rounds_dealt=Player.rounds_dealt + 1), {"player": 1}
+        )
+        assert statements.rows(connection, select(Player.rounds_dealt), {}) == [(1,)]
+        assert statements.rows(connection, query, {"player": 2}) == []
+
+
+def test_a_refused_statement_raises_sqlalchemys_error(database_url: str) -> None:
+    engine = connect(database_url)
+    with writer(engine).connect() as connection, connection.begin():
+        row = {"key": "k", "count": 0, "expires": 1.0}
+        statements.write(connection, insert(KeptState), row)
+        with pytest.raises(IntegrityError), connection.begin_nested():
+            statements.write(connection, insert(KeptState), row)
+        with pytest.raises(IntegrityError), connection.begin_nested():
+            statements.write(connection, insert(KeptState), [row])
+        assert connection.execute(text("SELECT count(*) FROM kept_state")).scalar() == 1
