@@ -25,7 +25,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.cards import CardError, format_cards, parse_cards
+from riverboat.cards import DECK_SIZE, Card, CardError, format_cards, parse_cards
 from riverboat.hands.rankings import FIVE_CARD, FOUR_CARD, THREE_CARD, HandRanking
 
 __all__ = [
@@ -42,6 +42,10 @@ __all__ = [
 Hand = str | Sequence[int]
 Values = npt.NDArray[np.int32]
 Table = npt.NDArray[np.int16]
+
+
+#: the types of a card index that :func:`_one` takes as it is
+_INDICES = (int, Card)
 
 
 class HandError(CardError):
@@ -98,6 +102,13 @@ def _run(kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: Any)
 
 
 def _one(hand: Hand | npt.NDArray[Any], k: int) -> npt.NDArray[np.uint8]:
+    if (
+        not isinstance(hand, str)
+        and len(hand) == k
+        and all(type(c) in _INDICES and 0 <= c < DECK_SIZE for c in hand)
+        and len(set(hand)) == k
+    ):  # k different card indices: nothing to parse or refuse
+        return np.array([hand], dtype=np.uint8)
     cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(list(hand))
     if len(cards) != k:
         raise HandError(f"a hand here has {k} cards, not {len(cards)}: {format_cards(cards)}")
