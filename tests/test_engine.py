@@ -312,7 +312,8 @@ def test_spec_and_rules_json_are_kept_per_rules_object() -> None:
 
     rules = TriCardRules()
     twin = replace(rules)  # equal, an object of its own
-    assert twin == rules and twin is not rules
+    assert twin == rules
+    assert twin is not rules
     assert TriCardRound(rules).spec is TriCardRound(rules).spec
     assert TriCardRound(twin).spec == TriCardRound(rules).spec
     first = to_json(rules)

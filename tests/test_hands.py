@@ -246,12 +246,12 @@ def test_one_hand_valued_again_is_the_same_in_any_order_and_form() -> None:
 
 def test_a_kept_hand_does_not_let_a_look_alike_through() -> None:
     assert evaluate3([1, 2, 3]) == evaluate3([1, 2, 3])  # kept
-    with pytest.raises(ValueError, match="an integer 0..51, not True"):
+    with pytest.raises(ValueError, match=r"an integer 0\.\.51, not True"):
         evaluate3([True, 2, 3])  # equal to (1, 2, 3) as a key, but not a card
     with pytest.raises(ValueError, match="appears twice"):
         evaluate3([2, 2, 3])
     with pytest.raises(HandError, match="has 3 cards, not 4"):
         evaluate3([1, 2, 3, 4])
-    with pytest.raises(ValueError, match="0..51, not 52"):
+    with pytest.raises(ValueError, match=r"0\.\.51, not 52"):
         evaluate3([1, 2, 52])
     assert evaluate3([np.int64(1), np.uint8(2), 3]) == evaluate3([1, 2, 3])
