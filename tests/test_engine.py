@@ -305,3 +305,28 @@ def test_only_a_players_decision_counts_as_the_first_decision_g7() -> None:
     assert tri_card.positions[0].decision == NO_CHOICE  # Pair Plus alone (T3)
     assert tri_card.settled
     assert not tri_card.player_decided
+
+
+def test_spec_and_rules_json_are_kept_per_rules_object() -> None:
+    from riverboat.games.codec import to_json
+
+    rules = TriCardRules()
+    twin = replace(rules)  # equal, an object of its own
+    assert twin == rules
+    assert twin is not rules
+    assert TriCardRound(rules).spec is TriCardRound(rules).spec
+    assert TriCardRound(twin).spec == TriCardRound(rules).spec
+    first = to_json(rules)
+    first["variant"] = "changed"  # the caller's own copy
+    assert to_json(rules)["variant"] == to_json(twin)["variant"] == "standard"
+    other = rules.with_tables(pair_plus="1-3-6-30-40")
+    assert to_json(other)["pair_plus_table"]["name"] == "1-3-6-30-40"
+    assert TriCardRound(other).spec.pay_tables["pair_plus_table"].name == "1-3-6-30-40"
+    flush = parse_cards("Ah 9h 4h")
+    for kept in (rules, other, rules):  # each table pays by its own lines
+        game_round = TriCardRound(kept)
+        game_round.place_wagers({"ante": 500, "pair_plus": 1000})
+        game_round.deal(Deck.stacked([*flush, *parse_cards("Ks Qd 2c")]))
+        game_round.act("raise")
+        paid = 4000 if kept is rules else 3000  # T8: flush 4 to 1, or 3 to 1
+        assert game_round.positions[0].result["pair_plus"] == paid

@@ -6,7 +6,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from riverboat.cards import Rank
+from riverboat.cards import Card, Rank, format_cards
 from riverboat.hands import (
     FIVE_CARD,
     FOUR_CARD,
@@ -229,3 +229,29 @@ def test_bad_single_hands_are_refused() -> None:
         evaluate5("As Kd Qh Jc As")
     with pytest.raises(ValueError, match="not a five-card poker hand value"):
         FIVE_CARD.describe(7462)
+
+
+def test_one_hand_valued_again_is_the_same_in_any_order_and_form() -> None:
+    rng = np.random.default_rng(5)
+    for evaluator in (evaluate3, evaluate4of5, evaluate5, evaluate6, evaluate7):
+        batch = np.array([rng.permutation(52)[: evaluator.size] for _ in range(200)])
+        values = evaluator(batch).tolist()
+        for row, value in zip(batch, values, strict=True):
+            cards = [int(c) for c in row]
+            assert evaluator(cards) == evaluator(cards) == value  # the second one kept
+            assert evaluator([Card(c) for c in reversed(cards)]) == value
+            assert evaluator(row) == evaluator(tuple(cards)) == value
+            assert evaluator(format_cards(cards)) == value
+
+
+def test_a_kept_hand_does_not_let_a_look_alike_through() -> None:
+    assert evaluate3([1, 2, 3]) == evaluate3([1, 2, 3])  # kept
+    with pytest.raises(ValueError, match=r"an integer 0\.\.51, not True"):
+        evaluate3([True, 2, 3])  # equal to (1, 2, 3) as a key, but not a card
+    with pytest.raises(ValueError, match="appears twice"):
+        evaluate3([2, 2, 3])
+    with pytest.raises(HandError, match="has 3 cards, not 4"):
+        evaluate3([1, 2, 3, 4])
+    with pytest.raises(ValueError, match=r"0\.\.51, not 52"):
+        evaluate3([1, 2, 52])
+    assert evaluate3([np.int64(1), np.uint8(2), 3]) == evaluate3([1, 2, 3])

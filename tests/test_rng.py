@@ -133,7 +133,7 @@ def test_first_draw_follows_the_written_specification() -> None:
 def test_rejection_sampling_discards_the_biased_tail() -> None:
     stream = HmacStream(SERVER_SEED, "x", 0)
     # 2**32 % 52 == 48: the top 48 words would favour the low cards, so they are drawn again
-    stream._words = iter([2**32 - 1, 2**32 - 48, 2**32 - 49])
+    stream._words, stream._next = (2**32 - 1, 2**32 - 48, 2**32 - 49), 0  # the block read next
     assert stream.randbelow(52) == (2**32 - 49) % 52
 
 

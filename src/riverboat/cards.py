@@ -129,6 +129,8 @@ class Card(int):
     """
 
     def __new__(cls, index: SupportsIndex) -> Card:
+        if type(index) is int and 0 <= index < DECK_SIZE:  # the common case, checked at once
+            return super().__new__(cls, index)
         if isinstance(index, bool) or not isinstance(index, Integral):
             raise CardError(f"a card index must be an integer 0..51, not {index!r}")
         index = operator.index(index)
@@ -162,13 +164,18 @@ class Card(int):
 
     def name(self, unicode: bool = False) -> str:
         """``"As"``, or ``"A♠"`` with ``unicode=True``."""
-        return self.rank.symbol + (self.suit.glyph if unicode else self.suit.symbol)
+        return (_GLYPH_NAMES if unicode else _NAMES)[self]
 
     def __str__(self) -> str:
-        return self.name()
+        return _NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card({self.name()!r})"
+
+
+#: every card's name by index, ASCII and with the suit's glyph
+_NAMES = tuple(Rank(i >> 2).symbol + Suit(i & 3).symbol for i in range(DECK_SIZE))
+_GLYPH_NAMES = tuple(Rank(i >> 2).symbol + Suit(i & 3).glyph for i in range(DECK_SIZE))
 
 
 def parse_cards(
@@ -201,4 +208,5 @@ def parse_cards(
 
 def format_cards(cards: Iterable[int], unicode: bool = False) -> str:
     """Card names separated by spaces: ``"As Kd"``."""
-    return " ".join(Card(int(c)).name(unicode) for c in cards)
+    names = _GLYPH_NAMES if unicode else _NAMES
+    return " ".join(names[Card(int(c))] for c in cards)

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Iterator, MutableSequence
+import struct
+from collections.abc import Callable, MutableSequence
 from typing import TypeVar
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
 
 T = TypeVar("T")
 _WORD = 2**32
+#: a SHA-256 digest read as 8 big-endian unsigned 4-byte words
+_WORDS = struct.Struct(">8I")
 
 
 def fisher_yates(items: MutableSequence[T], randbelow: Callable[[int], int]) -> None:
@@ -95,26 +98,25 @@ class HmacStream:
             raise ValueError(f"the nonce must be a whole number >= 0, not {nonce!r}")
         self._key = _seed_bytes(server_seed)
         self._prefix = f"{client_seed}:{nonce}:"
-        self._words = self._stream()
-
-    def _stream(self) -> Iterator[int]:
-        block = 0
-        while True:
-            message = (self._prefix + str(block)).encode()
-            digest = hmac.new(self._key, message, hashlib.sha256).digest()
-            for offset in range(0, len(digest), 4):
-                yield int.from_bytes(digest[offset : offset + 4], "big")
-            block += 1
+        self._block = 0  # the next block's number
+        self._words: tuple[int, ...] = ()  # the current block's 8 words
+        self._next = 0  # the next unread word of the current block
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` by rejection sampling."""
         if not 0 < n <= _WORD:
             raise ValueError(f"randbelow needs 1 <= n <= 2**32, not {n}")
         limit = _WORD - _WORD % n
-        for word in self._words:
+        while True:
+            if self._next == len(self._words):  # the next block (step 1)
+                message = (self._prefix + str(self._block)).encode()
+                self._words = _WORDS.unpack(hmac.digest(self._key, message, "sha256"))
+                self._block += 1
+                self._next = 0
+            word = self._words[self._next]
+            self._next += 1
             if word < limit:
                 return word % n
-        raise AssertionError("the HMAC stream is endless")  # pragma: no cover
 
 
 def derive_order(server_seed: str, client_seed: str, nonce: int, n: int = 52) -> list[int]:

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -118,8 +119,10 @@ class FairSource:
         """SHA-256 of the server seed, safe to show before the deal."""
         return commitment(self.server_seed)
 
-    def randbelow(self, n: int) -> int:
-        return self._stream.randbelow(n)
+    @property
+    def randbelow(self) -> Callable[[int], int]:
+        """Draws from the round's HMAC stream (its own method: one call a draw)."""
+        return self._stream.randbelow
 
 
 def shuffled(n: int, source: RandomSource) -> list[int]:

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from riverboat.cards import Card
 from riverboat.deck import Shoe
 from riverboat.games.engine import Round
+from riverboat.games.once import by_identity
 from riverboat.games.rules import RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, ShoeSpec
 from riverboat.money import Cents, winnings
@@ -148,6 +149,7 @@ def coup(
     return player_total.astype(np.int64), banker_total.astype(np.int64), cards
 
 
+@by_identity
 def spec(rules: BaccaratRules) -> GameSpec:
     """Baccarat's shape: Player and Banker take two or three cards by the drawing
     rules (B3-B6) from a shoe with a burn (B1); no decisions; seven seats may bet."""

@@ -21,6 +21,8 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from riverboat.games.once import by_identity
+
 __all__ = ["from_json", "to_json"]
 
 T = TypeVar("T")
@@ -31,7 +33,7 @@ def to_json(value: Any) -> Any:
     or change it; a frozen dataclass's is worked out once and copied)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         try:
-            return json.loads(_dataclass_text(typing.cast(Hashable, value)))
+            return json.loads(_text(value))
         except TypeError:  # not hashable: not a frozen value, so not kept
             return _dataclass_json(value)
     if isinstance(value, Fraction):
@@ -53,6 +55,14 @@ def from_json(kind: type[T], data: Any) -> T:
     if text is None:
         return typing.cast(T, _build(kind, data))
     return typing.cast(T, _built(typing.cast(Hashable, kind), text))
+
+
+@by_identity
+def _text(value: Any) -> str:
+    """A frozen dataclass's JSON text, found by identity before equality (hashing a
+    rules object, its pay tables and fractions field by field, costs more than the
+    text's copy); :class:`TypeError` if it is not hashable."""
+    return _dataclass_text(typing.cast(Hashable, value))
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from riverboat.cards import Rank
 from riverboat.games.engine import Round
+from riverboat.games.once import by_identity
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import FOUR_CARD, FourCard, evaluate4of5
@@ -100,6 +101,7 @@ class Crazy4Rules:
         )
 
 
+@by_identity
 def spec(rules: Crazy4Rules) -> GameSpec:
     """Crazy 4's shape: five cards to each position and the dealer (C2), up to six
     seats with a blind second position each (C8), Play 1x or up to 3x (C3)."""

@@ -64,11 +64,31 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         """The event's one JSON form: ``{"kind": ..., fields...}``."""
-        values = {field.name: getattr(self, field.name) for field in fields(self)}
-        return {"kind": self.kind, **_plain(values)}
+        found: dict[str, Any] = {"kind": self.kind}
+        for name in _names(type(self)):
+            found[name] = _plain(getattr(self, name))
+        return found
+
+
+#: each event class's field names, in order, as read by :func:`_names`
+_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _names(kind: type[Event]) -> tuple[str, ...]:
+    """An event class's field names, in order (read once per class)."""
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(field.name for field in fields(kind))
+    return names
+
+
+#: values that are their own JSON form, checked before the abstract types
+_SCALARS = frozenset({int, str, bool, float, type(None)})
 
 
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, tuple | list):
@@ -162,7 +182,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
             f"no event kind {data.get('kind')!r}; the kinds are {', '.join(_KINDS)}"
         )
     given = {key: value for key, value in data.items() if key != "kind"}
-    names = [field.name for field in fields(kind)]
+    names = _names(kind)
     if set(given) != set(names):
         raise EventError(
             f"a {kind.kind} event has the fields {', '.join(names)}, "

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from riverboat.cards import Card, Rank
 from riverboat.games.engine import Round
+from riverboat.games.once import by_identity
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6
@@ -82,6 +83,7 @@ class RabbitHunterRules:
             raise RulesError(f"the maximum payout must be positive, not {self.max_payout}")
 
 
+@by_identity
 def spec(rules: RabbitHunterRules) -> GameSpec:
     """Rabbit Hunter's shape: five cards each (R3), the rabbit on Buy & Play (R4)."""
     return GameSpec(

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from riverboat.errors import IllegalAction
+from riverboat.games.once import by_identity
 from riverboat.hands import HandRanking
 from riverboat.money import Cents, format_money
 
@@ -106,8 +106,7 @@ class PayTable:
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Numerator and denominator of "X to 1" for each value (0 where none pays)."""
         index = self.lookup(ranking, values)
-        numerators = np.array([0, *(line.pays.numerator for line in self.lines)], np.int64)
-        denominators = np.array([1, *(line.pays.denominator for line in self.lines)], np.int64)
+        numerators, denominators = _ratios(self)
         return numerators[index + 1], denominators[index + 1]
 
     def winnings(
@@ -136,12 +135,30 @@ def _ratio_text(pays: Fraction) -> str:
     return str(pays)
 
 
-@cache
+@by_identity
+def _ratios(table: PayTable) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Numerators and denominators of a table's lines, after a 0 to 1 for no line."""
+    numerators = np.array([0, *(line.pays.numerator for line in table.lines)], np.int64)
+    denominators = np.array([1, *(line.pays.denominator for line in table.lines)], np.int64)
+    return numerators, denominators
+
+
+@by_identity
+def _line_indices(table: PayTable) -> dict[HandRanking, npt.NDArray[np.intp]]:
+    """A table's :func:`_line_index` by ranking, filled as they are asked for."""
+    return {}
+
+
 def _line_index(table: PayTable, ranking: HandRanking) -> npt.NDArray[np.intp]:
-    index = np.full(ranking.count, -1, dtype=np.intp)
-    for position in range(len(table.lines) - 1, -1, -1):  # weakest first; stronger overwrite
-        index[ranking.lowest(*table.lines[position].at_least) :] = position
-    return index
+    """The index of the line each value of ``ranking`` reaches in ``table``, or -1."""
+    indices = _line_indices(table)
+    found = indices.get(ranking)
+    if found is None:
+        found = np.full(ranking.count, -1, dtype=np.intp)
+        for position in range(len(table.lines) - 1, -1, -1):  # weakest first; stronger overwrite
+            found[ranking.lowest(*table.lines[position].at_least) :] = position
+        indices[ranking] = found
+    return found
 
 
 def check_wagers(

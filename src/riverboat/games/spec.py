@@ -95,8 +95,19 @@ class OptionSpec:
         >>> OptionSpec("play", "Play", Fraction(1), Fraction(3)).bounds(500, False)
         (500, 500)
         """
-        least = int(self.stake * ante)
-        return least, int((self.most if reaches_most else self.stake) * ante)
+        least = _times(self.stake, ante)
+        return least, _times(self.most if reaches_most else self.stake, ante)
+
+
+def _times(ratio: Fraction, cents: Cents) -> Cents:
+    """``int(ratio * cents)``, toward zero, without building a fraction.
+
+    >>> _times(Fraction(3, 2), 333), _times(Fraction(3, 2), -333)
+    (499, -499)
+    """
+    product = ratio.numerator * int(cents)
+    whole = product // ratio.denominator if product >= 0 else -(-product // ratio.denominator)
+    return whole
 
 
 @dataclass(frozen=True)

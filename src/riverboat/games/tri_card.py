@@ -27,6 +27,7 @@ import numpy.typing as npt
 from riverboat.cards import Rank
 from riverboat.games.engine import Round
 from riverboat.games.events import NO_CHOICE
+from riverboat.games.once import by_identity
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
 from riverboat.hands import THREE_CARD, ThreeCard, evaluate3
@@ -187,6 +188,7 @@ def settle(
 _LABELS = {"ante": "Ante", "raise": "Raise", "ante_bonus": "Ante Bonus", "pair_plus": "Pair Plus"}
 
 
+@by_identity
 def spec(rules: TriCardRules) -> GameSpec:
     """Tri-Card's shape: three cards each (T2); Fold or Raise with an Ante (T3)."""
     return GameSpec(

@@ -25,7 +25,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.cards import CardError, format_cards, parse_cards
+from riverboat.cards import DECK_SIZE, Card, CardError, format_cards, parse_cards
 from riverboat.hands.rankings import FIVE_CARD, FOUR_CARD, THREE_CARD, HandRanking
 
 __all__ = [
@@ -42,6 +42,12 @@ __all__ = [
 Hand = str | Sequence[int]
 Values = npt.NDArray[np.int32]
 Table = npt.NDArray[np.int16]
+
+
+#: the types of a card index that :func:`_indices` takes as it is
+_INDICES = (int, Card)
+#: how many hands' values one evaluator keeps
+_MOST_KEPT = 4096
 
 
 class HandError(CardError):
@@ -104,6 +110,17 @@ def _one(hand: Hand | npt.NDArray[Any], k: int) -> npt.NDArray[np.uint8]:
     return np.array([cards], dtype=np.uint8)
 
 
+def _indices(hand: Hand, k: int) -> tuple[int, ...] | None:
+    """The hand as a key when it is ``k`` different card indices (nothing to parse or
+    refuse), else None."""
+    if isinstance(hand, str) or len(hand) != k:
+        return None
+    key = tuple(hand)
+    if all(type(c) in _INDICES and 0 <= c < DECK_SIZE for c in key) and len(set(key)) == k:
+        return key
+    return None
+
+
 class Evaluator:
     """A hand evaluator: call it on one hand (returns an ``int``) or an (n, k) array.
 
@@ -120,19 +137,29 @@ class Evaluator:
         self.ranking = ranking
         self._run = run
         self.__doc__ = doc
+        #: one hand's value by its cards as given: a round values its hands several
+        #: times (settlement, description, the view's names)
+        self._values: dict[tuple[int, ...], int] = {}
 
     @overload
     def __call__(self, hands: npt.NDArray[Any]) -> Values: ...
     @overload
     def __call__(self, hands: Hand) -> int: ...
     def __call__(self, hands: npt.NDArray[Any] | Hand) -> Values | int:
-        if isinstance(hands, np.ndarray) and hands.ndim != 1:
-            return self._run(hands)
-        return int(
-            self._run(
-                _one([int(c) for c in hands] if isinstance(hands, np.ndarray) else hands, self.size)
-            )[0]
-        )
+        if isinstance(hands, np.ndarray):
+            if hands.ndim != 1:
+                return self._run(hands)
+            hands = [int(c) for c in hands]
+        key = _indices(hands, self.size)
+        if key is None:  # parsed, or refused with its reason
+            return int(self._run(_one(hands, self.size))[0])
+        value = self._values.get(key)
+        if value is None:
+            value = int(self._run(np.array([key], dtype=np.uint8))[0])
+            if len(self._values) >= _MOST_KEPT:
+                self._values.clear()
+            self._values[key] = value
+        return value
 
     def __repr__(self) -> str:
         return f"<evaluator of {self.size} cards: {self.ranking.name}>"
