@@ -40,6 +40,7 @@ other database error is the server's fault and stays a 500.
 from __future__ import annotations
 
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
@@ -72,6 +73,7 @@ __all__ = [
     "MESSAGE_LIMIT",
     "NO_ANSWER",
     "RATE_LIMITED",
+    "RESPONSES",
     "RETRY_SECONDS",
     "SERVER_ERROR",
     "STATUS",
@@ -124,6 +126,14 @@ class ErrorBody(BaseModel):
 
     error: str
     code: str
+
+
+#: every route's refusals in the schema: one body shape (each router declares them,
+#: so its routes carry them wherever they are served)
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ErrorBody, "description": "Refused: what and why"},
+    "503": {"model": ErrorBody, "description": "The database did not answer"},
+}
 
 
 def error_body(message: str, code: str) -> dict[str, str]:
