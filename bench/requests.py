@@ -3,11 +3,12 @@ and POST /api/rounds/{id}/actions outside the table service, this tree against a
 baseline ref's, measured in the same run.
 
 A child process per version builds the app (``create_app`` on a fresh SQLite file,
-no house edges, a rate limit no round reaches), logs a player in, then drives the
-ASGI app directly (no sockets, no HTTP client: a scope, a body, the answer's
-messages collected) for --rounds Tri-Card rounds, deal then raise, one request at a
-time. It reads the process's CPU time around the rounds, the event loop's (the main
-thread's), and the service's: each service call's CPU time in the thread that runs it
+no house edges, a rate limit no round reaches, the host names ``riverboat serve``
+allows on a loopback address), logs a player in, then drives the ASGI app directly
+(no sockets, no HTTP client: a scope, a body, the answer's messages collected) for
+--rounds Tri-Card rounds, deal then raise, one request at a time. It reads the
+process's CPU time around the rounds, the event loop's (the main thread's), and the
+service's: each service call's CPU time in the thread that runs it
 (``time.thread_time``: ``TableService.start_round`` and ``act`` wrapped) plus the
 SQLite writer thread's (group commit: the service's writes run there); what the app
 spends outside the service is the difference. The children run in turn, --repeats
@@ -42,6 +43,8 @@ from load import checked_out  # noqa: E402  (bench/load.py: a ref in a temporary
 PASSWORD = "bench-password-long-enough"
 CSRF = "bench-csrf-token-0123456789"
 WARM_UP = 30  # rounds played before the timing starts (imports, caches, the pool)
+#: the host names `riverboat serve` on a loopback address answers to (and no other)
+LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"]
 #: the name of the thread that runs an SQLite engine's writes (riverboat.store.commits)
 WRITER = "riverboat-writer"
 
@@ -129,7 +132,11 @@ async def _rounds(rounds: int) -> dict[str, float]:
 
     folder = tempfile.mkdtemp()
     app = create_app(
-        f"sqlite:///{folder}/bench.db", local_player=False, house_edges=False, rate_limit=10**9
+        f"sqlite:///{folder}/bench.db",
+        local_player=False,
+        house_edges=False,
+        rate_limit=10**9,
+        allowed_hosts=LOOPBACK,
     )
     service = app.state.service
     service.register("bench", PASSWORD)

@@ -40,6 +40,7 @@ other database error is the server's fault and stays a 500.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -261,6 +262,7 @@ class TrustedHosts:
         await self.app(scope, receive, send)
 
 
+@lru_cache(maxsize=32)  # a server hears few Host headers; a flood of others only cycles
 def _host_name(host: str) -> str | None:
     """The name a Host header names (no port, no brackets, lower case), or None if the
     header cannot be read (``[::1``, ``[x]``, a port that is not a number): a name no
