@@ -24,8 +24,9 @@ from typing import Any
 from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from starlette._utils import get_route_path  # the path a router matches (its own helper)
 from starlette.requests import HTTPConnection, cookie_parser
-from starlette.routing import BaseRoute, get_route_path
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from riverboat.errors import BadCredentials, Refusal, TooLarge
