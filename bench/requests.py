@@ -4,17 +4,17 @@ baseline ref's, measured in the same run.
 
 A child process per version builds the app (``create_app`` on a fresh SQLite file,
 no house edges, a rate limit no round reaches, the host names ``riverboat serve``
-allows on a loopback address), logs a player in, then drives the ASGI app directly
-(no sockets, no HTTP client: a scope, a body, the answer's messages collected) for
---rounds Tri-Card rounds, deal then raise, one request at a time. It reads the
-process's CPU time around the rounds, the event loop's (the main thread's), and the
-service's: each service call's CPU time in the thread that runs it
-(``time.thread_time``: ``TableService.start_round`` and ``act`` wrapped) plus the
-SQLite writer thread's (group commit: the service's writes run there); what the app
-spends outside the service is the difference. The children run in turn, --repeats
-times each (the machine is shared: of each version's repeats, the one that spent
-least outside the service is reported, and the ratios compare versions measured in
-the same run).
+allows on a loopback address; then ``settle``, where the version has it, as
+``serve`` does), logs a player in, then drives the ASGI app directly (no sockets, no
+HTTP client: a scope, a body, the answer's messages collected) for --rounds Tri-Card
+rounds, deal then raise, one request at a time. It reads the process's CPU time
+around the rounds, the event loop's (the main thread's), and the service's: each
+service call's CPU time in the thread that runs it (``time.thread_time``:
+``TableService.start_round`` and ``act`` wrapped) plus the SQLite writer thread's
+(group commit: the service's writes run there); what the app spends outside the
+service is the difference. The children run in turn, --repeats times each (the
+machine is shared: of each version's repeats, the one that spent least outside the
+service is reported, and the ratios compare versions measured in the same run).
 
     python bench/requests.py [--rounds 400] [--repeats 3] [--baseline-ref GIT_REF]
 """
@@ -128,6 +128,7 @@ def _writers_cpu() -> dict[int, float]:
 
 
 async def _rounds(rounds: int) -> dict[str, float]:
+    from riverboat.web import app as web_app
     from riverboat.web.app import create_app
 
     folder = tempfile.mkdtemp()
@@ -138,6 +139,9 @@ async def _rounds(rounds: int) -> dict[str, float]:
         rate_limit=10**9,
         allowed_hosts=LOOPBACK,
     )
+    settle = getattr(web_app, "settle", None)
+    if settle is not None:  # as `riverboat serve` does before it serves, in a tree that does
+        settle()
     service = app.state.service
     service.register("bench", PASSWORD)
     driver = Driver(app)
