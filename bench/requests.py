@@ -16,7 +16,17 @@ service is the difference. The children run in turn, --repeats times each (the
 machine is shared: of each version's repeats, the one that spent least outside the
 service is reported, and the ratios compare versions measured in the same run).
 
+With --served (and --baseline-ref) both versions' ``riverboat serve`` run at once
+instead, each on a fresh SQLite file under --players saturating players (Tri-Card,
+deal then raise, over loopback, from one client process: ``bench/load.py``'s), for
+--stretches stretches of --seconds; each server's CPU time (Linux's ``/proc``) per
+settled round, uvicorn included, is printed stretch by stretch. Both meet the same
+machine at the same moment, so CPU per round compares them where rounds per second,
+one version after the other, swing with whatever else the machine runs.
+
     python bench/requests.py [--rounds 400] [--repeats 3] [--baseline-ref GIT_REF]
+    python bench/requests.py --served --baseline-ref GIT_REF [--players 32]
+                             [--seconds 12] [--stretches 4]
 """
 
 from __future__ import annotations
@@ -31,14 +41,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import checked_out  # noqa: E402  (bench/load.py: a ref in a temporary worktree)
+import load  # noqa: E402  (bench/load.py: a ref in a temporary worktree, its players)
 
 PASSWORD = "bench-password-long-enough"
 CSRF = "bench-csrf-token-0123456789"
@@ -202,18 +212,78 @@ def measure(tree: Path, rounds: int) -> dict[str, float]:
     return figures
 
 
+def _server_cpu(port: str) -> float:
+    """The CPU seconds so far of the `riverboat serve` listening on ``port``."""
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            if b"serve" not in command or port.encode() not in command:
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # not a process, or one that ended meanwhile
+            continue
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    raise LookupError(f"no server on port {port}")
+
+
+def served(ref: str, players: int, seconds: float, stretches: int) -> None:
+    """This tree's server and ``ref``'s at once, each under ``players`` players."""
+
+    async def run(bases: dict[str, str]) -> None:
+        groups = {
+            version: await asyncio.gather(
+                *(
+                    load.log_in(base, load.player_address(n + at), f"player{n}", load.PASSWORD)
+                    for n in range(players)
+                )
+            )
+            for at, (version, base) in zip((0, players), bases.items(), strict=True)
+        }
+        ports = {version: base.rsplit(":", 1)[1] for version, base in bases.items()}
+        print(f"{'stretch':<8} {'version':<8} {'rounds/s':>9} {'CPU ms a round':>15}")
+        for number in range(1, stretches + 1):
+            before = {version: _server_cpu(port) for version, port in ports.items()}
+            done = await asyncio.gather(*(load.stretch(c, seconds) for c in groups.values()))
+            for (version, port), figures in zip(ports.items(), done, strict=True):
+                spent = _server_cpu(port) - before[version]
+                rounds = figures["rounds_per_s"] * seconds
+                each = spent / rounds * 1000 if rounds else float("nan")
+                print(f"{number:<8} {version:<8} {figures['rounds_per_s']:9.1f} {each:15.2f}")
+        for clients in groups.values():
+            await asyncio.gather(*(c.aclose() for c in clients))
+
+    with load.checked_out(ref) as old, ExitStack() as servers:
+        folder = Path(tempfile.mkdtemp())
+        bases = {
+            version: servers.enter_context(
+                load.serving(tree, f"sqlite:///{folder / f'{version}.db'}", players)
+            )
+            for version, tree in (("new", ROOT), ("old", old))
+        }
+        asyncio.run(run(bases))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--baseline-ref", help="also measure this git ref: new/old ratios")
+    parser.add_argument("--served", action="store_true", help="both servers at once")
+    parser.add_argument("--players", type=int, default=32, help="with --served: per server")
+    parser.add_argument("--seconds", type=float, default=12.0, help="with --served")
+    parser.add_argument("--stretches", type=int, default=4, help="with --served")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child(args.child)
         return 0
+    if args.served:
+        if not args.baseline_ref:
+            parser.error("--served compares with --baseline-ref")
+        served(args.baseline_ref, args.players, args.seconds, args.stretches)
+        return 0
     trees = {"new": ROOT}
-    baseline = checked_out(args.baseline_ref) if args.baseline_ref else nullcontext(None)
+    baseline = load.checked_out(args.baseline_ref) if args.baseline_ref else nullcontext(None)
     with baseline as old:
         if old is not None:
             trees["old"] = old
