@@ -4,7 +4,7 @@ baseline ref's, measured in the same run.
 
 A child process per version builds the app (``create_app`` on a fresh SQLite file,
 no house edges, a rate limit no round reaches, the host names ``riverboat serve``
-allows on a loopback address; then ``settle``, where the version has it, as
+allows on a loopback address; then ``freeze_startup``, where the version has it, as
 ``serve`` does), logs a player in, then drives the ASGI app directly (no sockets, no
 HTTP client: a scope, a body, the answer's messages collected) for --rounds Tri-Card
 rounds, deal then raise, one request at a time. It reads the process's CPU time
@@ -149,9 +149,9 @@ async def _rounds(rounds: int) -> dict[str, float]:
         rate_limit=10**9,
         allowed_hosts=LOOPBACK,
     )
-    settle = getattr(web_app, "settle", None)
-    if settle is not None:  # as `riverboat serve` does before it serves, in a tree that does
-        settle()
+    freeze = getattr(web_app, "freeze_startup", None)
+    if freeze is not None:  # as `riverboat serve` does before it serves, in a tree that does
+        freeze()
     service = app.state.service
     service.register("bench", PASSWORD)
     driver = Driver(app)

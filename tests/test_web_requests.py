@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from riverboat.store.state import MemoryStore, RedisStore
 from riverboat.table.views import RoundView
-from riverboat.web.app import create_app, settle
+from riverboat.web.app import create_app, freeze_startup
 from riverboat.web.deps import Sessions
 
 PASSWORD = "a long password"
@@ -172,10 +172,10 @@ def test_every_route_in_the_schema_names_its_refusals(logged_in: TestClient) -> 
             assert shape == {"$ref": "#/components/schemas/ErrorBody"}, (path, method, status)
 
 
-def test_settle_sets_what_the_process_built_aside_from_the_collector() -> None:
+def test_freeze_startup_sets_what_the_process_built_aside_from_the_collector() -> None:
     gc.unfreeze()
     try:
-        settle()
+        freeze_startup()
         assert gc.get_freeze_count() > 10_000  # the modules and everything they built
         cycle: list[Any] = []
         cycle.append(cycle)

@@ -53,8 +53,8 @@ __all__ = [
     "SETTINGS",
     "app_from_environment",
     "create_app",
+    "freeze_startup",
     "server_options",
-    "settle",
 ]
 
 #: the environment variable that carries :func:`create_app`'s settings to each of
@@ -176,11 +176,11 @@ def app_from_environment() -> FastAPI:
     if settings.get("tables") is not None:
         settings["tables"] = [TableConfig.model_validate(t) for t in settings["tables"]]
     app = create_app(**settings)
-    settle()
+    freeze_startup()
     return app
 
 
-def settle() -> None:
+def freeze_startup() -> None:
     """Before a server starts serving: what the process has built so far (the modules
     imported, numba's and SQLAlchemy's and pydantic's own, the app) is set outside the
     garbage collector's reach, its garbage collected first. All of it lives as long as
