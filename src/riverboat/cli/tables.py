@@ -88,7 +88,7 @@ def serve(
         _check_redis(redis, database)
     import uvicorn
 
-    from riverboat.web.app import SETTINGS, create_app, server_options
+    from riverboat.web.app import SETTINGS, create_app, freeze_startup, server_options
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
@@ -103,6 +103,7 @@ def serve(
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     if workers == 1:
         application = create_app(**settings, tables=configs, recover=True)
+        freeze_startup()
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return
     from riverboat.table.service import TableService

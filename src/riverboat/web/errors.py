@@ -40,6 +40,8 @@ other database error is the server's fault and stays a 500.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
@@ -72,6 +74,7 @@ __all__ = [
     "MESSAGE_LIMIT",
     "NO_ANSWER",
     "RATE_LIMITED",
+    "RESPONSES",
     "RETRY_SECONDS",
     "SERVER_ERROR",
     "STATUS",
@@ -124,6 +127,14 @@ class ErrorBody(BaseModel):
 
     error: str
     code: str
+
+
+#: every route's refusals in the schema: one body shape (each router declares them,
+#: so its routes carry them wherever they are served)
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ErrorBody, "description": "Refused: what and why"},
+    "503": {"model": ErrorBody, "description": "The database did not answer"},
+}
 
 
 def error_body(message: str, code: str) -> dict[str, str]:
@@ -251,6 +262,7 @@ class TrustedHosts:
         await self.app(scope, receive, send)
 
 
+@lru_cache(maxsize=32)  # a server hears few Host headers; a flood of others only cycles
 def _host_name(host: str) -> str | None:
     """The name a Host header names (no port, no brackets, lower case), or None if the
     header cannot be read (``[::1``, ``[x]``, a port that is not a number): a name no

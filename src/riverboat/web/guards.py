@@ -24,8 +24,9 @@ from typing import Any
 from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from starlette._utils import get_route_path  # the path a router matches (its own helper)
 from starlette.requests import HTTPConnection, cookie_parser
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from riverboat.errors import BadCredentials, Refusal, TooLarge
@@ -79,10 +80,11 @@ class BodyGuard:
         self, app: ASGIApp, routes: Iterable[BaseRoute] = (), limit: int = BODY_LIMIT
     ) -> None:
         self.app, self.limit = app, limit
-        # the routes that take a body, with what they depend on: a route without a
-        # body checks in its own order
+        # the routes that take a body (their methods and path patterns, as Starlette
+        # matches a route in full), with what they depend on: a route without a body
+        # checks in its own order
         self.routes = [
-            (route, frozenset(_calls(route.dependant)))
+            (route.methods, route.path_regex, frozenset(_calls(route.dependant)))
             for route in routes
             if isinstance(route, APIRoute) and route.body_field is not None
         ]
@@ -91,7 +93,12 @@ class BodyGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        matched = (needs for route, needs in self.routes if route.matches(scope)[0] is Match.FULL)
+        method, path = scope["method"], get_route_path(scope)
+        matched = (
+            needs
+            for methods, pattern, needs in self.routes
+            if (not methods or method in methods) and pattern.match(path)
+        )
         needs = next(matched, None)
         try:
             if needs is not None:

@@ -11,11 +11,12 @@ from riverboat.games.chips import hold, tap
 from riverboat.table.views import GameInfo, NextCommitment, RoadsView, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.edges import edges, house_edge, strategy_card
+from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ChipRequest
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 @router.get("/games", response_model=list[GameInfo])

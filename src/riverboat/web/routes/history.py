@@ -11,11 +11,11 @@ from riverboat.table.service import TableService
 from riverboat.table.throttle import Busy
 from riverboat.table.views import ExportedRound
 from riverboat.web.deps import Budgets, Player, Service, Spend
-from riverboat.web.errors import ErrorBody
+from riverboat.web.errors import RESPONSES, ErrorBody
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 _BUSY = (

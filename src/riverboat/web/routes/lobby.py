@@ -7,10 +7,11 @@ from fastapi import APIRouter, Request
 
 from riverboat.table.views import LobbyView
 from riverboat.web.deps import SessionToken, get_lobby, player_of
+from riverboat.web.errors import RESPONSES
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 @router.get("/lobby", response_model=LobbyView)

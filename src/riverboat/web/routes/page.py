@@ -10,11 +10,12 @@ from fastapi.responses import HTMLResponse
 
 from riverboat.rng import new_token
 from riverboat.web.deps import CSRF_COOKIE
+from riverboat.web.errors import RESPONSES
 
 __all__ = ["STATIC", "router"]
 
 STATIC = files("riverboat.web") / "static"
-router = APIRouter()
+router = APIRouter(responses=RESPONSES)
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -22,12 +22,12 @@ from riverboat.web.deps import (
     SessionToken,
     Spend,
 )
-from riverboat.web.errors import ErrorBody
+from riverboat.web.errors import RESPONSES, ErrorBody
 from riverboat.web.models import Login
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 @router.get("/me", response_model=MeView)

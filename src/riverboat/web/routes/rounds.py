@@ -12,11 +12,12 @@ from riverboat.games import find_game
 from riverboat.table.coach import coach_round
 from riverboat.table.views import CoachVerdict, HintOption, RoundView
 from riverboat.web.deps import Checked, GameName, Player, Service
+from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest, answer
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 # The round routes send the service's view as it is (models.answer): its model is

@@ -41,13 +41,13 @@ from riverboat.web.deps import (
     get_sessions,
     player_of,
 )
-from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, code_of
+from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, RESPONSES, code_of
 from riverboat.web.guards import BODY_LIMIT, json_problem
 from riverboat.web.models import first_problem
 
 __all__ = ["act_on", "router"]
 
-router = APIRouter()
+router = APIRouter(responses=RESPONSES)
 #: what a send or receive raises once the client has gone
 _GONE = (WebSocketDisconnect, RuntimeError, OSError)
 PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
