@@ -446,10 +446,13 @@ def main(argv: list[str] | None = None) -> int:
 #: the figures whose spread over the repeats is shown: (column, figure)
 SPREAD = [("rounds/s", "rounds_per_s"), ("p99 ms", "p99_ms"), ("paced99", "paced_p99_ms")]
 ATTACKED_SPREAD = [("att p99", "attacked_p99_ms"), ("owner s", "attacked_log_in_s")]
+#: the figures the medians' row adds up over the repeats instead
+COUNTED = {"tracebacks", "dropped", "paced_dropped", "attacked_dropped"}
 
 
 def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
-    """Each figure's median over ``runs``; the tracebacks, added up.
+    """Each figure's median over ``runs``; the tracebacks and dropped connections, added
+    up.
 
     >>> _medians([{"p99_ms": 3.0, "tracebacks": 1}, {"p99_ms": 1.0, "tracebacks": 0},
     ...           {"p99_ms": 2.0, "tracebacks": 0}])
@@ -457,7 +460,7 @@ def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
     """
     return {
         key: sum(run[key] for run in runs)
-        if key == "tracebacks"
+        if key in COUNTED
         else statistics.median(run[key] for run in runs)
         for key in runs[0]
     }
