@@ -24,7 +24,10 @@ attackers got a second, the share of refusals that said Retry-After in a JSON bo
 and the seconds the attacked account's owner took to log in meanwhile. With
 --baseline-ref the same load runs against that git ref's server too (checked out into
 a temporary worktree), one after the other for each database and player count, and
-the new/old ratios are printed.
+the new/old ratios are printed. With --repeats N each server runs its stretches N
+times, a fresh server each time (new, old, new, old, ... with --baseline-ref), and the
+tables give the median of each figure, the spread (min-max) of rounds/s, the p99s and
+the owner's log-in beside it, and the ratios of the medians.
 
 One asyncio process drives every player (httpx); on a small machine the client and
 the server share the CPUs, which bounds the figures at high player counts: read the
@@ -32,6 +35,7 @@ ratios, which compare peers measured in the same run.
 
     python bench/load.py [--players 8,64,256] [--seconds 8] [--think 1.0] [--attackers]
                          [--databases sqlite,postgresql] [--baseline-ref GIT_REF]
+                         [--repeats N]
 """
 
 from __future__ import annotations
@@ -291,7 +295,7 @@ async def _attack(base: str, players: int, running: Event, stop: Event) -> dict[
         transport = httpx.AsyncHTTPTransport(local_address=attacker_address(number))
         async with httpx.AsyncClient(base_url=base, transport=transport, timeout=120) as client:
             await client.get("/")
-            headers = {"X-CSRF-Token": client.cookies.get("riverboat_csrf", "")}
+            headers = {"X-CSRF-Token": client.cookies.get("riverboat_csrf") or ""}
             wrong = {"name": VICTIM, "password": "not-the-password"}
             while not stop.is_set():
                 count(await client.post("/api/login", json=wrong, headers=headers))
@@ -400,35 +404,90 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--attackers", action="store_true", help="a second stretch beside them")
     parser.add_argument("--baseline-ref", help="also run this git ref's server: new/old ratios")
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="stretches per server: medians and spreads"
+    )
     add_postgres_option(parser)
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.players.split(",")]
     kinds = args.databases.split(",")
-    results: dict[tuple[str, int, str], dict[str, float]] = {}
+    runs: dict[tuple[str, int, str], list[dict[str, float]]] = {}
     print(_header(args.attackers), flush=True)
     if args.think <= 0:
         parser.error("--think is a pause in seconds, more than 0")
+    if args.repeats < 1:
+        parser.error("--repeats is how many times each server runs its stretches, 1 or more")
     with tempfile.TemporaryDirectory() as folder, _baseline(args.baseline_ref) as old:
         trees = {"new": ROOT, **({"old": old} if old else {})}
         for kind in kinds:
             for players in counts:
-                for version, tree in trees.items():
-                    try:
-                        with (
-                            database(kind, Path(folder), args.postgres) as url,
-                            serving(tree, url, players) as base,
-                        ):
-                            figures = measure(
-                                base, players, args.seconds, args.think, args.attackers
-                            )
-                    except (RuntimeError, httpx.HTTPError) as error:  # said, and the rest run
-                        print(f"{kind:<10} {players:>7} {version:<4} did not finish: {error}")
-                        continue
-                    figures["tracebacks"] = TRACEBACKS.pop(url)
-                    results[kind, players, version] = figures
-                    _print_row(kind, players, version, figures, args.attackers)
-    _print_table(results, args)
+                for _ in range(args.repeats):  # new, old, new, old, ...: both see the same load
+                    for version, tree in trees.items():
+                        try:
+                            with (
+                                database(kind, Path(folder), args.postgres) as url,
+                                serving(tree, url, players) as base,
+                            ):
+                                figures = measure(
+                                    base, players, args.seconds, args.think, args.attackers
+                                )
+                        except (RuntimeError, httpx.HTTPError) as error:  # said; the rest run
+                            print(f"{kind:<10} {players:>7} {version:<4} did not finish: {error}")
+                            continue
+                        figures["tracebacks"] = TRACEBACKS.pop(url)
+                        runs.setdefault((kind, players, version), []).append(figures)
+                        _print_row(kind, players, version, figures, args.attackers)
+    _print_table({key: _medians(found) for key, found in runs.items()}, args)
+    if args.repeats > 1:
+        _print_spreads(runs, args.attackers)
     return 0
+
+
+#: the figures whose spread over the repeats is shown: (column, figure)
+SPREAD = [("rounds/s", "rounds_per_s"), ("p99 ms", "p99_ms"), ("paced99", "paced_p99_ms")]
+ATTACKED_SPREAD = [("att p99", "attacked_p99_ms"), ("owner s", "attacked_log_in_s")]
+#: the figures the medians' row adds up over the repeats instead
+COUNTED = {"tracebacks", "dropped", "paced_dropped", "attacked_dropped"}
+
+
+def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over ``runs``; the tracebacks and dropped connections, added
+    up.
+
+    >>> _medians([{"p99_ms": 3.0, "tracebacks": 1}, {"p99_ms": 1.0, "tracebacks": 0},
+    ...           {"p99_ms": 2.0, "tracebacks": 0}])
+    {'p99_ms': 2.0, 'tracebacks': 1}
+    """
+    return {
+        key: sum(run[key] for run in runs)
+        if key in COUNTED
+        else statistics.median(run[key] for run in runs)
+        for key in runs[0]
+    }
+
+
+def _print_spreads(
+    runs: dict[tuple[str, int, str], list[dict[str, float]]], attackers: bool
+) -> None:
+    """The lowest and the highest of the figures whose medians the table gives."""
+    shown = SPREAD + (ATTACKED_SPREAD if attackers else [])
+    print("\nspread (min-max) over the repeats")
+    print(
+        f"{'database':<10} {'players':>7} {'ver':<4} {'runs':>4} "
+        + " ".join(f"{column:>15}" for column, _ in shown)
+    )
+    for (kind, players, version), found in runs.items():
+        spreads = " ".join(f"{_spread([run[key] for run in found]):>15}" for _, key in shown)
+        print(f"{kind:<10} {players:>7} {version:<4} {len(found):>4} {spreads}")
+
+
+def _spread(values: list[float]) -> str:
+    """The least and the most of ``values``.
+
+    >>> _spread([12.5, 3.25, 7.0])
+    '3.2-12.5'
+    """
+    return f"{min(values):.1f}-{max(values):.1f}"
 
 
 @contextmanager
@@ -467,9 +526,10 @@ def _print_row(
 def _print_table(
     results: dict[tuple[str, int, str], dict[str, float]], args: argparse.Namespace
 ) -> None:
+    repeats = f", the median of {args.repeats} runs" if args.repeats > 1 else ""
     print(
-        f"\nTri-Card deal + raise over loopback, {args.seconds:g} s a stretch; p50/p99 of "
-        f"the players' requests: saturated (no pause), then paced ({args.think:g} s think "
+        f"\nTri-Card deal + raise over loopback, {args.seconds:g} s a stretch{repeats}; p50/p99 "
+        f"of the players' requests: saturated (no pause), then paced ({args.think:g} s think "
         "time, between half and 1.5 times it, before each action: the latency a player "
         "feels)"
     )
@@ -510,7 +570,7 @@ def _share(part: float, whole: float) -> str:
     """``part`` of ``whole`` as a percentage five characters wide.
 
     >>> _share(3, 4), _share(0, 0)
-    '  75%' '    -'
+    ('  75%', '    -')
     """
     return f"{part / whole:5.0%}" if whole else "    -"
 

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,8 @@ def test_a_logged_in_player_is_served_while_failed_log_ins_queue(
     monkeypatch.setattr(players_module, "_hasher", Held())
     answers: list[tuple[int, str | None, dict[str, str]]] = []
     lock = threading.Lock()
+    for index in range(20):  # guessing already: none is let into the reserve
+        app.state.budgets.log_ins.tried(f"10.3.0.{index}")
 
     def guess(index: int) -> None:
         attacker = client_at(app, f"10.3.0.{index}")
@@ -170,6 +173,122 @@ def test_a_logged_in_player_is_served_while_failed_log_ins_queue(
     assert refused[0][2]["error"].startswith("too many password checks under way; try again")
     assert [a[0] for a in answers[15:]] == [401] * 5
     assert (budget.running, budget.waiting) == (0, 0)
+
+
+def test_the_calls_vouched_for_run_in_the_reserve_and_wait_ahead_of_the_rest() -> None:
+    budget = Budget("checks", slots=1, queue=1, each=1, reserve=1)
+    gate, order = Gate(), []
+
+    def call(name: str, vouched: bool = False) -> None:
+        with budget.vouch(name) if vouched else nullcontext(), budget.spend(name):
+            order.append(name)
+            if name in ("guess", "owner"):
+                gate()
+
+    threads = [threading.Thread(target=call, args=("guess",))]
+    threads[0].start()
+    assert gate.held.acquire(timeout=30)
+    threads.append(threading.Thread(target=call, args=("late",)))  # waits: one slot in all
+    threads[-1].start()
+    assert wait_for(lambda: budget.waiting == 1)
+    assert budget.refusal("third") is not None  # its line (queue 1) is full
+    assert budget.refusal("third", vouched=True) is None  # the reserve is free
+    threads.append(threading.Thread(target=call, args=("owner", True)))  # the reserve
+    threads[-1].start()
+    assert gate.held.acquire(timeout=30)
+    assert (budget.running, budget.waiting, order) == (2, 1, ["guess", "owner"])
+    threads.append(threading.Thread(target=call, args=("second", True)))  # ahead of "late"
+    threads[-1].start()
+    assert wait_for(lambda: budget.waiting == 2)
+    assert budget.refusal("third", vouched=True) is not None  # its line is full too
+    gate.open()
+    for thread in threads:
+        thread.join()
+    assert order == ["guess", "owner", "second", "late"]
+    assert (budget.running, budget.waiting) == (0, 0)
+
+
+def test_the_owner_from_a_clean_address_logs_in_while_guesses_fill_the_budget(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guesses from addresses that have failed fill the password checks (one hashing,
+    four waiting, the rest refused); the attacked account's owner, from an address with
+    no failures, logs in at once in the reserve, while they all still wait."""
+    service = app.state.service
+    ann_id = service.register("ann", PASSWORD)
+    budget = service.players.hashes = players_module.hashes(slots=1, queue=4)
+    gate, real = Gate(), players_module._hasher
+
+    class Held:  # the guesses hash until the gate opens; the owner's right password not
+        def verify(self, stored: str, password: str) -> bool:
+            if password != PASSWORD:
+                gate()
+            return real.verify(stored, password)
+
+        def check_needs_rehash(self, stored: str) -> bool:
+            return False
+
+    monkeypatch.setattr(players_module, "_hasher", Held())
+    app.state.budgets.tarpit = Tarpit(longest=0)  # refusals answered at once here
+    statuses: list[int] = []
+    guessers = [f"10.11.0.{index}" for index in range(8)]
+    for address in guessers:
+        app.state.budgets.log_ins.tried(address)  # failed before: no reserve for them
+
+    def guess(address: str) -> None:
+        wrong = {"name": "ann", "password": "a wrong guess"}
+        statuses.append(post(client_at(app, address), "/api/login", wrong).status_code)
+
+    threads = [threading.Thread(target=guess, args=(address,)) for address in guessers]
+    for thread in threads:
+        thread.start()
+    try:
+        assert gate.held.acquire(timeout=60), "no guess reached its hash"
+        assert wait_for(lambda: (budget.running, budget.waiting, len(statuses)) == (1, 4, 3))
+        owner = client_at(app, "10.11.1.1")
+        answer = post(owner, "/api/login", {"name": "ann", "password": PASSWORD})
+        assert (answer.status_code, answer.json()["player"]) == (200, ann_id)
+        assert (budget.running, budget.waiting, len(statuses)) == (1, 4, 3)  # none moved
+        guesser = client_at(app, guessers[0])  # a guesser is not let in beside the owner
+        assert post(guesser, "/api/login", {"name": "ann", "password": PASSWORD}).status_code == 429
+    finally:
+        gate.open()
+        for thread in threads:
+            thread.join()
+    assert sorted(statuses) == [401] * 5 + [429] * 3
+
+
+def test_a_new_address_gets_one_try_in_the_reserve_and_new_ones_share_a_few(
+    app: FastAPI,
+) -> None:
+    """The checks spent by a guess: a new address's first guess runs in the reserve, its
+    next is refused; new addresses get so many turns in all (``STRANGERS``), and an
+    address the owner logged in from before is let in beyond them."""
+    service = app.state.service
+    service.register("ann", PASSWORD)
+    app.state.budgets.log_ins = LoginWaits(clock=lambda: 0.0)  # no turn given back
+    app.state.budgets.tarpit = Tarpit(longest=0)
+    owner = client_at(app, "10.12.1.1")
+    right, wrong = (
+        {"name": "ann", "password": PASSWORD},
+        {"name": "ann", "password": "a wrong guess"},
+    )
+    assert post(owner, "/api/login", right).status_code == 200  # a new address: one turn
+    budget = service.players.hashes = players_module.hashes(slots=1, queue=0)
+    gate = Gate()
+    holder = threading.Thread(target=lambda: _hold(budget, gate))
+    holder.start()
+    assert gate.held.acquire(timeout=30)
+    try:
+        first, second = client_at(app, "10.12.0.1"), client_at(app, "10.12.0.2")
+        assert post(first, "/api/login", wrong).status_code == 401  # the second turn
+        assert post(first, "/api/login", wrong).status_code == 429  # failed: no more
+        assert post(second, "/api/login", wrong).status_code == 429  # the turns are spent
+        assert post(owner, "/api/login", right).status_code == 200  # known here
+        assert post(owner, "/api/login", right).status_code == 200  # and again
+    finally:
+        gate.open()
+        holder.join()
 
 
 def test_a_log_in_refused_as_busy_is_not_counted_as_a_failure(app: FastAPI) -> None:

@@ -36,6 +36,14 @@ too many password checks under way; try again in 1 s (Retry-After: 1)
 >>> checks.running, checks.waiting
 (0, 0)
 
+A budget keeps ``reserve`` slots more for the calls it was told to let in
+(:meth:`Budget.vouch`: a log-in from an address with no recent failures), which also
+wait ahead of the others, so one such call never queues behind the rest:
+
+>>> with checks.spend("10.0.0.66"), checks.vouch("10.0.0.1"), checks.spend("10.0.0.1"):
+...     checks.running
+2
+
 A :class:`Rate` lets each key take so much work a second (a token bucket), and says
 how long to wait for more; a :class:`Tarpit` answers a refusal late, so a loop that
 ignores ``Retry-After`` asks again only when its wait is over:
@@ -61,8 +69,10 @@ from riverboat.store.state import MemoryStore, StateStore
 
 __all__ = [
     "ADDRESS_FREE",
+    "FORGET",
     "FREE",
     "LONGEST",
+    "RESERVE",
     "Budget",
     "Busy",
     "LoginThrottle",
@@ -84,6 +94,8 @@ FORGET = 24 * 3600.0
 TARPIT_SECONDS, TARPIT_EACH, TARPIT_ALL = 5.0, 2, 256
 #: keys a :class:`Rate` keeps before it forgets those whose buckets are full again
 KEEP = 10_000
+#: slots a :class:`Budget` keeps, beyond its own, for the calls it was told to let in
+RESERVE = 1
 
 
 class LoginThrottle(Protocol):
@@ -163,47 +175,73 @@ class Budget:
     waiting) per key (an address, a player); any call beyond is :class:`Busy` at once.
     ``seconds`` is about how long one call takes, for the wait a refusal suggests.
 
+    A call for a key the caller vouched for (:meth:`vouch`) may also run in ``reserve``
+    slots more, which no other call takes, and waits in a line of its own (``queue``
+    long) that goes before the others: a budget nobody vouches for never uses them.
+
     A call waits in the thread that made it, so a budget's calls hold at most
-    ``slots + queue`` threads however many arrive."""
+    ``slots + reserve + 2 * queue`` threads however many arrive."""
 
     def __init__(
-        self, work: str, slots: int, queue: int, each: int = 1, seconds: float = 1.0
+        self,
+        work: str,
+        slots: int,
+        queue: int,
+        each: int = 1,
+        seconds: float = 1.0,
+        reserve: int = RESERVE,
     ) -> None:
-        if slots < 1 or queue < 0 or each < 1:
+        if slots < 1 or queue < 0 or each < 1 or reserve < 0:
             raise ValueError(
-                f"a budget runs 1 or more at once, 1 or more per key and 0 or more wait; "
-                f"not {slots}, {each} and {queue}"
+                f"a budget runs 1 or more at once, 1 or more per key and 0 or more wait "
+                f"or are kept; not {slots}, {each}, {queue} and {reserve}"
             )
         self.work, self.slots, self.queue, self.each = work, slots, queue, each
-        self.seconds = seconds
+        self.seconds, self.reserve = seconds, reserve
         self.running = 0
         self._waiting: deque[object] = deque()
+        self._first: deque[object] = deque()  # the calls vouched for, waiting
+        self._vouched: set[str] = set()
         self._by_key: Counter[str] = Counter()
         self._turn = threading.Condition()
 
     @property
     def waiting(self) -> int:
         """How many calls wait their turn now."""
-        return len(self._waiting)
+        return len(self._first) + len(self._waiting)
+
+    @contextmanager
+    def vouch(self, key: str) -> Iterator[None]:
+        """The next call for ``key`` made in the body may take the reserve and waits
+        ahead of the others: once (the call takes the voucher), and no longer than
+        the body."""
+        with self._turn:
+            self._vouched.add(key)
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._vouched.discard(key)
 
     @contextmanager
     def spend(self, key: str | None = None) -> Iterator[None]:
         """Run the body as one call of this work for ``key`` (None: counted in the
         whole only): at once, after the calls ahead of it, or not at all (:class:`Busy`)."""
         with self._turn:
-            refused = self._refusal(key)
+            vouched = key in self._vouched
+            if key is not None:
+                self._vouched.discard(key)
+            refused = self._refusal(key, vouched)
             if refused is not None:
                 raise refused
-            if self.running >= self.slots or self._waiting:
-                ticket = object()
-                self._waiting.append(ticket)
-                self._count(key, 1)
-                while self._waiting[0] is not ticket or self.running >= self.slots:
+            self._count(key, 1)
+            if self._must_wait(vouched):
+                line, ticket = (self._first if vouched else self._waiting), object()
+                line.append(ticket)
+                while line[0] is not ticket or not self._room(vouched):
                     self._turn.wait()
-                self._waiting.popleft()
+                line.popleft()
                 self._turn.notify_all()  # the next in line may go too, if a slot is free
-            else:
-                self._count(key, 1)
             self.running += 1
         try:
             yield
@@ -213,18 +251,30 @@ class Budget:
                 self._count(key, -1)
                 self._turn.notify_all()
 
-    def refusal(self, key: str | None = None) -> Busy | None:
-        """What a call for ``key`` would be refused now, or None if it would run or wait:
-        a look before the call, which may still be refused."""
+    def refusal(self, key: str | None = None, vouched: bool = False) -> Busy | None:
+        """What a call for ``key`` (``vouched`` for or not) would be refused now, or
+        None if it would run or wait: a look before the call, which may still be
+        refused."""
         with self._turn:
-            return self._refusal(key)
+            return self._refusal(key, vouched)
 
-    def _refusal(self, key: str | None) -> Busy | None:
+    def _refusal(self, key: str | None, vouched: bool) -> Busy | None:
         if key is not None and self._by_key[key] >= self.each:
             return self._busy()
-        if (self.running >= self.slots or self._waiting) and len(self._waiting) >= self.queue:
+        line = self._first if vouched else self._waiting
+        if self._must_wait(vouched) and len(line) >= self.queue:
             return self._busy()
         return None
+
+    def _room(self, vouched: bool) -> bool:
+        """Whether a slot is free for such a call, the calls vouched for first."""
+        if vouched:
+            return self.running < self.slots + self.reserve
+        return self.running < self.slots and not self._first
+
+    def _must_wait(self, vouched: bool) -> bool:
+        """Whether such a call arriving now waits (a slot taken, or calls in line)."""
+        return not self._room(vouched) or bool(self._first if vouched else self.waiting)
 
     def _count(self, key: str | None, step: int) -> None:
         if key is not None:
@@ -233,7 +283,7 @@ class Budget:
                 del self._by_key[key]
 
     def _busy(self) -> Busy:
-        ahead = self.running + len(self._waiting)
+        ahead = self.running + self.waiting
         return Busy(self.work, self.seconds * ahead / self.slots)
 
 

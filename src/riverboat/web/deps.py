@@ -15,6 +15,7 @@ import hmac
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, TypeVar
@@ -33,7 +34,7 @@ from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.lobby import Lobby
 from riverboat.table.players import PASSWORD_CHECKS, Throttled
 from riverboat.table.service import TableService
-from riverboat.table.throttle import Budget, Busy, Rate, Tarpit
+from riverboat.table.throttle import FORGET, Budget, Busy, Rate, Tarpit
 from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
@@ -62,8 +63,12 @@ _log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: the log-in route's path, whose tries :class:`RateLimits` holds to their waits
 LOG_IN = "/api/login"
-#: addresses told to wait that are kept before those whose waits are over are forgotten
+#: addresses told to wait that are kept before those whose waits are over are forgotten;
+#: addresses that tried or logged in that are kept before the longest-kept is forgotten
 KEEP = 10_000
+#: log-ins from addresses new to this process let into the hash budget's reserve: so
+#: many at once, then so many a second (:class:`LoginWaits`)
+STRANGERS = (2.0, 1.0)
 #: rounds of history a player may read at once (the longest page), and a second after
 #: that: a page never waits on a bucket left full, and a loop reading pages of 100
 #: gets one every 2 s
@@ -212,11 +217,32 @@ class LoginWaits:
     password checks were spent), each until its wait is over: :class:`RateLimits`
     refuses their log-ins at the edge meanwhile, in the same words, before a body is
     read or a thread taken, so a guessing loop that ignores ``Retry-After`` costs the
-    server next to nothing."""
+    server next to nothing.
+
+    And which log-ins the password checks' reserve is kept for (:meth:`vouch`): those
+    from an address that has not asked to log in here without then succeeding, in the
+    last :data:`~riverboat.table.throttle.FORGET` seconds. An address is marked the
+    moment it asks, whatever it is answered, so each gets one try at most in the
+    reserve before it counts as failing. Addresses new to this process share
+    :data:`STRANGERS` (a bucket over all of them), so a stream of new addresses takes
+    the reserve about a third of the time at most (a hash takes about 0.3 s);
+    addresses that logged in here lately are not counted against it.
+
+    >>> clock = [0.0]
+    >>> waits = LoginWaits(clock=lambda: clock[0])
+    >>> [waits.vouch(f"10.0.0.{n}") for n in range(3)], waits.vouch("10.0.0.0")
+    ([True, True, False], False)
+    >>> waits.succeeded("10.0.0.0")
+    >>> waits.vouch("10.0.0.0")  # known here: no stranger's turn taken
+    True
+    """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._until: dict[str, tuple[float, bool]] = {}  # address: (until, busy)
+        self._tried: OrderedDict[str, float] = OrderedDict()  # address: when it last asked
+        self._known: OrderedDict[str, float] = OrderedDict()  # address: when it logged in
+        self._strangers = Rate(PASSWORD_CHECKS, *STRANGERS, clock=clock)
         self._lock = threading.Lock()
 
     def hold(self, address: str, told: Throttled | Busy) -> None:
@@ -235,6 +261,43 @@ class LoginWaits:
         if left <= 0:
             return None
         return Busy(PASSWORD_CHECKS, left) if busy else Throttled(left)
+
+    def clean(self, address: str) -> bool:
+        """Whether ``address`` has not asked to log in without then succeeding lately."""
+        return _since(self._tried, address, self._clock()) is None
+
+    def vouch(self, address: str) -> bool:
+        """Whether this log-in from ``address`` may take the reserve: clean, and known
+        here or a stranger's turn free. The address is marked as trying either way."""
+        clean, now = self.clean(address), self._clock()
+        known = _since(self._known, address, now) is not None
+        self.tried(address)
+        return clean and (known or not self._strangers.take(""))
+
+    def tried(self, address: str) -> None:
+        """``address`` asked to log in: not clean until it succeeds."""
+        with self._lock:
+            _mark(self._tried, address, self._clock())
+
+    def succeeded(self, address: str) -> None:
+        """``address`` logged in: clean again, and known here."""
+        with self._lock:
+            self._tried.pop(address, None)
+            _mark(self._known, address, self._clock())
+
+
+def _since(marks: OrderedDict[str, float], address: str, now: float) -> float | None:
+    """When ``address`` was marked, if less than ``FORGET`` seconds ago."""
+    when = marks.get(address)
+    return when if when is not None and now - when < FORGET else None
+
+
+def _mark(marks: OrderedDict[str, float], address: str, now: float) -> None:
+    """``address`` marked now, the longest-kept mark forgotten beyond :data:`KEEP`."""
+    marks[address] = now
+    marks.move_to_end(address)
+    while len(marks) > KEEP:
+        marks.popitem(last=False)
 
 
 @dataclass
@@ -308,8 +371,10 @@ class RateLimits:
             client = scope["client"][0] if scope.get("client") else "unknown"
             if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
                 budgets, hashes = get_budgets(connection), get_service(connection).players.hashes
-                told = budgets.log_ins.refusal(client) or hashes.refusal(client)
+                waits = budgets.log_ins
+                told = waits.refusal(client) or hashes.refusal(client, waits.clean(client))
                 if told is not None:  # answered late, at no thread's cost (Budgets.late)
+                    waits.tried(client)
                     await refusal_response(await budgets.late(client, told))(scope, receive, send)
                     return
             limiter = get_limiter(connection)

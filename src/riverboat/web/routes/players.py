@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -63,13 +65,18 @@ async def login(
     ``revoke_others`` every other one of theirs. Too many failures from this address
     are refused 429 with ``Retry-After``, in the same words for any name; so is a
     log-in that finds the server's password checks spent (a short wait, uncounted).
-    A refusal is answered once its wait is over (``Budgets.late``)."""
+    A refusal is answered once its wait is over (``Budgets.late``). A log-in from an
+    address with no recent failures may take the checks' reserve, ahead of the
+    guesses (``LoginWaits.vouch``)."""
     address = request.client.host if request.client else "unknown"
+    waits, hashes = budgets.log_ins, service.players.hashes
     try:
-        player_id = await run_in_threadpool(service.login, body.name, body.password, address)
+        with hashes.vouch(address) if waits.vouch(address) else nullcontext():
+            player_id = await run_in_threadpool(service.login, body.name, body.password, address)
     except (Throttled, Busy) as told:  # its next tries are refused at the edge until then
-        budgets.log_ins.hold(address, told)
+        waits.hold(address, told)
         raise await budgets.late(address, told) from None
+    waits.succeeded(address)
     balance = await run_in_threadpool(
         _open_session, player_id, body, response, service, sessions, session
     )
