@@ -327,13 +327,14 @@ def readers(app: FastAPI, count: int, network: str) -> list[TestClient]:
     return clients
 
 
-def test_history_pages_are_one_per_player_and_a_few_in_all(
+def test_history_pages_are_two_per_player_and_a_few_in_all(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A page under way: the same player's next is refused at once; another player's
-    waits its turn, and so on until the queue is full; a wager is answered meanwhile."""
+    """A page under way: the same player's next waits its turn (a page reloading its
+    history while its fairness drawer reads it), their third is refused at once;
+    another player's waits too, until the queue is full; a wager is answered meanwhile."""
     service = app.state.service
-    clients = readers(app, 4, "10.4.0")
+    clients = readers(app, 3, "10.4.0")
     gate, real = Gate(), service.history
     budget = app.state.budgets.history
 
@@ -342,30 +343,32 @@ def test_history_pages_are_one_per_player_and_a_few_in_all(
         return real(*args)
 
     monkeypatch.setattr(service, "history", held)
-    statuses: dict[int, int] = {}
+    statuses: dict[str, int] = {}
 
-    def read(number: int) -> None:
-        statuses[number] = clients[number].get("/api/history").status_code
+    def read(number: int, name: str) -> None:
+        statuses[name] = clients[number].get("/api/history").status_code
 
-    first = threading.Thread(target=read, args=(0,))
+    first = threading.Thread(target=read, args=(0, "first"))
     first.start()
     assert gate.held.acquire(timeout=30)
-    again = clients[0].get("/api/history")  # reader0's second page, while the first runs
-    assert again.status_code == 429
-    assert again.json()["code"] == "rate_limited"
-    assert int(again.headers["retry-after"]) >= 1
-    waiting = [threading.Thread(target=read, args=(n,)) for n in (1, 2)]
-    for thread in waiting:
-        thread.start()
+    again = threading.Thread(target=read, args=(0, "again"))  # reader0's second page
+    again.start()
+    assert wait_for(lambda: budget.waiting == 1)
+    third = clients[0].get("/api/history")  # reader0's third, while two are theirs
+    assert third.status_code == 429
+    assert third.json()["code"] == "rate_limited"
+    assert int(third.headers["retry-after"]) >= 1
+    other = threading.Thread(target=read, args=(1, "other"))
+    other.start()
     assert wait_for(lambda: budget.waiting == 2)
-    assert clients[3].get("/api/history").status_code == 429  # the queue is full
-    dealt = post(clients[3], "/api/rounds", {"game": "baccarat", "wagers": {"banker": 1000}})
+    assert clients[2].get("/api/history").status_code == 429  # the queue is full
+    dealt = post(clients[2], "/api/rounds", {"game": "baccarat", "wagers": {"banker": 1000}})
     assert dealt.status_code == 200  # a wager is not a history page
     assert (budget.running, budget.waiting, statuses) == (1, 2, {})
     gate.open()
-    for thread in [first, *waiting]:
+    for thread in (first, again, other):
         thread.join()
-    assert statuses == {0: 200, 1: 200, 2: 200}
+    assert statuses == {"first": 200, "again": 200, "other": 200}
 
 
 # ------------------------------------------------------------------- handshakes

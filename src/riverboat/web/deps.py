@@ -198,7 +198,9 @@ def _digest(token: str) -> str:
 
 
 def _history() -> Budget:
-    return Budget("history pages", slots=1, queue=2, each=1, seconds=0.2)
+    """One page at a time in all, two more waiting; a player's two at once (the page's
+    own reload and its fairness drawer's), the second waiting its turn."""
+    return Budget("history pages", slots=1, queue=2, each=2, seconds=0.2)
 
 
 def _pages() -> Rate:
@@ -303,8 +305,8 @@ def _mark(marks: OrderedDict[str, float], address: str, now: float) -> None:
 @dataclass
 class Budgets:
     """The process's shares of the slow reads (:class:`~riverboat.table.throttle.Budget`),
-    on top of each address's rate limit: history pages, one per player at a time and
-    one at a time in all, two more waiting, and each player's rounds of history a
+    on top of each address's rate limit: history pages, one at a time in all, two more
+    waiting, two per player (one under way, one waiting), and each player's rounds of history a
     second (``pages``, a :class:`~riverboat.table.throttle.Rate`); WebSocket
     handshakes, one per address at a time, two in all. Anything beyond is refused
     (429), so readers never take the threads or the database the players' wagers
