@@ -149,6 +149,28 @@ def test_a_round_is_sent_as_the_service_sees_it(logged_in: TestClient) -> None:
     assert shown.json() == dealt.json()
 
 
+def test_a_rounds_answers_go_uncompressed_and_the_page_s_files_gzipped(
+    logged_in: TestClient,
+) -> None:
+    gzip = {"Accept-Encoding": "gzip", "X-CSRF-Token": logged_in.cookies["riverboat_csrf"]}
+    dealt = logged_in.post(
+        "/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}}, headers=gzip
+    )
+    assert dealt.status_code == 200
+    assert "content-encoding" not in dealt.headers
+    assert dealt.headers["content-security-policy"]  # still inside the security headers
+    done = logged_in.post(
+        f"/api/rounds/{dealt.json()['id']}/actions", json={"action": "raise"}, headers=gzip
+    )
+    assert done.json()["status"] == "settled"
+    assert "content-encoding" not in done.headers
+    styles = logged_in.get("/static/felt.css", headers={"Accept-Encoding": "gzip"})
+    assert styles.headers["content-encoding"] == "gzip"
+    assert len(styles.content) > 1024  # decoded by the client: the file itself
+    page = logged_in.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip"
+
+
 def test_the_schema_still_names_the_round_routes_answers(logged_in: TestClient) -> None:
     paths = logged_in.get("/openapi.json").json()["paths"]
     routes = [
