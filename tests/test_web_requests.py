@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from riverboat.store.state import MemoryStore, RedisStore
 from riverboat.table.views import RoundView
 from riverboat.web.app import create_app, freeze_startup
-from riverboat.web.deps import Sessions
+from riverboat.web.deps import WORKERS, Sessions
 
 PASSWORD = "a long password"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -122,14 +122,20 @@ def test_a_revoked_session_is_refused_at_once_with_the_cache_on(logged_in: TestC
 def test_a_rounds_requests_take_one_worker_thread_each(
     logged_in: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One hop a request, whichever way it goes: anyio's or the round routes' own."""
     hops: list[str] = []
-    run_sync = anyio.to_thread.run_sync
+    run_sync, submit = anyio.to_thread.run_sync, WORKERS.submit
 
     async def counted(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         hops.append(getattr(function, "__name__", repr(function)))
         return await run_sync(function, *args, **kwargs)
 
+    def submitted(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        hops.append(repr(function))
+        return submit(function, *args, **kwargs)
+
     monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    monkeypatch.setattr(WORKERS, "submit", submitted)
     dealt = post(logged_in, "/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}})
     assert dealt.status_code == 200
     assert len(hops) == 1, hops
@@ -147,6 +153,28 @@ def test_a_round_is_sent_as_the_service_sees_it(logged_in: TestClient) -> None:
     assert view == app.state.service.round(player, view.id)
     shown = logged_in.get(f"/api/rounds/{view.id}")
     assert shown.json() == dealt.json()
+
+
+def test_a_rounds_answers_go_uncompressed_and_the_page_s_files_gzipped(
+    logged_in: TestClient,
+) -> None:
+    gzip = {"Accept-Encoding": "gzip", "X-CSRF-Token": logged_in.cookies["riverboat_csrf"]}
+    dealt = logged_in.post(
+        "/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}}, headers=gzip
+    )
+    assert dealt.status_code == 200
+    assert "content-encoding" not in dealt.headers
+    assert dealt.headers["content-security-policy"]  # still inside the security headers
+    done = logged_in.post(
+        f"/api/rounds/{dealt.json()['id']}/actions", json={"action": "raise"}, headers=gzip
+    )
+    assert done.json()["status"] == "settled"
+    assert "content-encoding" not in done.headers
+    styles = logged_in.get("/static/felt.css", headers={"Accept-Encoding": "gzip"})
+    assert styles.headers["content-encoding"] == "gzip"
+    assert len(styles.content) > 1024  # decoded by the client: the file itself
+    page = logged_in.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip"
 
 
 def test_the_schema_still_names_the_round_routes_answers(logged_in: TestClient) -> None:

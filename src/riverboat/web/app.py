@@ -28,7 +28,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
@@ -43,7 +42,13 @@ from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import Budgets, RateLimiter, RateLimits, Sessions
 from riverboat.web.edges import start_house_edges
-from riverboat.web.guards import BODY_LIMIT, BodyGuard, SecurityHeaders, security_headers
+from riverboat.web.guards import (
+    BODY_LIMIT,
+    BodyGuard,
+    LargeAnswersGzipped,
+    SecurityHeaders,
+    security_headers,
+)
 from riverboat.web.routes import games, history, page, players, rounds
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
@@ -155,7 +160,7 @@ def create_app(
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
     # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
-    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(LargeAnswersGzipped, minimum_size=1024)
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
     if house_edges:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.table.coach import coach_round
 from riverboat.table.views import CoachVerdict, HintOption, RoundView
-from riverboat.web.deps import Checked, GameName, Player, Service
+from riverboat.web.deps import Checked, GameName, Player, Service, get_service, in_worker
 from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest, answer
 
@@ -21,19 +21,28 @@ router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 # The round routes send the service's view as it is (models.answer): its model is
-# named for the schema only.
+# named for the schema only. A deal and a decision, the hot two, hand their work to a
+# worker thread themselves (deps.in_worker); FastAPI hands the others' through anyio.
+# They read the service off the request, as the Service dependency does, without
+# a dependency of their own for FastAPI to solve on each request (nothing in the
+# schema: it has no parameters).
 @router.post("/rounds", dependencies=[Checked], response_model=RoundView)
-def start(body: RoundRequest, player_id: Player, service: Service) -> Response:
-    return answer(
-        service.start_round(
-            player_id,
-            body.game,
-            body.wagers,
-            body.client_seed,
-            body.idempotency_key,
-            second=body.second,
+async def start(body: RoundRequest, player_id: Player, request: Request) -> Response:
+    service = get_service(request)
+
+    def work() -> Response:
+        return answer(
+            service.start_round(
+                player_id,
+                body.game,
+                body.wagers,
+                body.client_seed,
+                body.idempotency_key,
+                second=body.second,
+            )
         )
-    )
+
+    return await in_worker(work)
 
 
 @router.post("/games/{game}/replay", dependencies=[Checked], response_model=RoundView)
@@ -48,8 +57,17 @@ def show(round_id: RoundId, player_id: Player, service: Service) -> Response:
 
 
 @router.post("/rounds/{round_id}/actions", dependencies=[Checked], response_model=RoundView)
-def act(round_id: RoundId, body: ActionRequest, player_id: Player, service: Service) -> Response:
-    return answer(service.act(player_id, round_id, body.action, body.amount, body.idempotency_key))
+async def act(
+    round_id: RoundId, body: ActionRequest, player_id: Player, request: Request
+) -> Response:
+    service = get_service(request)
+
+    def work() -> Response:
+        return answer(
+            service.act(player_id, round_id, body.action, body.amount, body.idempotency_key)
+        )
+
+    return await in_worker(work)
 
 
 @router.get("/rounds/{round_id}/hint", response_model=list[HintOption])
