@@ -156,11 +156,12 @@ def stored_events(session: Session, round_ids: Sequence[int]) -> dict[int, list[
     return found
 
 
-def load(row: RoundRow) -> dict[str, Any]:
+def load(row: RoundRow, session: Session | None = None) -> dict[str, Any]:
     """The round's record rebuilt from its stored events and columns, as
-    :meth:`~riverboat.games.Round.record` gave it; read in the row's own session.
-    :class:`RecordError` (a ``ValueError``) if what is stored is not a record."""
-    session = object_session(row)
+    :meth:`~riverboat.games.Round.record` gave it; read in ``session``, else in the
+    row's own. :class:`RecordError` (a ``ValueError``) if what is stored is not a
+    record."""
+    session = session or object_session(row)
     if session is None:
         raise RecordError(f"round {row.id} is not in a database session")
     return build(row, stored(session, row))
