@@ -104,12 +104,12 @@ def _new_row(
     game: str,
     balance: Cents,
     dealt: Dealt,
-    game_round: Round[Any],
+    record: dict[str, Any],
 ) -> RoundRow:
     """A new round's row, inserted now (one Core statement, no flush): its seeds, the
-    balance before it, where its cards came from and its record's columns; the row as
-    a :class:`RoundRow` outside the session, its ``id`` set."""
-    seeds, record, now = dealt.seeds, game_round.record(), datetime.now(UTC)
+    balance before it, where its cards came from and the columns of its ``record``;
+    the row as a :class:`RoundRow` outside the session, its ``id`` set."""
+    seeds, now = dealt.seeds, datetime.now(UTC)
     values = {
         "player_id": player_id,
         "game": game,
@@ -226,12 +226,14 @@ class Rounds:
                     f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            row = _new_row(session, player_id, game, balance, dealt, game_round)
+            record = game_round.record()  # built once: its row's columns, its events
+            row = _new_row(session, player_id, game, balance, dealt, record)
             self.ledger.count_round(session, player_id)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
             made.append((row, game_round))
-            return self.store(session, row, game_round, have=0, balance=balance - staked)
+            left = balance - staked
+            return self.store(session, row, game_round, have=0, balance=left, record=record)
 
         view = self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
         self._keep(view, made)
@@ -437,11 +439,12 @@ class Rounds:
         game_round: Round[Any],
         have: int | None = None,
         balance: Cents | None = None,
+        record: dict[str, Any] | None = None,
     ) -> RoundView:
-        """Save the round's record (``have``: see :func:`records.append`); settle its
-        money when it has settled or is void. ``balance``: the player's now, if the
-        caller knows it (else it is read)."""
-        records.append(session, row, game_round, have)
+        """Save the round's record (``have``, ``record``: see :func:`records.append`);
+        settle its money when it has settled or is void. ``balance``: the player's now,
+        if the caller knows it (else it is read)."""
+        records.append(session, row, game_round, have, record)
         if game_round.settled:
             staked = sum(p.staked for p in game_round.positions)
             settled = game_round.phase is Phase.SETTLED
