@@ -9,15 +9,17 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, inspect, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from riverboat.deck import Deck, Shoe
+from riverboat.errors import NotFound
 from riverboat.games import Round, find_game, replay
 from riverboat.games.codec import to_json
 from riverboat.rng import FairSource
 from riverboat.store import MIGRATIONS, connect, migrate
 from riverboat.store.models import RoundEvent, RoundRow
 from riverboat.table import records
+from riverboat.table.rounds import owned, resume
 from riverboat.table.service import TableService
 
 PLAYER = 7
@@ -194,9 +196,7 @@ def test_rounds_of_every_earlier_schema_upgrade_with_their_records(
     assert service.audit() == []
     history = service.history(PLAYER, limit=100)
     # history gives typed exports: the record as the JSON it was stored as
-    finished = {
-        h.id: h.model_dump(mode="json")["record"] for h in history if h.status != "open"
-    }
+    finished = {h.id: h.model_dump(mode="json")["record"] for h in history if h.status != "open"}
     assert {i: json.dumps(r) for i, r in finished.items()} == {
         i: text for i, text in before.items() if i in finished
     }
@@ -341,3 +341,25 @@ def test_a_round_that_does_not_carry_on_from_its_stored_events_is_refused(
         stored_round.act("fold")  # the stored round, played on: appended
         assert records.append(session, row, stored_round) == 2
     engine.dispose()
+
+
+def test_a_round_read_by_owned_is_the_stored_row_and_rebuilds_in_the_session_given(
+    database_url: str,
+) -> None:
+    service = TableService(database_url)
+    me = service.local_player()
+    view = service.start_round(me, "tri-card", {"ante": 500})
+    with Session(service.engine) as session:
+        row = owned(session, me, view.id)
+        assert object_session(row) is None  # read as Core, outside the session
+        loaded = session.get(RoundRow, view.id)
+        assert loaded is not None
+        columns = [column.key for column in inspect(RoundRow).columns]
+        assert [getattr(row, key) for key in columns] == [getattr(loaded, key) for key in columns]
+        assert records.load(row, session) == records.load(loaded)
+        assert resume(row, session).record() == records.load(loaded)
+        with pytest.raises(records.RecordError, match="not in a database session"):
+            records.load(row)
+        with pytest.raises(NotFound):
+            owned(session, me + 1, view.id)  # another's round is not found
+    service.engine.dispose()

@@ -61,7 +61,13 @@ class RecordError(ValueError):
     not carry on from what is stored."""
 
 
-def append(session: Session, row: RoundRow, game_round: Round[Any], have: int | None = None) -> int:
+def append(
+    session: Session,
+    row: RoundRow,
+    game_round: Round[Any],
+    have: int | None = None,
+    record: dict[str, Any] | None = None,
+) -> int:
     """Store the round's events that are not stored yet (by ``seq``), and the cards it
     has drawn since; how many events were added. Nothing stored is changed: the
     events stored must be the first of the round's (same kind, same body), the rules
@@ -73,8 +79,10 @@ def append(session: Session, row: RoundRow, game_round: Round[Any], have: int | 
     many events are stored, known to be the round's first (events are only added, so
     a round rebuilt from that many, or a new round's none): they are not read back.
     The row's columns are written as Core updates and set on ``row`` as stored.
+    ``record``, if given, is ``game_round.record()`` as it is now, already built.
     """
-    record = game_round.record()
+    if record is None:
+        record = game_round.record()
     events = record["events"]
     if have is None:
         have = _check_stored(session, row, events)
@@ -156,11 +164,12 @@ def stored_events(session: Session, round_ids: Sequence[int]) -> dict[int, list[
     return found
 
 
-def load(row: RoundRow) -> dict[str, Any]:
+def load(row: RoundRow, session: Session | None = None) -> dict[str, Any]:
     """The round's record rebuilt from its stored events and columns, as
-    :meth:`~riverboat.games.Round.record` gave it; read in the row's own session.
-    :class:`RecordError` (a ``ValueError``) if what is stored is not a record."""
-    session = object_session(row)
+    :meth:`~riverboat.games.Round.record` gave it; read in ``session``, else in the
+    row's own. :class:`RecordError` (a ``ValueError``) if what is stored is not a
+    record."""
+    session = session or object_session(row)
     if session is None:
         raise RecordError(f"round {row.id} is not in a database session")
     return build(row, stored(session, row))

@@ -26,7 +26,14 @@ from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
 from riverboat.table import records
 from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
-from riverboat.table.ledger import Ledger, inserted, player_account, round_account, scalar
+from riverboat.table.ledger import (
+    Ledger,
+    first,
+    inserted,
+    player_account,
+    round_account,
+    scalar,
+)
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
 from riverboat.table.verify import fair_cards, own_places
@@ -61,9 +68,10 @@ _UNFINISHED = {
 }
 
 
-def resume(row: RoundRow) -> Round[Any]:
-    """The round rebuilt from its record, dealing on from its provably fair deck."""
-    record = records.load(row)
+def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
+    """The round rebuilt from its record, dealing on from its provably fair deck; its
+    events read in ``session``, else in the row's own."""
+    record = records.load(row, session)
     seeds = FairSource(row.server_seed, row.client_seed, row.nonce)
     cards = fair_cards(row.game, record["rules"], seeds)
     if row.deal_cards is not None:  # its places in a shoe or a shared deal
@@ -71,13 +79,20 @@ def resume(row: RoundRow) -> Round[Any]:
     return replay(record, cards)
 
 
-_OWNED = select(RoundRow).where(RoundRow.id == bindparam("round"))
+_ROUNDS = RoundRow.__table__
+_ROUND_KEYS = tuple(_ROUNDS.columns.keys())
+_OWNED = select(*_ROUNDS.columns).where(_ROUNDS.c.id == bindparam("round"))
 _OWNED_LOCKED = _OWNED.with_for_update()
 
 
 def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
-    """The player's round, or :class:`NotFound` (whether it is nobody's or another's)."""
-    row = session.scalar(_OWNED_LOCKED if lock else _OWNED, {"round": round_id})
+    """The player's round, or :class:`NotFound` (whether it is nobody's or another's).
+
+    Read as one Core statement (:func:`~riverboat.table.ledger.first`), not through the
+    ORM: the row is a :class:`RoundRow` outside the session, as :func:`_new_row` makes
+    one, so its record is read with the session given (``resume(row, session)``)."""
+    found = first(session, _OWNED_LOCKED if lock else _OWNED, {"round": round_id})
+    row = None if found is None else RoundRow(**dict(zip(_ROUND_KEYS, found, strict=True)))
     if row is None or row.player_id != player_id:
         raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is
     return row
@@ -89,12 +104,12 @@ def _new_row(
     game: str,
     balance: Cents,
     dealt: Dealt,
-    game_round: Round[Any],
+    record: dict[str, Any],
 ) -> RoundRow:
     """A new round's row, inserted now (one Core statement, no flush): its seeds, the
-    balance before it, where its cards came from and its record's columns; the row as
-    a :class:`RoundRow` outside the session, its ``id`` set."""
-    seeds, record, now = dealt.seeds, game_round.record(), datetime.now(UTC)
+    balance before it, where its cards came from and the columns of its ``record``;
+    the row as a :class:`RoundRow` outside the session, its ``id`` set."""
+    seeds, now = dealt.seeds, datetime.now(UTC)
     values = {
         "player_id": player_id,
         "game": game,
@@ -211,12 +226,14 @@ class Rounds:
                     f"the wagers come to {format_money(staked)}; "
                     f"the balance is {format_money(balance)}"
                 )
-            row = _new_row(session, player_id, game, balance, dealt, game_round)
+            record = game_round.record()  # built once: its row's columns, its events
+            row = _new_row(session, player_id, game, balance, dealt, record)
             self.ledger.count_round(session, player_id)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, staked)
             made.append((row, game_round))
-            return self.store(session, row, game_round, have=0, balance=balance - staked)
+            left = balance - staked
+            return self.store(session, row, game_round, have=0, balance=left, record=record)
 
         view = self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
         self._keep(view, made)
@@ -266,7 +283,8 @@ class Rounds:
                 or len(game_round.events) != stored
                 or cards not in (None, row.cards_drawn)
             ):
-                game_round, stored = resume(row), None  # played on meanwhile: rebuilt, checked
+                # played on meanwhile: rebuilt, checked
+                game_round, stored = resume(row, session), None
             cost = _cost(game_round, action, amount, balance)
             txn.player_id, txn.round_id = player_id, row.id
             self._stake(session, txn, player_id, row.id, cost)
@@ -328,7 +346,7 @@ class Rounds:
                 if row.status != "open":
                     notes[round_id] = f"round {round_id} was {row.status} before the showdown"
                     continue
-                game_round = resume(row)
+                game_round = resume(row, session)
                 try:
                     balance = self.ledger.balance(session, player_id)
                     cost = _cost(game_round, action, amount, balance)
@@ -366,7 +384,7 @@ class Rounds:
                 row = owned(session, player_id, round_id, lock=True)
                 if row.status != "open":
                     continue
-                game_round = resume(row)
+                game_round = resume(row, session)
                 game_round.void(reason)
                 self.store(session, row, game_round)
                 returned[round_id] = sum(p.staked for p in game_round.positions)
@@ -384,7 +402,7 @@ class Rounds:
             if row.status != "open":
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             balance = self.ledger.balance(session, player_id)
-            return _cost(resume(row), action, amount, balance)
+            return _cost(resume(row, session), action, amount, balance)
 
     def quick_replay(
         self,
@@ -421,11 +439,12 @@ class Rounds:
         game_round: Round[Any],
         have: int | None = None,
         balance: Cents | None = None,
+        record: dict[str, Any] | None = None,
     ) -> RoundView:
-        """Save the round's record (``have``: see :func:`records.append`); settle its
-        money when it has settled or is void. ``balance``: the player's now, if the
-        caller knows it (else it is read)."""
-        records.append(session, row, game_round, have)
+        """Save the round's record (``have``, ``record``: see :func:`records.append`);
+        settle its money when it has settled or is void. ``balance``: the player's now,
+        if the caller knows it (else it is read)."""
+        records.append(session, row, game_round, have, record)
         if game_round.settled:
             staked = sum(p.staked for p in game_round.positions)
             settled = game_round.phase is Phase.SETTLED
@@ -463,7 +482,7 @@ class Rounds:
         """The round as its player sees it now (``balance``: theirs, if already read)."""
         if balance is None:
             balance = self.ledger.balance(session, row.player_id)
-        played = resume(row) if game_round is None else game_round
+        played = resume(row, session) if game_round is None else game_round
         return round_view(row, played, balance, *reveal_state(session, row))
 
     def open_round(self, player_id: int, game: str) -> RoundView | None:
