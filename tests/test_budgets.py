@@ -309,6 +309,34 @@ def test_a_log_in_refused_as_busy_is_not_counted_as_a_failure(app: FastAPI) -> N
     assert service.login("ann", PASSWORD, "10.0.0.9") == ann_id  # not throttled
 
 
+def test_an_owner_told_to_wait_keeps_their_turn_in_the_reserve(app: FastAPI) -> None:
+    """A new address that finds the checks spent and the strangers' turns taken is told
+    to wait, and that is no failure: once a turn is back it runs in the reserve, while
+    the check it waited on still runs."""
+    service = app.state.service
+    service.register("ann", PASSWORD)
+    clock = [0.0]
+    waits = app.state.budgets.log_ins = LoginWaits(clock=lambda: clock[0])
+    app.state.budgets.tarpit = Tarpit(longest=0)
+    assert [waits.vouch(f"10.13.0.{n}") for n in range(2)] == [True, True]  # turns taken
+    budget = service.players.hashes = players_module.hashes(slots=1, queue=0)
+    gate = Gate()
+    holder = threading.Thread(target=lambda: _hold(budget, gate))
+    holder.start()
+    assert gate.held.acquire(timeout=30)
+    try:
+        owner, right = client_at(app, "10.13.1.1"), {"name": "ann", "password": PASSWORD}
+        told = post(owner, "/api/login", right)
+        assert told.status_code == 429
+        assert waits.clean("10.13.1.1")  # told to wait: not a failure
+        clock[0] = 60.0  # the wait is over and a stranger's turn is back
+        assert post(owner, "/api/login", right).status_code == 200
+        assert budget.running == 1  # the held check still runs
+    finally:
+        gate.open()
+        holder.join()
+
+
 def _hold(budget: Budget, gate: Gate) -> None:
     with budget.spend("someone else"):
         gate()

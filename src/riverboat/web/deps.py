@@ -229,9 +229,10 @@ class LoginWaits:
 
     And which log-ins the password checks' reserve is kept for (:meth:`vouch`): those
     from an address that has not asked to log in here without then succeeding, in the
-    last :data:`~riverboat.table.throttle.FORGET` seconds. An address is marked the
-    moment it asks, whatever it is answered, so each gets one try at most in the
-    reserve before it counts as failing. Addresses new to this process share
+    last :data:`~riverboat.table.throttle.FORGET` seconds. An address is marked when it
+    is let into the reserve and when its password check fails (not when it is only
+    told to wait), so each gets one try at most in the reserve before it counts as
+    failing, and an owner told to wait keeps their turn. Addresses new to this process share
     :data:`STRANGERS` (a bucket over all of them), so a stream of new addresses takes
     the reserve about a third of the time at most (a hash takes about 0.3 s);
     addresses that logged in here lately are not counted against it.
@@ -240,6 +241,9 @@ class LoginWaits:
     >>> waits = LoginWaits(clock=lambda: clock[0])
     >>> [waits.vouch(f"10.0.0.{n}") for n in range(3)], waits.vouch("10.0.0.0")
     ([True, True, False], False)
+    >>> clock[0] = 1.0  # a stranger's turn is back: the one refused before takes it
+    >>> waits.vouch("10.0.0.2"), waits.clean("10.0.0.2")
+    (True, False)
     >>> waits.succeeded("10.0.0.0")
     >>> waits.vouch("10.0.0.0")  # known here: no stranger's turn taken
     True
@@ -276,14 +280,18 @@ class LoginWaits:
 
     def vouch(self, address: str) -> bool:
         """Whether this log-in from ``address`` may take the reserve: clean, and known
-        here or a stranger's turn free. The address is marked as trying either way."""
+        here or a stranger's turn free. An address let in is marked as having tried:
+        its one turn there until it succeeds."""
         clean, now = self.clean(address), self._clock()
         known = _since(self._known, address, now) is not None
-        self.tried(address)
-        return clean and (known or not self._strangers.take(""))
+        let_in = clean and (known or not self._strangers.take(""))
+        if let_in:
+            self.tried(address)
+        return let_in
 
     def tried(self, address: str) -> None:
-        """``address`` asked to log in: not clean until it succeeds."""
+        """``address`` took its turn in the reserve, or failed a password check: not
+        clean until it succeeds."""
         with self._lock:
             _mark(self._tried, address, self._clock())
 
@@ -382,7 +390,6 @@ class RateLimits:
                 waits = budgets.log_ins
                 told = waits.refusal(client) or hashes.refusal(client, waits.clean(client))
                 if told is not None:  # answered late, at no thread's cost (Budgets.late)
-                    waits.tried(client)
                     await refusal_response(await budgets.late(client, told))(scope, receive, send)
                     return
             limiter = get_limiter(connection)

@@ -7,6 +7,7 @@ from contextlib import nullcontext
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from riverboat.errors import BadCredentials
 from riverboat.rng import new_token
 from riverboat.table.players import Throttled
 from riverboat.table.service import TableService
@@ -76,6 +77,9 @@ async def login(
     except (Throttled, Busy) as told:  # its next tries are refused at the edge until then
         waits.hold(address, told)
         raise await budgets.late(address, told) from None
+    except BadCredentials:
+        waits.tried(address)  # a failed check: no turn in the reserve until it succeeds
+        raise
     waits.succeeded(address)
     balance = await run_in_threadpool(
         _open_session, player_id, body, response, service, sessions, session
