@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,25 @@ class Gate:
 
     def open(self) -> None:
         self.opened.set()
+
+
+@contextmanager
+def spent(budget: Budget) -> Iterator[Budget]:
+    """``budget``'s one slot taken by someone else's call for as long as the block runs."""
+    gate = Gate()
+
+    def hold() -> None:
+        with budget.spend("someone else"):
+            gate()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert gate.held.acquire(timeout=30)
+    try:
+        yield budget
+    finally:
+        gate.open()
+        holder.join()
 
 
 # ------------------------------------------------------------------- the budget itself
@@ -275,37 +294,23 @@ def test_a_new_address_gets_one_try_in_the_reserve_and_new_ones_share_a_few(
     )
     assert post(owner, "/api/login", right).status_code == 200  # a new address: one turn
     budget = service.players.hashes = players_module.hashes(slots=1, queue=0)
-    gate = Gate()
-    holder = threading.Thread(target=lambda: _hold(budget, gate))
-    holder.start()
-    assert gate.held.acquire(timeout=30)
-    try:
+    with spent(budget):
         first, second = client_at(app, "10.12.0.1"), client_at(app, "10.12.0.2")
         assert post(first, "/api/login", wrong).status_code == 401  # the second turn
         assert post(first, "/api/login", wrong).status_code == 429  # failed: no more
         assert post(second, "/api/login", wrong).status_code == 429  # the turns are spent
         assert post(owner, "/api/login", right).status_code == 200  # known here
         assert post(owner, "/api/login", right).status_code == 200  # and again
-    finally:
-        gate.open()
-        holder.join()
 
 
 def test_a_log_in_refused_as_busy_is_not_counted_as_a_failure(app: FastAPI) -> None:
     service = app.state.service
     ann_id = service.register("ann", PASSWORD)
     budget = service.players.hashes = players_module.hashes(slots=1, queue=0)
-    gate = Gate()
-    holder = threading.Thread(target=lambda: _hold(budget, gate))
-    holder.start()
-    assert gate.held.acquire(timeout=30)
-    try:
+    with spent(budget):
         for _ in range(20):  # many more than the free failures
             with pytest.raises(Busy):
                 service.login("ann", PASSWORD, "10.0.0.9")
-    finally:
-        gate.open()
-        holder.join()
     assert service.login("ann", PASSWORD, "10.0.0.9") == ann_id  # not throttled
 
 
@@ -320,11 +325,7 @@ def test_an_owner_told_to_wait_keeps_their_turn_in_the_reserve(app: FastAPI) -> 
     app.state.budgets.tarpit = Tarpit(longest=0)
     assert [waits.vouch(f"10.13.0.{n}") for n in range(2)] == [True, True]  # turns taken
     budget = service.players.hashes = players_module.hashes(slots=1, queue=0)
-    gate = Gate()
-    holder = threading.Thread(target=lambda: _hold(budget, gate))
-    holder.start()
-    assert gate.held.acquire(timeout=30)
-    try:
+    with spent(budget):
         owner, right = client_at(app, "10.13.1.1"), {"name": "ann", "password": PASSWORD}
         told = post(owner, "/api/login", right)
         assert told.status_code == 429
@@ -332,14 +333,6 @@ def test_an_owner_told_to_wait_keeps_their_turn_in_the_reserve(app: FastAPI) -> 
         clock[0] = 60.0  # the wait is over and a stranger's turn is back
         assert post(owner, "/api/login", right).status_code == 200
         assert budget.running == 1  # the held check still runs
-    finally:
-        gate.open()
-        holder.join()
-
-
-def _hold(budget: Budget, gate: Gate) -> None:
-    with budget.spend("someone else"):
-        gate()
 
 
 # ------------------------------------------------------------------- history pages
@@ -406,12 +399,8 @@ def test_a_handshake_beyond_the_budget_is_closed_try_again_later(app: FastAPI) -
     ann = client_at(app, "10.5.0.1")
     assert post(ann, "/api/login", {"name": "ann", "password": PASSWORD}).status_code == 200
     app.state.budgets.handshakes = budget = Budget("table connections", slots=1, queue=0)
-    gate = Gate()
-    holder = threading.Thread(target=lambda: _hold(budget, gate))
-    holder.start()
-    assert gate.held.acquire(timeout=30)
     origin = {"origin": "http://testserver"}
-    try:
+    with spent(budget):
         with (
             pytest.raises(WebSocketDisconnect) as closed,
             ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket,
@@ -419,9 +408,6 @@ def test_a_handshake_beyond_the_budget_is_closed_try_again_later(app: FastAPI) -
             socket.receive_json()
         assert closed.value.code == 1013
         assert closed.value.reason.startswith("too many table connections under way")
-    finally:
-        gate.open()
-        holder.join()
     with ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket:
         assert socket.receive_json()["type"] == "table"  # admitted once there is room
 

@@ -232,10 +232,10 @@ class LoginWaits:
     last :data:`~riverboat.table.throttle.FORGET` seconds. An address is marked when it
     is let into the reserve and when its password check fails (not when it is only
     told to wait), so each gets one try at most in the reserve before it counts as
-    failing, and an owner told to wait keeps their turn. Addresses new to this process share
-    :data:`STRANGERS` (a bucket over all of them), so a stream of new addresses takes
-    the reserve about a third of the time at most (a hash takes about 0.3 s);
-    addresses that logged in here lately are not counted against it.
+    failing, and an owner told to wait keeps their turn. Addresses new to this
+    process share :data:`STRANGERS` (a bucket over all of them), so a stream of new
+    addresses takes the reserve about a third of the time at most (a hash takes about
+    0.3 s); addresses that logged in here lately are not counted against it.
 
     >>> clock = [0.0]
     >>> waits = LoginWaits(clock=lambda: clock[0])
@@ -320,8 +320,8 @@ def _mark(marks: OrderedDict[str, float], address: str, now: float) -> None:
 class Budgets:
     """The process's shares of the slow reads (:class:`~riverboat.table.throttle.Budget`),
     on top of each address's rate limit: history pages, one at a time in all, two more
-    waiting, two per player (one under way, one waiting), and each player's rounds of history a
-    second (``pages``, a :class:`~riverboat.table.throttle.Rate`); WebSocket
+    waiting, two per player (one under way, one waiting), and each player's rounds of
+    history a second (``pages``, a :class:`~riverboat.table.throttle.Rate`); WebSocket
     handshakes, one per address at a time, two in all. Anything beyond is refused
     (429), so readers never take the threads or the database the players' wagers
     need. (Password checks have their own, ``service.players.hashes``.) The addresses
