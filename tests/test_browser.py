@@ -559,6 +559,41 @@ def test_a_decision_key_pressed_before_the_cards_show_is_said_to_be_early(
     expect(page.locator("#message")).to_contain_text("Net")
 
 
+def test_a_deal_key_pressed_before_the_commitment_shows_is_said_to_be_early(
+    keyboard_page: Page,
+) -> None:
+    """D pressed while the next deal's commitment is on its way (the Deal button waits
+    for it) is not dropped in silence; once the commitment shows, D deals."""
+    page = keyboard_page
+    _key_to_table(page, "Tri-Card Poker")
+    _tab_to(page, "ante")
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$5")
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    held: list[Route] = []
+    page.route("**/commitment", lambda route: held.append(route))  # the next one waits
+    page.keyboard.press("f")  # nothing open: F decides nothing
+    page.keyboard.press("d")
+    expect(page.locator("#message")).to_have_text("Your decision.")
+    page.keyboard.press("f")  # the fold settles; the next commitment is held
+    expect(page.locator("#message")).to_contain_text("Net")
+    page.wait_for_function("() => document.getElementById('deal').disabled")
+    page.keyboard.press("d")
+    expect(page.locator("#message")).to_have_text(
+        "The next deal's commitment is on its way: press D again in a moment."
+    )
+    _announced(page, "The next deal's commitment is on its way")
+    for route in held:
+        route.continue_()
+    page.unroute("**/commitment")
+    expect(page.locator("#deal")).to_be_enabled()
+    page.keyboard.press("d")
+    expect(page.locator("#message")).to_have_text("Your decision.")
+    page.keyboard.press("f")
+    expect(page.locator("#message")).to_contain_text("Net")
+
+
 def test_the_keys_overlay_and_escape(keyboard_page: Page) -> None:
     page = keyboard_page
     page.keyboard.press("?")

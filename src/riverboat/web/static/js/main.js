@@ -122,6 +122,7 @@ function onKey(event) {
     $("announce").textContent = `The $${state.chip / 100} chip.`;  // the result stays in the message line
   } else if (open && $("choices").querySelector(`[data-key="${key}"]`)) press($("choices").querySelector(`[data-key="${key}"]`));
   else if (state.busy && !open && decidesHere(key)) say(`The cards are still coming: press ${key.toUpperCase()} again once they show.`);
+  else if ((key === "d" || key === "g") && !open && (state.busy || state.committing)) say(`The next deal's commitment is on its way: press ${key.toUpperCase()} again in a moment.`);
   else if (key === "d") press($("deal"));
   else if (key === "g") press($("replay"));
   else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();
