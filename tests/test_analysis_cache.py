@@ -4,6 +4,7 @@ written safely by several processes at once, one file per rules."""
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,17 @@ from riverboat.analysis.adapters import heads_up_game
 from riverboat.analysis.headsup import Counted, HeadsUpGame
 from riverboat.cli import app
 from riverboat.games import tri_card
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_edges_under_way() -> None:
+    """An earlier test's web app may still be working out the house edges and strategy
+    cards in a thread of its own (``riverboat.web.edges``), which keeps what it works
+    out in the cache folder of the moment: these tests change that folder, so they
+    wait for it first."""
+    for thread in threading.enumerate():
+        if thread.name == "house-edges":
+            thread.join(timeout=600)
 
 
 @pytest.fixture
