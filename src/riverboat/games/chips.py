@@ -11,6 +11,8 @@ leaves its input alone.
 {'ante': 5000, 'bonus': 5000, 'bad_beat': 0}
 >>> hold(wagers, "ante", spots)
 {'ante': 0, 'bonus': 0, 'bad_beat': 0}
+>>> double({"ante": 1000, "bonus": 1000}, spots)
+{'ante': 2000, 'bonus': 2000, 'bad_beat': 0}
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from riverboat.games.rules import IllegalAction, Spot, check_wagers
 from riverboat.money import Cents, format_money
 
-__all__ = ["hold", "quick_replay", "tap"]
+__all__ = ["double", "hold", "quick_replay", "tap"]
 
 
 def _spot(spots: tuple[Spot, ...], name: str) -> Spot:
@@ -79,6 +81,34 @@ def hold(wagers: Mapping[str, Cents], name: str, spots: Iterable[Spot]) -> dict[
         if spot.equal_to == name:
             placed[spot.name] = 0
     return placed
+
+
+def double(wagers: Mapping[str, Cents], spots: Iterable[Spot]) -> dict[str, Cents]:
+    """Every wager placed doubled, where every spot's maximum allows it; spots tied to
+    another follow it (R1). :class:`IllegalAction` names the spot that would pass its
+    maximum, and nothing is doubled.
+
+    >>> from riverboat.games.tri_card import TriCardRules
+    >>> rules = TriCardRules()
+    >>> double({"ante": 500, "pair_plus": 6000}, (rules.ante, rules.pair_plus))
+    Traceback (most recent call last):
+    ...
+    riverboat.games.rules.IllegalAction: Double would put the Pair Plus at $120: its maximum is $100
+    """
+    spots = tuple(spots)
+    placed = {s.name: wagers.get(s.name, 0) for s in spots}
+    if not any(placed.values()):
+        raise IllegalAction("there is nothing to double: place a chip first")
+    for spot in spots:
+        if spot.equal_to:
+            continue
+        if placed[spot.name] * 2 > spot.maximum:
+            raise IllegalAction(
+                f"Double would put the {spot.label} at {format_money(placed[spot.name] * 2)}: "
+                f"its maximum is {format_money(spot.maximum)}"
+            )
+        placed[spot.name] *= 2
+    return _follow(spots, placed)
 
 
 def quick_replay(

@@ -20,6 +20,7 @@ from riverboat.table import records
 from riverboat.table.felt_rounds import (
     dealer_qualifies,
     hand_names,
+    hand_outcome,
     made_cards,
     position_stakes,
     round_lines,
@@ -82,6 +83,7 @@ def round_view(
         made=made_cards(game_round, visible),
         hand_names=hand_names(game_round, visible),
         dealer_qualifies=dealer_qualifies(game_round),
+        hand_outcome=hand_outcome(game_round),
     )
 
 

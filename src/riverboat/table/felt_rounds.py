@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from math import comb
-from typing import Any
+from typing import Any, Literal
 
 from riverboat.cards import Card
 from riverboat.games import Phase, Position, Round
 from riverboat.games.baccarat import BaccaratRound
-from riverboat.games.events import BLIND_PLAY
+from riverboat.games.events import BLIND_PLAY, NO_CHOICE
 from riverboat.hands import (
     FIVE_CARD,
     FOUR_CARD,
@@ -37,9 +37,11 @@ from riverboat.hands import (
 from riverboat.money import Cents
 
 __all__ = [
+    "HandOutcome",
     "best_cards",
     "dealer_qualifies",
     "hand_names",
+    "hand_outcome",
     "line_names",
     "made_cards",
     "position_stakes",
@@ -182,14 +184,10 @@ def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) ->
         return {}
     if game_round.game not in _POKER:
         return {}
-    evaluator, ranking, _ = _POKER[game_round.game]
+    ranking = _POKER[game_round.game][1]
     names: dict[str, str] = {}
-    for hand, cards in visible.items():
-        value: int | None = None
-        if game_round.game == "rabbit-hunter" and hand == "player" and "rabbit" in visible:
-            value = _value(evaluate6, [*cards, *visible["rabbit"]])
-        elif hand != "rabbit" or game_round.game != "rabbit-hunter":
-            value = _value(evaluator, cards)
+    for hand in visible:
+        value = _hand_value(game_round, hand, visible)
         if value is not None:
             names[hand] = ranking.describe(value)
     return names
@@ -202,6 +200,58 @@ def dealer_qualifies(game_round: Round[Any]) -> bool | None:
         return None
     evaluator, ranking, _ = _POKER[game_round.game]
     return bool(evaluator(game_round.cards["dealer"]) >= ranking.lowest(*key))
+
+
+#: how a poker round's hand ended for its player, for the felt's banner
+HandOutcome = Literal["won", "lost", "tied", "folded", "not_qualified", "no_play"]
+
+
+def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
+    """How the first position's hand ended against the dealer's, once a poker round is
+    settled: ``folded``, ``no_play`` (nothing to decide: Pair Plus alone, T3),
+    ``not_qualified`` (the dealer did not qualify) or the hands compared, ``won``,
+    ``lost`` or ``tied``. None before settlement and where no hand is the house's. The
+    money is the result's to say: a hand won can still lose money (a rabbit fee, a
+    side wager).
+
+    >>> from riverboat import parse_cards
+    >>> from riverboat.deck import Deck
+    >>> from riverboat.games import find_game
+    >>> game_round = find_game("tri-card").new_round()
+    >>> _ = game_round.place_wagers({"ante": 500})
+    >>> game_round.deal(Deck.stacked(parse_cards("As Ad 2c Kh Qh 9s")))
+    >>> _ = game_round.act("raise")
+    >>> hand_outcome(game_round)
+    'won'
+    """
+    if game_round.phase is not Phase.SETTLED or game_round.game not in _POKER:
+        return None
+    position = game_round.positions[0]
+    if position.decision == "fold":
+        return "folded"
+    if position.decision == NO_CHOICE:
+        return "no_play"
+    if dealer_qualifies(game_round) is False:
+        return "not_qualified"
+    evaluator = _POKER[game_round.game][0]
+    mine = _hand_value(game_round, game_round.hand_name(0), game_round.cards)
+    dealer = _value(evaluator, game_round.cards["dealer"])
+    if mine is None or dealer is None:
+        return None
+    return "won" if mine > dealer else "lost" if mine < dealer else "tied"
+
+
+def _hand_value(
+    game_round: Round[Any], hand: str, visible: Mapping[str, Sequence[Card]]
+) -> int | None:
+    """A visible poker hand's value in its game's evaluator; Rabbit Hunter's ``player``
+    with the rabbit once bought (its best five of six); None for the rabbit alone."""
+    evaluator = _POKER[game_round.game][0]
+    if game_round.game == "rabbit-hunter" and hand == "player" and "rabbit" in visible:
+        return _value(evaluate6, [*visible[hand], *visible["rabbit"]])
+    if hand == "rabbit" and game_round.game == "rabbit-hunter":
+        return None
+    return _value(evaluator, visible[hand])
 
 
 def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int | None:

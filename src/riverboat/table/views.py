@@ -25,6 +25,7 @@ from pydantic import (
 from riverboat.games import Game
 from riverboat.games.roads import ROWS, DerivedRoad, Preview, roads
 from riverboat.money import Cents
+from riverboat.table.felt_rounds import HandOutcome
 from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyCardInfo
 from riverboat.table.paytables import felt_lines, pay_sections
 
@@ -131,6 +132,9 @@ class RoundView(_View):
     hand_names: dict[str, str] = {}
     #: whether the dealer qualified, for games whose dealer qualifies, once settled
     dealer_qualifies: bool | None = None
+    #: how the hand ended against the dealer's, once settled (apart from the money):
+    #: won, lost, tied, folded, not_qualified (the dealer's), no_play (nothing decided)
+    hand_outcome: HandOutcome | None = None
 
 
 class RoundRecord(_View):
@@ -186,9 +190,14 @@ class BalanceView(_View):
 
 
 class MeView(_View):
+    """The player: their balance and the top-up's rule (below ``top_up_below``, a
+    top-up brings the balance back to ``top_up_to``, counting open rounds)."""
+
     player: int
     balance: Cents
     signed_in: bool
+    top_up_below: Cents = 0
+    top_up_to: Cents = 0
 
 
 class LoginView(_View):

@@ -14,6 +14,7 @@ __all__ = [
     "PRINTABLE",
     "ActionRequest",
     "ChipRequest",
+    "DoubleRequest",
     "Login",
     "ReplayRequest",
     "RoundId",
@@ -61,6 +62,13 @@ class ChipRequest(BaseModel):
     spot: SpotName
     chip: int = 0
     hold: bool = False
+
+
+class DoubleRequest(BaseModel):
+    """Double every wager placed at ``game``'s table."""
+
+    game: str = Field(max_length=NAME_LENGTH)
+    wagers: Wagers
 
 
 class Login(BaseModel):

@@ -7,12 +7,12 @@ from fastapi import APIRouter
 
 from riverboat.errors import IllegalAction
 from riverboat.games import GAMES, find_game
-from riverboat.games.chips import hold, tap
+from riverboat.games.chips import double, hold, tap
 from riverboat.table.views import GameInfo, NextCommitment, RoadsView, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.edges import edges, house_edge, strategy_card
 from riverboat.web.errors import RESPONSES
-from riverboat.web.models import ChipRequest
+from riverboat.web.models import ChipRequest, DoubleRequest
 
 __all__ = ["router"]
 
@@ -40,6 +40,13 @@ def chips(body: ChipRequest) -> dict[str, int]:
     if body.hold:
         return hold(body.wagers, body.spot, spots)
     return tap(body.wagers, body.spot, body.chip, spots)
+
+
+@router.post("/chips/double")
+def double_chips(body: DoubleRequest) -> dict[str, int]:
+    """Every wager placed doubled where each spot's maximum allows it (the Bonus follows
+    the Ante, R1); refused, naming the spot, where one would pass it. Pure, like a tap."""
+    return double(body.wagers, find_game(body.game).new_round().spots)
 
 
 @router.get("/games/{game}/commitment", response_model=NextCommitment)

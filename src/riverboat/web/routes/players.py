@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from riverboat.errors import BadCredentials
 from riverboat.rng import new_token
 from riverboat.table.players import Throttled
-from riverboat.table.service import TableService
+from riverboat.table.service import STARTING_CREDIT, TOP_UP_BELOW, TableService
 from riverboat.table.throttle import Busy
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
@@ -38,7 +38,13 @@ def me(
     player_id: Player, service: Service, sessions: SessionStore, session: SessionToken = None
 ) -> MeView:
     signed_in = sessions.alive(session)
-    return MeView(player=player_id, balance=service.balance(player_id), signed_in=signed_in)
+    return MeView(
+        player=player_id,
+        balance=service.balance(player_id),
+        signed_in=signed_in,
+        top_up_below=TOP_UP_BELOW,
+        top_up_to=STARTING_CREDIT,
+    )
 
 
 @router.post(

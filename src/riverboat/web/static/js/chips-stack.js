@@ -29,6 +29,9 @@ function chipSvg(value, level) {
     `<text class="chip3d__value" x="20" y="24.2" text-anchor="middle">${face(value)}</text></svg>`;
 }
 
+/** One chip of `value` cents as the tray shows it: the same face as on the felt. @param {number} value */
+export const chipFaceHtml = (value) => chipSvg(value, 0);
+
 /** A stack for `amount` cents, or "" for none; `kind` adds a class (paid, taken). */
 export function chipStackHtml(amount, denominations, kind = "") {
   const chips = breakChips(Math.max(0, Math.round(amount)), denominations);

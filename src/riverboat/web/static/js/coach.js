@@ -4,7 +4,8 @@
 // decisions says whether it was the best play and, if not, what it cost in expected value
 // (dollars and Antes); the table menu keeps this visit's tally.
 import { api } from "./api.js";
-import { $, escape, money, state } from "./state.js";
+import { $, $input, escape, money, say, state, tableKey } from "./state.js";
+import { verdictGiven } from "./actions.js";
 
 const SWITCH = "riverboat-coach", TALLY = "riverboat-coach-session";
 const tally = JSON.parse(sessionStorage.getItem(TALLY) || "null") || { decisions: 0, best: 0, cents: 0, antes: 0 };
@@ -12,10 +13,10 @@ const tally = JSON.parse(sessionStorage.getItem(TALLY) || "null") || { decisions
 export const coaching = () => localStorage.getItem(SWITCH) === "on";
 
 export function setupCoach() {
-  $("coach-toggle").checked = coaching();
-  $("coach-toggle").onchange = () => {
-    localStorage.setItem(SWITCH, $("coach-toggle").checked ? "on" : "off");
-    if (!coaching()) $("coach-line").hidden = true;
+  $input("coach-toggle").checked = coaching();
+  $input("coach-toggle").onchange = () => {
+    localStorage.setItem(SWITCH, $input("coach-toggle").checked ? "on" : "off");
+    drawVerdict();
     renderTally();
   };
   renderTally();
@@ -24,9 +25,9 @@ export function setupCoach() {
 // key c: the switch turned, and said in the message line
 export function toggleCoach() {
   $("coach-toggle").click();
-  $("message").textContent = coaching()
+  say(coaching()
     ? "Coach on: after each decision it says whether it was the best play, and what another cost."
-    : "Coach off.";
+    : "Coach off.");
 }
 
 function renderTally() {
@@ -42,7 +43,7 @@ function renderTally() {
 // (a refused decision leaves the round open and is not weighed)
 export function coached(decide) {
   return async (action, amount) => {
-    const round = state.round;
+    const round = state.round, table = tableKey();
     await decide(action, amount);
     const done = state.round;
     if (!coaching() || state.shared || !round || !done || done.id !== round.id || done.status === "open") return;
@@ -55,18 +56,22 @@ export function coached(decide) {
         cents: tally.cents + verdict.ev_cost_cents, antes: tally.antes + verdict.ev_cost,
       });
       sessionStorage.setItem(TALLY, JSON.stringify(tally));
-      showVerdict(round.id, verdict);
+      if (tableKey() === table) verdictGiven({ table, round: round.id, best: verdict.best, text: verdict.text, details: "" });
       renderTally();
     } catch (error) {
-      showVerdict(round.id, { best: false, text: `No verdict: ${error.message}` });
+      if (tableKey() === table) verdictGiven({ table, round: round.id, best: false, text: `No verdict: ${/** @type {Error} */ (error).message}`, details: "" });
     }
   };
 }
 
-function showVerdict(id, verdict) {
-  const line = $("coach-line");
+/** The verdict line: shown only at the table, and for the round, it speaks of (a
+ * verdict never follows the player to another table or past the next deal). */
+export function drawVerdict() {
+  const line = $("coach-line"), verdict = state.verdict, round = state.round;
+  const here = !!verdict && coaching() && verdict.table === tableKey() && !!round && round.id === verdict.round;
+  line.hidden = !here;
+  if (!here || !verdict) { line.replaceChildren(); return; }
   line.innerHTML = `<span class="coach-mark" aria-hidden="true">${verdict.best ? "✓" : "✗"}</span> ` +
-    `<span>#${id} ${escape(verdict.text)}</span>`;
+    `<span>${escape(verdict.text)}</span>`;
   line.classList.toggle("coach-best", !!verdict.best);
-  line.hidden = false;
 }

@@ -1,6 +1,9 @@
 // The controls: the table menu (a dialog), the chip tray, Deal and Quick Replay, the decisions the
 // server offers, and which of them can be pressed now.
-import { $, info, layout, money, state, tableKey } from "./state.js";
+import { $, $button, $dialog, info, layout, money, onTheFelt, say, state, tableKey } from "./state.js";
+import { chipChosen } from "./actions.js";
+import { chipFaceHtml } from "./chips-stack.js";
+import { offerRefill } from "./bank.js";
 import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
 import { describeTable, loadLobby, lobbyTable, sharedTables, watchLobby } from "./lobby.js";
@@ -43,7 +46,7 @@ function tableButton(game, shared, number) {
   button.querySelector(".table-title").textContent = tableTitle(game, shared);
   describe(button, game, shared, number);
   button.onclick = () => {
-    $("tables").close();
+    $dialog("tables").close();
     on.select(game.game, shared);
   };
   return button;
@@ -73,7 +76,7 @@ function drawGames() {
 // the lobby fetched again: the same tables have their lines rewritten in place (a tap
 // in progress keeps its button); other tables, the menu drawn again
 function redrawTables() {
-  if (!$("tables").open) return;
+  if (!$dialog("tables").open) return;
   const listed = tables(), buttons = [...$("games").children];
   const same = listed.length === buttons.length &&
     listed.every(([game, shared], i) => buttons[i].dataset.table === menuKey(game, shared));
@@ -85,81 +88,123 @@ function redrawTables() {
 // fetched afresh, and again every few seconds while the menu stays open
 export function openTables() {
   drawGames();
-  $("tables").showModal();
+  $dialog("tables").showModal();
   const current = $("games").querySelector("[aria-current=true]");
   if (current) current.focus();
   loadLobby().then(redrawTables);
   watchLobby(redrawTables);
 }
 
-// the chip tray: the chip a tap on a spot places
+// the chip tray: the chip a tap on a spot places; a chip the balance cannot cover
+// (beside the chips already on the felt) is greyed out and says why when tapped. On a
+// phone the tray folds into one button showing the chip chosen, which opens it.
 export function renderChips() {
   keepFocus($("chips"), "chip", drawChips);
+  const toggle = $("chip-toggle");
+  toggle.innerHTML = `${chipFaceHtml(state.chip)}<span class="visually-hidden">The ${money(state.chip)} chip: choose another</span>`;
 }
 
 function drawChips() {
-  $("chips").innerHTML = "";
-  // the table's denominations, each its colour; white figures at 4.5:1 or better on each (WCAG AA)
-  const colours = ["#4b5a73", "#c0302f", "#17701f", "#1c1c1c", "#6a2fb8"];
-  info().chips.forEach((chip, i) => {
+  const free = state.balance === null ? Infinity : state.balance - onTheFelt();
+  $("chips").replaceChildren(...info().chips.map((chip) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "chip";
-    button.style.setProperty("--chip", colours[i % colours.length]);
-    button.textContent = "$" + chip / 100;
+    button.innerHTML = chipFaceHtml(chip);
     button.dataset.chip = String(chip);
-    button.setAttribute("aria-label", `$${chip / 100} chip`);
+    const short = chip > free;
+    button.setAttribute("aria-label", `${money(chip)} chip${short ? ", more than the balance left" : ""}`);
     button.setAttribute("aria-pressed", String(chip === state.chip));
-    button.onclick = () => { state.chip = chip; renderChips(); };
-    $("chips").append(button);
-  });
+    button.setAttribute("aria-disabled", String(short));
+    button.classList.toggle("chip--short", short);
+    button.onclick = () => {
+      if (short) {
+        say(`The ${money(chip)} chip is more than the ${money(Math.max(0, free))} left beside the chips on the felt: choose a smaller one.`, "refusal");
+        offerRefill();
+        return;
+      }
+      chipChosen(chip);
+      closeTray();
+    };
+    return button;
+  }));
 }
 
-// the decisions the round in play allows, one button per amount
+/** The folded tray opened (or closed again) from the chip button. */
+export function toggleTray() {
+  const open = $("action-bar").classList.toggle("tray-open");
+  $("chip-toggle").setAttribute("aria-expanded", String(open));
+  if (open) /** @type {HTMLElement | null} */ ($("chips").querySelector("[aria-pressed=true]"))?.focus();
+}
+function closeTray() {
+  if (!$("action-bar").classList.contains("tray-open")) return;
+  $("action-bar").classList.remove("tray-open");
+  $("chip-toggle").setAttribute("aria-expanded", "false");
+}
+
+// the decisions the round in play allows, one button per amount, each with what it
+// stakes ("Play $10", "Buy & Play $20"); Fold stakes nothing more
 export function renderChoices() {
   const round = state.round;
-  const open = round && round.status === "open";
+  const open = !!round && round.status === "open";
   $("deal").textContent = state.shared ? "Bet" : "Deal";
-  $("action-bar").classList.toggle("deciding", !!open && round.choices.length > 0);
+  $("action-bar").classList.toggle("deciding", open && !!round && round.choices.length > 0);
   $("blind-label").hidden = !layout(info()).blind;
   $("hint").hidden = !info().options.length;  // a game with no decisions has no hint
-  if ($("choices").contains(document.activeElement)) refocus = true;
-  $("choices").innerHTML = "";
-  for (const choice of open ? round.choices : []) {
-    const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [null];
+  const choices = $("choices");
+  const hadFocus = choices.contains(document.activeElement);
+  choices.replaceChildren();
+  for (const choice of open && round ? round.choices : []) {
+    const amounts = choice.maximum > choice.minimum ? [choice.minimum, choice.maximum] : [choice.minimum];
     for (const amount of amounts) {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.action = choice.action;
-      button.dataset.key = amount !== null && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
+      button.dataset.key = choice.maximum > choice.minimum && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
       button.setAttribute("aria-keyshortcuts", button.dataset.key);
-      button.textContent = amount === null ? choice.label : `${choice.label} ${money(amount)}`;
-      button.onclick = () => on.decide(choice.action, amount);
-      $("choices").append(button);
+      button.textContent = amount ? `${choice.label} ${money(amount)}` : choice.label;
+      const sent = choice.maximum > choice.minimum ? amount : null;
+      button.onclick = () => { if (on.decide) on.decide(choice.action, sent); };
+      choices.append(button);
     }
+  }
+  // a decision just offered never takes the focus (a second Enter would make it):
+  // the keyboard lands on the group, and Tab or the decision's key goes on from there
+  if (open) {
+    if (hadFocus || landing) choices.focus();
+    landing = false;
   }
   renderButtons();
 }
 
+let landing = false;  // Deal or Quick Replay had the focus when the round was dealt
+/** Deal was pressed with the focus on it: the dealt round's decisions take the focus as a group. */
+export function focusAfterDeal() {
+  const active = document.activeElement;
+  landing = !!active && active.closest(".action-bar") !== null;
+}
+
 // which buttons can send a request now: none of Deal, Quick Replay, the decisions and
 // New shoe while one of them is in flight (a double click deals once), Hint not while
-// it is being worked out
-let refocus = false;  // a control of the round had the focus: it goes on to the next one
+// it is being worked out; Undo, Clear and Double while chips can be changed
 export function renderButtons() {
   const round = state.round, busy = state.busy;
-  if (document.activeElement && document.activeElement.closest(".action-bar")) refocus = true;
-  const open = round && round.status === "open";
-  const betting = !state.shared || (state.table && state.table.phase === "betting");
-  $("deal").disabled = busy || state.committing || !!open || !betting;
-  $("replay").disabled = busy || state.committing || !!open || !betting || !state.last[tableKey()];
-  $("new-shoe").disabled = busy;
-  $("hint").disabled = busy || !open || !info().options.length || !!state.hinting;
-  for (const button of $("choices").children) button.disabled = busy;
+  const hadFocus = !!document.activeElement && document.activeElement.closest(".action-bar") !== null && document.activeElement !== $("choices");
+  const open = !!round && round.status === "open";
+  const betting = !state.shared || (!!state.table && state.table.phase === "betting");
+  const waiting = busy || state.committing || state.placing > 0;
+  $button("deal").disabled = busy || state.committing || open || !betting;
+  $button("replay").disabled = busy || state.committing || open || !betting || !state.last[tableKey()];
+  $button("new-shoe").disabled = busy;
+  $button("hint").disabled = busy || !open || !info().options.length || state.hinting;
+  const felt = onTheFelt();
+  $button("undo").disabled = waiting || open || !state.undo.length;
+  $button("clear").disabled = waiting || open || !felt;
+  $button("double").disabled = waiting || open || !felt || (state.balance !== null && 2 * felt > state.balance);
+  for (const button of /** @type {HTMLCollectionOf<HTMLButtonElement>} */ ($("choices").children)) button.disabled = busy;
   // a disabled or removed button drops the focus: once the answer is in, the keyboard
-  // carries on from the round's first decision, else from Deal
-  if (busy || !refocus) return;
-  refocus = false;
+  // carries on from Deal (never from a decision: see renderChoices)
+  if (busy || !hadFocus) return;
   const lost = !document.activeElement || document.activeElement === document.body;
-  const next = [...$("choices").children, $("deal")].find((button) => !button.disabled);
-  if (lost && next) next.focus();
+  if (lost && !open && !$button("deal").disabled) $("deal").focus();
 }

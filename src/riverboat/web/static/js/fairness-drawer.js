@@ -90,7 +90,7 @@ async function drawRecent() {
 
 // the drawer's commitment again, when a new one comes while it is open
 export function showInDrawer() {
-  const dialog = $("fairness");
+  const dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById("fairness"));
   if (dialog && dialog.open) drawNext();
 }
 

@@ -3,6 +3,7 @@
 // a finished round in the browser (verify.js), independently of the server.
 import { api } from "./api.js";
 import { $, state } from "./state.js";
+import { commitmentShown } from "./actions.js";
 import { openFairness, showInDrawer } from "./fairness-drawer.js";
 
 export { openFairness } from "./fairness-drawer.js";
@@ -14,8 +15,7 @@ export const clientSeed = () => Array.from(crypto.getRandomValues(new Uint8Array
 // No commitment is known for the next deal (another table was chosen, or the one shown
 // was spent on a deal): a deal fetches and shows one before it draws its client seed.
 export function forgetCommitment() {
-  state.commitment = null;
-  state.shoeInPlay = false;
+  commitmentShown(null, false);
 }
 
 let asked = 0;
@@ -33,8 +33,7 @@ export async function showCommitment() {
   }
   const { commitment, shoe_in_play } = await api(`/api/games/${game}/commitment`);
   if (ask !== asked || state.game !== game || state.shared) return;
-  state.commitment = commitment;
-  state.shoeInPlay = shoe_in_play;
+  commitmentShown(commitment, shoe_in_play);
   $("new-shoe").hidden = !shoe_in_play;
   showIndicator(commitment);
   showInDrawer();
@@ -47,7 +46,7 @@ const SHIELD = `<svg class="shield" viewBox="0 0 24 24" aria-hidden="true" focus
 // the whole commitment in its data and its name; a tap opens the drawer. Empty at a
 // shared table, whose line shows the table's own commitment.
 function showIndicator(commitment) {
-  const line = $("fair-line");
+  const line = document.getElementById("fair-line");
   if (!line) return;
   line.dataset.commitment = commitment || "";
   if (!commitment) {

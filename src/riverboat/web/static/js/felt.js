@@ -13,9 +13,6 @@ import { clearBanner, showBanner } from "./banner.js";
 
 export const on = { select: null, place: null, decide: null };
 
-// the settled round whose result the player has moved on from (a chip placed, a deal)
-let passed = null;
-
 // every betting circle of a game: its lines, or (from an older server) its wagers
 const linesOf = (game) => game.lines || game.wagers.map((w) => ({ name: w.name, label: w.label, placed_by: null, pays: "" }));
 
@@ -24,12 +21,7 @@ function roundShown() {
   const round = state.round;
   if (!round) return null;
   if (round.status === "open") return round;
-  return round.result && round !== passed ? round : null;
-}
-
-function passResult() {
-  passed = state.round;
-  clearBanner();
+  return round.result && round !== state.passed ? round : null;
 }
 
 // ------------------------------------------------------------------ the circles
@@ -76,7 +68,7 @@ function drawSpots() {
 // Enter or Space (or a screen reader's activation) makes a click with no pointer
 // behind it: the same as a tap; Backspace or Delete clears the spot, like a hold
 function bindSpot(element, name) {
-  const place = (hold) => { passResult(); on.place(name, hold); };
+  const place = (/** @type {boolean} */ hold) => { if (on.place) on.place(name, hold); };
   let timer = null, pressed = false;
   element.addEventListener("pointerdown", () => {
     pressed = true;
@@ -176,7 +168,7 @@ export function renderHands() {
   markWinner(round, mine, other);
   $("roads").hidden = !game.shoe;  // the bead plate and big road follow a shoe
   drawCircles();
-  if (round && round.status !== "open" && round !== passed) showBanner(round, game);
+  if (round && round.status !== "open" && round !== state.passed) showBanner(round, game);
   else clearBanner();
 }
 
@@ -185,13 +177,4 @@ function markWinner(round, mine, other) {
   const winner = round && round.status !== "open" ? round.winner : null;
   $("player-area").classList.toggle("hand--won", winner === mine.title);
   $("dealer-area").classList.toggle("hand--won", winner === other.title);
-}
-
-// a new deal clears the last result at once, before the server answers
-for (const id of ["deal", "replay"]) {
-  document.getElementById(id)?.addEventListener("click", () => {
-    if (!state.round || state.round.status === "open" || state.round === passed) return;
-    passResult();
-    drawCircles();
-  });
 }

@@ -5,15 +5,16 @@
 // this one. The list is fetched again while the menu is open, so seats stay current.
 import { api } from "./api.js";
 import { $, gameOf, state } from "./state.js";
+import { lobbyLoaded } from "./actions.js";
 
 const REFRESH_MS = 3000;
 
 // the lobby's tables; a server without a lobby: one shared table per game, by its name
 export async function loadLobby() {
   try {
-    state.lobby = (await api("/api/lobby")).tables;
+    lobbyLoaded((await api("/api/lobby")).tables);
   } catch {
-    state.lobby = state.games.filter((g) => g.shared).map((g) => ({ id: g.game, name: g.title, game: g.game }));
+    lobbyLoaded(state.games.filter((g) => g.shared).map((g) => /** @type {import("./state.js").LobbyTable} */ (/** @type {unknown} */ ({ id: g.game, name: g.title, game: g.game }))));
   }
 }
 

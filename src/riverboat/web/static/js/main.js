@@ -1,50 +1,48 @@
 // riverboat's table in the browser: the wiring. Choosing a table, and the page's
 // buttons bound to what they do; the parts live in the modules beside this one.
 import { api } from "./api.js";
-import { $, gameOf, info, say, state, tableKey } from "./state.js";
+import { $, $button, $dialog, $input, gameOf, info, say, state, store } from "./state.js";
+import { chipChosen, commitmentShown, gamesLoaded, roundShown, tableChosen } from "./actions.js";
 import { on } from "./felt.js";
-import { decisionKey, openTables, renderGames } from "./controls.js";
-import { renderRound, renderSpots } from "./render.js";
-import { forgetCommitment, openFairness, showCommitment } from "./fairness.js";
-import { refreshBalance } from "./bank.js";
+import { decisionKey, focusAfterDeal, openTables, toggleTray } from "./controls.js";
+import { openFairness, showCommitment } from "./fairness.js";
+import { refill, refreshBalance } from "./bank.js";
 import { hideHint, hint, payTable, showKeys, signIn } from "./overlays.js";
 import { loadHistory, toggleHistory } from "./history.js";
 import { joinTable, leaveTable } from "./shared.js";
-import { deal, decide, oneAtATime, place } from "./play.js";
+import { clearAll, deal, decide, double, oneAtATime, place, undo } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 import { coached, setupCoach, toggleCoach } from "./coach.js";
 import { loadLobby, lobbyTable } from "./lobby.js";
+import { setupMessages } from "./messages.js";
+import { wireViews } from "./views.js";
 
+let choosing = 0;  // counts the tables chosen: a table's load that finds a later choice stops
+
+/**
+ * Sit at a table: a game's own (`shared` false) or a shared one (its id).
+ * @param {string} name
+ * @param {string | boolean} [shared]
+ */
 async function selectGame(name, shared = false) {
-  const same = name === state.game && shared === state.shared;  // chips on it stay
   document.body.dataset.choosing = name;  // until the table's load is done (tests wait on it)
   leaveTable();
   hideHint();
-  forgetCommitment();  // this table's own is fetched below, or by a deal sent before it comes
-  state.game = name;
-  state.shared = shared;
+  tableChosen(name, shared);  // nothing of the table left stays: its round, verdict, hint, message
   localStorage.setItem("riverboat-table", JSON.stringify({ game: name, shared }));  // back here after a reload
-  state.round = null;
-  if (!same) state.wagers = state.last[tableKey()] ? { ...state.last[tableKey()] } : {};
-  $("shared").hidden = !shared;
-  renderGames();
-  renderSpots();
-  renderRound();
-  const choice = ++state.choosing;
+  const choice = ++choosing;
   const open = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
-  if (choice !== state.choosing) return;  // another table (or this one again) chosen meanwhile
-  state.round = open;
+  if (choice !== choosing) return;  // another table (or this one again) chosen meanwhile
+  if (open) roundShown(open);
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
-  await showCommitment().catch((error) => say(error.message));  // a shared table shows its own
+  await showCommitment().catch((error) => say(error.message, "refusal"));  // a shared table shows its own
+  if (choice !== choosing) return;
   if (shared) {
-    joinTable(shared === true ? name : shared);  // a lobby table's id (true: an old saved choice)
+    joinTable(shared === true ? name : String(shared));  // a lobby table's id (true: an old saved choice)
     say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
-  } else if (state.round) {
-    state.wagers = { ...state.round.wagers };
-    renderSpots();
-    renderRound();
-    say("Your round is still open: your decision.");
-  } else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
+  } else if (open) say("Your round is still open: your decision.");
+  else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
+  store.flush();
   delete document.body.dataset.choosing;
 }
 
@@ -52,27 +50,13 @@ async function selectGame(name, shared = false) {
 // before Deal can be pressed again
 const newShoe = () => oneAtATime(async () => {
   const { ended } = await api(`/api/games/${state.game}/shoe/end`, {});
-  forgetCommitment();
+  commitmentShown(null, false);
   say(ended
     ? "The shoe is done: its seed shows in History, and the next coup starts a new shoe."
     : "No shoe was in play: the next coup starts a new shoe.");
   await showCommitment().catch(() => {});
   loadHistory();
 });
-
-// every sentence in the message line (a result, a refusal, a prompt) is read out once
-// through the polite live region, which keeps the last one for a screen reader to
-// reread; emptied first, so the same refusal twice is heard twice
-function announceMessages() {
-  let pending = null;
-  new MutationObserver(() => {
-    const text = $("message").textContent;
-    clearTimeout(pending);
-    if (!text) return;
-    $("announce").textContent = "";
-    pending = setTimeout(() => { $("announce").textContent = text; }, 60);
-  }).observe($("message"), { childList: true, characterData: true, subtree: true });
-}
 
 // the action bar sits over the page's foot: the page is padded by its height, and the
 // hint sheet sits just above it
@@ -98,12 +82,12 @@ function step(container, by) {
 
 // a key that makes one of this game's decisions (pressed before the deal's answer came,
 // it is said to be early, not silently dropped)
-const decidesHere = (key) => info().options.some((option) => decisionKey(option.action) === key);
+const decidesHere = (/** @type {string} */ key) => info().options.some((option) => decisionKey(option.action) === key);
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-  const menu = $("tables").open && /^[1-9]$/.test(key);  // the table menu takes a table's number
+  const menu = $dialog("tables").open && /^[1-9]$/.test(key);  // the table menu takes a table's number
   if ((document.querySelector("dialog[open]") && !menu) || typing(event.target)) return;
   const open = state.round && state.round.status === "open";
   let handled = true;
@@ -117,15 +101,17 @@ function onKey(event) {
     if (spot) spot.focus();
   } else if (key === "ArrowLeft" || key === "ArrowRight") {
     const chips = info().chips, at = chips.indexOf(state.chip);
-    state.chip = chips[Math.min(chips.length - 1, Math.max(0, at + (key === "ArrowRight" ? 1 : -1)))];
-    renderSpots();
+    chipChosen(chips[Math.min(chips.length - 1, Math.max(0, at + (key === "ArrowRight" ? 1 : -1)))]);
     $("announce").textContent = `The $${state.chip / 100} chip.`;  // the result stays in the message line
   } else if (open && $("choices").querySelector(`[data-key="${key}"]`)) press($("choices").querySelector(`[data-key="${key}"]`));
   else if (state.busy && !open && decidesHere(key)) say(`The cards are still coming: press ${key.toUpperCase()} again once they show.`);
   else if ((key === "d" || key === "g") && !open && (state.busy || state.committing)) say(`The next deal's commitment is on its way: press ${key.toUpperCase()} again in a moment.`);
-  else if (key === "d") press($("deal"));
+  else if (key === "d") press($button("deal"));
   else if (key === "g") press($("replay"));
   else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();
+  else if (key === "u" && !open) press($button("undo"));
+  else if (key === "x" && !open) press($button("clear"));
+  else if (key === "w" && !open) press($button("double"));
   else if (key === "n") press($("new-shoe"));
   else if (key === "h") press($("hint"));
   else if (key === "c") toggleCoach();
@@ -139,34 +125,40 @@ function onKey(event) {
 
 async function start() {
   Object.assign(on, { select: selectGame, place, decide: coached(decide) });
+  wireViews();
   setupCoach();
-  state.games = await api("/api/games");
+  setupMessages();
+  gamesLoaded(await api("/api/games"));
   await loadLobby();
   const response = await fetch("/api/me");
   if (response.status === 401) await signIn();
-  $("logout").onclick = async () => {
-    $("logout").disabled = true;
+  $button("logout").onclick = async () => {
+    $button("logout").disabled = true;
     try {
       await api("/api/logout", {});
       location.reload();
     } catch (error) {
-      say(error.message);
-      $("logout").disabled = false;
+      say(/** @type {Error} */ (error).message, "refusal");
+      $button("logout").disabled = false;
     }
   };
-  $("deal").onclick = () => deal(false);
-  $("replay").onclick = () => deal(true);
+  $("deal").onclick = () => { focusAfterDeal(); deal(false); };
+  $("replay").onclick = () => { focusAfterDeal(); deal(true); };
+  $("undo").onclick = undo;
+  $("clear").onclick = clearAll;
+  $("double").onclick = double;
+  $("refill").onclick = refill;
+  $("chip-toggle").onclick = toggleTray;
   $("hint").onclick = hint;
   $("new-shoe").onclick = newShoe;
   $("logo").onclick = openTables;
   $("lobby-open").onclick = openTables;  // the lobby: sit at another shared table
-  $("leave").onclick = () => selectGame(state.game, false);  // the seat goes; this game's own table
+  $("leave").onclick = () => selectGame(String(state.game), false);  // the seat goes; this game's own table
   $("rules").onclick = payTable;
   $("fairness-toggle").onclick = openFairness;
   padForTheBar();
   $("history-toggle").onclick = toggleHistory;
   $("keys-toggle").onclick = showKeys;
-  announceMessages();
   document.addEventListener("keydown", onKey);
   const last = JSON.parse(localStorage.getItem("riverboat-table") || "null");
   const table = last && last.shared && lobbyTable(last.shared === true ? last.game : last.shared);
@@ -176,4 +168,4 @@ async function start() {
   await loadHistory();
 }
 
-start().catch((error) => say(error.message));
+start().catch((error) => say(error.message, "refusal"));

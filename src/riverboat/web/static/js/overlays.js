@@ -1,8 +1,9 @@
 // What opens over the table: the pay table and rules, the hint (a sheet above the
 // action bar), the keys and the log-in dialog.
 import { api } from "./api.js";
-import { $, escape, info, money, say, state } from "./state.js";
-import { renderButtons, tableTitle, tables } from "./controls.js";
+import { $, escape, info, money, say, state, tableKey } from "./state.js";
+import { gamesLoaded, hintAsked, hintShown } from "./actions.js";
+import { tableTitle, tables } from "./controls.js";
 
 // the pay table and rules of the table in play, in words: how to play, every betting
 // circle with its pays and limits, each pay table with its notes, the house edges and
@@ -15,7 +16,7 @@ export async function payTable() {
   // the edges are worked out in the background after the server starts: asked again
   const games = await api("/api/games").catch(() => null);
   if (!games) return;
-  state.games = games;
+  gamesLoaded(games);
   if ($("paytable").open && info().game === game.game) drawPayTable(info());
 }
 
@@ -86,42 +87,51 @@ function strategyCard(game) {
     `<p class="notes">${escape(card.summary)}</p>`;
 }
 
-function showHint(html) {
-  $("hint-box").innerHTML = `<span>${html}</span> <button type="button" id="hint-close">Dismiss</button>`;
+/** The hint sheet above the action bar: shown only at the table, and for the round,
+ * it speaks of. */
+export function drawHint() {
+  const hint = state.hint, round = state.round;
+  const here = !!hint && hint.table === tableKey() && !!round && round.id === hint.round && round.status === "open";
+  $("hint-box").hidden = !here;
+  if (!here || !hint) { $("hint-box").replaceChildren(); return; }
+  $("hint-box").innerHTML = `<span>${hint.html}</span> <button type="button" id="hint-close">Dismiss</button>`;
   $("hint-close").onclick = hideHint;
-  $("hint-box").hidden = false;
 }
+
+/** @type {AbortController | null} the hint being worked out */
+let asking = null;
 
 // each option's expected value; a first hint can take a while, so the box says it is
 // working, and Dismiss gives up on it
 export async function hint() {
-  if (state.hinting) return;
-  const asked = new AbortController();
-  state.hinting = asked;
-  renderButtons();
-  showHint("Working out the expected values…");
+  if (asking || !state.round) return;
+  const asked = new AbortController(), table = tableKey(), round = state.round.id;
+  asking = asked;
+  hintAsked(true);
+  hintShown({ table, round, html: "Working out the expected values…" });
   try {
-    const options = await api(`/api/rounds/${state.round.id}/hint`, undefined, asked.signal);
-    if (state.hinting !== asked) return;
-    showHint("Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${o.label} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · "));
+    /** @type {import("../../typing/api").SchemaHintOption[]} */
+    const options = await api(`/api/rounds/${round}/hint`, undefined, asked.signal);
+    if (asking !== asked) return;
+    hintShown({ table, round, html: "Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${escape(o.label)} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · ") });
   } catch (error) {
-    if (state.hinting !== asked) return;
-    $("hint-box").hidden = true;
-    say(error.message);
+    if (asking !== asked) return;
+    hintShown(null);
+    say(/** @type {Error} */ (error).message, "refusal");
   } finally {
-    if (state.hinting === asked) {
-      state.hinting = null;
-      renderButtons();
+    if (asking === asked) {
+      asking = null;
+      hintAsked(false);
     }
   }
 }
 
 export function hideHint() {
-  $("hint-box").hidden = true;
-  if (!state.hinting) return;
-  state.hinting.abort();
-  state.hinting = null;
-  renderButtons();
+  hintShown(null);
+  if (!asking) return;
+  asking.abort();
+  asking = null;
+  hintAsked(false);
 }
 
 // the keys, as at the terminal table; the decisions' keys are the ones the server's

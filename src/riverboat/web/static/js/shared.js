@@ -1,79 +1,93 @@
 // Shared tables: a seat over the table's WebSocket, bets and decisions sent to it, and
 // the seats, clock and coups it reports.
-import { $, escape, info, money, say, state, tableKey } from "./state.js";
+import { $, $input, escape, info, money, say, state, tableKey } from "./state.js";
+import { roundShown, tableSnapshot, wagersDealt } from "./actions.js";
 import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
-import { renderRound, renderSpots } from "./render.js";
 import { drawRoads } from "./roads.js";
 
-export function joinTable(game) {
+/** @typedef {import("../../typing/api").SchemaTableMessage} TableMessage */
+/** @typedef {import("./state.js").RoundView} RoundView */
+
+/** @type {WebSocket | null} the seat's connection to its table */
+let socket = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let ticker;
+let gotResult = false;  // this seat's own result came before the coup every seat sees
+
+/** Sit at the shared table `id`. @param {string} id */
+export function joinTable(id) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${game}`);
-  state.socket = socket;
-  socket.onmessage = (event) => { if (state.socket === socket) onTable(JSON.parse(event.data)); };
-  socket.onclose = (event) => {
-    if (state.socket !== socket) return;
-    state.socket = null;
-    say(event.reason || "The table's connection closed: choose the table again to sit back down.");
+  const joined = new WebSocket(`${scheme}://${location.host}/ws/tables/${id}`);
+  socket = joined;
+  joined.onmessage = (event) => { if (socket === joined) onTable(JSON.parse(event.data)); };
+  joined.onclose = (event) => {
+    if (socket !== joined) return;
+    socket = null;
+    say(event.reason || "The table's connection closed: choose the table again to sit back down.", "refusal");
   };
 }
 
 export function leaveTable() {
-  if (state.socket) { const socket = state.socket; state.socket = null; socket.close(); }
-  state.table = null;
-  clearInterval(state.ticker);
+  if (socket) { const closing = socket; socket = null; closing.close(); }
+  tableSnapshot(null);
+  clearInterval(ticker);
   $("clock").hidden = true;
 }
 
+/** @param {object} message */
 export function send(message) {
-  if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
-  else say("Not connected to the table: choose it again.");
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else say("Not connected to the table: choose it again.", "refusal");
 }
 
-// the same wagers again on a second position, played blind, where the game has one (C8)
-export const blindWagers = (wagers) => (info().blind_play !== null && $("blind-toggle").checked ? wagers : null);
+/** The same wagers again on a second position, played blind, where the game has one (C8).
+ * @param {import("./state.js").Wagers} wagers */
+export const blindWagers = (wagers) => (info().blind_play !== null && $input("blind-toggle").checked ? wagers : null);
 
+/** A bet for the next deal (`replay`: the last wagers again). @param {boolean} replay */
 export function bet(replay) {
   const wagers = replay ? state.last[tableKey()] : state.wagers;
+  if (!wagers) return;
   const second = blindWagers(wagers);
-  state.last[tableKey()] = { ...wagers };
-  state.wagers = { ...wagers };
-  renderSpots();
+  wagersDealt(wagers);
   // a fresh client seed with every bet, sent after the deal's commitment was shown
   send({ type: "bet", wagers, second, client_seed: clientSeed() });
 }
 
+/** @param {TableMessage} message */
 function onTable(message) {
   if (message.type === "table") {
-    state.table = message;
+    tableSnapshot(message);
     renderSeats();
   } else if (message.type === "dealt") {
-    state.round = message.round;
+    roundShown(message.round);
     say("Your decision: the dealer shows when every seat has decided.");
   } else if (message.type === "decided") {
-    state.round = { ...state.round, choices: [] };
+    if (state.round) roundShown({ ...state.round, choices: [] });
     say(message.waiting ? `${message.action}: waiting for ${message.waiting} more seat(s).` : `${message.action}.`);
   } else if (message.type === "result") {
-    state.round = message.round;
-    state.gotResult = true;
+    roundShown(message.round);
+    gotResult = true;
     finished(message.round);
     refreshBalance();
   } else if (message.type === "coup") {  // every seat sees the coup; a bettor also their result
-    if (!state.gotResult) {
-      const [p, b] = message.totals, [first, second] = info().hands;
+    if (!gotResult) {
+      const [p, b] = message.totals || [], [first, second] = info().hands;
       const outcome = message.winner === "Tie" ? "a tie" : `${message.winner} wins`;
-      state.round = { cards: message.cards, status: "settled", face_down: 0, choices: [], description: `${first.title} ${p}, ${second.title} ${b}: ${outcome}.` };
+      const description = `${first.title} ${p}, ${second.title} ${b}: ${outcome}.`;
+      roundShown(/** @type {RoundView} */ (/** @type {unknown} */ ({ cards: message.cards, status: "settled", face_down: 0, choices: [], description, totals: message.totals, winner: message.winner })));
+      say(description, "result");
     }
-    state.gotResult = false;
+    gotResult = false;
   } else if (message.type === "error") {
-    say(message.error || message.message);
-    return;
+    say(message.error || message.message, message.code === "note" ? "info" : "refusal");
   }
-  renderRound();
 }
 
 function renderSeats() {
   const table = state.table;
+  if (!table) return;
   $("seats").innerHTML = table.seats.map((seat) => {
     const chips = seat.staked ? ` · ${money(seat.staked)}${seat.second ? " (2 hands)" : ""}` : "";
     const mark = seat.in_round ? (seat.decided ? " · decided" : " · deciding") : seat.staked ? " · bet" : "";
@@ -91,7 +105,7 @@ function renderSeats() {
     const left = Math.max(0, Math.round((closes - Date.now()) / 1000));
     $("clock").textContent = table.phase === "betting" ? `Betting closes in ${left} s` : `Decisions close in ${left} s`;
   };
-  clearInterval(state.ticker);
+  clearInterval(ticker);
   if (table.phase === "closed") {  // a showdown could not be written: void and refund pending
     $("clock").textContent = "Betting is closed until the last round is voided and refunded";
     $("clock").hidden = false;
@@ -100,7 +114,7 @@ function renderSeats() {
   $("clock").hidden = table.seconds_left === null;
   if (table.seconds_left !== null) {
     tick();
-    state.ticker = setInterval(tick, 1000);
+    ticker = setInterval(tick, 1000);
   }
   if (table.shoe) drawRoads(table.shoe.roads);  // this shoe's, empty at a new shoe
 }

@@ -5,7 +5,7 @@ import { $ } from "./state.js";
 
 // the dialog `id`, made once
 export function sheet(id, title) {
-  let dialog = $(id);
+  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById(id));
   if (dialog) return dialog;
   dialog = document.createElement("dialog");
   dialog.id = id;
