@@ -89,13 +89,14 @@ def _check_result(page: Page, game: dict[str, Any], round_: Round) -> None:
     net = round_["net"]
     outcome = "win" if net > 0 else "loss" if net < 0 else "push"
     expect(banner).to_have_attribute("data-outcome", outcome)
-    head = banner.locator(".banner__head")
-    if net > 0:
-        expect(head).to_have_text(f"You win {_signed(net)}")
-    elif net < 0:
-        expect(head).to_contain_text(_signed(net))
-    else:
-        expect(head).to_have_text("Push")
+    # the hand and the money apart: a hand won can lose money (the rabbit fee, a side wager)
+    head, money = banner.locator(".banner__head"), banner.locator(".banner__money")
+    expect(money).to_have_text(f"Net {_signed(net)}" if net else "Net even")
+    words = _hand_words(game, round_)
+    if words:
+        expect(head).to_have_text(words)
+    else:  # nothing played against the dealer (Pair Plus alone): the money says it all
+        expect(head).to_have_count(0)
     for name in round_["hand_names"].values():  # the hands' names, where ranked
         if not round_["totals"]:
             expect(banner).to_contain_text(name)
@@ -110,6 +111,25 @@ def _check_result(page: Page, game: dict[str, Any], round_: Round) -> None:
             expect(circle.locator(".pile__result")).to_have_text(_signed(result))
         if staked:
             expect(circle.locator(".pile__amount")).to_have_text(_money(staked))
+
+
+#: the banner's words for how a poker hand ended (RoundView.hand_outcome)
+_HAND_WORDS = {
+    "won": "You win the hand",
+    "lost": "{dealer} wins the hand",
+    "tied": "The hands tie",
+    "folded": "You folded",
+    "not_qualified": "{dealer} does not qualify",
+    "no_play": "",
+}
+
+
+def _hand_words(game: dict[str, Any], round_: Round) -> str:
+    """What the banner's head should say of the round's hand: a coup its side."""
+    house = next((hand for hand in game["hands"] if hand["house"]), None)
+    if house is None:
+        return "Tie" if round_["winner"] == "Tie" else f"{round_['winner']} wins"
+    return _HAND_WORDS[round_["hand_outcome"]].format(dealer=house["title"])
 
 
 def _shot(page: Page, game: str, phase: str) -> None:

@@ -46,6 +46,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chips/double": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Double Chips
+         * @description Every wager placed doubled where each spot's maximum allows it (the Bonus follows
+         *     the Ante, R1); refused, naming the spot, where one would pass it. Pure, like a tap.
+         */
+        post: operations["double_chips_api_chips_double_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game}/commitment": {
         parameters: {
             query?: never;
@@ -538,6 +559,21 @@ export interface components {
             row: number;
         };
         /**
+         * DoubleRequest
+         * @description Double every wager placed at ``game``'s table.
+         */
+        DoubleRequest: {
+            /** Game */
+            game: string;
+            /**
+             * Wagers
+             * @description spot name to cents
+             */
+            wagers: {
+                [key: string]: number;
+            };
+        };
+        /**
          * EdgeLine
          * @description A house edge as a fraction (0.0337 for 3.37%), with what it is a share of.
          */
@@ -818,7 +854,11 @@ export interface components {
             /** Balance */
             balance: number;
         };
-        /** MeView */
+        /**
+         * MeView
+         * @description The player: their balance and the top-up's rule (below ``top_up_below``, a
+         *     top-up brings the balance back to ``top_up_to``, counting open rounds).
+         */
         MeView: {
             /** Player */
             player: number;
@@ -826,6 +866,16 @@ export interface components {
             balance: number;
             /** Signed In */
             signed_in: boolean;
+            /**
+             * Top Up Below
+             * @default 0
+             */
+            top_up_below: number;
+            /**
+             * Top Up To
+             * @default 0
+             */
+            top_up_to: number;
         };
         /**
          * NextCommitment
@@ -1057,6 +1107,11 @@ export interface components {
              * @default null
              */
             dealer_qualifies: boolean | null;
+            /**
+             * Hand Outcome
+             * @default null
+             */
+            hand_outcome: ("won" | "lost" | "tied" | "folded" | "not_qualified" | "no_play") | null;
         };
         /** ShoeEnded */
         ShoeEnded: {
@@ -1322,6 +1377,7 @@ export type SchemaChipRequest = components['schemas']['ChipRequest'];
 export type SchemaChoiceView = components['schemas']['ChoiceView'];
 export type SchemaCoachVerdict = components['schemas']['CoachVerdict'];
 export type SchemaDerivedMarkView = components['schemas']['DerivedMarkView'];
+export type SchemaDoubleRequest = components['schemas']['DoubleRequest'];
 export type SchemaEdgeLine = components['schemas']['EdgeLine'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaExportedRound = components['schemas']['ExportedRound'];
@@ -1411,6 +1467,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChipRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: number;
+                    };
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    double_chips_api_chips_double_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DoubleRequest"];
             };
         };
         responses: {
