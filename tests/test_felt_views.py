@@ -22,7 +22,13 @@ from riverboat.games.tri_card import ANTE_BONUS_TABLES, PAIR_PLUS_TABLES, TriCar
 from riverboat.hands import FIVE_CARD, FOUR_CARD, THREE_CARD, evaluate3, evaluate4of5, evaluate5
 from riverboat.rng import SeededSource
 from riverboat.store.models import LedgerEntry
-from riverboat.table.felt_rounds import dealer_qualifies, hand_names, made_cards, round_lines
+from riverboat.table.felt_rounds import (
+    dealer_qualifies,
+    hand_names,
+    hand_outcome,
+    made_cards,
+    round_lines,
+)
 from riverboat.table.paytables import felt_lines, pay_sections
 from riverboat.table.views import GameInfo
 from riverboat.web.app import create_app
@@ -110,6 +116,43 @@ def test_tri_card_made_cards_are_all_three_and_the_dealer_qualifies_t4() -> None
         assert qualifies == (evaluate3(cards["dealer"]) >= THREE_CARD.lowest(0, 10))  # Q-high
         assert ("does not qualify" in game_round.describe()) == (not qualifies)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("game", ["rabbit-hunter", "tri-card", "crazy4"])
+def test_the_hands_outcome_is_the_descriptions_verdict(game: str) -> None:
+    """The banner's hand line (hand_outcome) says what the round's description says of
+    the first position: folds, or against a dealer who qualified wins, loses or ties;
+    a dealer who did not qualify, whatever the hands."""
+    verdicts = {"wins": "won", "loses": "lost", "ties": "tied", "folds": "folded"}
+    seen = set()
+    for seed in range(ROUNDS // 3):
+        wagers = {"ante": 500, **({"super_bonus": 500} if game == "crazy4" else {})}
+        game_round = _played(game, seed, **wagers)
+        outcome = hand_outcome(game_round)
+        seen.add(outcome)
+        said = game_round.describe()
+        first = said.split("Your", 1)[-1] if game != "crazy4" else said.split("You:", 1)[1]
+        verdict = re.search(r"\b(wins|loses|ties|folds)\b", first)
+        assert verdict, said
+        if outcome == "not_qualified":
+            assert dealer_qualifies(game_round) is False
+            assert verdict.group(1) != "folds", said
+        else:
+            assert verdicts[verdict.group(1)] == outcome, said
+    assert {"won", "lost", "folded", "not_qualified"} <= seen
+
+
+def test_no_hand_outcome_at_baccarat_or_before_the_end() -> None:
+    coup = _played("baccarat", 1, player=500)
+    assert hand_outcome(coup) is None
+    game_round = find_game("tri-card").new_round()
+    game_round.place_wagers({"ante": 500})
+    game_round.deal(Deck(SeededSource(3)))
+    assert hand_outcome(game_round) is None  # still to decide
+    pair_plus = find_game("tri-card").new_round()
+    pair_plus.place_wagers({"pair_plus": 500})
+    pair_plus.deal(Deck(SeededSource(3)))
+    assert hand_outcome(pair_plus) == "no_play"  # nothing to decide (T3)
 
 
 def test_baccarat_has_no_made_cards_and_names_its_totals_b3() -> None:

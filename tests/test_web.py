@@ -87,6 +87,31 @@ def test_chip_taps_follow_the_rules_r2(client: TestClient) -> None:
     assert held == {"ante": 0, "bonus": 0, "bad_beat": 0}
 
 
+def test_double_doubles_every_wager_or_names_the_spot_past_its_maximum_r1(
+    client: TestClient,
+) -> None:
+    double = {"game": "rabbit-hunter", "wagers": {"ante": 1000, "bonus": 1000}}
+    assert client.post("/api/chips/double", json=double).json() == {
+        "ante": 2000,
+        "bonus": 2000,  # the Bonus follows the Ante (R1)
+        "bad_beat": 0,
+    }
+    past = client.post(
+        "/api/chips/double", json={"game": "tri-card", "wagers": {"ante": 500, "pair_plus": 6000}}
+    )
+    assert past.status_code == 422
+    assert past.json()["error"] == "Double would put the Pair Plus at $120: its maximum is $100"
+    nothing = client.post("/api/chips/double", json={"game": "tri-card", "wagers": {}})
+    assert nothing.json()["error"] == "there is nothing to double: place a chip first"
+    cents = client.post("/api/chips/double", json={"game": "tri-card", "wagers": {"ante": "500"}})
+    assert cents.status_code == 422  # money is whole cents, never a string
+
+
+def test_me_says_the_top_ups_rule(client: TestClient) -> None:
+    me = client.get("/api/me").json()
+    assert (me["top_up_below"], me["top_up_to"]) == (10_000, 100_000)  # $100 and $1,000
+
+
 def test_pay_tables_and_rules_without_betting_r11(client: TestClient) -> None:
     games = {g["game"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"rabbit-hunter", "tri-card", "crazy4", "baccarat"}

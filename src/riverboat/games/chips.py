@@ -93,7 +93,7 @@ def double(wagers: Mapping[str, Cents], spots: Iterable[Spot]) -> dict[str, Cent
     >>> double({"ante": 500, "pair_plus": 6000}, (rules.ante, rules.pair_plus))
     Traceback (most recent call last):
     ...
-    riverboat.games.rules.IllegalAction: Double would put the Pair Plus at $120: its maximum is $100
+    riverboat.errors.IllegalAction: Double would put the Pair Plus at $120: its maximum is $100
     """
     spots = tuple(spots)
     placed = {s.name: wagers.get(s.name, 0) for s in spots}

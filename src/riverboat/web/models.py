@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Path, Response
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from riverboat.games import GAMES
 
@@ -29,8 +29,9 @@ RoundId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 #: the most wager spots a body names, and the longest name: every game has fewer, shorter
 MOST_SPOTS, NAME_LENGTH = 16, 32
 SpotName = Annotated[str, StringConstraints(max_length=NAME_LENGTH)]
+#: money is whole cents, strictly: pydantic's lax mode would take "500", 500.0 or true
 Wagers = Annotated[
-    dict[SpotName, int], Field(description="spot name to cents", max_length=MOST_SPOTS)
+    dict[SpotName, StrictInt], Field(description="spot name to cents", max_length=MOST_SPOTS)
 ]
 
 
@@ -47,7 +48,7 @@ class RoundRequest(BaseModel):
 
 class ActionRequest(BaseModel):
     action: str = Field(max_length=32)
-    amount: int | None = None
+    amount: StrictInt | None = None
     idempotency_key: str | None = Field(default=None, max_length=128, pattern=PRINTABLE)
 
 
@@ -60,8 +61,8 @@ class ChipRequest(BaseModel):
     game: str = Field(max_length=NAME_LENGTH)
     wagers: Wagers
     spot: SpotName
-    chip: int = 0
-    hold: bool = False
+    chip: StrictInt = 0
+    hold: StrictBool = False
 
 
 class DoubleRequest(BaseModel):

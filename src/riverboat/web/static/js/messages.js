@@ -1,7 +1,8 @@
 // The status line: one toast just above the action bar (never under it, never under
-// the felt), opaque, for a prompt, a result or a refusal that says what to do. It
-// shows for a few seconds (a refusal longer), a tap dismisses it; its text stays in
-// the page (#message) and is read out once through the polite live region.
+// the felt), opaque, for a prompt or a refusal that says what to do. It shows for a few
+// seconds (a refusal longer), a tap dismisses it; its text stays in the page
+// (#message) and is read out once through the polite live region. A round's result
+// is the banner's to show on the felt: its sentence is read out, not popped up.
 import { $, state } from "./state.js";
 
 /** How long each tone shows, in ms. */
@@ -17,7 +18,7 @@ export function drawMessage() {
   clearTimeout(fading);
   line.textContent = message ? message.text : "";
   line.dataset.tone = message ? message.tone : "";
-  line.classList.toggle("toast--shown", !!message);
+  line.classList.toggle("toast--shown", !!message && message.tone !== "result");
   if (message) fading = setTimeout(() => line.classList.remove("toast--shown"), SHOWN[message.tone]);
   // read out once; emptied first, so the same refusal twice is heard twice
   clearTimeout(reading);

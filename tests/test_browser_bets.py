@@ -1,0 +1,383 @@
+"""The bet tools and what a player sees of their money, in a real browser: chips that
+show at once and are taken back when refused, the bet total beside the balance, chips
+the balance cannot cover greyed, Undo, Clear and Double, Quick Replay after a reload,
+the decisions' stakes, the banner's words, the focus after Deal, the toast above the
+action bar, the hand and decisions in view at a decision on phones in both
+orientations, and nothing of one table showing at another (the store, js/store.js)."""
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from browser_support import SHOTS, choose
+
+Box = dict[str, float]
+
+
+def _tab(
+    server: str, browser: Browser, width: int = 1100, height: int = 800, touch: bool = False
+) -> Page:
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
+    tab = context.new_page()
+    tab.goto(server)
+    tab.wait_for_selector(".spot")
+    expect(tab.locator("#balance")).to_have_text(re.compile(r"\$"))
+    return tab
+
+
+@pytest.fixture
+def tab(server: str, browser: Browser) -> Iterator[Page]:
+    page = _tab(server, browser)
+    yield page
+    _finish_open_round(page)
+    page.context.close()
+
+
+def _finish_open_round(page: Page) -> None:
+    """A round left open at the table in view is folded (or its last decision made), so
+    the next test starts between rounds."""
+    for _ in range(3):
+        if not page.locator("#choices button").count():
+            return
+        fold = page.locator("[data-action=fold]")
+        (fold if fold.count() else page.locator("#choices button").first).click()
+        page.wait_for_timeout(300)
+
+
+def _amount(page: Page, spot: str) -> Any:
+    return page.locator(f"[data-spot={spot}] .pile__amount")
+
+
+def _clear_felt(page: Page) -> None:
+    if not page.locator("#clear").is_disabled():
+        page.click("#clear")
+    expect(page.locator("#bet-total")).to_be_hidden()
+
+
+def test_a_chip_shows_at_once_and_the_bet_total_and_balance_follow(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+    held: list[Route] = []
+    tab.route("**/api/chips", held.append)  # the server's answer held back
+    balance = tab.locator("#balance").text_content() or ""
+    tab.click("[data-spot=ante]")
+    # drawn before the server answers: the chip, the bet and the balance less the bet
+    expect(_amount(tab, "ante")).to_have_text("$5")
+    expect(tab.locator("[data-spot=ante] .chip3d")).to_have_count(1)
+    expect(tab.locator("#bet-total")).to_have_text("$5")
+    assert held, "the tap went to the server"
+    start = float(balance.replace("$", "").replace(",", ""))
+    expect(tab.locator("#balance")).to_have_text(f"${start - 5:,.0f}")
+    tab.unroute("**/api/chips")
+    held[0].continue_()
+    expect(tab.locator("#deal")).to_be_enabled()
+    expect(_amount(tab, "ante")).to_have_text("$5")
+
+
+def test_a_refused_chip_is_taken_back_and_says_why(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+    refusal = {"error": "the table is closing for the night", "code": "illegal_action"}
+    tab.route(
+        "**/api/chips",
+        lambda route: route.fulfill(
+            status=422, content_type="application/json", body=json.dumps(refusal)
+        ),
+    )
+    tab.click("[data-spot=ante]")
+    expect(tab.locator("#message")).to_have_text(
+        "the table is closing for the night: the chip is taken back."
+    )
+    expect(tab.locator("#message")).to_have_attribute("data-tone", "refusal")
+    expect(_amount(tab, "ante")).to_have_text("$0")
+    expect(tab.locator("#bet-total")).to_be_hidden()
+    tab.unroute("**/api/chips")
+
+
+def test_undo_clear_and_double_by_touch_and_key(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=ante]")
+    expect(_amount(tab, "ante")).to_have_text("$10")
+    with tab.expect_response("**/api/chips/double"):
+        tab.click("#double")
+    expect(_amount(tab, "ante")).to_have_text("$20")
+    expect(tab.locator("#bet-total")).to_have_text("$20")
+    tab.click("#undo")
+    expect(_amount(tab, "ante")).to_have_text("$10")
+    tab.locator("body").press("x")  # Clear
+    expect(_amount(tab, "ante")).to_have_text("$0")
+    expect(tab.locator("#message")).to_contain_text("Undo puts them back")
+    tab.locator("body").press("u")  # Undo
+    expect(_amount(tab, "ante")).to_have_text("$10")
+    tab.locator("body").press("w")  # Double
+    expect(_amount(tab, "ante")).to_have_text("$20")
+
+
+def test_double_past_a_spots_maximum_is_refused_and_changes_nothing(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+    tab.click("[data-chip='10000']")  # $100: Pair Plus's maximum (T1)
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=pair_plus]")
+    expect(_amount(tab, "pair_plus")).to_have_text("$100")
+    tab.click("#double")
+    expect(tab.locator("#message")).to_have_text(
+        "Double would put the Pair Plus at $200: its maximum is $100."
+    )
+    expect(_amount(tab, "ante")).to_have_text("$100")
+    expect(_amount(tab, "pair_plus")).to_have_text("$100")
+    tab.click("[data-chip='500']")
+    _clear_felt(tab)
+
+
+def test_a_tap_past_the_maximum_and_a_hold_say_what_they_did(tab: Page) -> None:
+    choose(tab, "Rabbit Hunter")
+    _clear_felt(tab)
+    tab.click("[data-chip='10000']")
+    for _ in range(5):  # the Ante's maximum is $500 (R1)
+        tab.click("[data-spot=ante]")
+    expect(_amount(tab, "ante")).to_have_text("$500")
+    tab.click("[data-spot=ante]")
+    expect(tab.locator("#message")).to_contain_text(
+        "Ante was at its $500 maximum: this tap cleared it"
+    )
+    expect(_amount(tab, "ante")).to_have_text("$0")
+    tab.click("[data-chip='500']")
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=bonus]")  # the Bonus takes the Ante's amount
+    expect(_amount(tab, "bonus")).to_have_text("$5")
+    tab.locator("[data-spot=ante]").focus()
+    tab.keyboard.press("Backspace")  # the keyboard's hold
+    expect(tab.locator("#message")).to_have_text("Ante and Bonus cleared.")
+
+
+def test_chips_the_balance_cannot_cover_are_greyed_and_say_why(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+
+    def poor(route: Route) -> None:  # the balance as the server would say it: $30
+        answer = route.fetch().json()
+        route.fulfill(json={**answer, "balance": 3000, "top_up_below": 10_000})
+
+    tab.route("**/api/me", poor)
+    tab.evaluate("import('/static/js/bank.js').then((bank) => bank.refreshBalance())")
+    expect(tab.locator("#balance")).to_have_text("$30")
+    expect(tab.locator("[data-chip='2500']")).to_have_attribute("aria-disabled", "false")
+    expect(tab.locator("[data-chip='10000']")).to_have_attribute("aria-disabled", "true")
+    tab.click("[data-chip='2500']")
+    tab.click("[data-spot=ante]")
+    expect(tab.locator("#balance")).to_have_text("$5")  # the balance less the bet
+    expect(tab.locator("[data-chip='2500']")).to_have_attribute("aria-disabled", "true")
+    tab.click("[data-chip='2500']")
+    expect(tab.locator("#message")).to_contain_text(
+        "more than the $5 left beside the chips on the felt"
+    )
+    tab.click("[data-spot=ante]")  # with the $25 chip still chosen: $50 on a $30 balance
+    expect(tab.locator("#message")).to_contain_text("choose a smaller chip")
+    expect(tab.locator("#refill")).to_be_visible()  # the service's rule allows one below $100
+    tab.unroute("**/api/me")
+    tab.click("[data-chip='500']")
+    _clear_felt(tab)
+
+
+def test_quick_replay_survives_a_reload(server: str, browser: Browser) -> None:
+    page = _tab(server, browser)
+    choose(page, "Baccarat")
+    _clear_felt(page)
+    page.click("[data-spot=banker]")
+    page.click("[data-spot=banker]")
+    with page.expect_response("**/api/rounds"):
+        page.click("#deal")
+    expect(page.locator("#banner")).to_be_visible()
+    page.reload()
+    page.wait_for_selector(".spot")
+    expect(page.locator("#logo")).to_have_text("Baccarat")
+    expect(page.locator("#replay")).to_be_enabled()
+    with page.expect_response("**/replay") as answer:
+        page.click("#replay")
+    assert answer.value.json()["wagers"]["banker"] == 1000
+    page.context.close()
+
+
+def test_decisions_show_their_stake_and_fold_stakes_nothing(tab: Page) -> None:
+    choose(tab, "Rabbit Hunter")
+    _clear_felt(tab)
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=ante]")
+    tab.click("#deal")
+    expect(tab.locator("[data-action=play]")).to_have_text("Play $10")
+    expect(tab.locator("[data-action=buy]")).to_have_text(
+        "Buy & Play $20"
+    )  # R4: a Play and the fee
+    expect(tab.locator("[data-action=fold]")).to_have_text("Fold")
+    tab.click("[data-action=fold]")
+    banner = tab.locator("#banner")
+    expect(banner.locator(".banner__head")).to_have_text("You folded")
+    expect(banner.locator(".banner__money")).to_have_text("Net −$10")
+    expect(banner).to_have_attribute("data-outcome", "loss")
+
+
+def test_focus_after_deal_never_lands_on_a_decision(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+    tab.click("[data-spot=ante]")
+    tab.locator("#deal").focus()
+    with tab.expect_response("**/api/rounds"):
+        tab.keyboard.press("Enter")
+    expect(tab.locator("[data-action=fold]")).to_be_visible()
+    assert tab.evaluate("document.activeElement.id") == "choices"
+    tab.keyboard.press("Enter")  # a second Enter takes no decision
+    tab.wait_for_timeout(400)
+    expect(tab.locator("[data-action=fold]")).to_be_visible()
+    tab.keyboard.press("Tab")  # the keyboard goes on to the decisions
+    assert tab.evaluate("document.activeElement.dataset.action") in ("fold", "raise")
+
+
+# the toast's box against the action bar's and the screen's, and what lies at its centre
+TOAST = """() => {
+  const toast = document.getElementById("message").getBoundingClientRect();
+  const bar = document.getElementById("action-bar").getBoundingClientRect();
+  const x = toast.left + toast.width / 2, y = toast.top + toast.height / 2;
+  const atCentre = document.elementFromPoint(x, y);
+  return { bottom: toast.bottom, top: toast.top, left: toast.left, right: toast.right,
+           barTop: bar.top,
+           width: innerWidth, covered: atCentre !== document.getElementById("message") };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (390, 844), (844, 390), (1440, 900)])
+def test_the_toast_is_never_under_the_action_bar(
+    server: str, browser: Browser, width: int, height: int
+) -> None:
+    page = _tab(server, browser, width, height, touch=width < 1000)
+    choose(page, "Tri-Card Poker")
+    _clear_felt(page)
+    page.click("#deal")  # nothing on the felt: refused, saying what to do
+    toast = page.locator("#message")
+    expect(toast).to_have_attribute("data-tone", "refusal")
+    expect(toast).to_be_visible()
+    box = page.evaluate(TOAST)
+    assert box["bottom"] <= box["barTop"] + 0.5, box
+    assert box["top"] >= 0, box
+    assert box["left"] >= 0, box
+    assert box["right"] <= box["width"] + 0.5, box
+    assert not box["covered"], box
+    page.context.close()
+
+
+# every card of the player's hand and every decision inside the screen and clear of the
+# action bar (decisions inside it)
+IN_VIEW = """() => {
+  const bar = document.getElementById("action-bar").getBoundingClientRect();
+  const head = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const wrong = [];
+  for (const card of document.querySelectorAll("#player .card")) {
+    const box = card.getBoundingClientRect();
+    if (box.top < head - 0.5 || box.bottom > bar.top + 0.5 || box.left < 0
+        || box.right > innerWidth + 0.5)
+      wrong.push(`card at ${box.left},${box.top}-${box.bottom} (bar at ${bar.top})`);
+  }
+  for (const button of document.querySelectorAll("#choices button")) {
+    const box = button.getBoundingClientRect();
+    const inside = box.top >= 0 && box.bottom <= innerHeight + 0.5
+      && box.left >= 0 && box.right <= innerWidth + 0.5;
+    if (!inside)
+      wrong.push(`${button.dataset.action} at ${box.left},${box.top}`);
+  }
+  return { wrong, cards: document.querySelectorAll("#player .card").length, bar: bar.height };
+}"""
+
+PHONES = [(320, 640), (390, 844), (430, 932), (640, 360), (844, 390), (932, 430)]
+
+
+@pytest.mark.parametrize("game", ["Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker"])
+@pytest.mark.parametrize(("width", "height"), PHONES)
+def test_the_hand_and_decisions_are_in_view_at_a_decision(
+    server: str, browser: Browser, game: str, width: int, height: int
+) -> None:
+    page = _tab(server, browser, width, height, touch=True)
+    choose(page, game)
+    _finish_open_round(page)
+    _clear_felt(page)
+    page.locator("[data-spot=ante]").tap()
+    with page.expect_response("**/api/rounds"):
+        page.locator("#deal").tap()
+    expect(page.locator("[data-action=fold]")).to_be_visible()
+    page.wait_for_timeout(500)  # the deal's animation
+    seen = page.evaluate(IN_VIEW)
+    assert seen["cards"] >= 3, seen
+    assert not seen["wrong"], seen
+    assert seen["bar"] < 90, f"the action bar is {seen['bar']} px tall: one row of controls"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"decision-{game.split()[0].lower()}-{width}x{height}.png"))
+    page.locator("[data-action=fold]").tap()
+    expect(page.locator("#banner")).to_be_visible()
+    banner = page.locator("#banner").bounding_box()
+    assert banner is not None
+    assert banner["y"] >= 0
+    assert banner["y"] + banner["height"] <= height
+    page.context.close()
+
+
+def test_on_a_touch_phone_the_header_is_one_row_without_keys(server: str, browser: Browser) -> None:
+    page = _tab(server, browser, 390, 844, touch=True)
+    expect(page.locator("#keys-toggle")).to_be_hidden()
+    header = page.locator(".topbar").bounding_box()
+    assert header is not None
+    assert header["height"] < 60, header
+    # the tray is folded into the chip button, and opens and closes with a tap
+    expect(page.locator("#chips")).to_be_hidden()
+    page.locator("#chip-toggle").tap()
+    expect(page.locator("#chips")).to_be_visible()
+    page.locator("[data-chip='2500']").tap()
+    expect(page.locator("#chips")).to_be_hidden()
+    expect(page.locator("#chip-toggle")).to_contain_text("$25 chip")
+    page.context.close()
+
+
+def test_a_verdict_message_or_hint_never_shows_at_another_table(
+    server: str, browser: Browser
+) -> None:
+    page = _tab(server, browser)
+    page.evaluate("localStorage.setItem('riverboat-coach', 'on')")
+    page.reload()
+    page.wait_for_selector(".spot")
+    choose(page, "Rabbit Hunter")
+    _finish_open_round(page)
+    page.click("[data-spot=ante]")
+    page.click("#deal")
+    page.click("[data-action=play]")
+    expect(page.locator("#coach-line")).to_be_visible()  # the verdict on the Play
+    told = page.locator("#message").text_content() or ""
+    choose(page, "Tri-Card Poker")  # mid-verdict, to another game
+    expect(page.locator("#coach-line")).to_be_hidden()
+    expect(page.locator("#message")).not_to_have_text(told)
+    expect(page.locator("#banner")).to_be_hidden()
+    _clear_felt(page)
+    page.click("[data-spot=ante]")
+    page.click("#deal")
+    expect(page.locator("[data-action=raise]")).to_be_visible()
+    page.click("#hint")
+    expect(page.locator("#hint-box")).to_be_visible()
+    for other in ("Crazy 4 Poker", "Baccarat", "Rabbit Hunter"):  # mid-round, everywhere else
+        choose(page, other)
+        expect(page.locator("#hint-box")).to_be_hidden()
+        expect(page.locator("#coach-line")).to_be_hidden()
+        expect(page.locator("[data-action=raise]")).to_have_count(0)
+        expect(page.locator("#player .card")).to_have_count(0)
+    choose(page, "Tri-Card Poker")  # back: the round picked up, nothing else of before
+    expect(page.locator("[data-action=raise]")).to_be_visible()
+    expect(page.locator("#coach-line")).to_be_hidden()
+    expect(page.locator("#hint-box")).to_be_hidden()
+    page.click("[data-action=fold]")
+    expect(page.locator("#coach-line")).to_be_visible()  # this round's own verdict
+    page.evaluate("localStorage.setItem('riverboat-coach', 'off')")
+    page.context.close()
