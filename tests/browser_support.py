@@ -85,6 +85,14 @@ def tap(page: Page, spot: str, times: int = 1) -> None:
         page.wait_for_timeout(150)
 
 
+def pick_chip(page: Page, cents: int) -> None:
+    """Choose the chip of ``cents`` from the tray, opening it first where it is folded
+    into the chip button (a phone)."""
+    if not page.locator("#chips").is_visible():
+        page.click("#chip-toggle")
+    page.locator(f"#chips [data-chip='{cents}']").click()
+
+
 def finish(page: Page, name: str) -> None:
     expect(page.locator("#message")).to_contain_text("Net")
     page.wait_for_timeout(400)  # the dealing animation

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
-from browser_support import SHOTS, choose, tap
+from browser_support import SHOTS, choose, pick_chip, tap
 
 Round = dict[str, Any]
 
@@ -264,11 +264,11 @@ def test_no_circles_words_run_past_it_on_a_phone(phone: Page) -> None:
         _fresh(page, title)
         assert page.locator("#felt .circle").count() >= 3
         assert page.evaluate(outside) == [], title
-        page.locator("#chips [data-chip='10000']").click()  # a $100 chip: "$100" inside
+        pick_chip(page, 10_000)  # a $100 chip: "$100" inside
         _stake(page, page.locator("#spots [data-spot]").first.get_attribute("data-spot") or "")
         assert page.evaluate(outside) == [], title
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.locator("#chips [data-chip='500']").click()
+        pick_chip(page, 500)
 
 
 def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:

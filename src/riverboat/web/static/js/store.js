@@ -38,7 +38,12 @@ export function createStore(initial) {
     due = false;
     const keys = changed;
     changed = new Set();
-    for (const view of views) if (view.keys.some((key) => keys.has(key))) view.draw();
+    for (const view of views) {
+      if (!view.keys.some((key) => keys.has(key))) continue;
+      try {
+        view.draw();
+      } catch (error) { reportError(error); }  // one view's bug leaves the others drawn
+    }
   }
 
   /** @param {string} name @param {Partial<S>} changes */
