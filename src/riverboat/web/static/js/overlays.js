@@ -1,6 +1,7 @@
 // What opens over the table: the pay table and rules, the hint (a sheet above the
 // action bar), the keys and the log-in dialog.
 import { api } from "./api.js";
+import { details } from "./advice.js";
 import { $, escape, info, money, say, state } from "./state.js";
 import { renderButtons, tableTitle, tables } from "./controls.js";
 
@@ -87,13 +88,14 @@ function strategyCard(game) {
 }
 
 function showHint(html) {
-  $("hint-box").innerHTML = `<span>${html}</span> <button type="button" id="hint-close">Dismiss</button>`;
+  $("hint-box").innerHTML = `<div class="hint-words">${html}</div> <button type="button" id="hint-close">Dismiss</button>`;
   $("hint-close").onclick = hideHint;
   $("hint-box").hidden = false;
 }
 
-// each option's expected value; a first hint can take a while, so the box says it is
-// working, and Dismiss gives up on it
+// the hint in words in the round's dollars, best first (the server's, as the terminal
+// says it), each option's expected value per $1 of Ante behind Details; a first hint
+// can take a while, so the box says it is working, and Dismiss gives up on it
 export async function hint() {
   if (state.hinting) return;
   const asked = new AbortController();
@@ -101,9 +103,10 @@ export async function hint() {
   renderButtons();
   showHint("Working out the expected values…");
   try {
-    const options = await api(`/api/rounds/${state.round.id}/hint`, undefined, asked.signal);
+    const hinted = await api(`/api/rounds/${state.round.id}/hint`, undefined, asked.signal);
     if (state.hinting !== asked) return;
-    showHint("Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${o.label} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · "));
+    const [best, ...rest] = hinted.text.split(". ");  // "Best: Raise." first, in bold
+    showHint(`<p><strong>${escape(best)}.</strong> ${escape(rest.join(". "))}</p>${details(hinted.details)}`);
   } catch (error) {
     if (state.hinting !== asked) return;
     $("hint-box").hidden = true;
