@@ -247,6 +247,9 @@ def test_the_tally_in_dollars() -> None:
     assert CoachTally(3, 3, 0.0, 0.0).summary() == "3 decisions, all the best play."
     assert CoachTally(1, 1, 0.0, 0.0).summary() == "1 decision, the best play."
     assert CoachTally(2, 1, 0.4, 0.0004).summary().endswith("cost less than $0.01 in all.")
+    # the share rounds halves up, as the page's Math.round: 1 in 8 is 13%
+    assert CoachTally(8, 1, 1234.0, 0.0).summary().startswith("8 decisions, 13% best; ")
+    assert CoachTally(8, 1, 1234.0, 0.0).summary().endswith("cost about $12 in all.")
 
 
 def _deal(client: TestClient, game: str, wagers: dict[str, int]) -> dict[str, object]:

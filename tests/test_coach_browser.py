@@ -11,6 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Response, expect
 
+from riverboat.money import format_money, readable_cents
 from riverboat.table.advice import tally_words
 
 from browser_support import SHOTS, choose, tap
@@ -151,3 +152,16 @@ def _no_grave_violation(page: Page) -> None:
     violations = Axe().run(page).response["violations"]
     grave = [(v["id"], v["impact"]) for v in violations if v["impact"] in ("serious", "critical")]
     assert not grave
+
+
+def test_the_page_rounds_amounts_for_reading_as_the_server_does(tab: Page) -> None:
+    amounts = [0.3, 6.6, 84.5, 99.5, 341.7, -845.0, 999.96, 1249.9, 16360.0, 0.0]
+    shown = tab.evaluate(
+        "(amounts) => import('/static/js/advice.js').then((m) => amounts.map((c) => "
+        "[m.readable(c), m.about(c)]))",
+        amounts,
+    )
+    for cents, (rounded, words) in zip(amounts, shown, strict=True):
+        assert rounded == readable_cents(cents), cents
+        want = format_money(abs(readable_cents(cents)))
+        assert words == (f"about {want}" if readable_cents(cents) else "less than $0.01")

@@ -196,4 +196,5 @@ def tally_words(decisions: int, best: int, cost_cents: float) -> str:
         return f"{counted}, {'the' if decisions == 1 else 'all the'} best play."
     shown = readable_cents(cost_cents)
     cost = f"about {format_money(shown)}" if shown else UNDER_A_CENT
-    return f"{counted}, {best / decisions:.0%} best; on average the others cost {cost} in all."
+    share = (200 * best + decisions) // (2 * decisions)  # a percent, halves up, as the page's
+    return f"{counted}, {share}% best; on average the others cost {cost} in all."
