@@ -3,12 +3,14 @@ decision the message line says the verdict and the session's tally. A screenshot
 80x24 goes to test-artifacts/screenshots/."""
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from riverboat.table.coach import coach_round
 from riverboat.table.service import TableService
 from riverboat.terminal.app import TableApp
 from riverboat.terminal.table import remembered_coach
@@ -67,14 +69,20 @@ def test_after_each_decision_the_verdict_and_the_session_are_said() -> None:
             assert "c turns the coach off" in message(app)
             await pilot.press("f")  # Fold: the best play only for the weakest hands
             said = await verdict_said(pilot, app)
-            assert "Coach: Fold" in said
             assert app.tally.decisions == 1
-            assert "Session: 1 decision, " in said
-            if not app.tally.best:
-                assert "in expected value;" in said
+            # the same words as the page's (riverboat.table.coach), then the session's
+            verdict = coach_round(view, "fold")
+            assert f"{verdict.text} Session: 1 decision, " in said
+            if app.tally.best:
+                assert "Coach: Fold was the best play. Session: 1 decision, the best play." in said
+            else:  # the best play named first, what it does better in dollars, on average
+                better = rf"Coach: {re.escape(verdict.best_label)} was better: on average, "
+                assert re.search(better + r"with your \$10 in wagers, it .*\$.* Fold\.", said)
+                assert "on average the others cost " in said
+            assert "Antes" not in said
             await pilot.press("g", "p")  # Quick Replay, then Play 1x
             said = await verdict_said(pilot, app)
-            assert "Coach: Play 1x" in said
+            assert "Coach: Play 1x was the best play." in said or " than Play 1x." in said
             assert app.tally.decisions == 2
             SHOTS.mkdir(parents=True, exist_ok=True)
             app.save_screenshot(str(SHOTS / "terminal-coach-80x24.svg"))

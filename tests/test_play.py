@@ -259,9 +259,19 @@ def test_tri_card_hint_raise_and_pair_plus_alone(fixed_server_seed: None) -> Non
             "tri-card", " ".join(view.cards["player"]), {"ante": 1, "pair_plus": 1}
         )
         hint = text(app, "message")
-        assert hint.startswith("Expected value per Ante:")
+        # in words and dollars first, the same as the page's: $10 in wagers, on average
+        best = expected[0].label
+        assert hint.startswith(f"Best: {best}. On average, with your $10 in wagers, it ")
+        assert "Fold loses $10" in hint or hint.startswith("Best: Fold.")
+        assert hint.endswith("h again: the figures.")
+        await pilot.press("h")  # the figures behind the words, per $1 of Ante
+        figures = text(app, "message")
+        assert figures.startswith("Expected value per $1 of Ante (your other wagers")
         for option in expected:
-            assert f"{option.label} {float(option.expected):+.4f}" in hint
+            shown = f"{float(option.expected):+.4f}".replace("-", "\N{MINUS SIGN}")
+            assert f"{option.label} {shown}" in figures
+        await pilot.press("h")  # and back to the words
+        assert text(app, "message") == hint
         await pilot.press("r")
         raised = app.round_view()
         assert raised is not None

@@ -46,7 +46,7 @@ def test_a_full_round_of_each_game_over_http(
     if action:
         assert view["status"] == "open"
         assert action in [c["action"] for c in view["choices"]]
-        hint = client.get(f"/api/rounds/{view['id']}/hint").json()
+        hint = client.get(f"/api/rounds/{view['id']}/hint").json()["options"]
         assert {h["action"] for h in hint} == {c["action"] for c in view["choices"]} | (
             {"play3x"} if game == "crazy4" and len(hint) == 3 else set()
         )
@@ -329,7 +329,7 @@ def test_the_openapi_schema_publishes_the_typed_views(client: TestClient) -> Non
     schema = client.get("/openapi.json").json()
     models = schema["components"]["schemas"]
     assert {"RoundView", "ChoiceView", "ExportedRound", "RoundRecord", "GameInfo"} <= set(models)
-    assert {"HintOption", "MeView", "NextCommitment", "BalanceView"} <= set(models)
+    assert {"HintView", "HintOption", "MeView", "NextCommitment", "BalanceView"} <= set(models)
     assert set(models["RoundView"]["properties"]) >= {"id", "cards", "face_down", "choices"}
 
     def returns(path: str, method: str = "get") -> str:
@@ -340,7 +340,7 @@ def test_the_openapi_schema_publishes_the_typed_views(client: TestClient) -> Non
     assert "RoundView" in returns("/api/rounds/{round_id}")
     assert "ExportedRound" in returns("/api/history")
     assert "GameInfo" in returns("/api/games")
-    assert "HintOption" in returns("/api/rounds/{round_id}/hint")
+    assert "HintView" in returns("/api/rounds/{round_id}/hint")
     # refusals: the one body shape, not FastAPI's default {"detail"} validation error
     assert "HTTPValidationError" not in models
     refused = schema["paths"]["/api/rounds"]["post"]["responses"]["4XX"]

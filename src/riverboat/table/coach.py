@@ -20,10 +20,12 @@ from fractions import Fraction
 
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
-from riverboat.money import Cents, format_money
-from riverboat.table.views import CoachVerdict, RoundView
+from riverboat.games.spec import GameSpec
+from riverboat.money import Cents
+from riverboat.table.advice import Stakes, hint_words, tally_words, verdict_words
+from riverboat.table.views import CoachVerdict, HintOption, HintView, RoundView
 
-__all__ = ["CoachTally", "coach_round"]
+__all__ = ["CoachTally", "coach_round", "hint_round"]
 
 
 def coach_round(view: RoundView, action: str, amount: Cents | None = None) -> CoachVerdict:
@@ -32,24 +34,14 @@ def coach_round(view: RoundView, action: str, amount: Cents | None = None) -> Co
     from riverboat.analysis import wagers_in_units
     from riverboat.analysis.coach import coach
 
-    spec = find_game(view.game).spec()
-    if not spec.options or spec.decides_with is None:
-        raise RulesError(f"{spec.title} has no decisions to coach")
-    hand = next(h.name for h in spec.hands if h.each_position and not h.house)
-    ante = view.wagers.get(spec.decides_with, 0)
+    spec, hand, stakes = _decided(view)
+    ante = stakes.ante
     bet = None if amount is None or not ante else Fraction(amount, ante)
     units = wagers_in_units(view.wagers, spec.decides_with)
     verdict = coach(view.game, " ".join(view.cards[hand]), units, action, bet)
     best = verdict.best
     cost = verdict.cost
-    cost_cents = float(cost * ante)
-    if verdict.is_best:
-        text = f"Coach: {verdict.label} was the best play."
-    else:
-        text = (
-            f"Coach: {verdict.label} cost {format_money(round(cost_cents))} "
-            f"({float(cost):.4f} Antes) in expected value; {best.label} was best."
-        )
+    words = verdict_words(verdict.label, verdict.expected, best.label, best.expected, stakes)
     return CoachVerdict(
         action=action,
         amount=int(verdict.bet * ante),
@@ -61,9 +53,41 @@ def coach_round(view: RoundView, action: str, amount: Cents | None = None) -> Co
         expected=float(verdict.expected),
         best_expected=float(best.expected),
         ev_cost=float(cost),
-        ev_cost_cents=cost_cents,
-        text=text,
+        ev_cost_cents=float(cost * ante),
+        text=words.text,
+        details=words.details,
     )
+
+
+def hint_round(view: RoundView) -> HintView:
+    """The instant hint on ``view``'s hand (its first position) with its initial wagers:
+    every legal option best first, in words in the round's money and in figures."""
+    from riverboat.analysis import best_action, wagers_in_units
+
+    spec, hand, stakes = _decided(view)
+    units = wagers_in_units(view.wagers, spec.decides_with)
+    options = best_action(view.game, " ".join(view.cards[hand]), units)
+    words = hint_words(options, stakes)
+    return HintView(
+        options=[
+            HintOption(action=o.option, label=o.label, expected=float(o.expected))
+            for o in options
+        ],
+        text=words.text,
+        details=words.details,
+    )
+
+
+def _decided(view: RoundView) -> tuple[GameSpec, str, Stakes]:
+    """The game's spec, the name of the hand a decision is made on and the round's
+    wagers as advice names them; a game without decisions is refused."""
+    spec = find_game(view.game).spec()
+    if not spec.options or spec.decides_with is None:
+        raise RulesError(f"{spec.title} has no decisions to coach")
+    hand = next(h.name for h in spec.hands if h.each_position and not h.house)
+    base = spec.decides_with
+    label = next((s.label for s in spec.spots if s.name == base), base)
+    return spec, hand, Stakes.of(view.wagers, base, label)
 
 
 @dataclass
@@ -84,16 +108,9 @@ class CoachTally:
         return self
 
     def summary(self) -> str:
-        """``"12 decisions, 83% best; the others cost $4.20 (0.84 Antes)."``
+        """``"12 decisions, 83% best; on average the others cost about $4.20 in all."``
 
         >>> CoachTally(4, 3, 250.0, 0.5).summary()
-        '4 decisions, 75% best; the others cost $2.50 (0.50 Antes).'
+        '4 decisions, 75% best; on average the others cost about $2.50 in all.'
         """
-        if not self.decisions:
-            return "no decisions yet."
-        share = self.best / self.decisions
-        decisions = "1 decision" if self.decisions == 1 else f"{self.decisions} decisions"
-        return (
-            f"{decisions}, {share:.0%} best; the others cost "
-            f"{format_money(round(self.cost_cents))} ({self.cost_antes:.2f} Antes)."
-        )
+        return tally_words(self.decisions, self.best, self.cost_cents)

@@ -48,6 +48,7 @@ __all__ = [
     "GameInfo",
     "HandInfo",
     "HintOption",
+    "HintView",
     "LineInfo",
     "LobbyShoe",
     "LobbyTable",
@@ -221,6 +222,15 @@ class HintOption(_View):
     expected: float
 
 
+class HintView(_View):
+    """The hint: every legal option for the hand, best first, in words in the round's
+    money and with the exact figures per $1 of Ante (:mod:`riverboat.table.advice`)."""
+
+    options: list[HintOption] = Field(description="best first; expected values in Antes")
+    text: str = Field(description="the hint in words, in dollars, on average")
+    details: str = Field(description="each option's expected value per $1 of Ante")
+
+
 class CoachVerdict(_View):
     """A decision weighed against the best option for the hand (the coach): expected
     values in Antes, and what the decision gave up in Antes and in cents."""
@@ -236,7 +246,8 @@ class CoachVerdict(_View):
     best_expected: float
     ev_cost: float = Field(description="expected value given up, in Antes")
     ev_cost_cents: float = Field(description="expected value given up, in cents")
-    text: str = Field(description="the verdict in words")
+    text: str = Field(description="the verdict in words, in dollars, on average")
+    details: str = Field(description="the expected values per $1 of Ante behind the words")
 
 
 # ------------------------------------------------------------------ games

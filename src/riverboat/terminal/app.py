@@ -33,10 +33,10 @@ from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
-from riverboat.table.coach import coach_round
+from riverboat.table.coach import coach_round, hint_round
 from riverboat.table.service import TOP_UP_BELOW
 from riverboat.table.views import CoachVerdict, RoundView
-from riverboat.terminal.felt import GAME_KEYS, Road, player_hand
+from riverboat.terminal.felt import GAME_KEYS, Road
 from riverboat.terminal.plain import result_text, round_net
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 from riverboat.terminal.table import Table, remember_coach
@@ -249,42 +249,35 @@ class TableApp(Table):
 
     # ----------------------------------------------------------- hint, pages
     def action_hint(self) -> None:
-        """Each legal option's expected value in Antes, from the instant hint; worked
-        out beside the table, which never waits for it."""
+        """The instant hint in words, in the round's dollars (the same as the page's);
+        pressed again, the figures behind it, per $1 of Ante. Worked out beside the
+        table, which never waits for it."""
         view = self.view
         if view is None or self.hinting:
             return
         if view.id in self.hints:
-            self._say(self.hints[view.id])
+            text, details = self.hints[view.id]
+            self._say(details if self.message.plain == text else text)
             return
         self.hinting = True
         self._say("Working out the hint...")  # milliseconds; the first of a run, a second
         threading.Thread(target=self._hint, args=(view,), daemon=True, name="hint").start()
 
     def _hint(self, view: RoundView) -> None:
-        from riverboat.analysis import best_action, wagers_in_units
-
-        spec = self.spec(view.game)
-        units = wagers_in_units(view.wagers, spec.decides_with)
-        cards = " ".join(view.cards[player_hand(spec).name])
         try:
-            options = best_action(view.game, cards, units)
-            text = (
-                "Expected value per Ante: "
-                + ", ".join(f"{o.label} {float(o.expected):+.4f}" for o in options)
-                + f". Best: {options[0].label}."
-            )
+            hinted = hint_round(view)
+            said = (f"{hinted.text} h again: the figures.", hinted.details)
         except Exception as error:  # said on the table, never a traceback over it
-            text = f"No hint: {error}"
+            said = (f"No hint: {error}", f"No hint: {error}")
         with suppress(RuntimeError):  # the app closed meanwhile
-            self.call_from_thread(self._hinted, view.id, text)
+            self.call_from_thread(self._hinted, view.id, said)
 
-    def _hinted(self, round_id: int, text: str) -> None:
+    def _hinted(self, round_id: int, said: tuple[str, str]) -> None:
         self.hinting = False
-        self.hints[round_id] = text
+        self.hints[round_id] = said
         view = self.view
         if view is not None and view.id == round_id and view.status == "open":
-            self._say(text)
+            self._say(said[0])
 
     # ----------------------------------------------------------------- coach
     def action_coach(self) -> None:

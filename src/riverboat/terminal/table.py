@@ -165,8 +165,9 @@ class Table(App[None]):
         self.client_seed, self.ascii_cards, self.house_edges = client_seed, ascii_cards, house_edges
         #: per table: the round shown there, as the service last returned it
         self.rounds: dict[str, RoundView | None] = dict.fromkeys(GAMES)
-        #: the hints worked out, by round; whether one is being worked out
-        self.hints: dict[int, str] = {}
+        #: the hints worked out, by round (in words, and the figures behind them);
+        #: whether one is being worked out
+        self.hints: dict[int, tuple[str, str]] = {}
         self.hinting = False
         #: the coach: on or off (None: as last left, remembered), and this session's tally
         self.coaching = remembered_coach() if coach is None else coach

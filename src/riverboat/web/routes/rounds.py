@@ -9,8 +9,8 @@ from fastapi import APIRouter, Query, Request, Response
 
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
-from riverboat.table.coach import coach_round
-from riverboat.table.views import CoachVerdict, HintOption, RoundView
+from riverboat.table.coach import coach_round, hint_round
+from riverboat.table.views import CoachVerdict, HintView, RoundView
 from riverboat.web.deps import Checked, GameName, Player, Service, get_service, in_worker
 from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest, answer
@@ -70,17 +70,14 @@ async def act(
     return await in_worker(work)
 
 
-@router.get("/rounds/{round_id}/hint", response_model=list[HintOption])
-def hint(round_id: RoundId, player_id: Player, service: Service) -> list[HintOption]:
-    """Each legal option's expected value for this hand (in Antes)."""
-    from riverboat.analysis import best_action, wagers_in_units
-
+@router.get("/rounds/{round_id}/hint", response_model=HintView)
+def hint(round_id: RoundId, player_id: Player, service: Service) -> HintView:
+    """Each legal option's expected value for this hand, best first (in Antes), and the
+    hint in words in the round's dollars with its figures per $1 of Ante."""
     view = service.round(player_id, round_id)
     if view.status != "open" or not view.choices:
         raise IllegalAction("hints are for rounds waiting for a decision")
-    units = wagers_in_units(view.wagers, find_game(view.game).spec().decides_with)
-    options = best_action(view.game, " ".join(view.cards["player"]), units)
-    return [HintOption(action=o.option, label=o.label, expected=float(o.expected)) for o in options]
+    return hint_round(view)
 
 
 @router.get("/rounds/{round_id}/coach", response_model=CoachVerdict)

@@ -1,10 +1,12 @@
 // The coach: with its switch on (in the table menu, or key c; off at first, remembered),
 // each decision at a table of one's own is weighed by the server against the best option
 // for the hand (GET /api/rounds/{id}/coach, from the instant hint): a verdict line by the
-// decisions says whether it was the best play and, if not, what it cost in expected value
-// (dollars and Antes); the table menu keeps this visit's tally.
+// decisions says in the round's dollars whether it was the best play and, if not, how
+// much better the best one does on average, with the figures behind a Details tap; the
+// table menu keeps this visit's tally in dollars.
 import { api } from "./api.js";
-import { $, $input, escape, money, say, state, tableKey } from "./state.js";
+import { about, details } from "./advice.js";
+import { $, $input, escape, say, state, tableKey } from "./state.js";
 import { verdictGiven } from "./actions.js";
 
 const SWITCH = "riverboat-coach", TALLY = "riverboat-coach-session";
@@ -30,12 +32,13 @@ export function toggleCoach() {
     : "Coach off.");
 }
 
+// the same words as the terminal's (riverboat.table.advice.tally_words)
 function renderTally() {
-  const { decisions, best, cents, antes } = tally;
-  const said = decisions
-    ? `${decisions === 1 ? "1 decision" : `${decisions} decisions`}, ${Math.round((100 * best) / decisions)}% best; ` +
-      `the others cost ${money(Math.round(cents))} (${antes.toFixed(2)} Antes) in expected value.`
-    : "No decisions weighed yet.";
+  const { decisions, best, cents } = tally;
+  const counted = decisions === 1 ? "1 decision" : `${decisions} decisions`;
+  const said = !decisions ? "No decisions weighed yet."
+    : best === decisions ? `${counted}, ${decisions === 1 ? "the" : "all the"} best play.`
+    : `${counted}, ${Math.round((100 * best) / decisions)}% best; on average the others cost ${about(cents)} in all.`;
   $("coach-session").textContent = `This visit: ${said}`;
 }
 
@@ -56,7 +59,7 @@ export function coached(decide) {
         cents: tally.cents + verdict.ev_cost_cents, antes: tally.antes + verdict.ev_cost,
       });
       sessionStorage.setItem(TALLY, JSON.stringify(tally));
-      if (tableKey() === table) verdictGiven({ table, round: round.id, best: verdict.best, text: verdict.text, details: "" });
+      if (tableKey() === table) verdictGiven({ table, round: round.id, best: verdict.best, text: verdict.text, details: verdict.details || "" });
       renderTally();
     } catch (error) {
       if (tableKey() === table) verdictGiven({ table, round: round.id, best: false, text: `No verdict: ${/** @type {Error} */ (error).message}`, details: "" });
@@ -72,6 +75,6 @@ export function drawVerdict() {
   line.hidden = !here;
   if (!here || !verdict) { line.replaceChildren(); return; }
   line.innerHTML = `<span class="coach-mark" aria-hidden="true">${verdict.best ? "✓" : "✗"}</span> ` +
-    `<span>${escape(verdict.text)}</span>`;
+    `<span>${escape(verdict.text)}</span>` + (verdict.details ? details(verdict.details) : "");
   line.classList.toggle("coach-best", !!verdict.best);
 }

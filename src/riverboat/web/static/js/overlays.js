@@ -1,6 +1,7 @@
 // What opens over the table: the pay table and rules, the hint (a sheet above the
 // action bar), the keys and the log-in dialog.
 import { api } from "./api.js";
+import { details } from "./advice.js";
 import { $, escape, info, money, say, state, tableKey } from "./state.js";
 import { gamesLoaded, hintAsked, hintShown } from "./actions.js";
 import { tableTitle, tables } from "./controls.js";
@@ -94,15 +95,16 @@ export function drawHint() {
   const here = !!hint && hint.table === tableKey() && !!round && round.id === hint.round && round.status === "open";
   $("hint-box").hidden = !here;
   if (!here || !hint) { $("hint-box").replaceChildren(); return; }
-  $("hint-box").innerHTML = `<span>${hint.html}</span> <button type="button" id="hint-close">Dismiss</button>`;
+  $("hint-box").innerHTML = `<div class="hint-words">${hint.html}</div> <button type="button" id="hint-close">Dismiss</button>`;
   $("hint-close").onclick = hideHint;
 }
 
 /** @type {AbortController | null} the hint being worked out */
 let asking = null;
 
-// each option's expected value; a first hint can take a while, so the box says it is
-// working, and Dismiss gives up on it
+// the hint in words in the round's dollars, best first (the server's, as the terminal
+// says it), each option's expected value per $1 of Ante behind Details; a first hint
+// can take a while, so the box says it is working, and Dismiss gives up on it
 export async function hint() {
   if (asking || !state.round) return;
   const asked = new AbortController(), table = tableKey(), round = state.round.id;
@@ -110,10 +112,11 @@ export async function hint() {
   hintAsked(true);
   hintShown({ table, round, html: "Working out the expected values…" });
   try {
-    /** @type {import("../../typing/api").SchemaHintOption[]} */
-    const options = await api(`/api/rounds/${round}/hint`, undefined, asked.signal);
+    /** @type {import("../../typing/api").SchemaHintView} */
+    const hinted = await api(`/api/rounds/${round}/hint`, undefined, asked.signal);
     if (asking !== asked) return;
-    hintShown({ table, round, html: "Expected value per Ante: " + options.map((o, i) => `${i === 0 ? "<strong>" : ""}${escape(o.label)} ${o.expected >= 0 ? "+" : ""}${o.expected.toFixed(4)}${i === 0 ? "</strong>" : ""}`).join(" · ") });
+    const [best, ...rest] = hinted.text.split(". ");  // "Best: Raise." first, in bold
+    hintShown({ table, round, html: `<p><strong>${escape(best)}.</strong> ${escape(rest.join(". "))}</p>${details(hinted.details)}` });
   } catch (error) {
     if (asking !== asked) return;
     hintShown(null);
