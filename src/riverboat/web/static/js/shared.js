@@ -1,10 +1,11 @@
 // Shared tables: a seat over the table's WebSocket, bets and decisions sent to it, and
-// the seats, clock and coups it reports.
-import { $, escape, info, money, say, state, tableKey } from "./state.js";
+// the seats, clock and coups it reports (the seats and the felt's clock: seats.js).
+import { $, info, say, state, tableKey } from "./state.js";
 import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
 import { renderRound, renderSpots } from "./render.js";
 import { drawRoads } from "./roads.js";
+import { clearCompany, drawCompany } from "./seats.js";
 
 export function joinTable(game) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -23,6 +24,7 @@ export function leaveTable() {
   state.table = null;
   clearInterval(state.ticker);
   $("clock").hidden = true;
+  clearCompany();
 }
 
 export function send(message) {
@@ -74,11 +76,7 @@ function onTable(message) {
 
 function renderSeats() {
   const table = state.table;
-  $("seats").innerHTML = table.seats.map((seat) => {
-    const chips = seat.staked ? ` · ${money(seat.staked)}${seat.second ? " (2 hands)" : ""}` : "";
-    const mark = seat.in_round ? (seat.decided ? " · decided" : " · deciding") : seat.staked ? " · bet" : "";
-    return `<li class="${seat.you ? "you" : ""}">${escape(seat.you ? `You (${seat.name})` : seat.name)}${chips}${mark}</li>`;
-  }).join("") + `<li>${table.seats_free} seat(s) free</li>`;
+  drawCompany(table);  // the seats around the felt, its clock, who came and went
   const shoe = table.shoe && table.shoe.cards_left ? ` · ${table.shoe.cards_left} cards left in the shoe` : "";
   // the commitment shortened, so the line never breaks inside it on a phone; the
   // fairness drawer (v) shows it in full, with Copy
