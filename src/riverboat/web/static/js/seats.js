@@ -12,7 +12,8 @@ import { chipStackHtml } from "./chips-stack.js";
 
 // what this module keeps between snapshots: the seats last drawn (to tell joins and
 // leaves), the clock's deadline, and the lines of news
-const company = { seen: null, closes: 0, total: 0, ticker: null, news: [] };
+const fresh = () => ({ seen: null, closes: 0, total: 0, ticker: null, news: [], telling: [], told: null });
+const company = fresh();
 const NEWS_KEPT = 3;
 
 /** A table's snapshot: its seats around the felt, its clock, and who came and went. */
@@ -25,7 +26,8 @@ export function drawCompany(table) {
 /** Leaving the table: its seats, clock and news go. */
 export function clearCompany() {
   clearInterval(company.ticker);
-  Object.assign(company, { seen: null, closes: 0, total: 0, ticker: null, news: [] });
+  clearTimeout(company.told);
+  Object.assign(company, fresh());
   $("seats").replaceChildren();
   $("seats").hidden = true;
   $("table-clock").hidden = true;
@@ -177,5 +179,11 @@ function tellComings(table) {
   if (!lines.length) return;
   company.news = [...lines, ...company.news].slice(0, NEWS_KEPT);
   $("seat-news").replaceChildren(...company.news.map((line, i) => element("span", i < lines.length ? "seat-news__new" : "", line)));
-  $("announce").textContent = `${lines.join(". ")}.`;
+  // after the message line's own sentence, which reaches the live region 60 ms after it
+  company.telling.push(...lines);
+  clearTimeout(company.told);
+  company.told = setTimeout(() => {
+    $("announce").textContent = `${company.telling.join(". ")}.`;
+    company.telling = [];
+  }, 120);
 }

@@ -4,6 +4,8 @@ import { $, info, say, state, tableKey } from "./state.js";
 import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
 import { renderRound, renderSpots } from "./render.js";
+import { renderHands } from "./felt.js";
+import { renderChoices } from "./controls.js";
 import { drawRoads } from "./roads.js";
 import { clearCompany, drawCompany } from "./seats.js";
 
@@ -46,9 +48,12 @@ export function bet(replay) {
 }
 
 function onTable(message) {
-  if (message.type === "table") {
+  if (message.type === "table") {  // the round's sentence is not said again with each snapshot
     state.table = message;
     renderSeats();
+    renderHands();
+    renderChoices();
+    return;
   } else if (message.type === "dealt") {
     state.round = message.round;
     say("Your decision: the dealer shows when every seat has decided.");
