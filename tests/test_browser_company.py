@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from browser_support import SHOTS, choose, serving, tap
 
@@ -43,13 +43,16 @@ def company_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def signed_in(
-    browser: Browser, address: str, name: str, size: tuple[int, int] = (1100, 800), touch: bool = False
+    browser: Browser,
+    address: str,
+    name: str,
+    size: tuple[int, int] = (1100, 800),
+    touch: bool = False,
 ) -> Page:
     context = browser.new_context(
         viewport={"width": size[0], "height": size[1]}, has_touch=touch, is_mobile=touch
     )
     tab = context.new_page()
-    tab.on("pageerror", lambda error: print(name, "PAGEERROR", error))
     tab.goto(address)
     tab.fill("#login-name", name)
     tab.fill("#login-password", PASSWORD)
@@ -58,7 +61,7 @@ def signed_in(
     return tab
 
 
-def seat(tab: Page, name: str):  # noqa: ANN201 (a Locator)
+def seat(tab: Page, name: str) -> Locator:
     """The place of ``name``'s seat on the felt."""
     return tab.locator("#seats .seat--taken").filter(
         has=tab.locator(".seat__name", has_text=re.compile(f"^{name}$"))
@@ -162,7 +165,8 @@ def test_two_players_at_crazy4_see_each_others_seats_chips_and_decisions_c8(
     expect(seat(bob, "ann").locator(".seat__state")).to_have_text("✓ decided")
     expect(seat(bob, "bob").locator(".seat__state")).to_have_text("deciding…")
     # what ann decided is not on her seat: her chips are still her bet's
-    expect(seat(bob, "ann").locator(".seat__bets:not(.seat__bets--blind) .seat__bet")).to_have_count(2)
+    first = seat(bob, "ann").locator(".seat__bets:not(.seat__bets--blind) .seat__bet")
+    expect(first).to_have_count(2)
     # no one's cards on the seats, at any time
     for tab in (ann, bob):
         expect(tab.locator("#seats .card")).to_have_count(0)
@@ -234,12 +238,13 @@ def test_a_table_of_three_photographed(company_server: str, browser: Browser) ->
     for tab, size in ((ann, "390x844"), (bob, "844x390"), (carol, "1440x900")):
         for name in ("ann", "bob", "carol"):
             expect(seat(tab, name)).to_have_count(1)
-        expect(seat(tab, "ann").locator("[data-line=queens_up] .seat__amount")).to_have_text("$5")
+        queens_up = seat(tab, "ann").locator("[data-line=queens_up] .seat__amount")
+        expect(queens_up).to_have_text(["$5", "$5"])  # on both of her hands
         expect(seat(tab, "bob").locator("[data-line=ante] .seat__amount")).to_have_text("$20")
         expect(tab.locator("#seats .seat--free")).to_have_count(3)
         tab.evaluate("scrollTo(0, 0)")
         tab.screenshot(path=str(SHOTS / f"company-three-{size}.png"))
-        tab.evaluate("document.getElementById('seats').scrollIntoView({block: 'end'})")
+        tab.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # the rail
         tab.wait_for_timeout(100)
         tab.screenshot(path=str(SHOTS / f"company-three-{size}-seats.png"))
         no_sideways_scroll(tab, int(size.split("x")[0]))
