@@ -258,12 +258,14 @@ def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Br
     ann, bob = (_signed_in(browser, shared_server, name) for name in ("ann", "bob"))
     for tab in (ann, bob):
         choose(tab, "Crazy 4 Poker · shared")
-        expect(tab.locator("#seats")).to_contain_text("seat(s) free")
+        expect(tab.locator("#seats")).to_contain_text("free")
         tap(tab, "ante")
     expect(ann.locator("#seats")).to_contain_text("bob")  # each sees the other seated
     ann.check("#blind-toggle")  # a blind second position (C8)
     ann.click("#deal")
-    expect(bob.locator("#seats")).to_contain_text("$25 (2 hands)")  # two hands and the blind Play
+    # two hands and the blind Play
+    blind = "blind second hand Ante $5, Super Bonus $5, Play $5"
+    expect(bob.locator("#seats")).to_contain_text(blind)
     bob.click("#deal")
     for tab in (ann, bob):
         expect(tab.locator("[data-action=fold]")).to_be_visible()
@@ -283,7 +285,7 @@ def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Br
     ann.screenshot(path=str(SHOTS / "crazy4-shared.png"))
     ann.reload()  # back at the same table
     expect(ann.locator("#logo")).to_have_text("Crazy 4 Poker · shared")
-    expect(ann.locator("#seats")).to_contain_text("You (ann)")
+    expect(ann.locator("#seats")).to_contain_text("ann (you)")
     for tab in (ann, bob):
         tab.context.close()
 

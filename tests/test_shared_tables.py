@@ -386,3 +386,125 @@ def test_the_shared_shoe_sends_its_roads_and_clears_them_at_a_new_shoe(
     last = of_type(asyncio.run(play()), "table")[-1]["shoe"]
     assert (last["road"], last["roads"]["bead_plate"], last["roads"]["big_road"]) == ([], [], [])
     assert last["roads"]["big_eye_boy"] == last["roads"]["cockroach_pig"] == []
+
+
+def _keys(value: Any) -> set[str]:
+    """Every key of a JSON value, at any depth."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+SEAT_KEYS = {
+    "seat", "name", "you", "staked", "second", "in_round", "decided", "wagers", "second_wagers"
+}
+
+
+def test_every_seat_sees_the_others_wagers_by_line_never_their_cards_c8(
+    service: TableService,
+) -> None:
+    ann, bob, cy = players(service, "ann", "bob", "cy")
+
+    async def play() -> tuple[Messages, list[dict[str, Any]]]:
+        table = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=60)
+        (_, send_a), (b, send_b), (_, send_c) = listener(), listener(), listener()
+        for player, send in ((ann, send_a), (bob, send_b), (cy, send_c)):
+            await table.sit(player, send)
+        await table.bet(ann, {**ANTE, "queens_up": 500}, second=ANTE, client_seed="a")
+        seen = [of_type(b, "table")[-1]]  # bob, before he bets: ann's chips
+        await table.bet(bob, ANTE, client_seed="b")
+        await table.bet(cy, ANTE, client_seed="c")  # the deal
+        seen.append(of_type(b, "table")[-1])  # in play, no one decided
+        await table.decide(ann, "play", 1000)
+        seen.append(of_type(b, "table")[-1])  # ann decided, bob and cy deciding
+        await table.decide(bob, "fold")
+        await table.decide(cy, "play", 1000)  # the showdown: the chips are settled
+        seen.append(of_type(b, "table")[-1])
+        return b, seen
+
+    b, (before, dealt, decided, after) = asyncio.run(play())
+    anns = before["seats"][0]
+    assert (anns["seat"], anns["name"], anns["you"]) == (1, "ann", False)
+    assert anns["wagers"] == {"ante": 1000, "super_bonus": 1000, "queens_up": 500}
+    # the blind second position's wagers and its 1x Play (C8), none on Queens Up
+    assert anns["second_wagers"] == {"ante": 1000, "super_bonus": 1000, "play": 1000}
+    assert anns["staked"] == 2500 + 3000
+    assert before["seats"][1]["wagers"] is None  # bob has not bet
+    assert before["seats"][1]["you"] is True
+    # in play: every seat's chips stay on the felt until the showdown
+    assert [s["wagers"] for s in dealt["seats"]] == [anns["wagers"], ANTE, ANTE]
+    assert dealt["seats"][0]["second_wagers"] == anns["second_wagers"]
+    assert [s["decided"] for s in dealt["seats"]] == [False, False, False]
+    assert [s["decided"] for s in decided["seats"]] == [True, False, False]
+    # that ann decided shows; not what she decided (her Play is not on her seat)
+    assert decided["seats"][0]["wagers"] == anns["wagers"]
+    assert [s["wagers"] for s in after["seats"]] == [None, None, None]
+    assert [s["in_round"] for s in after["seats"]] == [False, False, False]
+    for snapshot in (before, dealt, decided, after):
+        assert all(set(seat) == SEAT_KEYS for seat in snapshot["seats"])
+        assert "cards" not in _keys(snapshot)
+        assert "server_seed" not in _keys(snapshot)
+    # the only cards bob was sent are his own round's
+    for message in b:
+        if message["type"] != "table":
+            assert message["type"] in {"dealt", "decided", "result"}
+    assert of_type(b, "dealt")[0]["round"]["cards"].keys() == {"player"}
+    assert dealt["phase"] == "deciding"
+    assert dealt["seconds_total"] == 60
+    assert before["seconds_total"] == 60
+    assert 0 < before["seconds_left"] <= 60
+
+
+def test_seat_numbers_stay_as_players_come_and_go(service: TableService) -> None:
+    ann, bob, cy, dan = players(service, "ann", "bob", "cy", "dan")
+
+    async def play() -> list[list[tuple[int, str]]]:
+        table = SharedTable(service, "crazy4", betting_seconds=60)
+        sends = {player: listener()[1] for player in (ann, bob, cy, dan)}
+        places: list[list[tuple[int, str]]] = []
+
+        def look() -> None:
+            places.append([(s.seat, s.name) for s in table.snapshot(ann).seats])
+
+        for player in (ann, bob, cy):
+            await table.sit(player, sends[player])
+        look()
+        await table.leave(bob, sends[bob])
+        look()
+        await table.sit(dan, sends[dan])  # the lowest free seat: bob's
+        look()
+        await table.sit(bob, sends[bob])  # bob comes back to the next free one
+        look()
+        await table.leave(ann, sends[ann])
+        look()
+        assert table.snapshot(cy).seats_free == 3
+        return places
+
+    assert asyncio.run(play()) == [
+        [(1, "ann"), (2, "bob"), (3, "cy")],
+        [(1, "ann"), (3, "cy")],
+        [(1, "ann"), (2, "dan"), (3, "cy")],
+        [(1, "ann"), (2, "dan"), (3, "cy"), (4, "bob")],
+        [(2, "dan"), (3, "cy"), (4, "bob")],
+    ]
+
+
+def test_a_baccarat_seat_shows_its_bets_until_the_coup_b2(service: TableService) -> None:
+    ann, bob = players(service, "ann", "bob")
+
+    async def play() -> tuple[dict[str, Any], Messages]:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        (a, send_a), (b, send_b) = listener(), listener()
+        await table.sit(ann, send_a)
+        await table.sit(bob, send_b)
+        await table.bet(ann, {"banker": 1000, "tie": 500})
+        seen = of_type(b, "table")[-1]
+        await table.bet(bob, {"player": 500})  # every seat has bet: the coup
+        return seen, of_type(a, "table")
+
+    seen, anns = asyncio.run(play())
+    assert seen["seats"][0]["wagers"] == {"banker": 1000, "tie": 500}
+    assert seen["seats"][0]["second_wagers"] is None  # Baccarat has no blind position
+    assert [s["wagers"] for s in anns[-1]["seats"]] == [None, None]  # settled at once

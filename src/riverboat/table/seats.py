@@ -20,7 +20,17 @@ from riverboat.games.spec import GameSpec
 from riverboat.money import Cents
 from riverboat.table.views import SeatView, TableMessage
 
-__all__ = ["CONNECTIONS", "SEND_SECONDS", "Seat", "Send", "deliver", "find_seat", "seated"]
+__all__ = [
+    "CONNECTIONS",
+    "SEND_SECONDS",
+    "Seat",
+    "Send",
+    "blind_stakes",
+    "deliver",
+    "find_seat",
+    "free_number",
+    "seated",
+]
 
 #: connections (tabs) one player may keep at a table, and how long a message may take
 CONNECTIONS = 4
@@ -29,9 +39,47 @@ SEND_SECONDS = 2.0
 Send = Callable[[TableMessage], Awaitable[None]]
 
 
+def blind_stakes(spec: GameSpec, wagers: dict[str, Cents]) -> dict[str, Cents]:
+    """A blind second position's stakes by line: its wagers and the Play it always
+    makes (C8), on the line the game's staking decision places.
+
+    >>> from riverboat.games import find_game
+    >>> blind_stakes(find_game("crazy4").spec(), {"ante": 500, "super_bonus": 500})
+    {'ante': 500, 'super_bonus': 500, 'play': 500}
+    """
+    stakes = dict(wagers)
+    line = next((o.line for o in spec.options if o.line and o.stake), None)
+    if spec.blind_play is not None and spec.decides_with and line is not None:
+        stakes[line] = stakes.get(line, 0) + int(
+            spec.blind_play * wagers.get(spec.decides_with, 0)
+        )
+    return stakes
+
+
+def free_number(seats: Iterable[Seat], max_seats: int) -> int:
+    """The lowest seat number (1 to ``max_seats``) no one sits in, or 0 if none is free.
+
+    >>> free_number([Seat(1, "ann", number=1), Seat(2, "bob", number=3)], 6)
+    2
+    """
+    taken = {seat.number for seat in seats}
+    return next((n for n in range(1, max_seats + 1) if n not in taken), 0)
+
+
+def _staked(wagers: dict[str, Cents] | None) -> dict[str, Cents] | None:
+    """The lines with chips on them, or None for no bet."""
+    staked = {line: amount for line, amount in (wagers or {}).items() if amount}
+    return staked or None
+
+
 @dataclass
 class Seat:
-    """A player at the table, the connections that listen for them, and their round."""
+    """A player at the table, the connections that listen for them, and their round.
+
+    ``number`` is the seat's place around the table (1 to the table's seats), kept while
+    the player sits; ``wagers`` and ``second`` are the bets for the next deal, and
+    ``playing`` and ``playing_second`` those of the round in play, which everyone at
+    the table sees on the felt until its showdown."""
 
     player: int
     name: str
@@ -41,6 +89,9 @@ class Seat:
     second: dict[str, Cents] | None = None
     round_id: int | None = None
     decision: tuple[str, Cents | None] | None = None
+    number: int = 0
+    playing: dict[str, Cents] | None = None
+    playing_second: dict[str, Cents] | None = None
 
     def stored(self) -> dict[str, Any]:
         """What the database keeps of the seat for a process that takes the table over:
@@ -53,6 +104,9 @@ class Seat:
             "second": self.second,
             "round_id": self.round_id,
             "decision": list(self.decision) if self.decision else None,
+            "number": self.number,
+            "playing": self.playing,
+            "playing_second": self.playing_second,
         }
 
     @classmethod
@@ -60,8 +114,12 @@ class Seat:
         """The seat :meth:`stored` kept, without connections.
 
         >>> seat = Seat(7, "ann", "s", wagers={"ante": 500}, round_id=3, decision=("play", 500))
+        >>> seat.number, seat.playing = 4, {"ante": 500}
         >>> Seat.restored(seat.stored()) == seat
         True
+
+        A state written before seats had numbers restores with number 0 (the table
+        gives it a free one).
         """
         decision = stored["decision"]
         return cls(
@@ -72,6 +130,9 @@ class Seat:
             second=stored["second"],
             round_id=stored["round_id"],
             decision=(decision[0], decision[1]) if decision else None,
+            number=stored.get("number", 0),
+            playing=stored.get("playing"),
+            playing_second=stored.get("playing_second"),
         )
 
     @property
@@ -79,23 +140,36 @@ class Seat:
         """The betting positions the seat plays: one, or two with a blind second (C8)."""
         return 1 + (self.second is not None)
 
+    def on_felt(self) -> tuple[dict[str, Cents] | None, dict[str, Cents] | None]:
+        """The wagers on the felt for each position: the round's while it plays (a
+        state written before rounds kept theirs shows the bets), else the next deal's."""
+        if self.round_id is not None and self.playing is not None:
+            return self.playing, self.playing_second
+        return self.wagers, self.second
+
     def staked(self, spec: GameSpec) -> Cents:
         """The chips on the felt: what each position stakes by the game's spec, a blind
         second position's Play included (C8)."""
-        staked = spec.position_stake(self.wagers or {})
-        if self.second is not None:
-            staked += spec.position_stake(self.second, blind=True)
+        wagers, second = self.on_felt()
+        staked = spec.position_stake(wagers or {})
+        if second is not None:
+            staked += spec.position_stake(second, blind=True)
         return staked
 
     def view(self, player: int, spec: GameSpec) -> SeatView:
-        """The seat as ``player`` sees it: chips and progress, never the cards."""
+        """The seat as ``player`` sees it: its place, chips by line and progress; never
+        the cards, nor what a decision was (only that one was made)."""
+        wagers, second = self.on_felt()
         return SeatView(
+            seat=self.number,
             name=self.name,
             you=self.player == player,
             staked=self.staked(spec) or None,
-            second=self.second is not None,
+            second=second is not None,
             in_round=self.round_id is not None,
             decided=self.decision is not None,
+            wagers=_staked(wagers),
+            second_wagers=None if second is None else _staked(blind_stakes(spec, second)),
         )
 
     async def send(self, message: TableMessage) -> None:

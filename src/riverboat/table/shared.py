@@ -63,7 +63,15 @@ from riverboat.rng import new_token
 from riverboat.table import live_state
 from riverboat.table.clock import Timer
 from riverboat.table.live_state import Fence, LeaseLostError
-from riverboat.table.seats import CONNECTIONS, Seat, Send, deliver, find_seat, seated
+from riverboat.table.seats import (
+    CONNECTIONS,
+    Seat,
+    Send,
+    deliver,
+    find_seat,
+    free_number,
+    seated,
+)
 from riverboat.table.service import DealLayout, SharedCards, TableService
 from riverboat.table.views import (
     SEED_CHARACTERS,
@@ -111,6 +119,11 @@ async def _reach(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     except Exception as error:
         _log.warning("a shared table's call failed: %s", _short(error))
         raise Unavailable(f"{_UNREACHABLE}: nothing changed; try again shortly") from error
+
+
+def _by_number(seat: Seat) -> int:
+    """A seat's place around the table, to list the seats in."""
+    return seat.number
 
 
 def _short(error: Exception) -> str:
@@ -175,7 +188,7 @@ class SharedTable:
                         f"all {self.max_seats} seats at this table are taken; try again soon"
                     )
                 name = await _reach(self.service.name, player)
-                seat = Seat(player, name)
+                seat = Seat(player, name, number=free_number(self.seats, self.max_seats))
                 self.seats.append(seat)
             if len(seat.listeners) >= CONNECTIONS:
                 raise IllegalAction(f"you are at this table in {CONNECTIONS} windows already")
@@ -309,6 +322,9 @@ class SharedTable:
                 return
             state = stored.state
             self.seats = [Seat.restored(seat) for seat in state.get("seats", [])]
+            for seat in self.seats:  # a state written before seats had numbers
+                if not seat.number:
+                    seat.number = free_number(self.seats, self.max_seats)
             self.next_place, self.road = state.get("next_place", 0), state.get("road", [])
             if stored.deal_id is not None and not stored.deal_revealed:
                 self.deal = NewDeal(id=stored.deal_id, commitment=state["commitment"])
@@ -450,8 +466,9 @@ class SharedTable:
             view = await self._start(seat, places)
             if view is None:
                 continue
-            if view.status == "open":
+            if view.status == "open":  # its chips stay on the felt until the showdown
                 seat.round_id = view.id
+                seat.playing, seat.playing_second = view.wagers, view.second
             await seat.send(DealtMessage(round=view))
         if any(s.round_id is not None for s in self.seats):
             self.phase = "deciding"
@@ -652,6 +669,7 @@ class SharedTable:
         )
         for seat in playing:
             seat.round_id, seat.decision = None, None
+            seat.playing = seat.playing_second = None
         self.phase = "betting"
         self.seats = [s for s in self.seats if s.listeners]  # those who left go now
         await self._broadcast()  # the next deal's commitment: bets follow it
@@ -678,12 +696,15 @@ class SharedTable:
                 road=list(self.road),
                 roads=RoadsView.of(self.road),
             )
+        left = None if self.phase == "closed" else self._timer.seconds_left()
+        total = self.decision_seconds if self.phase == "deciding" else self.betting_seconds
         return TableSnapshot(
             game=self.game,
             phase=self.phase,
-            seconds_left=None if self.phase == "closed" else self._timer.seconds_left(),
+            seconds_left=left,
+            seconds_total=None if left is None else max(total, left),
             commitment=self.deal.commitment if self.deal else None,
-            seats=[s.view(player, self.spec) for s in self.seats],
+            seats=[s.view(player, self.spec) for s in sorted(self.seats, key=_by_number)],
             seats_free=self.max_seats - len(self.seats),
             shoe=shoe,
         )

@@ -475,14 +475,29 @@ class RoadsView(_View):
 
 # ---------------------------------------------------------- shared tables
 class SeatView(_View):
-    """A seat as everyone at the table sees it: never anyone's cards."""
+    """A seat as everyone at the table sees it: its place, its name, its chips by line
+    and whether it has decided; never anyone's cards, nor what a decision was."""
 
-    name: str
+    seat: int = Field(
+        description="the seat's place around the table, 1 to the table's seats, "
+        "kept while its player sits"
+    )
+    name: str = Field(description="the player's account name, as they chose it")
     you: bool
     staked: Cents | None
     second: bool
     in_round: bool
     decided: bool
+    wagers: Wagers | None = Field(
+        default=None,
+        description="the first position's chips by line in cents (lines with none left "
+        "out): the round's while it plays, else the next deal's; None before a bet",
+    )
+    second_wagers: Wagers | None = Field(
+        default=None,
+        description="the same for a blind second position, its 1x Play included (C8); "
+        "None: there is none",
+    )
 
 
 class ShoeView(_View):
@@ -504,6 +519,11 @@ class TableSnapshot(_View):
         description="betting, deciding, or closed (its database cannot be reached)"
     )
     seconds_left: float | None
+    seconds_total: float | None = Field(
+        default=None,
+        description="the whole time the running clock gave (betting or deciding), "
+        "for drawing what is left of it; None with no clock running",
+    )
     commitment: str | None
     seats: list[SeatView]
     seats_free: int

@@ -1,10 +1,11 @@
 // Shared tables: a seat over the table's WebSocket, bets and decisions sent to it, and
-// the seats, clock and coups it reports.
-import { $, $input, escape, info, money, say, state, tableKey } from "./state.js";
+// the seats, clock and coups it reports (the seats and the felt's clock: seats.js).
+import { $, $input, info, say, state, tableKey } from "./state.js";
 import { roundShown, tableSnapshot, wagersDealt } from "./actions.js";
 import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
 import { drawRoads } from "./roads.js";
+import { clearCompany, drawCompany } from "./seats.js";
 
 /** @typedef {import("../../typing/api").SchemaTableMessage} TableMessage */
 /** @typedef {import("./state.js").RoundView} RoundView */
@@ -33,6 +34,7 @@ export function leaveTable() {
   tableSnapshot(null);
   clearInterval(ticker);
   $("clock").hidden = true;
+  clearCompany();
 }
 
 /** @param {object} message */
@@ -57,9 +59,10 @@ export function bet(replay) {
 
 /** @param {TableMessage} message */
 function onTable(message) {
-  if (message.type === "table") {
+  if (message.type === "table") {  // the round's sentence is not said again with each snapshot
     tableSnapshot(message);
     renderSeats();
+    return;
   } else if (message.type === "dealt") {
     roundShown(message.round);
     say("Your decision: the dealer shows when every seat has decided.");
@@ -88,11 +91,7 @@ function onTable(message) {
 function renderSeats() {
   const table = state.table;
   if (!table) return;
-  $("seats").innerHTML = table.seats.map((seat) => {
-    const chips = seat.staked ? ` · ${money(seat.staked)}${seat.second ? " (2 hands)" : ""}` : "";
-    const mark = seat.in_round ? (seat.decided ? " · decided" : " · deciding") : seat.staked ? " · bet" : "";
-    return `<li class="${seat.you ? "you" : ""}">${escape(seat.you ? `You (${seat.name})` : seat.name)}${chips}${mark}</li>`;
-  }).join("") + `<li>${table.seats_free} seat(s) free</li>`;
+  drawCompany(table);  // the seats around the felt, its clock, who came and went
   const shoe = table.shoe && table.shoe.cards_left ? ` · ${table.shoe.cards_left} cards left in the shoe` : "";
   // the commitment shortened, so the line never breaks inside it on a phone; the
   // fairness drawer (v) shows it in full, with Copy
