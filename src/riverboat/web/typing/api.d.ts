@@ -232,7 +232,8 @@ export interface paths {
         };
         /**
          * Hint
-         * @description Each legal option's expected value for this hand (in Antes).
+         * @description Each legal option's expected value for this hand, best first (in Antes), and the
+         *     hint in words in the round's dollars with its figures per $1 of Ante.
          */
         get: operations["hint_api_rounds__round_id__hint_get"];
         put?: never;
@@ -539,9 +540,14 @@ export interface components {
             ev_cost_cents: number;
             /**
              * Text
-             * @description the verdict in words
+             * @description the verdict in words, in dollars, on average
              */
             text: string;
+            /**
+             * Details
+             * @description the expected values per $1 of Ante behind the words
+             */
+            details: string;
         };
         /**
          * DerivedMarkView
@@ -752,6 +758,28 @@ export interface components {
             label: string;
             /** Expected */
             expected: number;
+        };
+        /**
+         * HintView
+         * @description The hint: every legal option for the hand, best first, in words in the round's
+         *     money and with the exact figures per $1 of Ante (:mod:`riverboat.table.advice`).
+         */
+        HintView: {
+            /**
+             * Options
+             * @description best first; expected values in Antes
+             */
+            options: components["schemas"]["HintOption"][];
+            /**
+             * Text
+             * @description the hint in words, in dollars, on average
+             */
+            text: string;
+            /**
+             * Details
+             * @description each option's expected value per $1 of Ante
+             */
+            details: string;
         };
         /**
          * LineInfo
@@ -1257,10 +1285,19 @@ export interface components {
         };
         /**
          * SeatView
-         * @description A seat as everyone at the table sees it: never anyone's cards.
+         * @description A seat as everyone at the table sees it: its place, its name, its chips by line
+         *     and whether it has decided; never anyone's cards, nor what a decision was.
          */
         SeatView: {
-            /** Name */
+            /**
+             * Seat
+             * @description the seat's place around the table, 1 to the table's seats, kept while its player sits
+             */
+            seat: number;
+            /**
+             * Name
+             * @description the player's account name, as they chose it
+             */
             name: string;
             /** You */
             you: boolean;
@@ -1272,6 +1309,22 @@ export interface components {
             in_round: boolean;
             /** Decided */
             decided: boolean;
+            /**
+             * Wagers
+             * @description the first position's chips by line in cents (lines with none left out): the round's while it plays, else the next deal's; None before a bet
+             * @default null
+             */
+            wagers: {
+                [key: string]: number;
+            } | null;
+            /**
+             * Second Wagers
+             * @description the same for a blind second position, its 1x Play included (C8); None: there is none
+             * @default null
+             */
+            second_wagers: {
+                [key: string]: number;
+            } | null;
         };
         /**
          * ShoeView
@@ -1305,6 +1358,12 @@ export interface components {
             phase: string;
             /** Seconds Left */
             seconds_left: number | null;
+            /**
+             * Seconds Total
+             * @description the whole time the running clock gave (betting or deciding), for drawing what is left of it; None with no clock running
+             * @default null
+             */
+            seconds_total: number | null;
             /** Commitment */
             commitment: string | null;
             /** Seats */
@@ -1384,6 +1443,7 @@ export type SchemaExportedRound = components['schemas']['ExportedRound'];
 export type SchemaGameInfo = components['schemas']['GameInfo'];
 export type SchemaHandInfo = components['schemas']['HandInfo'];
 export type SchemaHintOption = components['schemas']['HintOption'];
+export type SchemaHintView = components['schemas']['HintView'];
 export type SchemaLineInfo = components['schemas']['LineInfo'];
 export type SchemaLobbyShoe = components['schemas']['LobbyShoe'];
 export type SchemaLobbyTable = components['schemas']['LobbyTable'];
@@ -1922,7 +1982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HintOption"][];
+                    "application/json": components["schemas"]["HintView"];
                 };
             };
             /** @description The database did not answer */
