@@ -79,6 +79,8 @@ class Transaction(Base):
     __table_args__ = (
         Index("transactions_player_key", "player_id", "request_key", unique=True),
         Index("transactions_round", "round_id"),
+        #: a player's credits of a kind, newest first (riverboat.table.credits)
+        Index("transactions_player_kind", "player_id", "kind", "id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -93,7 +95,8 @@ class Transaction(Base):
 
 class LedgerEntry(Base):
     __tablename__ = "ledger"
-    __table_args__ = (Index("ledger_account", "account"),)
+    #: an account's entries, and its entry in one transaction (0010)
+    __table_args__ = (Index("ledger_account_transaction", "account", "transaction_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     transaction_id: Mapped[int] = mapped_column(ForeignKey("transactions.id"))

@@ -35,6 +35,7 @@ from riverboat.money import Cents
 from riverboat.store import connect
 from riverboat.store.models import Player
 from riverboat.table.audit import Audit
+from riverboat.table.credits import credits
 from riverboat.table.exports import export_round
 from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
 from riverboat.table.live_state import Fence
@@ -42,7 +43,7 @@ from riverboat.table.players import LOCAL_PLAYER, Players
 from riverboat.table.rounds import Rounds
 from riverboat.table.sources import Deals, SharedCards
 from riverboat.table.verify import DealLayout, verify_round, verify_shoe
-from riverboat.table.views import ExportedRound, NewDeal, RoadsView, RoundView
+from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoadsView, RoundView
 
 __all__ = [
     "LOCAL_PLAYER",
@@ -97,6 +98,13 @@ class TableService:
     def top_up(self, player_id: int, idempotency_key: str | None = None) -> Cents:
         """Below $100 of play money, a top-up brings the balance back to $1,000."""
         return self.ledger.top_up(player_id, idempotency_key)
+
+    def credits(
+        self, player_id: int, limit: int = 20, before: int | None = None
+    ) -> list[CreditView]:
+        """The player's credits of play money that are not rounds (the starting credit,
+        each top-up), newest first; with ``before`` (a credit's id), the next page."""
+        return credits(self.engine, player_id, limit, before)
 
     # -------------------------------------------------------------- rounds
     def start_round(

@@ -12,6 +12,7 @@ attributes. A shared table's messages are models too, one per ``type``.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -38,6 +39,8 @@ __all__ = [
     "ChoiceView",
     "CoachVerdict",
     "CoupMessage",
+    "CreditKind",
+    "CreditView",
     "DealtMessage",
     "Decide",
     "DecidedMessage",
@@ -169,6 +172,25 @@ class ExportedRound(_View):
     net: Cents | None
     played_at: str
     record: RoundRecord | None
+
+
+#: a credit of play money that is not a round's: a new player's starting credit, or a
+#: top-up (the page's Refill)
+CreditKind = Literal["start", "top_up"]
+
+
+class CreditView(_View):
+    """A credit of play money that is not a round's, as the player's history lists it:
+    the starting credit or a top-up, what it added (cents) and the balance it left;
+    ``at`` in UTC."""
+
+    id: int = Field(description="the credit's transaction id (the next page's `before`)")
+    kind: CreditKind
+    amount: Cents = Field(description="what the credit added to the balance, in cents")
+    balance_after: Cents | None = Field(
+        description="the balance the credit left: the starting credit for both kinds"
+    )
+    at: datetime
 
 
 class NewDeal(_View):

@@ -1,4 +1,4 @@
-"""A player's history: their last rounds, or a shoe's coups."""
+"""A player's history: their last rounds, or a shoe's coups; their credits of play money."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from riverboat.table.service import TableService
 from riverboat.table.throttle import Busy
-from riverboat.table.views import ExportedRound
+from riverboat.table.views import CreditView, ExportedRound
 from riverboat.web.deps import Budgets, Player, Service, Spend
 from riverboat.web.errors import RESPONSES, ErrorBody
 
@@ -65,3 +65,32 @@ def _page(
 ) -> list[ExportedRound]:
     with budgets.history.spend(str(player_id)):
         return service.history(player_id, limit, commitment, before)
+
+
+_CREDITS_BUSY = "you asked for too many credits of late; see Retry-After"
+
+
+@router.get(
+    "/credits",
+    response_model=list[CreditView],
+    responses={429: {"model": ErrorBody, "description": _CREDITS_BUSY}},
+)
+async def credits(
+    request: Request,
+    player_id: Player,
+    service: Service,
+    budgets: Spend,
+    limit: int = 20,
+    before: int | None = None,
+) -> list[CreditView]:
+    """Your credits of play money that are not rounds, newest first: the starting
+    credit (``start``) and each top-up (``top_up``), what each added and the balance it
+    left; with ``before`` (a credit's id), the older ones: the next page. One indexed
+    query a page, so no history slot is taken; the credits read count against their
+    own bucket of the player's rate (``Budgets.pages``), beyond which a page is
+    refused 429 once its wait is over (``Budgets.late``)."""
+    address = request.client.host if request.client else "unknown"
+    wait = budgets.pages.take(f"credits:{player_id}", max(1, limit))
+    if wait > 0:
+        raise await budgets.late(address, budgets.pages.refusal(wait)) from None
+    return await run_in_threadpool(service.credits, player_id, limit, before)

@@ -369,6 +369,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credits
+         * @description Your credits of play money that are not rounds, newest first: the starting
+         *     credit (``start``) and each top-up (``top_up``), what each added and the balance it
+         *     left; with ``before`` (a credit's id), the older ones: the next page. One indexed
+         *     query a page, so no history slot is taken; the credits read count against their
+         *     own bucket of the player's rate (``Budgets.pages``), beyond which a page is
+         *     refused 429 once its wait is over (``Budgets.late``).
+         */
+        get: operations["credits_api_credits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lobby": {
         parameters: {
             query?: never;
@@ -548,6 +573,39 @@ export interface components {
              * @description the expected values per $1 of Ante behind the words
              */
             details: string;
+        };
+        /**
+         * CreditView
+         * @description A credit of play money that is not a round's, as the player's history lists it:
+         *     the starting credit or a top-up, what it added (cents) and the balance it left;
+         *     ``at`` in UTC.
+         */
+        CreditView: {
+            /**
+             * Id
+             * @description the credit's transaction id (the next page's `before`)
+             */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "start" | "top_up";
+            /**
+             * Amount
+             * @description what the credit added to the balance, in cents
+             */
+            amount: number;
+            /**
+             * Balance After
+             * @description the balance the credit left: the starting credit for both kinds
+             */
+            balance_after: number | null;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
         };
         /**
          * DerivedMarkView
@@ -1435,6 +1493,7 @@ export type SchemaCardLine = components['schemas']['CardLine'];
 export type SchemaChipRequest = components['schemas']['ChipRequest'];
 export type SchemaChoiceView = components['schemas']['ChoiceView'];
 export type SchemaCoachVerdict = components['schemas']['CoachVerdict'];
+export type SchemaCreditView = components['schemas']['CreditView'];
 export type SchemaDerivedMarkView = components['schemas']['DerivedMarkView'];
 export type SchemaDoubleRequest = components['schemas']['DoubleRequest'];
 export type SchemaEdgeLine = components['schemas']['EdgeLine'];
@@ -2257,6 +2316,58 @@ export interface operations {
                 };
             };
             /** @description a page of yours is under way, too many pages are, or you asked for too many rounds of late; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    credits_api_credits_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditView"][];
+                };
+            };
+            /** @description you asked for too many credits of late; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
