@@ -542,3 +542,28 @@ def test_more_bad_input_names_what_is_wrong_and_what_is_allowed(tmp_path: Path) 
         assert result.exit_code == code, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit), args
+
+
+def test_history_with_credits_lists_the_starting_credit_and_each_top_up(tmp_path: object) -> None:
+    from riverboat.table.service import TableService
+
+    url = f"sqlite:///{Path(str(tmp_path)) / 'credits.db'}"
+    service = TableService(url)
+    me = service.local_player()
+    for ante in (50_000, 49_750):
+        service.act(me, service.start_round(me, "tri-card", {"ante": ante}).id, "fold")
+    service.top_up(me)
+    service.engine.dispose()
+    listing = runner.invoke(app, ["history", "--credits", "--database", url])
+    assert listing.exit_code == 0, listing.output
+    rows = [line.split() for line in listing.output.splitlines()]
+    assert [(r[3], r[-3], r[-1]) for r in rows] == [
+        ("top-up", "+$997.50", "$1,000"),
+        ("starting", "+$1,000", "$1,000"),
+    ]
+    newest = int(rows[0][0].lstrip("#"))
+    older = runner.invoke(app, ["history", "--credits", "--before", str(newest), "--format",
+                                "json", "--database", url])  # fmt: skip
+    assert [(c["kind"], c["amount"]) for c in json.loads(older.output)] == [("start", 100_000)]
+    rounds = runner.invoke(app, ["history", "--database", url])  # the rounds, as before
+    assert [line.split()[2] for line in rounds.output.splitlines()] == ["tri-card", "tri-card"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,6 +12,9 @@ from riverboat.cli import _database
 from riverboat.cli._database import _Database, _no_answer, _PlayerName, _who
 from riverboat.cli._output import Format, _csv_table, _markdown_table
 from riverboat.errors import Unavailable
+
+if TYPE_CHECKING:
+    from riverboat.table.service import TableService
 
 
 def _deals_from_shoe(game: object) -> bool:
@@ -31,14 +34,26 @@ def history(
     output: Annotated[
         Format, typer.Option("--format", help="text, json (records with seeds), csv or markdown.")
     ] = Format.text,
+    credits: Annotated[
+        bool,
+        typer.Option(
+            "--credits",
+            help="The credits of play money instead (starting credit, top-ups); "
+            "--before takes a credit's id.",
+        ),
+    ] = False,
 ) -> None:
     """The last rounds, newest first; JSON gives each round's record and seeds.
-    ``--before`` the oldest id shown gives the next page."""
+    ``--before`` the oldest id shown gives the next page. ``--credits``: the starting
+    credit and each top-up instead."""
     from sqlalchemy.exc import DBAPIError
 
     from riverboat.money import format_money
 
     service = _database._service(database)
+    if credits:
+        _credits(service, _who(service, player), rounds, before, output)
+        return
     try:
         found = service.history(_who(service, player), rounds, before=before)
     except (DBAPIError, Unavailable) as error:
@@ -70,6 +85,44 @@ def history(
             f"#{item.id:<6} {item.played_at[:19]}  {item.game:<14} {item.status:<8} "
             f"{money(item.net, signed=True):>10}  balance {money(item.balance_after)}"
         )
+
+
+def _credits(
+    service: TableService, player_id: int, limit: int, before: int | None, output: Format
+) -> None:
+    """``riverboat history --credits``: the player's credits, newest first."""
+    from sqlalchemy.exc import DBAPIError
+
+    from riverboat.money import format_money
+
+    try:
+        found = service.credits(player_id, limit, before)
+    except (DBAPIError, Unavailable) as error:
+        _no_answer(error)
+    if output is Format.json:
+        typer.echo(json.dumps([item.model_dump(mode="json") for item in found], indent=2))
+        return
+    if output is Format.csv:
+        header = ["id", "at", "kind", "amount_cents", "balance_after_cents"]
+        rows = [[c.id, c.at.isoformat(), c.kind, c.amount, c.balance_after] for c in found]
+        typer.echo(_csv_table(header, rows), nl=False)
+        return
+
+    def after(cents: int | None) -> str:
+        return "-" if cents is None else format_money(cents)
+
+    names = {"start": "starting credit", "top_up": "top-up"}
+    lines = [
+        [f"#{c.id}", c.at.strftime("%Y-%m-%d %H:%M:%S"), names[c.kind],
+         format_money(c.amount, signed=True), after(c.balance_after)]
+        for c in found
+    ]  # fmt: skip
+    if output is Format.markdown:
+        header = ["credit", "at (UTC)", "kind", "amount", "balance after"]
+        typer.echo(_markdown_table(header, lines), nl=False)
+        return
+    for ident, at, kind, amount, balance in lines:
+        typer.echo(f"{ident:<7} {at}  {kind:<15} {amount:>10}  balance {balance}")
 
 
 def verify(
