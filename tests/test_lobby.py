@@ -155,7 +155,9 @@ def test_the_lobby_lists_every_table_without_cards_or_seeds(client: TestClient) 
     assert (crazy["seats"], crazy["seats_taken"], crazy["seats_free"]) == (6, 0, 6)
     assert crazy["limits"].startswith("Ante $")
     assert "shoe" not in crazy or crazy["shoe"] is None
-    assert tables[2]["shoe"] == {"cards_left": None, "coups": 0, "banker": 0, "player": 0, "tie": 0}
+    assert tables[2]["shoe"] == {
+        "cards_left": None, "coups": 0, "banker": 0, "player": 0, "tie": 0, "last": None
+    }
     assert (tables[2]["big_road"], crazy["big_road"]) == ([], None)  # a shoe's; none at Crazy 4
     assert [t["players"] for t in tables] == [[], [], []]
     text = json.dumps(tables)
@@ -246,6 +248,7 @@ def test_the_lobby_shows_a_shoes_big_road_counts_and_who_sits(client: TestClient
         winners.count(side) for side in ("Banker", "Player", "Tie")
     )
     assert shoe["banker"] + shoe["player"] + shoe["tie"] == shoe["coups"] == 6
+    assert shoe["last"] == winners[-1]
     assert mini["players"] == ["ann", "bob"] and crazy["players"] == ["bob"]
     assert seen["crazy4-2"]["players"] == [] and crazy["big_road"] is None
     text = json.dumps(lobby(client, ann))
@@ -256,8 +259,8 @@ def test_the_lobby_shows_a_shoes_big_road_counts_and_who_sits(client: TestClient
 
 
 def test_the_lobby_keeps_a_long_big_roads_newest_20_columns(client: TestClient) -> None:
-    """A shoe of 30 alternating results has 30 big road columns: the lobby keeps the
-    last 20, at the table's own columns, and counts every coup."""
+    """A shoe of Banker and Player in turn, a tie after each, has 30 big road columns:
+    the lobby keeps the last 20, at the table's own columns, and counts every coup."""
     table = client.app.state.lobby.tables["mini"]
     table.road = ["Banker", "Tie", "Player", "Tie"] * 15  # 30 streaks, a tie after each
     mini = lobby(client)["tables"][2]

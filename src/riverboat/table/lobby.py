@@ -311,6 +311,7 @@ def _shoe_view(shoe: ShoeView) -> LobbyShoe:
         banker=shoe.road.count("Banker"),
         player=shoe.road.count("Player"),
         tie=shoe.road.count("Tie"),
+        last=shoe.road[-1] if shoe.road else None,
     )
 
 

@@ -587,6 +587,7 @@ class LobbyShoe(_View):
     banker: int = Field(description="coups of this shoe the Banker won")
     player: int = Field(description="coups of this shoe the Player won")
     tie: int = Field(description="coups of this shoe that were a tie")
+    last: str | None = Field(description="the last coup's winner: Banker, Player or Tie")
 
 
 #: how many of a big road's newest columns the lobby shows (its miniature)
