@@ -14,12 +14,16 @@ const DERIVED = [["big_eye_boy", "Big eye boy"], ["small_road", "Small road"], [
 const ASK_LABEL = { big_eye_boy: "Big eye", small_road: "Small", cockroach_pig: "Roach" };
 const domId = (name) => name.replaceAll("_", "-");
 
-// a road's box shows its newest column at its right-hand edge (the box scrolls, the page
-// never widens); again whenever the box changes size or comes into view
+// a road's box is as wide as the whole columns its place holds (no cell cut at an edge)
+// and shows its newest column at its right-hand edge (the box scrolls, the page never
+// widens); again whenever its place changes size or comes into view
 function toNewest(box) {
+  const pitch = parseFloat(getComputedStyle(box).backgroundSize);  // a cell and its line
+  const room = box.parentElement.clientWidth;
+  if (pitch > 0 && room > 0) box.style.width = `${Math.max(1, Math.floor((room - 3) / pitch)) * pitch + 3}px`;
   box.scrollLeft = box.scrollWidth;
 }
-const resized = new ResizeObserver((entries) => entries.forEach((entry) => toNewest(entry.target)));
+const resized = new ResizeObserver((entries) => entries.forEach((entry) => toNewest(entry.target.querySelector(".road"))));
 
 // a grid of `rows` rows with one cell per mark, each placed through its style (no
 // inline style in the markup); one empty column after the newest shows where the next
@@ -49,7 +53,7 @@ function setUp() {
     dialog.showModal();
     for (const [name] of DERIVED) toNewest($(domId(name)));
   };
-  for (const id of ["bead", "big", ...DERIVED.map(([name]) => domId(name))]) resized.observe($(id));
+  for (const id of ["bead", "big", ...DERIVED.map(([name]) => domId(name))]) resized.observe($(id).parentElement);
 }
 
 const count = (beads, side) => beads.filter((b) => b.winner === side).length;
