@@ -306,15 +306,15 @@ def test_no_sideways_scroll_at_320_the_roads_scroll_in_their_boxes(
 ) -> None:
     context = _context(browser, 320, 640, True)
     page = _at(context, roads_server, "Baccarat")
-    expect(page.locator("#bead > span")).not_to_have_count(0)
+    coups = len(page.request.get(roads_server + "api/games/baccarat/roads").json()["bead_plate"])
+    expect(page.locator("#bead > span")).to_have_count(coups)
     expect(page.locator("#roads")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    for road in ("bead", "big"):
-        scroll = page.evaluate(
+    for road in ("bead", "big"):  # each box holds its columns and scrolls
+        page.wait_for_function(
             f"(() => {{ const b = document.getElementById('{road}');"
-            " return [b.scrollWidth, b.clientWidth]; })()"
+            " return b.clientWidth > 0 && b.scrollWidth > b.clientWidth; })()"
         )
-        assert scroll[0] > scroll[1], f"the {road} box holds its columns and scrolls: {scroll}"
     page.click("#roads-more")
     expect(page.locator("#more-roads")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
@@ -326,6 +326,7 @@ def test_no_sideways_scroll_at_320_the_roads_scroll_in_their_boxes(
     page.click("#logo")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     SHOTS.mkdir(parents=True, exist_ok=True)
+    expect(page.locator("#games .mini-road")).to_have_count(1)
     page.locator("#games .mini-road").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "roads-menu-320.png"))
     context.close()
