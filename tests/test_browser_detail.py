@@ -310,22 +310,23 @@ def test_the_roads_are_the_servers_cells_in_their_own_box(
         )
         if ties:
             expect(page.locator("#roads-tally")).to_contain_text("Tie")
-    expect(page.locator(".roads-panel")).to_have_attribute("open", "")  # open on a desktop
+    expect(page.locator("#bead")).to_be_visible()  # beside the felt, nothing to open
+    expect(page.locator("#big-eye-boy")).to_be_hidden()  # the derived roads: More roads
+    page.click("#roads-more")
     expect(page.locator("#ask")).to_contain_text("Banker next")
+    expect(page.locator("#big-eye-boy")).to_be_visible()
+    page.keyboard.press("Escape")
     # the Content-Security-Policy allows no style attribute in markup: these modules
     # place and size through the DOM's style properties instead
     for module in ("roads", "history", "replay", "fairness", "fairness-drawer", "minicards"):
         source = page.request.get(server + f"static/js/{module}.js").text()
         assert "style=" not in source, module
-    # a phone at 320 px with a long shoe: the roads fold away, and open inside the screen
+    # a phone at 320 px with a long shoe: the bead plate and big road in a strip under
+    # the felt, inside the screen
     phone = browser.new_page(viewport={"width": 320, "height": 640})
     phone.goto(server)
     phone.wait_for_selector(".spot")
     choose(phone, "Baccarat")
-    panel = phone.locator(".roads-panel")
-    expect(panel).not_to_have_attribute("open", "")
-    expect(phone.locator("#bead")).to_be_hidden()
-    panel.locator("summary").click()
     expect(phone.locator("#bead > span")).to_have_count(40)
     expect(phone.locator("#bead")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 320

@@ -3,6 +3,7 @@ lobby view (no card, no seed), tables joined by id or by game, one table of a ga
 at a time per player, and riverboat serve's --tables, --tables-file and --workers."""
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -154,7 +155,11 @@ def test_the_lobby_lists_every_table_without_cards_or_seeds(client: TestClient) 
     assert (crazy["seats"], crazy["seats_taken"], crazy["seats_free"]) == (6, 0, 6)
     assert crazy["limits"].startswith("Ante $")
     assert "shoe" not in crazy or crazy["shoe"] is None
-    assert tables[2]["shoe"] == {"cards_left": None, "coups": 0}
+    assert tables[2]["shoe"] == {
+        "cards_left": None, "coups": 0, "banker": 0, "player": 0, "tie": 0, "last": None
+    }
+    assert (tables[2]["big_road"], crazy["big_road"]) == ([], None)  # a shoe's; none at Crazy 4
+    assert [t["players"] for t in tables] == [[], [], []]
     text = json.dumps(tables)
     for secret in ("seed", "commitment", "cards\"", "server"):
         assert secret not in text
@@ -210,6 +215,71 @@ def test_the_lobby_shows_a_shared_shoe_after_its_coups_b1(client: TestClient) ->
         assert shoe["coups"] == coup
         # 8 decks, less the first card shown and its burn, then at least 4 cards a coup
         assert 416 - 11 - 6 * coup <= shoe["cards_left"] <= 416 - 2 - 4 * coup
+
+
+def _coup(socket: Any, spot: str) -> dict[str, Any]:
+    """One coup bet on ``spot`` by the table's only bettor (dealt at once); the table's
+    snapshot that follows it."""
+    socket.send_text(json.dumps({"type": "bet", "wagers": {spot: 1000}}))
+    while json.loads(socket.receive_text())["type"] != "coup":
+        pass
+    while (message := json.loads(socket.receive_text()))["type"] != "table":
+        pass
+    return dict(message)
+
+
+def test_the_lobby_shows_a_shoes_big_road_counts_and_who_sits(client: TestClient) -> None:
+    """A shared Baccarat table after a few coups: the lobby's big road is the table's own
+    (entry for entry, at the same cells), its Banker, Player and Tie counts add up to the
+    coups, and both players seated are named; nothing from a hand or a deal shows."""
+    ann, bob = log_in(client, "ann"), log_in(client, "bob")
+    at_mini = sit(client, ann, "mini")
+    sit(client, bob, "crazy4-1").receive_text()
+    for _ in range(6):
+        snapshot = _coup(at_mini, "banker")
+    sit(client, bob, "mini").receive_text()  # bob at both games' tables
+    seen = {t["id"]: t for t in lobby(client)["tables"]}
+    mini, crazy = seen["mini"], seen["crazy4-1"]
+    assert mini["big_road"] == snapshot["shoe"]["roads"]["big_road"]
+    assert mini["big_road"], "six coups make at least one Banker or Player entry"
+    winners = snapshot["shoe"]["road"]
+    shoe = mini["shoe"]
+    assert (shoe["banker"], shoe["player"], shoe["tie"]) == tuple(
+        winners.count(side) for side in ("Banker", "Player", "Tie")
+    )
+    assert shoe["banker"] + shoe["player"] + shoe["tie"] == shoe["coups"] == 6
+    assert shoe["last"] == winners[-1]
+    assert mini["players"] == ["ann", "bob"]
+    assert crazy["players"] == ["bob"]
+    assert seen["crazy4-2"]["players"] == []
+    assert crazy["big_road"] is None
+    text = json.dumps(lobby(client, ann))
+    for secret in ("seed", "commitment", '"cards"', "server", "totals", "hand"):
+        assert secret not in text
+    # no card code (a rank and a suit, "Th") anywhere in the lobby's strings
+    assert not re.search(r'"[2-9TJQKA][cdhs]"', text)
+
+
+def test_the_lobby_keeps_a_long_big_roads_newest_20_columns(client: TestClient) -> None:
+    """A shoe of Banker and Player in turn, a tie after each, has 30 big road columns:
+    the lobby keeps the last 20, at the table's own columns, and counts every coup."""
+    table = client.app.state.lobby.tables["mini"]
+    table.road = ["Banker", "Tie", "Player", "Tie"] * 15  # 30 streaks, a tie after each
+    mini = lobby(client)["tables"][2]
+    own = table.snapshot(0).shoe.roads.big_road
+    assert [e["column"] for e in mini["big_road"]] == list(range(10, 30))
+    assert mini["big_road"] == [e.model_dump() for e in own[10:]]
+    assert all(e["ties"] == 1 for e in mini["big_road"])
+    assert (mini["shoe"]["banker"], mini["shoe"]["player"], mini["shoe"]["tie"]) == (15, 15, 30)
+
+
+def test_the_lobbys_new_fields_are_in_the_openapi_schema(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    table = schemas["LobbyTable"]["properties"]
+    assert table["players"]["items"] == {"type": "string"}
+    assert "$ref" in str(table["big_road"])
+    assert "BigRoadEntryView" in str(table["big_road"])
+    assert {"banker", "player", "tie"} <= set(schemas["LobbyShoe"]["required"])
 
 
 # ------------------------------------------------------------------ riverboat serve

@@ -34,7 +34,15 @@ from riverboat.games.codec import to_json
 from riverboat.table.seats import find_seat
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES, SharedTable
-from riverboat.table.views import LobbyShoe, LobbyTable, LobbyView, SpotInfo
+from riverboat.table.views import (
+    LOBBY_ROAD_COLUMNS,
+    BigRoadEntryView,
+    LobbyShoe,
+    LobbyTable,
+    LobbyView,
+    ShoeView,
+    SpotInfo,
+)
 
 __all__ = [
     "MOST_TABLES",
@@ -255,7 +263,9 @@ class Lobby:
         )
 
     def view(self, player: int | None) -> LobbyView:
-        """The tables as anyone may see them: seats, limits, the shoe; no card, no seed."""
+        """The tables as anyone may see them: seats and the names seated, limits, the shoe
+        and its big road's newest columns; no card, no seed. Read from the tables in
+        memory: no database query."""
         return LobbyView(tables=[_table_view(t, player) for t in self.tables.values()])
 
     async def close(self) -> None:
@@ -287,5 +297,34 @@ def _table_view(table: SharedTable, player: int | None) -> LobbyTable:
         seats_free=snapshot.seats_free,
         phase=snapshot.phase,
         you=any(seat.you for seat in snapshot.seats),
-        shoe=None if shoe is None else LobbyShoe(cards_left=shoe.cards_left, coups=len(shoe.road)),
+        players=[seat.name for seat in snapshot.seats],
+        shoe=None if shoe is None else _shoe_view(shoe),
+        big_road=None if shoe is None else _newest_columns(shoe.roads.big_road),
     )
+
+
+def _shoe_view(shoe: ShoeView) -> LobbyShoe:
+    """The shoe's coups and cards left, and each side's wins, from its winners' road."""
+    return LobbyShoe(
+        cards_left=shoe.cards_left,
+        coups=len(shoe.road),
+        banker=shoe.road.count("Banker"),
+        player=shoe.road.count("Player"),
+        tie=shoe.road.count("Tie"),
+        last=shoe.road[-1] if shoe.road else None,
+    )
+
+
+def _newest_columns(entries: Sequence[BigRoadEntryView]) -> list[BigRoadEntryView]:
+    """The big road's entries in its last :data:`LOBBY_ROAD_COLUMNS` grid columns (the
+    lobby's miniature), each where the table's own road puts it.
+
+    >>> from riverboat.table.views import RoadsView
+    >>> road = RoadsView.of(["Banker", "Player"] * 15).big_road  # 30 columns of one
+    >>> [(e.column, e.winner) for e in _newest_columns(road)][:2]
+    [(10, 'Banker'), (11, 'Player')]
+    """
+    if not entries:
+        return []
+    first = max(entry.column for entry in entries) - LOBBY_ROAD_COLUMNS + 1
+    return [entry for entry in entries if entry.column >= first]

@@ -31,6 +31,7 @@ from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyC
 from riverboat.table.paytables import felt_lines, pay_sections
 
 __all__ = [
+    "LOBBY_ROAD_COLUMNS",
     "SEED_CHARACTERS",
     "BalanceView",
     "BeadView",
@@ -641,10 +642,18 @@ PlayerMessage = Annotated[Bet | Decide, Field(discriminator="type")]
 # ------------------------------------------------------------------ the lobby
 class LobbyShoe(_View):
     """A shared Baccarat table's shoe as the lobby shows it: the cards left (None until
-    its first coup is dealt) and the coups dealt from it so far."""
+    its first coup is dealt), the coups dealt from it so far and how many each side won."""
 
     cards_left: int | None
     coups: int
+    banker: int = Field(description="coups of this shoe the Banker won")
+    player: int = Field(description="coups of this shoe the Player won")
+    tie: int = Field(description="coups of this shoe that were a tie")
+    last: str | None = Field(description="the last coup's winner: Banker, Player or Tie")
+
+
+#: how many of a big road's newest columns the lobby shows (its miniature)
+LOBBY_ROAD_COLUMNS = 20
 
 
 class LobbyTable(_View):
@@ -662,7 +671,17 @@ class LobbyTable(_View):
     seats_free: int
     phase: str = Field(description="betting, deciding, or closed")
     you: bool = Field(description="whether you are seated here")
+    players: list[str] = Field(
+        default_factory=list, description="the names of the players seated, in seat order"
+    )
     shoe: LobbyShoe | None = None
+    big_road: list[BigRoadEntryView] | None = Field(
+        default=None,
+        description=(
+            "at a table with a shoe, its big road's last "
+            f"{LOBBY_ROAD_COLUMNS} columns, each entry at the table's own (column, row)"
+        ),
+    )
 
 
 class LobbyView(_View):

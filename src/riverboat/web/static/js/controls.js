@@ -6,7 +6,7 @@ import { chipFaceHtml } from "./chips-stack.js";
 import { offerRefill } from "./bank.js";
 import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
-import { describeTable, loadLobby, lobbyTable, sharedTables, watchLobby } from "./lobby.js";
+import { describeTable, loadLobby, lobbyTable, miniRoad, sharedTables, watchLobby } from "./lobby.js";
 
 // the key of each decision the server offers, as at the terminal table; an action with
 // no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
@@ -52,7 +52,8 @@ function tableButton(game, shared, number) {
   return button;
 }
 
-// what a table is, in lines: its kind, then its limits (a shared table: its seats and shoe)
+// what a table is, in lines: its kind, then its limits (a shared table: its seats, who
+// sits there and its shoe, with the shoe's big road in miniature under the lines)
 function describe(button, game, shared, number) {
   const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
   const about = button.querySelector(`#table-${number}-about`);
@@ -62,10 +63,15 @@ function describe(button, game, shared, number) {
   about.replaceChildren(first);
   for (const line of more) {
     const part = document.createElement("span");
-    part.className = "table-limits";
+    part.className = line.startsWith("Seated: ") ? "table-limits table-players" : "table-limits";
     part.textContent = line;
     about.append(document.createElement("br"), part);
   }
+  const road = shared ? miniRoad(shared) : null;
+  const drawn = button.querySelector(".mini-road");
+  if (road && drawn) drawn.replaceWith(road);
+  else if (road) button.append(road);
+  else if (drawn) drawn.remove();
 }
 
 function drawGames() {

@@ -1,5 +1,6 @@
 // The lobby: the shared tables (GET /api/lobby), each with its name, rules variant,
-// limits, seats taken and free and, at Baccarat, the shoe's coups and cards left. The
+// limits, seats taken and free, the players seated and, at a table with a shoe, the
+// shoe's coups, cards left and wins by side, and its big road's newest columns. The
 // table menu lists them after one's own tables; a tap sits at the table (the next free
 // seat: every seat faces the same dealer or coup), and choosing another table leaves
 // this one. The list is fetched again while the menu is open, so seats stay current.
@@ -29,11 +30,39 @@ export function describeTable(id) {
   if (!table || table.seats === undefined) return ["Shared table: seats with other players, a clock"];
   const lines = [`Shared table · ${table.title} (${table.variant})`, table.limits,
     `${table.seats_taken} of ${table.seats} seats taken · ${table.seats_free} free${table.you ? " · you sit here" : ""}`];
+  if (table.players && table.players.length) lines.push(`Seated: ${table.players.join(", ")}`);
   if (table.shoe) {
     const left = table.shoe.cards_left === null ? "a new shoe" : `${table.shoe.cards_left} cards left`;
     lines.push(`Shoe: ${table.shoe.coups} coups dealt · ${left}`);
+    if (table.shoe.coups) lines.push(shoeSummary(table.shoe));
   }
   return lines;
+}
+
+// a shoe's wins by side in words, the words of its miniature road
+export const shoeSummary = (shoe) =>
+  `Banker ${shoe.banker}, Player ${shoe.player}, Tie ${shoe.tie}${shoe.last ? `; last: ${shoe.last}` : ""}`;
+
+const MINI_COLUMNS = 20;  // the lobby sends a big road's newest 20 columns
+
+// a table's big road in miniature, for the eye (its words are the shoe's summary):
+// coloured rings at the cells the table's road gives them, its newest columns at the
+// right; null at a table without a shoe
+export function miniRoad(id) {
+  const table = lobbyTable(id);
+  if (!table || !table.big_road) return null;
+  const road = document.createElement("span");
+  road.className = "mini-road";
+  road.setAttribute("aria-hidden", "true");
+  road.style.setProperty("--columns", MINI_COLUMNS);
+  const first = Math.max(0, 1 + Math.max(-1, ...table.big_road.map((entry) => entry.column)) - MINI_COLUMNS);
+  for (const entry of table.big_road) {
+    const ring = document.createElement("i");
+    ring.className = `${entry.winner === "Banker" ? "B" : "P"}${entry.ties + entry.leading_ties ? " tied" : ""}`;
+    ring.style.gridArea = `${entry.row + 1} / ${entry.column - first + 1}`;
+    road.append(ring);
+  }
+  return road;
 }
 
 // while the table menu is open, the lobby is fetched again every few seconds and redrawn

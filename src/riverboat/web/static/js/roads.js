@@ -1,21 +1,36 @@
 // Baccarat's roads of one shoe, as the server works them out (RoadsView: the player's
-// own shoe from /api/games/{game}/roads, a shared shoe from its table's snapshot): the
-// bead plate, the big road with its ties and dragon tails, the big eye boy, small road
-// and cockroach pig, and what a next Banker or Player would add. Every mark goes in the
-// (column, row) the server gives it; the page works out no road of its own.
+// own shoe from /api/games/{game}/roads, a shared shoe from its table's snapshot). The
+// bead plate and the big road (with its ties and dragon tails) sit beside the bets,
+// always in view: a strip under the felt on a phone, a column beside it on a wide or a
+// short landscape screen. The big eye boy, small road and cockroach pig, and what a next
+// Banker or Player would add to each (the ask), open from the strip's More roads button
+// in a dialog. Every mark goes in the (column, row) the server gives it; the page works
+// out no road of its own, and shows roads wherever the game's spec has a shoe.
 import { api } from "./api.js";
 import { $, info, state } from "./state.js";
 
-const MIN_COLUMNS = 12;  // an empty shoe still shows its grid
 const SIDE = { Banker: "B", Player: "P", Tie: "T" };
 const DERIVED = [["big_eye_boy", "Big eye boy"], ["small_road", "Small road"], ["cockroach_pig", "Cockroach pig"]];
 const ASK_LABEL = { big_eye_boy: "Big eye", small_road: "Small", cockroach_pig: "Roach" };
+const domId = (name) => name.replaceAll("_", "-");
+
+// a road's box is as wide as the whole columns its place holds (no cell cut at an edge)
+// and shows its newest column at its right-hand edge (the box scrolls, the page never
+// widens); again whenever its place changes size or comes into view
+function toNewest(box) {
+  const pitch = parseFloat(getComputedStyle(box).backgroundSize);  // a cell and its line
+  const room = box.parentElement.clientWidth;
+  if (pitch > 0 && room > 0) box.style.width = `${Math.max(1, Math.floor((room - 3) / pitch)) * pitch + 3}px`;
+  box.scrollLeft = box.scrollWidth;
+}
+const resized = new ResizeObserver((entries) => entries.forEach((entry) => toNewest(entry.target.querySelector(".road"))));
 
 // a grid of `rows` rows with one cell per mark, each placed through its style (no
-// inline style in the markup), scrolled to its newest column
+// inline style in the markup); one empty column after the newest shows where the next
+// goes, and the printed grid lines fill the rest of the box
 function grid(id, rows, marks, cell) {
   const box = $(id);
-  const columns = Math.max(MIN_COLUMNS, 1 + Math.max(-1, ...marks.map((m) => m.column)));
+  const columns = 2 + Math.max(-1, ...marks.map((m) => m.column));
   box.style.setProperty("--rows", rows);
   box.style.setProperty("--columns", columns);
   box.innerHTML = marks.map(cell).join("");
@@ -24,29 +39,32 @@ function grid(id, rows, marks, cell) {
     span.dataset.row = marks[i].row;
     span.dataset.column = marks[i].column;
   });
-  box.scrollLeft = box.scrollWidth;
+  toNewest(box);
 }
 
-// the roads in a disclosure under the felt, open on a wide screen and closed on a
-// phone, its summary counting the shoe's results; made once around what #roads holds
-function panel() {
-  const roads = $("roads");
-  let details = roads.querySelector(".roads-panel");
-  if (details) return details;
-  details = document.createElement("details");
-  details.className = "roads-panel";
-  details.open = matchMedia("(min-width: 48rem)").matches;
-  details.innerHTML = `<summary><span class="roads-name">Roads</span> <span id="roads-tally" class="roads-tally"></span></summary>`;
-  details.append(...[...roads.childNodes]);
-  roads.append(details);
-  return details;
+// made once: the More roads button opens the derived roads' dialog, scrolled to their
+// newest columns; the roads' boxes keep to their newest column as they resize
+function setUp() {
+  const button = $("roads-more");
+  if (button.dataset.ready) return;
+  button.dataset.ready = "yes";
+  const dialog = $("more-roads");
+  button.onclick = () => {
+    dialog.showModal();
+    for (const [name] of DERIVED) toNewest($(domId(name)));
+  };
+  for (const id of ["bead", "big", ...DERIVED.map(([name]) => domId(name))]) resized.observe($(id).parentElement);
 }
 
+const count = (beads, side) => beads.filter((b) => b.winner === side).length;
+
+// the shoe's results so far, in words, beside the roads (and in the dialog's heading)
 function tally(beads) {
-  const count = (side) => beads.filter((b) => b.winner === side).length;
-  $("roads-tally").innerHTML = beads.length
-    ? `<b class="B">Banker ${count("Banker")}</b> <b class="P">Player ${count("Player")}</b> <b class="T">Tie ${count("Tie")}</b>`
-    : "no coup yet in this shoe";
+  const html = beads.length
+    ? `<b class="B">Banker ${count(beads, "Banker")}</b> <b class="P">Player ${count(beads, "Player")}</b> <b class="T">Tie ${count(beads, "Tie")}</b>`
+    : "No coup yet in this shoe";
+  $("roads-tally").innerHTML = html;
+  $("more-roads-tally").innerHTML = html;
 }
 
 const tiesLabel = (n) => (n === 1 ? "1 tie" : `${n} ties`);
@@ -60,7 +78,17 @@ function bigRoadCell(entry) {
   return `<span class="ring ${SIDE[entry.winner]}${ties ? " tied" : ""}" title="${title}" role="img" aria-label="${title}">${slash}</span>`;
 }
 
+const beadCell = (bead) => `<span class="bead ${SIDE[bead.winner]}" title="${bead.winner}" role="img" aria-label="${bead.winner}">${SIDE[bead.winner]}</span>`;
 const mark = (kind, colour) => `<span class="${kind} ${colour}" title="${colour}"></span>`;
+
+// what a next Banker, or a next Player, would add to each derived road
+function askHtml(roads) {
+  return [["Banker", roads.next_banker], ["Player", roads.next_player]].map(([side, next]) =>
+    `<span class="ask-side"><b class="${SIDE[side]}">${side} next</b> ` +
+    DERIVED.map(([name, label]) => `<span class="ask-item">${next[name]
+      ? `<span class="ask-mark" title="${label}: ${next[name]}" role="img" aria-label="${label}: ${next[name]}">${mark(domId(name), next[name])}</span>`
+      : `<span class="ask-mark none" title="${label}: not started" role="img" aria-label="${label}: not started">–</span>`}<small>${ASK_LABEL[name]}</small></span>`).join("") + "</span>").join("");
+}
 
 // an empty view: a shoe with no coup yet (or none of this table's)
 export const NO_ROADS = { rows: 6, bead_plate: [], big_road: [], leading_ties: 0, big_eye_boy: [], small_road: [], cockroach_pig: [],
@@ -69,17 +97,13 @@ export const NO_ROADS = { rows: 6, bead_plate: [], big_road: [], leading_ties: 0
 
 export function drawRoads(view) {
   const roads = view || NO_ROADS;
-  panel();
+  setUp();
   tally(roads.bead_plate);
-  grid("bead", roads.rows, roads.bead_plate, (b) => `<span class="bead ${SIDE[b.winner]}" title="${b.winner}">${SIDE[b.winner]}</span>`);
+  grid("bead", roads.rows, roads.bead_plate, beadCell);
   grid("big", roads.rows, roads.big_road, bigRoadCell);
   $("big-ties").textContent = roads.big_road.length === 0 && roads.leading_ties ? `${tiesLabel(roads.leading_ties)} so far` : "";
-  for (const [name] of DERIVED) grid(name.replaceAll("_", "-"), roads.rows, roads[name], (m) => mark(name.replaceAll("_", "-"), m.colour));
-  $("ask").innerHTML = [["Banker", roads.next_banker], ["Player", roads.next_player]].map(([side, next]) =>
-    `<span class="ask-side"><b class="${SIDE[side]}">${side} next</b> ` +
-    DERIVED.map(([name, label]) => `<span class="ask-item">${next[name]
-      ? `<span class="ask-mark" title="${label}: ${next[name]}" role="img" aria-label="${label}: ${next[name]}">${mark(name.replaceAll("_", "-"), next[name])}</span>`
-      : `<span class="ask-mark none" title="${label}: not started" role="img" aria-label="${label}: not started">–</span>`}<small>${ASK_LABEL[name]}</small></span>`).join("") + "</span>").join("");
+  for (const [name] of DERIVED) grid(domId(name), roads.rows, roads[name], (m) => mark(domId(name), m.colour));
+  $("ask").innerHTML = askHtml(roads);
 }
 
 // the player's own shoe at this game, from the server; empty at a game with no shoe
