@@ -2,6 +2,7 @@
 import { api } from "./api.js";
 import { $, money, state } from "./state.js";
 import { loadHistory } from "./history.js";
+import { settled } from "./celebrate.js";
 
 export async function refreshBalance() {
   const me = await api("/api/me");
@@ -23,5 +24,6 @@ export function finished(round) {
     state.session.rounds += 1;
     state.session.net += round.net;
   }
+  settled(round);  // its sound and, for a win, the celebration
   loadHistory();
 }

@@ -14,6 +14,7 @@ import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 import { coached, setupCoach, toggleCoach } from "./coach.js";
 import { loadLobby, lobbyTable } from "./lobby.js";
+import { openSettings, setupSettings } from "./settings.js";
 
 async function selectGame(name, shared = false) {
   const same = name === state.game && shared === state.shared;  // chips on it stay
@@ -129,6 +130,7 @@ function onKey(event) {
   else if (key === "n") press($("new-shoe"));
   else if (key === "h") press($("hint"));
   else if (key === "c") toggleCoach();
+  else if (key === "s") openSettings();
   else if (key === "t") press($("rules"));
   else if (key === "l") press($("logo"));
   else if (key === "y") press($("history-toggle"));
@@ -140,6 +142,7 @@ function onKey(event) {
 async function start() {
   Object.assign(on, { select: selectGame, place, decide: coached(decide) });
   setupCoach();
+  setupSettings();
   state.games = await api("/api/games");
   await loadLobby();
   const response = await fetch("/api/me");

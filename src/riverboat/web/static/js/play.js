@@ -8,6 +8,7 @@ import { renderButtons } from "./controls.js";
 import { renderRound, renderSpots } from "./render.js";
 import { hideHint } from "./overlays.js";
 import { bet, blindWagers, send } from "./shared.js";
+import { cue } from "./sound.js";
 
 // Deal, Quick Replay, a decision or New shoe, one at a time: the buttons that send one
 // are disabled until it is answered (and Deal and Quick Replay, after a deal, until the
@@ -38,8 +39,9 @@ async function placeNow(spot, hold, chip) {
   if (state.busy || (state.round && state.round.status === "open")) return;
   try {
     state.wagers = await api("/api/chips", { game: state.game, wagers: state.wagers, spot, chip, hold });
+    cue("chip");
     say("");
-  } catch (error) { say(error.message); }
+  } catch (error) { say(error.message); cue("refused"); }
   renderSpots();
 }
 
@@ -58,13 +60,14 @@ export async function deal(replay) {
       round = replay
         ? await api(`/api/games/${state.game}/replay`, { client_seed, idempotency_key: crypto.randomUUID() })
         : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), client_seed, idempotency_key: crypto.randomUUID() });
-    } catch (error) { say(error.message); }
+    } catch (error) { say(error.message); cue("refused"); }
     if (tableKey() !== table) return;  // another table was chosen meanwhile
     // the round must deal from the commitment shown and, unless a shoe deals on from
     // the seeds it has, from the client seed drawn here
     const fair = !round || (round.commitment === shown && (sealed || round.client_seed === client_seed));
     if (round) {
       state.round = round;
+      cue("deal");
       state.last[state.game] = { ...round.wagers };
       state.wagers = { ...round.wagers };
       if (fair) say(round.status === "open" ? "Your decision." : "");
@@ -95,6 +98,7 @@ export async function decide(action, amount) {
   await oneAtATime(async () => {
     try {
       state.round = await api(`/api/rounds/${state.round.id}/actions`, { action, amount, idempotency_key: crypto.randomUUID() });
+      cue("card");
       hideHint();
       if (state.round.status !== "open") finished(state.round);
     } catch (error) { say(error.message); }

@@ -5,6 +5,7 @@ import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
 import { renderRound, renderSpots } from "./render.js";
 import { drawRoads } from "./roads.js";
+import { cue } from "./sound.js";
 
 export function joinTable(game) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -49,6 +50,7 @@ function onTable(message) {
     renderSeats();
   } else if (message.type === "dealt") {
     state.round = message.round;
+    cue("deal");
     say("Your decision: the dealer shows when every seat has decided.");
   } else if (message.type === "decided") {
     state.round = { ...state.round, choices: [] };
