@@ -48,7 +48,10 @@ export function celebrate(over, amount, { big = false } = {}) {
     layer.append(bit);
   }
   document.body.append(layer);
-  setTimeout(() => layer.remove(), life + 250);
+  // gone once its animations have ended (none running: at once, after its time)
+  const moving = layer.getAnimations({ subtree: true });
+  if (moving.length) Promise.all(moving.map((animation) => animation.finished)).then(() => layer.remove(), () => layer.remove());
+  else setTimeout(() => layer.remove(), life);
   celebrations.push({ amount, big });
   return layer;
 }
