@@ -134,7 +134,10 @@ export function cue(name) {
 }
 
 // the settings' Try it: a win at the volume chosen (the tap itself lets sound start)
-$("settings-try").addEventListener("click", () => {
-  unlock();
-  cue("win");
-});
+const tryIt = $("settings-try");
+if (tryIt) {
+  tryIt.addEventListener("click", () => {
+    unlock();
+    cue("win");
+  });
+}
