@@ -345,10 +345,12 @@ ANIMATION = """() => {
 
 def test_fast_halves_the_deal_and_the_results_animations(open_tab: Opener) -> None:
     page = open_tab()
-    _fresh(page, "Baccarat")
-    _stake(page, "player")
+    _fresh(page, "Tri-Card Poker")
+    _stake(page, "ante")
     _deal(page)
+    page.locator("[data-action=fold]").click()  # a fold loses: the Ante's chips are taken
     expect(page.locator("#banner")).to_be_visible()
+    expect(page.locator("#felt .stack--taken")).not_to_have_count(0)
     assert page.evaluate(ANIMATION) == ["card-deal", "0.3s", "0.07s", "0.35s"]
     paid = (
         "[...document.querySelectorAll('#felt .stack--paid, #felt .stack--taken')]"
