@@ -7,7 +7,7 @@ glyphs, suit pips and court layers come from there. COURTS_DIR holds the twelve
 court faces after ``svgo`` (whole-number precision, ids kept): their art is taken
 from there, far smaller and the same to the eye. Every layout here is this
 project's own: four-corner indices, the pip patterns, the Ace of spades, the
-mini faces for history rows and the back in the house colours.
+mini faces for history rows and the back (recoloured by the page's CSS).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-RED, BLACK, GOLD, HOUSE = "#c8102e", "#111", "#e8c35a", "#7a1f2b"
+RED, BLACK, GOLD = "#c8102e", "#111", "#e8c35a"
 
 # the card is 240 by 336 (5:7), its centre at the origin
 INDEX_X, RANK_H, RANK_Y, PIP_H, PIP_Y = 95.0, 52.0, -162.0, 36.0, -108.0
@@ -200,19 +200,23 @@ def lattice(left: float, top: float, right: float, bottom: float, step: float) -
 
 
 def back() -> str:
-    """The house back: deep red, a gold lattice and border, the four suits in a medallion."""
+    """The back: a lattice and border round the four suits in a medallion, in two colours
+    the page gives it. The cloth is the inherited ``fill`` and the trim ``currentColor``,
+    both set on the <use> by cards.css (the house's deep red and gold unless a card-back
+    setting chooses another pair), so one symbol draws every colourway."""
     corners = (("s", -15, -15), ("h", 15, -15), ("c", -15, 15), ("d", 15, 15))
     suits = "".join(use(f"s{s}", x, y, 30) for s, x, y in corners)
     border = 'x="-106" y="-154" width="212" height="308" rx="7" fill="none"'
     lines = lattice(-98, -146, 98, 146, 14)
     return (
         '<symbol id="back" viewBox="-120 -168 240 336">'
-        + CARD_RECT.format(fill=HOUSE, stroke="#3d0f15")
-        + f'<rect {border} stroke="{GOLD}" stroke-width="3"/>'
-        f'<path d="{lines}" stroke="{GOLD}" stroke-width="1.2" opacity=".55"/>'
-        f'<ellipse rx="44" ry="52" fill="{HOUSE}" stroke="{GOLD}" stroke-width="3"/>'
-        f'<ellipse rx="37" ry="45" fill="none" stroke="{GOLD}" stroke-width="1"/>'
-        f'<g fill="{GOLD}">{suits}</g></symbol>'
+        '<rect x="-119" y="-167" width="238" height="334" rx="12" '
+        'stroke="#000" stroke-opacity=".5" stroke-width="2"/>'
+        f'<rect {border} stroke="currentColor" stroke-width="3"/>'
+        f'<path d="{lines}" stroke="currentColor" stroke-width="1.2" opacity=".55"/>'
+        '<ellipse rx="44" ry="52" stroke="currentColor" stroke-width="3"/>'
+        '<ellipse rx="37" ry="45" fill="none" stroke="currentColor" stroke-width="1"/>'
+        f'<g fill="currentColor">{suits}</g></symbol>'
     )
 
 

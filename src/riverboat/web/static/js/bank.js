@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { info, money, onTheFelt, say, state, tableMinimum } from "./state.js";
 import { balanceKnown, roundEnded } from "./actions.js";
 import { loadHistory } from "./history.js";
+import { settled } from "./celebrate.js";
 
 /** The top-up's rule, as the server says it (/api/me): below `below`, back to `to`. */
 const topUp = { below: 0, to: 0 };
@@ -31,6 +32,7 @@ export function tally(rounds, net) {
  * said in the status line. @param {import("./state.js").RoundView} round */
 export function finished(round) {
   roundEnded(round);
+  settled(round);  // its sound, and a win's celebration
   if (round.description) say(round.description, "result");
   loadHistory();
 }

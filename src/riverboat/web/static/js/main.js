@@ -16,6 +16,7 @@ import { coached, setupCoach, toggleCoach } from "./coach.js";
 import { loadLobby, lobbyTable } from "./lobby.js";
 import { setupMessages } from "./messages.js";
 import { wireViews } from "./views.js";
+import { openSettings, setupSettings } from "./settings.js";
 
 let choosing = 0;  // counts the tables chosen: a table's load that finds a later choice stops
 
@@ -115,6 +116,7 @@ function onKey(event) {
   else if (key === "n") press($("new-shoe"));
   else if (key === "h") press($("hint"));
   else if (key === "c") toggleCoach();
+  else if (key === "s") openSettings();
   else if (key === "t") press($("rules"));
   else if (key === "l") press($("logo"));
   else if (key === "y") press($("history-toggle"));
@@ -128,6 +130,7 @@ async function start() {
   wireViews();
   setupCoach();
   setupMessages();
+  setupSettings();
   gamesLoaded(await api("/api/games"));
   await loadLobby();
   const response = await fetch("/api/me");

@@ -157,6 +157,7 @@ export function showKeys() {
     ["n", "New shoe (Baccarat, between coups)"],
     ["h", "Hint: each decision's expected value"],
     ["c", "Coach on or off: after each decision, whether it was the best play and what another cost"],
+    ["s", "Settings: sound, vibration, speed, reduced motion, card back"],
     ["t", "Pay table and rules"],
     ["y", "History"],
     ["v", "Fairness: the commitment, the seeds and Verify"],

@@ -9,6 +9,7 @@ import {
 import { clientSeed, showCommitment } from "./fairness.js";
 import { finished, offerRefill, refreshBalance } from "./bank.js";
 import { bet, blindWagers, send } from "./shared.js";
+import { cue } from "./sound.js";
 
 /** @typedef {import("./state.js").Wagers} Wagers */
 
@@ -94,9 +95,11 @@ async function send1(tap, table) {
     if (tableKey() !== table) return;
     confirmed = answer;
     explain(tap, before, answer);
+    cue("chip");
   } catch (error) {
     if (tableKey() !== table) return;
     say(`${/** @type {Error} */ (error).message}: the chip is taken back.`, "refusal");
+    cue("refused");
   } finally {
     queued.shift();
     if (tableKey() === table) {
@@ -183,6 +186,7 @@ export async function deal(replay) {
         : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), client_seed, idempotency_key: crypto.randomUUID() });
     } catch (error) {
       say(/** @type {Error} */ (error).message, "refusal");
+      cue("refused");
       offerRefill();
     }
     if (tableKey() !== table || !round) return;
@@ -191,6 +195,7 @@ export async function deal(replay) {
     const fair = round.commitment === shown && (sealed || round.client_seed === client_seed);
     wagersDealt(round.wagers);
     roundShown(round);
+    cue("deal");
     if (round.status === "open") say("Your decision.");
     else finished(round);
     if (!fair) say("Warning: this round's commitment or client seed is not the one shown and drawn here before the deal.", "refusal");
@@ -222,6 +227,7 @@ export async function decide(action, amount) {
     if (tableKey() !== table) return;
     hintShown(null);
     roundShown(round);
+    cue("card");
     if (round.status !== "open") finished(round);
   });
   refreshBalance();

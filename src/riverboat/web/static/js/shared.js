@@ -5,6 +5,7 @@ import { roundShown, tableSnapshot, wagersDealt } from "./actions.js";
 import { clientSeed } from "./fairness.js";
 import { finished, refreshBalance } from "./bank.js";
 import { drawRoads } from "./roads.js";
+import { cue } from "./sound.js";
 import { clearCompany, drawCompany } from "./seats.js";
 
 /** @typedef {import("../../typing/api").SchemaTableMessage} TableMessage */
@@ -65,6 +66,7 @@ function onTable(message) {
     return;
   } else if (message.type === "dealt") {
     roundShown(message.round);
+    cue("deal");
     say("Your decision: the dealer shows when every seat has decided.");
   } else if (message.type === "decided") {
     if (state.round) roundShown({ ...state.round, choices: [] });

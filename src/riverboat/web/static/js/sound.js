@@ -1,0 +1,143 @@
+// The table's sounds and vibrations. Every sound is made here with the Web Audio API
+// (oscillators and a burst of noise through filters): no audio file is fetched.
+//
+// cue(name) plays one: "deal" (the cards of a deal, one after another), "card" (one
+// card turned), "chip" (a chip placed), "win", "bigwin", "loss", "push" (a round
+// settled) and "refused" (a chip or deal the server refused). It follows the settings:
+// sound on or off and its volume, vibration on or off, the Fast speed (the deal's
+// cards come quicker). The AudioContext is made on the first tap or key press (a
+// browser lets a page start sound only after a gesture) and never before.
+import { $ } from "./state.js";
+import { canVibrate, onSettings, pace, settings } from "./settings.js";
+
+export const CUES = ["deal", "card", "chip", "win", "bigwin", "loss", "push", "refused"];
+
+/** The cues whose sound was scheduled, and those that vibrated, in order (for tests
+ * and the curious: nothing on `window`). `voices` counts the audio nodes started. */
+export const played = [], buzzed = [];
+export const counts = { voices: 0 };
+
+// a short tap for a chip, a double buzz for a win; a loss barely at all
+const BUZZ = { deal: 12, chip: 8, win: [20, 40, 20], bigwin: [30, 40, 30, 40, 90], loss: 25, push: 10, refused: [40, 30, 40] };
+
+let context = null, master = null, hiss = null;
+
+const level = () => (settings.volume / 100) ** 2 * 0.9;  // the slider heard as even steps
+
+// made or woken by a gesture, and only once sound is on
+function unlock() {
+  if (!settings.sound) return;
+  if (!context) {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    context = new Context();
+    master = context.createGain();
+    master.gain.value = level();
+    const squash = context.createDynamicsCompressor();  // chords and clicks never clip
+    master.connect(squash);
+    squash.connect(context.destination);
+  }
+  if (context.state === "suspended") context.resume().catch(() => {});
+}
+for (const kind of ["pointerdown", "keydown", "touchend"]) {
+  document.addEventListener(kind, unlock, { capture: true, passive: true });
+}
+onSettings(() => {
+  unlock();  // sound turned on: the change is a gesture of its own
+  if (master) master.gain.setTargetAtTime(level(), context.currentTime, 0.02);
+});
+
+/** The AudioContext's state ("running", "suspended"), or "none" before any gesture. */
+export const audioState = () => (context ? context.state : "none");
+
+// ------------------------------------------------------------------ voices
+// a note: an oscillator with a quick attack and an exponential fall
+function tone(at, frequency, length, { type = "triangle", gain = 0.3, glide = null } = {}) {
+  const osc = context.createOscillator(), env = context.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(frequency, at);
+  if (glide) osc.frequency.exponentialRampToValueAtTime(glide, at + length);
+  env.gain.setValueAtTime(0.0001, at);
+  env.gain.exponentialRampToValueAtTime(gain, at + 0.008);
+  env.gain.exponentialRampToValueAtTime(0.0001, at + length);
+  osc.connect(env);
+  env.connect(master);
+  osc.start(at);
+  osc.stop(at + length + 0.02);
+  counts.voices += 1;
+}
+
+// a burst of noise through a band-pass filter: a card sliding, the click of a chip
+function noise(at, length, { from = 4000, to = 1200, q = 1.2, gain = 0.4 } = {}) {
+  if (!hiss) {
+    hiss = context.createBuffer(1, Math.round(context.sampleRate * 0.5), context.sampleRate);
+    const samples = hiss.getChannelData(0);
+    for (let i = 0; i < samples.length; i++) samples[i] = Math.random() * 2 - 1;
+  }
+  const source = context.createBufferSource(), band = context.createBiquadFilter(), env = context.createGain();
+  source.buffer = hiss;
+  band.type = "bandpass";
+  band.Q.value = q;
+  band.frequency.setValueAtTime(from, at);
+  band.frequency.exponentialRampToValueAtTime(to, at + length);
+  env.gain.setValueAtTime(0.0001, at);
+  env.gain.exponentialRampToValueAtTime(gain, at + 0.006);
+  env.gain.exponentialRampToValueAtTime(0.0001, at + length);
+  source.connect(band);
+  band.connect(env);
+  env.connect(master);
+  source.start(at, Math.random() * 0.3, length + 0.02);
+  counts.voices += 1;
+}
+
+const card = (at) => noise(at, 0.09, { from: 5200, to: 1400, gain: 0.5 });
+const chip = (at, pitch = 1) => {
+  noise(at, 0.03, { from: 6000 * pitch, to: 4000 * pitch, q: 4, gain: 0.35 });
+  tone(at, 2900 * pitch, 0.06, { type: "sine", gain: 0.12 });
+  tone(at + 0.03, 3700 * pitch, 0.05, { type: "sine", gain: 0.08 });
+};
+const notes = (at, frequencies, step, length, options) =>
+  frequencies.forEach((frequency, i) => tone(at + i * step, frequency, length, options));
+
+const VOICES = {
+  deal: (at) => { for (let i = 0; i < 4; i++) card(at + i * 0.07 * pace()); },
+  card,
+  chip: (at) => chip(at),
+  win: (at) => {
+    notes(at, [523.25, 659.25, 783.99, 1046.5], 0.085, 0.28, { gain: 0.26 });
+    chip(at + 0.36, 1.1);
+  },
+  bigwin: (at) => {
+    notes(at, [523.25, 659.25, 783.99, 1046.5, 1318.5, 1568, 2093], 0.07, 0.3, { gain: 0.24 });
+    notes(at + 0.5, [523.25, 659.25, 783.99], 0, 0.9, { gain: 0.12 });  // the chord held
+    for (let i = 0; i < 6; i++) chip(at + 0.5 + i * 0.06, 0.9 + (i % 3) * 0.1);  // the chips paid
+  },
+  loss: (at) => notes(at, [392, 311.13], 0.16, 0.32, { type: "sine", gain: 0.22 }),
+  push: (at) => notes(at, [587.33, 587.33], 0.12, 0.14, { type: "sine", gain: 0.14 }),
+  refused: (at) => tone(at, 150, 0.16, { type: "square", gain: 0.07, glide: 110 }),
+};
+
+/** Play the cue `name` (one of CUES) as the settings allow: its vibration, where the
+ * device has one and it is on, and its sound once a gesture has let sound start.
+ * Says whether the sound was scheduled. */
+export function cue(name) {
+  if (!CUES.includes(name)) throw new Error(`unknown cue ${JSON.stringify(name)}: one of ${CUES.join(", ")}`);
+  if (settings.haptics && canVibrate() && BUZZ[name]) {
+    try {
+      if (navigator.vibrate(BUZZ[name])) buzzed.push(name);
+    } catch { /* a browser that refuses it now */ }
+  }
+  if (!settings.sound || settings.volume === 0 || !context || context.state === "closed") return false;
+  VOICES[name](context.currentTime + 0.01);
+  played.push(name);
+  return true;
+}
+
+// the settings' Try it: a win at the volume chosen (the tap itself lets sound start)
+const tryIt = $("settings-try");
+if (tryIt) {
+  tryIt.addEventListener("click", () => {
+    unlock();
+    cue("win");
+  });
+}
