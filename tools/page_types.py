@@ -51,7 +51,8 @@ def main() -> None:
     made = types()
     if "--check" in sys.argv[1:]:
         if not TYPES.exists() or TYPES.read_text() != made:
-            sys.exit(f"{TYPES.relative_to(ROOT)} is not the schema's: run python tools/page_types.py")
+            stale = TYPES.relative_to(ROOT)
+            sys.exit(f"{stale} is not the schema's: run python tools/page_types.py")
         return
     TYPES.write_text(made)
 

@@ -5,12 +5,15 @@
 // Content-Security-Policy without 'unsafe-inline': cards.css does the sizing and the deal.
 
 const SPRITE = "/static/cards/cards.svg";
+/** @type {Record<string, string>} */
 const RANKS = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+/** @type {Record<string, string>} */
 const SUITS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const SIZES = ["normal", "mini"];
 // the deal's stagger has classes card--i0 to card--i9; later cards share the last delay
 const LAST_STAGGER = 9;
 
+/** @param {unknown} code */
 function checkCode(code) {
   if (code === null) return;
   if (typeof code !== "string" || code.length !== 2 || !(code[0] in RANKS) || !(code[1] in SUITS)) {
@@ -18,13 +21,27 @@ function checkCode(code) {
   }
 }
 
-/** A card in words: "Ten of hearts", or "face down" for null. */
+/** A card in words: "Ten of hearts", or "face down" for null. @param {string | null} code */
 export function cardName(code) {
   checkCode(code);
   return code === null ? "face down" : `${RANKS[code[0]]} of ${SUITS[code[1]]}`;
 }
 
-/** One card's HTML: code like "Th" (null for face down), its place in the hand and its state. */
+/**
+ * How a card lies: its place in the hand (the deal's stagger), on its side (a third
+ * card), part of the made hand, dimmed, and its size.
+ * @typedef {object} CardLook
+ * @property {number} [index]
+ * @property {boolean} [sideways]
+ * @property {boolean} [made]
+ * @property {boolean} [dim]
+ * @property {"normal" | "mini"} [size]
+ */
+
+/** One card's HTML: code like "Th" (null for face down), its place in the hand and its state.
+ * @param {string | null} code
+ * @param {CardLook} [look]
+ */
 export function cardHtml(code, { index = 0, sideways = false, made = false, dim = false, size = "normal" } = {}) {
   checkCode(code);
   if (!Number.isInteger(index) || index < 0) {

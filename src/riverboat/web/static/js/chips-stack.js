@@ -2,13 +2,19 @@
 // stack of casino chips (edge stripes, the value on the face), the largest at the bottom.
 
 // the colour of each value, as casinos colour them; a value not listed takes orange
+/** @type {Record<number, string>} */
 const COLOURS = { 100: "white", 500: "red", 2500: "green", 10000: "black", 50000: "purple", 100000: "orange" };
 const MOST_DRAWN = 6;  // a taller stack is capped; its amount is written beside it
 
 /** The chips that make `amount` cents, largest first (greedy); a remainder smaller than
- * the smallest chip (a commission's cents) is left out. */
+ * the smallest chip (a commission's cents) is left out.
+ * @param {number} amount
+ * @param {readonly number[]} denominations
+ * @returns {number[]}
+ */
 export function breakChips(amount, denominations) {
   if (!Number.isInteger(amount) || amount < 0) throw new Error(`chip amount ${JSON.stringify(amount)}: whole cents, 0 or more`);
+  /** @type {number[]} */
   const chips = [];
   let left = amount;
   for (const value of [...denominations].sort((a, b) => b - a)) {
@@ -17,9 +23,12 @@ export function breakChips(amount, denominations) {
   return chips;
 }
 
+/** @param {number} value */
 const face = (value) => (value >= 100000 ? `${value / 100000}K` : String(value / 100));
 
-/** One chip seen from above: its rim stripes, inlay ring and value. */
+/** One chip seen from above: its rim stripes, inlay ring and value.
+ * @param {number} value
+ * @param {number} level its place up the stack, from 0 */
 function chipSvg(value, level) {
   const colour = COLOURS[value] || "orange";
   return `<svg class="chip3d chip3d--${colour} chip3d--l${level}" viewBox="0 0 40 40" aria-hidden="true" focusable="false">` +
@@ -32,7 +41,10 @@ function chipSvg(value, level) {
 /** One chip of `value` cents as the tray shows it: the same face as on the felt. @param {number} value */
 export const chipFaceHtml = (value) => chipSvg(value, 0);
 
-/** A stack for `amount` cents, or "" for none; `kind` adds a class (paid, taken). */
+/** A stack for `amount` cents, or "" for none; `kind` adds a class (paid, taken).
+ * @param {number} amount
+ * @param {readonly number[]} denominations
+ * @param {string} [kind] */
 export function chipStackHtml(amount, denominations, kind = "") {
   const chips = breakChips(Math.max(0, Math.round(amount)), denominations);
   if (!chips.length) return "";

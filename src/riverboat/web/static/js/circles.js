@@ -7,14 +7,24 @@ import { chipStackHtml } from "./chips-stack.js";
 // the ring's text runs along arcs of a 100-unit circle; the room each arc has
 const TOP_ROOM = 92, BOTTOM_ROOM = 84;
 
-// a text along an arc, squeezed to the arc's room when it would run past it
+/**
+ * A text along an arc, squeezed to the arc's room when it would run past it.
+ * @param {string} id the arc's path
+ * @param {string} text
+ * @param {number} size its font size, in the ring's units
+ * @param {number} room the arc's length
+ * @param {"name" | "pays"} kind
+ */
 function arcText(id, text, size, room, kind) {
   const wide = text.length * size * 0.66 > room;
   const fit = wide ? ` textLength="${room}" lengthAdjust="spacingAndGlyphs"` : "";
   return `<text class="circle__text circle__text--${kind}" font-size="${size}" text-anchor="middle"${fit}><textPath href="#${id}" startOffset="50%">${escape(text)}</textPath></text>`;
 }
 
-/** The printed ring: `key` makes the arcs' ids unique on the page. */
+/** The printed ring: `key` makes the arcs' ids unique on the page.
+ * @param {string} key
+ * @param {string} label the line's name
+ * @param {string} pays what it pays ("3 to 2"), or "" */
 export function ringSvg(key, label, pays) {
   const top = `arc-top-${key}`, bottom = `arc-bottom-${key}`;
   const price = pays.replace(/\s*\(.*\)$/, "");  // the aside ("5% commission") is on the cloth
@@ -25,11 +35,16 @@ export function ringSvg(key, label, pays) {
     `</svg>`;
 }
 
+/** "+$5", "−$5" or "push". @param {number} cents */
 const signed = (cents) => (cents > 0 ? `+${money(cents)}` : cents < 0 ? `−${money(-cents)}` : "push");
+/** @param {number} cents @returns {"win" | "loss" | "push"} */
 const outcome = (cents) => (cents > 0 ? "win" : cents < 0 ? "loss" : "push");
 
 /** What sits inside a circle: the stake's chips (taken away when lost), the chips paid
- * (when won), the amount and the result; `result` is undefined until settled. */
+ * (when won), the amount and the result; `result` is undefined until settled.
+ * @param {number} stake
+ * @param {number | undefined} result
+ * @param {readonly number[]} denominations */
 export function pileHtml(stake, result, denominations) {
   const settled = result !== undefined && (stake > 0 || result !== 0);
   const taken = settled && result < 0;

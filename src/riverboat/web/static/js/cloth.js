@@ -3,8 +3,11 @@
 // game's spec (its pay table's notes and its lines), never from the game's name.
 import { escape } from "./state.js";
 
+/** @typedef {import("./state.js").GameInfo} GameInfo */
+
 // "The dealer qualifies with Ace-high or better" in the pay table's notes, or in the
 // rules in brief
+/** @param {GameInfo} game */
 function qualifying(game) {
   const texts = [...(game.pay_table || []).flatMap((table) => table.notes), ...(game.how_to_play || [])];
   for (const text of texts) {
@@ -18,13 +21,14 @@ function qualifying(game) {
 }
 
 // the prices worth printing: a line that pays a fixed amount other than even money
+/** @param {GameInfo} game */
 function prices(game) {
   return (game.lines || [])
     .filter((line) => line.pays && !line.placed_by && line.pays !== "1 to 1" && !/table/.test(line.pays))
     .map((line) => `${line.label} pays ${line.pays}`);
 }
 
-/** The cloth's lettering for `game`, as markup (decorative: the words are in the rules). */
+/** The cloth's lettering for `game`, as markup (decorative: the words are in the rules). @param {GameInfo} game */
 export function clothHtml(game) {
   const rule = qualifying(game), pays = prices(game);
   return `<svg class="cloth__title" viewBox="0 0 600 96" aria-hidden="true" focusable="false">` +

@@ -7,6 +7,9 @@ import { $, escape, gameOf, state } from "./state.js";
 import { openSheet, sheet, sheetBody } from "./sheet.js";
 import { verifyRound } from "./verify.js";
 
+/** @typedef {import("./record.js").PastRound} PastRound */
+/** @typedef {import("./verify.js").RevealedRound} RevealedRound */
+
 const RECENT = 6;  // rounds with a Verify in the drawer
 
 function drawer() {
@@ -34,7 +37,8 @@ function drawer() {
 const nextCommitment = () => (state.shared ? (state.table && state.table.commitment) || null : state.commitment);
 
 // a hash in groups of eight, so it wraps between groups and never mid-group
-export const hashHtml = (hash) => hash.match(/.{1,8}/g).map((g) => `<span>${g}</span>`).join("");
+/** @param {string} hash */
+export const hashHtml = (hash) => (hash.match(/.{1,8}/g) || []).map((g) => `<span>${g}</span>`).join("");
 
 async function copyCommitment() {
   const commitment = nextCommitment();
@@ -43,7 +47,7 @@ async function copyCommitment() {
     await navigator.clipboard.writeText(commitment);
     $("fair-copy").textContent = "Copied";
   } catch {  // no clipboard here: select it, for the system's own copy
-    getSelection().selectAllChildren($("fair-commitment"));
+    getSelection()?.selectAllChildren($("fair-commitment"));
     $("fair-copy").textContent = "Selected";
   }
   setTimeout(() => { $("fair-copy").textContent = "Copy"; }, 1500);
@@ -61,6 +65,7 @@ function drawNext() {
   $("fair-copy").hidden = !commitment;
 }
 
+/** @param {PastRound} r */
 function roundLine(r) {
   const game = gameOf(r.game);
   return `<li><span>Round #${r.id} · ${escape(game ? game.title : r.game)}</span> ` +
@@ -68,21 +73,24 @@ function roundLine(r) {
 }
 
 async function drawRecent() {
-  const rounds = (await api("/api/history?limit=40")).filter((r) => r.server_seed && r.record).slice(0, RECENT);
+  const rounds = /** @type {PastRound[]} */ (await api("/api/history?limit=40"))
+    .filter(/** @returns {r is RevealedRound} */ (r) => !!(r.server_seed && r.record)).slice(0, RECENT);
   const last = rounds[0];
   $("fair-client").textContent = last ? `Your last round's client seed was ${last.client_seed}.` : "";
   $("fair-last").innerHTML = last
     ? `The last seed revealed (round #${last.id}): <code class="hash">${hashHtml(last.server_seed)}</code>`
     : "No round of yours has its seed revealed yet.";
   $("fair-rounds").innerHTML = rounds.map(roundLine).join("");
-  for (const button of $("fair-rounds").querySelectorAll(".verify")) {
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ ($("fair-rounds").querySelectorAll(".verify"))) {
     const round = rounds.find((r) => String(r.id) === button.dataset.round);
+    if (!round) continue;  // each button is one of these rounds'
+    const verdict = /** @type {HTMLElement} */ (button.nextElementSibling);  // its .verdict
     button.onclick = async () => {
       button.disabled = true;
       try {
-        button.nextElementSibling.textContent = await verifyRound(round);
+        verdict.textContent = await verifyRound(round);
       } catch (error) {
-        button.nextElementSibling.textContent = error.message;
+        verdict.textContent = /** @type {Error} */ (error).message;
       } finally { button.disabled = false; }
     };
   }

@@ -45,6 +45,7 @@ const SHIELD = `<svg class="shield" viewBox="0 0 24 24" aria-hidden="true" focus
 // the table's one line: a shield, "Provably fair" and the commitment's first digits,
 // the whole commitment in its data and its name; a tap opens the drawer. Empty at a
 // shared table, whose line shows the table's own commitment.
+/** @param {string | null} commitment */
 function showIndicator(commitment) {
   const line = document.getElementById("fair-line");
   if (!line) return;
@@ -53,7 +54,7 @@ function showIndicator(commitment) {
     line.replaceChildren();
     return;
   }
-  let button = line.tagName === "BUTTON" ? line : line.querySelector(".fair-chip");
+  let button = /** @type {HTMLButtonElement | null} */ (line.tagName === "BUTTON" ? line : line.querySelector(".fair-chip"));
   if (!button) {
     button = document.createElement("button");
     button.type = "button";

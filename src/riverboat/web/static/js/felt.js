@@ -11,12 +11,30 @@ import { pileHtml, ringSvg } from "./circles.js";
 import { clothHtml } from "./cloth.js";
 import { clearBanner, showBanner } from "./banner.js";
 
+/** @typedef {import("./state.js").GameInfo} GameInfo */
+/** @typedef {import("./state.js").HandInfo} HandInfo */
+/** @typedef {import("./state.js").RoundView} RoundView */
+/** @typedef {import("./state.js").Wagers} Wagers */
+/** @typedef {import("../../typing/api").SchemaLineInfo} LineInfo */
+
+/**
+ * What the page's taps do, set by main.js when it starts (null until then): sit at a
+ * table (a game's own, or a shared one by its id), place a chip on a spot (or clear it:
+ * `hold`), make a decision (its amount, where the player picks one).
+ * @type {{
+ *   select: ((name: string, shared?: string | boolean) => unknown) | null,
+ *   place: ((spot: string, hold: boolean) => unknown) | null,
+ *   decide: ((action: string, amount: number | null) => unknown) | null,
+ * }}
+ */
 export const on = { select: null, place: null, decide: null };
 
 // every betting circle of a game: its lines, or (from an older server) its wagers
+/** @param {GameInfo} game @returns {LineInfo[]} */
 const linesOf = (game) => game.lines || game.wagers.map((w) => ({ name: w.name, label: w.label, placed_by: null, pays: "" }));
 
 // the round whose stakes the circles show: one in play, or one settled and not passed
+/** @returns {RoundView | null} */
 function roundShown() {
   const round = state.round;
   if (!round) return null;
@@ -38,6 +56,7 @@ function drawCircles() {
   drawLines();
 }
 
+/** @param {RoundView | null} round @param {string} name */
 function stakeOf(round, name) {
   if (!round) return state.wagers[name] || 0;
   return ((round.stakes || round.wagers || {})[name]) || 0;
@@ -47,14 +66,14 @@ function drawSpots() {
   const game = info(), round = roundShown();
   $("spots").innerHTML = "";
   for (const spot of game.wagers) {
-    const line = linesOf(game).find((l) => l.name === spot.name) || {};
+    const pays = linesOf(game).find((l) => l.name === spot.name)?.pays || "";
     const staked = stakeOf(round, spot.name);
     const element = document.createElement("button");
     element.type = "button";
     element.className = "spot circle";
     element.dataset.spot = spot.name;
     const result = round && round.result ? round.result[spot.name] : undefined;
-    element.innerHTML = ringSvg(`spot-${spot.name}`, spot.label, line.pays || "") + pileHtml(staked, result, game.chips) +
+    element.innerHTML = ringSvg(`spot-${spot.name}`, spot.label, pays) + pileHtml(staked, result, game.chips) +
       `<small class="pile__limits">${money(spot.minimum)}–${money(spot.maximum)}</small>`;
     element.classList.toggle("circle--staked", staked > 0);
     element.setAttribute("aria-label", `${spot.label}, ${money(staked)}, limits ${money(spot.minimum)} to ${money(spot.maximum)}`);
@@ -67,9 +86,12 @@ function drawSpots() {
 // a tap adds the chip, press-and-hold clears (R2); a press must start on this spot.
 // Enter or Space (or a screen reader's activation) makes a click with no pointer
 // behind it: the same as a tap; Backspace or Delete clears the spot, like a hold
+/** @param {HTMLButtonElement} element @param {string} name */
 function bindSpot(element, name) {
   const place = (/** @type {boolean} */ hold) => { if (on.place) on.place(name, hold); };
-  let timer = null, pressed = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let pressed = false;
   element.addEventListener("pointerdown", () => {
     pressed = true;
     timer = setTimeout(() => { pressed = false; place(true); }, 600);
@@ -96,11 +118,19 @@ function drawLines() {
   $("lines").innerHTML = placed.map((line) => lineHtml(game, line, "", round && round.stakes, round && round.result)).join("");
   $("lines").hidden = !placed.length;
   const second = round && round.second_stakes;
-  $("blind-lines").innerHTML = second
+  $("blind-lines").innerHTML = round && second
     ? linesOf(game).filter((line) => line.name in second).map((line) => lineHtml(game, line, "blind:", second, round.second_result)).join("")
     : "";
 }
 
+/**
+ * A printed circle of a line a decision places, with its chips.
+ * @param {GameInfo} game
+ * @param {LineInfo} line
+ * @param {string} prefix "" for the player's hand, "blind:" for the blind second hand's
+ * @param {Wagers | null} stakes
+ * @param {Wagers | null} results
+ */
 function lineHtml(game, line, prefix, stakes, results) {
   const staked = (stakes && stakes[line.name]) || 0;
   const result = results ? results[line.name] : undefined;
@@ -112,6 +142,7 @@ function lineHtml(game, line, prefix, stakes, results) {
 // ------------------------------------------------------------------ the hands
 // a hand's cards, the made ones lifted and the rest dimmed once settled; the cards past
 // the fewest a hand is dealt (a third card at Baccarat) lie sideways
+/** @param {RoundView | null} round @param {HandInfo} hand @param {string} key @param {number} [hidden] face-down cards after them */
 function cardsHtml(round, hand, key, hidden = 0) {
   const cards = (round && round.cards[key]) || [];
   const made = round && round.status !== "open" && round.made ? round.made[key] : undefined;
@@ -127,6 +158,7 @@ function cardsHtml(round, hand, key, hidden = 0) {
 
 // the hands a decision deals (the rabbit), each in its own labelled place beside the
 // player's hand: empty until dealt
+/** @param {RoundView | null} round @param {HandInfo[]} drawn */
 function drawnHtml(round, drawn) {
   return drawn.map((hand) => {
     const cards = cardsHtml(round, hand, hand.name);
@@ -136,6 +168,7 @@ function drawnHtml(round, drawn) {
 }
 
 // a hand's name ("Pair of Tens") or, where the round has totals, its total
+/** @param {RoundView | null} round @param {GameInfo} game @param {HandInfo} hand */
 function nameOf(round, game, hand) {
   if (!round) return "";
   const at = game.hands.indexOf(hand);
@@ -143,6 +176,7 @@ function nameOf(round, game, hand) {
   return (round.hand_names || {})[hand.name] || "";
 }
 
+/** @param {string} id @param {string} text @param {HandInfo} hand */
 function showName(id, text, hand) {
   const element = $(id);
   element.textContent = text;
@@ -173,6 +207,7 @@ export function renderHands() {
 }
 
 // where the hands are two sides (no house), the winning side's box is lit
+/** @param {RoundView | null} round @param {HandInfo} mine @param {HandInfo} other */
 function markWinner(round, mine, other) {
   const winner = round && round.status !== "open" ? round.winner : null;
   $("player-area").classList.toggle("hand--won", winner === mine.title);

@@ -70,14 +70,23 @@ function padForTheBar() {
 
 // the table's keys, as at the terminal table (docs/web.md, the "?" overlay); none while
 // the focus is in a text field or a dialog is open (Escape closes a dialog itself)
+/** Whether the key's target takes text. @param {HTMLElement | null} element */
 const typing = (element) => element && (element.isContentEditable || element.tagName === "TEXTAREA" || element.tagName === "SELECT" ||
-  (element.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(element.type)));
+  (element.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(/** @type {HTMLInputElement} */ (element).type)));
+/** A key's button pressed, when it shows and may be. @param {HTMLButtonElement | null | undefined} button */
 const press = (button) => { if (button && !button.hidden && !button.disabled) button.click(); };
 
+/**
+ * The control `by` places on from the focused one among `container`'s, round the end;
+ * from outside them, the first (forward) or the last.
+ * @param {HTMLElement} container
+ * @param {number} by
+ * @returns {HTMLElement | null}
+ */
 function step(container, by) {
-  const items = [...container.children];
+  const items = /** @type {HTMLElement[]} */ ([...container.children]);
   if (!items.length) return null;
-  const at = items.indexOf(document.activeElement);
+  const at = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   return items[at < 0 ? (by > 0 ? 0 : items.length - 1) : (at + by + items.length) % items.length];
 }
 
@@ -85,18 +94,19 @@ function step(container, by) {
 // it is said to be early, not silently dropped)
 const decidesHere = (/** @type {string} */ key) => info().options.some((option) => decisionKey(option.action) === key);
 
+/** @param {KeyboardEvent} event */
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const menu = $dialog("tables").open && /^[1-9]$/.test(key);  // the table menu takes a table's number
-  if ((document.querySelector("dialog[open]") && !menu) || typing(event.target)) return;
+  if ((document.querySelector("dialog[open]") && !menu) || typing(/** @type {HTMLElement | null} */ (event.target))) return;
   const open = state.round && state.round.status === "open";
   let handled = true;
   if (key === "?") showKeys();
   else if (key === "Escape") {
     hideHint();
     if (!$("history").hidden) toggleHistory();
-  } else if (/^[1-9]$/.test(key)) press($("games").children[Number(key) - 1]);
+  } else if (/^[1-9]$/.test(key)) press(/** @type {HTMLCollectionOf<HTMLButtonElement>} */ ($("games").children)[Number(key) - 1]);
   else if (key === "ArrowUp" || key === "ArrowDown") {
     const spot = step($("spots"), key === "ArrowDown" ? 1 : -1);
     if (spot) spot.focus();
@@ -104,23 +114,23 @@ function onKey(event) {
     const chips = info().chips, at = chips.indexOf(state.chip);
     chipChosen(chips[Math.min(chips.length - 1, Math.max(0, at + (key === "ArrowRight" ? 1 : -1)))]);
     $("announce").textContent = `The $${state.chip / 100} chip.`;  // the result stays in the message line
-  } else if (open && $("choices").querySelector(`[data-key="${key}"]`)) press($("choices").querySelector(`[data-key="${key}"]`));
+  } else if (open && $("choices").querySelector(`[data-key="${key}"]`)) press(/** @type {HTMLButtonElement} */ ($("choices").querySelector(`[data-key="${key}"]`)));
   else if (state.busy && !open && decidesHere(key)) say(`The cards are still coming: press ${key.toUpperCase()} again once they show.`);
   else if ((key === "d" || key === "g") && !open && (state.busy || state.committing)) say(`The next deal's commitment is on its way: press ${key.toUpperCase()} again in a moment.`);
   else if (key === "d") press($button("deal"));
-  else if (key === "g") press($("replay"));
+  else if (key === "g") press($button("replay"));
   else if (key === "b" && !open && !$("blind-label").hidden) $("blind-toggle").click();
   else if (key === "u" && !open) press($button("undo"));
   else if (key === "x" && !open) press($button("clear"));
   else if (key === "w" && !open) press($button("double"));
-  else if (key === "n") press($("new-shoe"));
-  else if (key === "h") press($("hint"));
+  else if (key === "n") press($button("new-shoe"));
+  else if (key === "h") press($button("hint"));
   else if (key === "c") toggleCoach();
   else if (key === "s") openSettings();
-  else if (key === "t") press($("rules"));
-  else if (key === "l") press($("logo"));
-  else if (key === "y") press($("history-toggle"));
-  else if (key === "v") press($("fairness-toggle"));
+  else if (key === "t") press($button("rules"));
+  else if (key === "l") press($button("logo"));
+  else if (key === "y") press($button("history-toggle"));
+  else if (key === "v") press($button("fairness-toggle"));
   else handled = false;
   if (handled) event.preventDefault();
 }

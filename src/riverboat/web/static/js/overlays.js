@@ -2,9 +2,14 @@
 // action bar), the keys and the log-in dialog.
 import { api } from "./api.js";
 import { details } from "./advice.js";
-import { $, escape, info, money, say, state, tableKey } from "./state.js";
+import { $, $dialog, $input, escape, info, money, say, state, tableKey } from "./state.js";
 import { gamesLoaded, hintAsked, hintShown } from "./actions.js";
 import { tableTitle, tables } from "./controls.js";
+
+/** @typedef {import("./state.js").GameInfo} GameInfo */
+/** @typedef {import("../../typing/api").SchemaLineInfo} LineInfo */
+/** @typedef {import("../../typing/api").SchemaPaySection} PaySection */
+/** @typedef {import("../../typing/api").SchemaSpotInfo} SpotInfo */
 
 // the pay table and rules of the table in play, in words: how to play, every betting
 // circle with its pays and limits, each pay table with its notes, the house edges and
@@ -12,15 +17,16 @@ import { tableTitle, tables } from "./controls.js";
 export async function payTable() {
   const game = info();
   drawPayTable(game);
-  if (!$("paytable").open) $("paytable").showModal();
+  if (!$dialog("paytable").open) $dialog("paytable").showModal();
   if (game.edges !== undefined && game.edges !== null && (game.strategy_card || !game.options.length)) return;
   // the edges are worked out in the background after the server starts: asked again
   const games = await api("/api/games").catch(() => null);
   if (!games) return;
   gamesLoaded(games);
-  if ($("paytable").open && info().game === game.game) drawPayTable(info());
+  if ($dialog("paytable").open && info().game === game.game) drawPayTable(info());
 }
 
+/** @param {GameInfo} game */
 function drawPayTable(game) {
   $("paytable-title").textContent = `${game.title}: pay table and rules`;
   $("paytable-body").innerHTML = `<h3>How to play</h3><ul>${game.how_to_play.map((line) => `<li>${escape(line)}</li>`).join("")}</ul>` +
@@ -28,17 +34,24 @@ function drawPayTable(game) {
     strategyCard(game);
 }
 
+/** @param {...string} columns */
 const head = (...columns) => `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead>`;
 
 // every betting circle: what it pays and its limits, or which decision places it
+/** @param {GameInfo} game */
 function linesTable(game) {
+  /** @type {Record<string, SpotInfo>} */
   const wagers = Object.fromEntries(game.wagers.map((w) => [w.name, w]));
+  /** @type {Record<string, string>} */
   const labels = Object.fromEntries([...game.wagers.map((w) => [w.name, w.label]), ...(game.lines || []).map((l) => [l.name, l.label])]);
+  /** @type {Record<string, string>} */
   const decisions = Object.fromEntries(game.options.map((o) => [o.action, o.label]));
+  /** @type {LineInfo[]} */
   const lines = game.lines || game.wagers.map((w) => ({ name: w.name, label: w.label, placed_by: null, pays: "" }));
+  /** @param {LineInfo} line */
   const limits = (line) => {
     const wager = wagers[line.name];
-    if (!wager) return `Placed when you choose ${escape(decisions[line.placed_by] || line.placed_by)}`;
+    if (!wager) return `Placed when you choose ${escape(decisions[line.placed_by || ""] || line.placed_by)}`;
     const parts = [`${money(wager.minimum)} to ${money(wager.maximum)}`];
     if (wager.required) parts.push("required");
     if (wager.equal_to) parts.push(`equal to the ${escape(labels[wager.equal_to] || wager.equal_to)}`);
@@ -49,6 +62,7 @@ function linesTable(game) {
     "</tbody></table>";
 }
 
+/** @param {PaySection} section */
 function section({ title, rows, notes }) {
   const table = rows.length
     ? `<table>${head("Hand", "Pays")}<tbody>` +
@@ -59,6 +73,7 @@ function section({ title, rows, notes }) {
 }
 
 // a server without the pay tables in words: the rows it has, their names made readable
+/** @param {GameInfo} game */
 function oldPayTables(game) {
   return Object.entries(game.pay_tables || {}).map(([name, rows]) => {
     const title = name.replaceAll("_", " ");
@@ -66,10 +81,12 @@ function oldPayTables(game) {
   }).join("");
 }
 
+/** @param {number} value a share, 0.0337 for 3.37% */
 const percent = (value) => `${(value * 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })}%`;
 
 // the house edge per Ante, per total initial wager, the element of risk and each side
 // wager's, each with what it is a share of
+/** @param {GameInfo} game */
 function edgesTable(game) {
   if (!game.edges) return `<h3>House edge</h3><p id="edges-pending">Being worked out… it shows here when ready.</p>`;
   return `<h3>House edge</h3><table>${head("Measure", "Edge", "Of what")}<tbody>` +
@@ -79,6 +96,7 @@ function edgesTable(game) {
 
 // rules a person can memorise, the first that matches wins, and what following them
 // costs against the optimal play (a game without decisions has none)
+/** @param {GameInfo} game */
 function strategyCard(game) {
   if (!game.options || !game.options.length) return "";
   const card = game.strategy_card;
@@ -166,23 +184,24 @@ export function showKeys() {
   ];
   $("keys-list").innerHTML = head("Key", "Does") + "<tbody>" +
     rows.map(([key, does]) => `<tr><th scope="row"><kbd>${key}</kbd></th><td>${does}</td></tr>`).join("") + "</tbody>";
-  $("keys-help").showModal();
+  $dialog("keys-help").showModal();
 }
 
 // the log-in dialog of a server with accounts; resolves once the player is in
+/** @returns {Promise<void>} */
 export async function signIn() {
-  $("login").showModal();
+  $dialog("login").showModal();
   return new Promise((resolve) => {
     $("login-form").onsubmit = async (event) => {
       event.preventDefault();
-      const submit = $("login-form").querySelector("button");
+      const submit = /** @type {HTMLButtonElement} */ ($("login-form").querySelector("button"));  // the form's Log in
       if (submit.disabled) return;
       submit.disabled = true;
       try {
-        await api("/api/login", { name: $("login-name").value, password: $("login-password").value });
-        $("login").close();
+        await api("/api/login", { name: $input("login-name").value, password: $input("login-password").value });
+        $dialog("login").close();
         resolve();
-      } catch (error) { $("login-error").textContent = error.message; } finally { submit.disabled = false; }
+      } catch (error) { $("login-error").textContent = /** @type {Error} */ (error).message; } finally { submit.disabled = false; }
     };
   });
 }

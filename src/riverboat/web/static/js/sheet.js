@@ -4,6 +4,7 @@
 import { $ } from "./state.js";
 
 // the dialog `id`, made once
+/** @param {string} id @param {string} title @returns {HTMLDialogElement} */
 export function sheet(id, title) {
   let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById(id));
   if (dialog) return dialog;
@@ -14,8 +15,8 @@ export function sheet(id, title) {
   dialog.setAttribute("aria-labelledby", `${id}-title`);
   dialog.innerHTML = `<header class="sheet-head"><h2 id="${id}-title"></h2>` +
     `<button type="button" class="sheet-close" aria-label="Close">Close</button></header><div class="sheet-body"></div>`;
-  dialog.querySelector("h2").textContent = title;
-  dialog.querySelector(".sheet-close").onclick = () => dialog.close();
+  /** @type {HTMLHeadingElement} */ (dialog.querySelector("h2")).textContent = title;
+  /** @type {HTMLButtonElement} */ (dialog.querySelector(".sheet-close")).onclick = () => dialog.close();
   dialog.addEventListener("close", () => { dialog.hidden = true; });
   // a tap on the backdrop (outside the sheet's box) closes it
   dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
@@ -23,13 +24,16 @@ export function sheet(id, title) {
   return dialog;
 }
 
-export const sheetBody = (dialog) => dialog.querySelector(".sheet-body");
+/** The sheet's body, made with it. @param {HTMLDialogElement} dialog */
+export const sheetBody = (dialog) => /** @type {HTMLElement} */ (dialog.querySelector(".sheet-body"));
 
+/** @param {HTMLDialogElement} dialog */
 export function openSheet(dialog) {
   dialog.hidden = false;
   if (!dialog.open) dialog.showModal();
 }
 
+/** @param {HTMLDialogElement} dialog */
 export function closeSheet(dialog) {
   if (dialog.open) dialog.close();
   dialog.hidden = true;
