@@ -14,6 +14,7 @@ import { deal, decide, oneAtATime, place } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 import { coached, setupCoach, toggleCoach } from "./coach.js";
 import { loadLobby, lobbyTable } from "./lobby.js";
+import "./install.js";  // the service worker, registered after load; the page without its server
 
 async function selectGame(name, shared = false) {
   const same = name === state.game && shared === state.shared;  // chips on it stay
