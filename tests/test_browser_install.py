@@ -103,9 +103,11 @@ class Table:
         assert not self.thread.is_alive()
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    served = Table(tmp_path / "install.db")
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    """One server for the module (each test's browser context has a worker of its own);
+    a test that stops it or changes its worker leaves it as it found it."""
+    served = Table(tmp_path_factory.mktemp("install") / "install.db")
     served.start()
     yield served
     if served.thread is not None and served.thread.is_alive():
@@ -245,6 +247,11 @@ def test_a_page_that_loses_the_network_says_so_until_it_is_back(
     assert tab.evaluate("document.getElementById('action-bar').inert")
     assert tab.evaluate("document.getElementById('table').inert")
     assert not tab.evaluate("document.querySelector('header').inert")  # the pay table still opens
+    note = tab.locator("#offline-note").bounding_box()
+    bar = tab.locator("#action-bar").bounding_box()
+    assert note is not None
+    assert bar is not None
+    assert 0 <= note["y"] < note["y"] + note["height"] <= bar["y"]
     context.set_offline(False)
     expect(tab.locator("#offline-note")).to_be_hidden()
     assert not tab.evaluate("document.getElementById('action-bar').inert")
@@ -261,13 +268,15 @@ def test_a_server_that_went_away_and_came_back(browser: Browser, table: Table) -
     tab = open_table(context, table.address)
     installed(tab)
     table.stop()
-    answer = tab.reload()
-    assert answer is not None
-    assert answer.from_service_worker
-    expect_offline(tab)
-    tab.wait_for_timeout(1000)
-    assert tab.locator(".spot").count() == 0
-    table.start()
+    try:
+        answer = tab.reload()
+        assert answer is not None
+        assert answer.from_service_worker
+        expect_offline(tab)
+        tab.wait_for_timeout(1000)
+        assert tab.locator(".spot").count() == 0
+    finally:
+        table.start()
     tab.wait_for_selector(".spot", timeout=15_000)  # asked again every 5 s
     expect(tab.locator("body")).not_to_have_attribute("data-offline", "")
     context.close()
@@ -284,6 +293,14 @@ def test_a_new_install_replaces_the_cache(browser: Browser, table: Table, tmp_pa
     table.app.state.precache = precache(STATIC, changed)
     second = table.app.state.precache.version
     assert second != first
+    try:
+        replaced(tab, second)
+    finally:
+        table.app.state.precache = precache(STATIC)
+    context.close()
+
+
+def replaced(tab: Page, second: str) -> None:
     tab.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
     for _ in range(150):  # the new worker installs, activates and deletes the old cache
         if list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]:
@@ -294,7 +311,6 @@ def test_a_new_install_replaces_the_cache(browser: Browser, table: Table, tmp_pa
     tab.reload()
     tab.wait_for_selector(".spot")
     assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]
-    context.close()
 
 
 def test_chromium_finds_the_table_installable(
@@ -338,18 +354,24 @@ SCREENS: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_the_offline_page_fits_every_screen(browser: Browser, table: Table, screen: str) -> None:
+    """Wherever the page was scrolled, the note is in sight just above the action bar and
+    nothing scrolls sideways."""
     context = browser.new_context(**SCREENS[screen])
     tab = open_table(context, table.address)
     installed(tab)
+    tab.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # kept over the reload
     context.set_offline(True)
     tab.reload()
     expect(tab.locator("#offline-note")).to_be_visible()
-    box = tab.locator("#offline-note").bounding_box()
-    assert box is not None
     width, height = SCREENS[screen]["viewport"]["width"], SCREENS[screen]["viewport"]["height"]
-    assert box["x"] >= 0
-    assert box["x"] + box["width"] <= width
-    assert box["y"] + box["height"] <= height
+    note = tab.locator("#offline-note").bounding_box()
+    bar = tab.locator("#action-bar").bounding_box()
+    assert note is not None
+    assert bar is not None
+    assert note["x"] >= 0
+    assert note["x"] + note["width"] <= width
+    assert note["y"] >= 0
+    assert note["y"] + note["height"] <= bar["y"] <= height
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
     SHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SHOTS / f"offline-{screen}.png"))

@@ -22,8 +22,7 @@ function showOffline(on, all = false) {
     note.className = "offline-note";
     note.setAttribute("role", "status");
     note.hidden = true;
-    const main = document.querySelector("main") || document.body;
-    main.prepend(note);
+    (document.querySelector("main") || document.body).append(note);  // fixed: anywhere in it
   }
   document.body.toggleAttribute("data-offline", on);
   for (const part of playing(all || on === false)) part.inert = on;
