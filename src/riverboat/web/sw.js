@@ -40,19 +40,30 @@ async function kept(request) {
   return (await cache.match(request, { ignoreVary: true })) || fetch(request);
 }
 
+// a proxy's answer for a server it cannot reach
+const UNREACHED = new Set([502, 503, 504]);
+
 // the page: from the server when it answers (a fresh CSRF cookie with it), else the
 // shell kept at install, marked offline (body data-offline) for js/install.js to say so
 async function page(request) {
   try {
-    return await fetch(request);
+    const answer = await fetch(request);
+    if (!UNREACHED.has(answer.status)) return answer;
+    return (await shell()) || answer;
   } catch (error) {
-    const cache = await caches.open(CACHE);
-    const shell = await cache.match("/", { ignoreVary: true });
-    if (!shell) throw error;
-    const headers = new Headers(shell.headers);  // the page's own, its policy among them
-    headers.delete("content-length");
-    headers.delete("content-encoding");
-    const html = (await shell.text()).replace("<body>", "<body data-offline>");
-    return new Response(html, { status: 200, headers });
+    const kept = await shell();
+    if (!kept) throw error;
+    return kept;
   }
+}
+
+async function shell() {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match("/", { ignoreVary: true });
+  if (!kept) return null;
+  const headers = new Headers(kept.headers);  // the page's own, its policy among them
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  const html = (await kept.text()).replace("<body>", "<body data-offline>");
+  return new Response(html, { status: 200, headers });
 }

@@ -27,7 +27,9 @@ function showOffline(on, all = false) {
   document.body.toggleAttribute("data-offline", on);
   for (const part of playing(all || on === false)) part.inert = on;
   note.hidden = !on;
-  note.textContent = on ? OFFLINE : "";  // set after it shows, so it is read out
+  note.textContent = "";
+  // the sentence set a moment after the note shows, so a screen reader reads it out
+  if (on) setTimeout(() => { if (!note.hidden) note.textContent = OFFLINE; }, 50);
 }
 
 // the worker answered this page with the shell it kept (body data-offline): none of
@@ -38,12 +40,9 @@ function waitForTheServer() {
   const ask = async () => {
     if (asking) return;
     asking = true;
-    try {
-      await fetch("/sw.js", { cache: "no-store" });
-      location.reload();
-    } catch {
-      asking = false;
-    }
+    const answered = await fetch("/sw.js", { cache: "no-store" }).then((r) => r.ok, () => false);
+    if (answered) location.reload();
+    else asking = false;
   };
   setInterval(ask, RETRY);
   window.addEventListener("online", ask);
