@@ -80,7 +80,7 @@ class Table:
         self.runner: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
         self.app: Any = None
-        self.gateway_down = False  # then "/" is answered 502, as a proxy would
+        self.gateway_down = False  # then every request is answered 502, as by a proxy
 
     def start(self) -> None:
         self.app = create_app(f"sqlite:///{self.database}", rate_limit=1000, house_edges=False)
@@ -102,7 +102,7 @@ class Table:
         raise AssertionError("the server did not start")
 
     async def _gateway(self, scope: Any, receive: Any, send: Any) -> None:
-        if self.gateway_down and scope["type"] == "http" and scope["path"] == "/":
+        if self.gateway_down and scope["type"] == "http":
             await send({"type": "http.response.start", "status": 502, "headers": []})
             await send({"type": "http.response.body", "body": b"Bad Gateway"})
             return
@@ -311,8 +311,12 @@ def test_a_proxy_that_cannot_reach_the_server_gets_the_kept_page_too(
         assert answer is not None
         assert answer.status == 200
         expect_offline(tab)
+        tab.wait_for_timeout(6000)  # asked again once (502): still the kept page
+        expect_offline(tab)
     finally:
         table.gateway_down = False
+    tab.wait_for_selector(".spot", timeout=15_000)  # the proxy reaches it again
+    expect(tab.locator("body")).not_to_have_attribute("data-offline", "")
     context.close()
 
 
