@@ -49,7 +49,7 @@ from riverboat.web.guards import (
     SecurityHeaders,
     security_headers,
 )
-from riverboat.web.routes import games, history, page, players, rounds
+from riverboat.web.routes import games, history, page, players, rounds, worker
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
 
@@ -153,7 +153,8 @@ def create_app(
     counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
     app.state.limiter = RateLimiter(rate_limit, store=counts)
     app.state.budgets = Budgets()
-    routers = (page, games, rounds, players, history, lobby_routes, table_routes)
+    app.state.precache = worker.precache(page.STATIC)  # the service worker's files, read once
+    routers = (page, worker, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]
     app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
     app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts

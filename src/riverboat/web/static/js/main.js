@@ -17,6 +17,7 @@ import { loadLobby, lobbyTable } from "./lobby.js";
 import { setupMessages } from "./messages.js";
 import { wireViews } from "./views.js";
 import { openSettings, setupSettings } from "./settings.js";
+import "./install.js";  // the service worker, registered after load; the page without its server
 
 let choosing = 0;  // counts the tables chosen: a table's load that finds a later choice stops
 

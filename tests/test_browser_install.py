@@ -1,0 +1,416 @@
+"""The table as an installable app in a real browser (Debian's Chromium driven by
+Playwright, the server on 127.0.0.1, a secure context): the service worker registers
+after the page has loaded and controls it from the next load, keeps the page's own
+files and never an answer of the server's; without its server the page opens from
+what it kept, says it needs the server and plays nothing, and starts again once the
+server answers; a new install replaces the cache; Chromium finds the table
+installable."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+
+from riverboat.web.app import create_app, server_options
+from riverboat.web.routes.page import STATIC
+from riverboat.web.routes.worker import WORKER, precache
+
+from browser_support import SHOTS, choose, tap
+
+OFFLINE = "You are offline: the table deals only when it can reach its server."
+
+# every cache of the origin, with the path (and query) of each request it holds
+CACHED = """async () => {
+  const kept = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    kept[name] = (await cache.keys()).map((request) => {
+      const url = new URL(request.url);
+      return url.pathname + url.search;
+    });
+  }
+  return kept;
+}"""
+
+# the registered worker's state once it is active: "activated" when its files are kept
+ACTIVATED = """navigator.serviceWorker.ready.then((registration) => {
+  const worker = registration.active;
+  if (worker.state === "activated") return "activated";
+  return new Promise((done) =>
+    worker.addEventListener("statechange", () => worker.state === "activated" && done("activated"))
+  );
+})"""
+
+# every violation of the page's content security policy, kept on window
+RECORD_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (event) =>
+  window.__violations.push(`${event.violatedDirective} blocked ${event.blockedURI}`));
+"""
+
+
+#: a phone held upright, by touch
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
+
+
+class Table:
+    """The app on one loopback port, which can be stopped and served again there (a
+    server that went away and came back); each start is a new app on the same database."""
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.address = f"http://127.0.0.1:{self.port}/"
+        self.runner: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+        self.app: Any = None
+        self.gateway_down = False  # then every request is answered 502, as by a proxy
+
+    def start(self) -> None:
+        self.app = create_app(f"sqlite:///{self.database}", rate_limit=1000, house_edges=False)
+        config = uvicorn.Config(
+            self._gateway,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="critical",
+            interface="asgi3",  # a bound method: uvicorn would guess ASGI 2
+            **server_options(),
+        )
+        self.runner = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.runner.run, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.runner.started:
+                return
+            time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    async def _gateway(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.gateway_down and scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 502, "headers": []})
+            await send({"type": "http.response.body", "body": b"Bad Gateway"})
+            return
+        await self.app(scope, receive, send)
+
+    def stop(self) -> None:
+        assert self.runner is not None
+        assert self.thread is not None
+        self.runner.should_exit = True
+        self.thread.join(timeout=10)
+        assert not self.thread.is_alive()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    """One server for the module (each test's browser context has a worker of its own);
+    a test that stops it or changes its worker leaves it as it found it."""
+    served = Table(tmp_path_factory.mktemp("install") / "install.db")
+    served.start()
+    yield served
+    if served.thread is not None and served.thread.is_alive():
+        served.stop()
+
+
+def open_table(context: BrowserContext, address: str) -> Page:
+    tab = context.new_page()
+    tab.goto(address)
+    tab.wait_for_selector(".spot")
+    return tab
+
+
+def installed(tab: Page) -> None:
+    """Once the worker is active (its files kept), the page loaded again under it."""
+    assert tab.evaluate(ACTIVATED) == "activated"
+    tab.reload()
+    tab.wait_for_selector(".spot")
+    assert tab.evaluate("navigator.serviceWorker.controller !== null")
+
+
+def worker_files(tab: Page) -> list[str]:
+    """The files the served worker keeps, as it lists them."""
+    return list(
+        tab.evaluate(
+            "fetch('/sw.js').then((r) => r.text()).then((t) => "
+            "JSON.parse(t.match(/^const PRECACHE = (.*);$/m)[1]))"
+        )
+    )
+
+
+def test_the_worker_registers_after_load_and_controls_the_next_load(
+    browser: Browser, table: Table
+) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.add_init_script(RECORD_VIOLATIONS)
+    errors: list[str] = []
+    tab = context.new_page()
+    tab.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(table.address)
+    tab.wait_for_selector(".spot")
+    # registered after load, and not claiming the page it was registered from
+    assert tab.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)") == (
+        f"{table.address}sw.js"
+    )
+    assert tab.evaluate("navigator.serviceWorker.controller") is None
+    version = table.app.state.precache.version
+    kept = tab.evaluate(CACHED)
+    assert list(kept) == [f"riverboat-{version}"]
+    assert sorted(kept[f"riverboat-{version}"]) == sorted(worker_files(tab))
+    assert "/static/js/install.js" in kept[f"riverboat-{version}"]
+    answers: list[Response] = []
+    tab.on("response", lambda answer: answers.append(answer))
+    installed(tab)
+    scripts = [
+        answer for answer in answers if answer.url.endswith(".js") and "/static/js/" in answer.url
+    ]
+    assert len(scripts) > 20
+    assert all(answer.from_service_worker for answer in scripts)  # the page's own, kept
+    # the page itself from the server while it answers (the kept shell would be marked)
+    assert any(answer.url == table.address for answer in answers)
+    assert not tab.evaluate("document.body.hasAttribute('data-offline')")
+    assert tab.evaluate("window.__violations") == []
+    assert errors == []
+    context.close()
+
+
+def test_no_answer_of_the_server_is_ever_kept(browser: Browser, table: Table) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    tab = open_table(context, table.address)
+    installed(tab)
+    answers: list[Response] = []
+    tab.on("response", lambda answer: answers.append(answer))
+    choose(tab, "Tri-Card Poker")
+    tap(tab, "ante", 2)
+    tab.click("#deal")
+    tab.click("[data-action=raise]")
+    expect(tab.locator("#message")).to_contain_text("Net")
+    tab.click("#history-toggle")
+    tab.wait_for_selector("#history li")
+    from_server = [answer for answer in answers if "/api/" in answer.url]
+    assert len(from_server) >= 4  # the table's, the deal, the decision, the history...
+    assert not [answer.url for answer in from_server if answer.from_service_worker]
+    kept = tab.evaluate(CACHED)
+    assert len(kept) == 1
+    urls = next(iter(kept.values()))
+    assert sorted(urls) == sorted(worker_files(tab))  # nothing added while playing
+    assert not [url for url in urls if url.startswith(("/api", "/ws", "/openapi"))]
+    context.close()
+
+
+def expect_offline(tab: Page) -> None:
+    expect(tab.locator("#offline-note")).to_have_text(OFFLINE)
+    expect(tab.locator("#offline-note")).to_be_visible()
+    expect(tab.locator("body")).to_have_attribute("data-offline", "")
+    assert tab.locator(".spot").count() == 0  # no table dealt: nothing came from the server
+    # nothing to press: the felt, the action bar and the header are inert
+    inert = tab.evaluate(
+        "['#deal', '#hint', '#logo', '#rules'].map((s) => "
+        "document.querySelector(s).closest('[inert]') !== null)"
+    )
+    assert inert == [True] * 4
+    tab.keyboard.press("d")
+    tab.keyboard.press("t")
+    assert tab.locator("dialog[open]").count() == 0
+
+
+def test_offline_the_page_opens_says_so_and_recovers(browser: Browser, table: Table) -> None:
+    context = browser.new_context(**PHONE)
+    tab = open_table(context, table.address)
+    installed(tab)
+    context.set_offline(True)
+    answer = tab.reload()
+    assert answer is not None
+    assert answer.from_service_worker  # the shell kept at install
+    expect_offline(tab)
+    audit = Axe().run(tab)
+    serious = [v for v in audit.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == [], [v["id"] for v in serious]
+    context.set_offline(False)  # the page starts again by itself
+    # (the worker's network may come back a moment after the page's: the page can load
+    # once more from the shell, and asks again within 5 s)
+    expect(tab.locator("body")).not_to_have_attribute("data-offline", "", timeout=20_000)
+    tab.wait_for_selector(".spot", timeout=15_000)
+    expect(tab.locator("#offline-note")).to_have_count(0)
+    context.close()
+
+
+def test_a_page_that_loses_the_network_says_so_until_it_is_back(
+    browser: Browser, table: Table
+) -> None:
+    context = browser.new_context(**PHONE)
+    tab = open_table(context, table.address)
+    context.set_offline(True)
+    expect(tab.locator("#offline-note")).to_have_text(OFFLINE)
+    assert tab.evaluate("document.getElementById('action-bar').inert")
+    assert tab.evaluate("document.getElementById('table').inert")
+    assert not tab.evaluate("document.querySelector('header').inert")  # the pay table still opens
+    note = tab.locator("#offline-note").bounding_box()
+    bar = tab.locator("#action-bar").bounding_box()
+    assert note is not None
+    assert bar is not None
+    assert 0 <= note["y"] < note["y"] + note["height"] <= bar["y"]
+    context.set_offline(False)
+    expect(tab.locator("#offline-note")).to_be_hidden()
+    assert not tab.evaluate("document.getElementById('action-bar').inert")
+    tap(tab, "ante")
+    tab.click("#deal")
+    expect(tab.locator("#message")).not_to_be_empty()
+    context.close()
+
+
+def test_a_server_that_went_away_and_came_back(browser: Browser, table: Table) -> None:
+    """The phone reaches nothing (the server stopped, the port closed): the kept shell
+    opens and says so; once the server answers again the page starts by itself."""
+    context = browser.new_context(**PHONE)
+    tab = open_table(context, table.address)
+    installed(tab)
+    table.stop()
+    try:
+        answer = tab.reload()
+        assert answer is not None
+        assert answer.from_service_worker
+        expect_offline(tab)
+        tab.wait_for_timeout(1000)
+        assert tab.locator(".spot").count() == 0
+    finally:
+        table.start()
+    tab.wait_for_selector(".spot", timeout=15_000)  # asked again every 5 s
+    expect(tab.locator("body")).not_to_have_attribute("data-offline", "")
+    context.close()
+
+
+def test_a_proxy_that_cannot_reach_the_server_gets_the_kept_page_too(
+    browser: Browser, table: Table
+) -> None:
+    """Behind a proxy the phone reaches the proxy, which answers 502 for a server that is
+    down: the kept shell, not the proxy's error page."""
+    context = browser.new_context(**PHONE)
+    tab = open_table(context, table.address)
+    installed(tab)
+    table.gateway_down = True
+    try:
+        answer = tab.reload()
+        assert answer is not None
+        assert answer.status == 200
+        expect_offline(tab)
+        tab.wait_for_timeout(6000)  # asked again once (502): still the kept page
+        expect_offline(tab)
+    finally:
+        table.gateway_down = False
+    tab.wait_for_selector(".spot", timeout=15_000)  # the proxy reaches it again
+    expect(tab.locator("body")).not_to_have_attribute("data-offline", "")
+    context.close()
+
+
+def test_a_new_install_replaces_the_cache(browser: Browser, table: Table, tmp_path: Path) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    tab = open_table(context, table.address)
+    installed(tab)
+    first = table.app.state.precache.version
+    assert list(tab.evaluate(CACHED)) == [f"riverboat-{first}"]
+    changed = tmp_path / "sw.js"  # another riverboat: its worker (so its version) differs
+    changed.write_text(WORKER.read_text() + "\n// the next release\n")
+    table.app.state.precache = precache(STATIC, changed)
+    second = table.app.state.precache.version
+    assert second != first
+    try:
+        replaced(tab, second)
+    finally:
+        table.app.state.precache = precache(STATIC)
+    context.close()
+
+
+def replaced(tab: Page, second: str) -> None:
+    tab.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    for _ in range(150):  # the new worker installs, activates and deletes the old cache
+        if list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]:
+            break
+        tab.wait_for_timeout(100)
+    assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]
+    assert tab.evaluate(ACTIVATED) == "activated"
+    tab.reload()
+    tab.wait_for_selector(".spot")
+    assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]
+
+
+def test_chromium_finds_the_table_installable(
+    browser: Browser, table: Table, tmp_path: Path
+) -> None:
+    """In a profile of its own (an incognito context, as Playwright's are, is never
+    installable): the manifest parses with no error and Chromium lists no reason the
+    table could not be installed."""
+    chromium = shutil.which("chromium")
+    assert chromium
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=chromium,
+        headless=True,
+        args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+    )
+    tab = open_table(context, table.address)
+    installed(tab)
+    devtools = context.new_cdp_session(tab)
+    manifest = devtools.send("Page.getAppManifest")
+    assert manifest["url"] == f"{table.address}static/manifest.webmanifest"
+    assert manifest["errors"] == []
+    parsed = manifest["manifest"]
+    assert (parsed["name"], parsed["display"], parsed["startUrl"]) == (
+        "riverboat",
+        "kStandalone",
+        table.address,
+    )
+    assert devtools.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    context.close()
+
+
+TOUCH = {"has_touch": True, "is_mobile": True}
+SCREENS: dict[str, dict[str, Any]] = {
+    "phone": {"viewport": {"width": 390, "height": 844}, **TOUCH},
+    "phone-sideways": {"viewport": {"width": 844, "height": 390}, **TOUCH},
+    "narrow": {"viewport": {"width": 320, "height": 640}, **TOUCH},
+    "desktop": {"viewport": {"width": 1440, "height": 900}},
+}
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_offline_page_fits_every_screen(browser: Browser, table: Table, screen: str) -> None:
+    """Wherever the page was scrolled, the note is in sight just above the action bar and
+    nothing scrolls sideways."""
+    context = browser.new_context(**SCREENS[screen])
+    tab = open_table(context, table.address)
+    installed(tab)
+    tab.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # kept over the reload
+    context.set_offline(True)
+    tab.reload()
+    expect(tab.locator("#offline-note")).to_be_visible()
+    width, height = SCREENS[screen]["viewport"]["width"], SCREENS[screen]["viewport"]["height"]
+    note = tab.locator("#offline-note").bounding_box()
+    bar = tab.locator("#action-bar").bounding_box()
+    assert note is not None
+    assert bar is not None
+    assert note["x"] >= 0
+    assert note["x"] + note["width"] <= width
+    assert note["y"] >= 0
+    assert note["y"] + note["height"] <= bar["y"] <= height
+    assert tab.evaluate("document.documentElement.scrollWidth") <= width
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / f"offline-{screen}.png"))
+    context.close()
