@@ -860,13 +860,33 @@ export interface components {
         /**
          * LobbyShoe
          * @description A shared Baccarat table's shoe as the lobby shows it: the cards left (None until
-         *     its first coup is dealt) and the coups dealt from it so far.
+         *     its first coup is dealt), the coups dealt from it so far and how many each side won.
          */
         LobbyShoe: {
             /** Cards Left */
             cards_left: number | null;
             /** Coups */
             coups: number;
+            /**
+             * Banker
+             * @description coups of this shoe the Banker won
+             */
+            banker: number;
+            /**
+             * Player
+             * @description coups of this shoe the Player won
+             */
+            player: number;
+            /**
+             * Tie
+             * @description coups of this shoe that were a tie
+             */
+            tie: number;
+            /**
+             * Last
+             * @description the last coup's winner: Banker, Player or Tie
+             */
+            last: string | null;
         };
         /**
          * LobbyTable
@@ -906,7 +926,17 @@ export interface components {
              * @description whether you are seated here
              */
             you: boolean;
+            /**
+             * Players
+             * @description the names of the players seated, in seat order
+             */
+            players?: string[];
             shoe?: components["schemas"]["LobbyShoe"] | null;
+            /**
+             * Big Road
+             * @description at a table with a shoe, its big road's last 20 columns, each entry at the table's own (column, row)
+             */
+            big_road?: components["schemas"]["BigRoadEntryView"][] | null;
         };
         /**
          * LobbyView
