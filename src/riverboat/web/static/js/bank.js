@@ -45,12 +45,20 @@ export const canRefill = () => state.balance !== null && topUp.below > 0 && stat
 export const stranded = () => state.balance !== null && state.games.length > 0 && state.game !== null &&
   state.balance < tableMinimum(info()) && !(state.round && state.round.status === "open");
 
-/** After a refusal for want of money: the refill offered in the status line, where the
- * service allows one. */
-export function offerRefill() {
-  if (!canRefill()) return;
-  const why = stranded() ? `${money(state.balance || 0)} cannot cover this table's ${money(tableMinimum(info()))} minimum` : `the balance is ${money(state.balance || 0)}`;
-  say(`Out of chips? ${why[0].toUpperCase()}${why.slice(1)}: Refill brings your play money back to ${money(topUp.to)}.`, "refusal");
+/**
+ * A refusal said in the status line and, where it is for want of money (`short`) and
+ * the service allows a top-up, the refill offered with it; a balance that cannot
+ * cover the table's minimum is said instead, with the offer.
+ * @param {string} refusal
+ * @param {boolean} [short]
+ */
+export function offerRefill(refusal, short = true) {
+  if (canRefill() && stranded()) {
+    say(`Out of chips? ${money(state.balance || 0)} cannot cover this table's ${money(tableMinimum(info()))} minimum: ` +
+      `Refill brings your play money back to ${money(topUp.to)}.`, "refusal");
+  } else if (canRefill() && short) {
+    say(`${refusal} Or Refill: your play money back to ${money(topUp.to)}.`, "refusal");
+  } else say(refusal, "refusal");
 }
 
 /** Refill: the service's top-up, back to its starting credit. */

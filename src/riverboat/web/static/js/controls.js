@@ -125,8 +125,7 @@ function drawChips() {
     button.classList.toggle("chip--short", short);
     button.onclick = () => {
       if (short) {
-        say(`The ${money(chip)} chip is more than the ${money(Math.max(0, free))} left beside the chips on the felt: choose a smaller one.`, "refusal");
-        offerRefill();
+        offerRefill(`The ${money(chip)} chip is more than the ${money(Math.max(0, free))} left beside the chips on the felt: choose a smaller one.`);
         return;
       }
       chipChosen(chip);

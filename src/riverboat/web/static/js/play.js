@@ -71,8 +71,7 @@ function chipRefusal(hold) {
 export function place(spot, hold) {
   const refused = chipRefusal(hold);
   if (refused) {
-    say(refused, "refusal");
-    if (!hold && state.balance !== null) offerRefill();
+    offerRefill(refused, !hold && !roundOpen() && !state.busy);
     return Promise.resolve();
   }
   resultPassed();
@@ -166,8 +165,7 @@ export async function deal(replay) {
   const wagers = replay ? state.last[tableKey()] : state.wagers;
   const total = wagers ? Object.values(wagers).reduce((sum, cents) => sum + cents, 0) : 0;
   if (state.balance !== null && total > state.balance) {
-    say(`The wagers come to ${money(total)} and the balance is ${money(state.balance)}: take chips off with Undo or Clear, or Refill.`, "refusal");
-    offerRefill();
+    offerRefill(`The wagers come to ${money(total)} and the balance is ${money(state.balance)}: take chips off with Undo or Clear.`);
     return;
   }
   resultPassed();
@@ -185,9 +183,8 @@ export async function deal(replay) {
         ? await api(`/api/games/${state.game}/replay`, { client_seed, idempotency_key: crypto.randomUUID() })
         : await api("/api/rounds", { game: state.game, wagers: state.wagers, second: blindWagers(state.wagers), client_seed, idempotency_key: crypto.randomUUID() });
     } catch (error) {
-      say(/** @type {Error} */ (error).message, "refusal");
+      offerRefill(/** @type {Error} */ (error).message, false);
       cue("refused");
-      offerRefill();
     }
     if (tableKey() !== table || !round) return;
     // the round must deal from the commitment shown and, unless a shoe deals on from
