@@ -6,18 +6,26 @@
 // settled(round) is what a finished round sets off: its sound (win, big win, loss or
 // push) and, for a win, the celebration, once the dealt cards have landed.
 import { $ } from "./state.js";
+/** @typedef {import("./state.js").RoundView} RoundView */
 import { cue } from "./sound.js";
 import { pace, reducedMotion } from "./settings.js";
 
-/** Each celebration shown: its amount and whether it was big (for tests). */
+/** Each celebration shown: its amount and whether it was big (for tests).
+ * @type {{ amount: number, big: boolean }[]} */
 export const celebrations = [];
 
 // a win of this many times the round's stakes or more is a big win
 export const BIG_WIN = 4;
 const LIFE = { normal: 1100, big: 1700 };  // ms at normal speed
 
-/** Celebrate `amount` (cents won) over the element `over`; returns the layer, or null
- * when reduced motion is asked for or the element is not on screen. */
+/**
+ * Celebrate `amount` (cents won) over the element `over`; returns the layer, or null
+ * when reduced motion is asked for or the element is not on screen.
+ * @param {HTMLElement | null} over
+ * @param {number} amount
+ * @param {{ big?: boolean }} [options] a big win: more coins, for longer
+ * @returns {HTMLDivElement | null}
+ */
 export function celebrate(over, amount, { big = false } = {}) {
   if (reducedMotion() || !over) return null;
   const box = over.getBoundingClientRect();
@@ -56,18 +64,22 @@ export function celebrate(over, amount, { big = false } = {}) {
   return layer;
 }
 
+/** The round's stakes in all (cents). @param {RoundView} round @returns {number} */
 const staked = (round) => Object.values(round.stakes || round.wagers || {}).reduce((sum, cents) => sum + cents, 0);
 
 /** A finished round's sound and, for a win, its celebration over the banner. A void
- * round, or a coup watched without a bet (no net), sets off nothing. */
+ * round, or a coup watched without a bet (no net), sets off nothing.
+ * @param {RoundView | null | undefined} round
+ */
 export function settled(round) {
   if (!round || round.status !== "settled" || round.net === null || round.net === undefined) return;
-  const big = round.net > 0 && round.net >= BIG_WIN * Math.max(1, staked(round));
-  const name = round.net > 0 ? (big ? "bigwin" : "win") : round.net < 0 ? "loss" : "push";
+  const net = round.net;  // a round is never changed once received
+  const big = net > 0 && net >= BIG_WIN * Math.max(1, staked(round));
+  const name = net > 0 ? (big ? "bigwin" : "win") : net < 0 ? "loss" : "push";
   // after the cards' slide (none under reduced motion); the banner is drawn by then
   setTimeout(() => {
     cue(name);
     const banner = $("banner");
-    if (round.net > 0 && !banner.hidden && banner.dataset.round === String(round.id)) celebrate(banner, round.net, { big });
+    if (net > 0 && !banner.hidden && banner.dataset.round === String(round.id)) celebrate(banner, net, { big });
   }, reducedMotion() ? 0 : 420 * pace());
 }

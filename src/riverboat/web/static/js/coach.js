@@ -44,6 +44,11 @@ function renderTally() {
 
 // a decision function that, with the coach on, asks for its verdict once it is answered
 // (a refused decision leaves the round open and is not weighed)
+/** @typedef {(action: string, amount: number | null) => Promise<void>} Decide */
+/**
+ * @param {Decide} decide
+ * @returns {Decide}
+ */
 export function coached(decide) {
   return async (action, amount) => {
     const round = state.round, table = tableKey();

@@ -5,7 +5,18 @@
 // The classes are also kept on their own, as one string, for js/early.js: a classic
 // script in <head> that puts them on <html> before the table first paints (a module
 // such as this one runs only once the page is parsed).
-import { $ } from "./state.js";
+import { $, $button, $dialog, $input } from "./state.js";
+
+/**
+ * The player's settings.
+ * @typedef {object} Settings
+ * @property {boolean} sound
+ * @property {number} volume 0 to 100
+ * @property {boolean} haptics
+ * @property {"normal" | "fast"} pace
+ * @property {"system" | "reduce"} motion
+ * @property {"red" | "blue" | "green"} back
+ */
 
 const KEY = "riverboat-settings", LOOK = "riverboat-look";
 
@@ -17,33 +28,44 @@ const CHOICES = {
   motion: ["system", "reduce"],
   back: ["red", "blue", "green"],
 };
+/** @type {Settings} */
 const DEFAULTS = { sound: true, volume: 60, haptics: true, pace: "normal", motion: "system", back: "red" };
 
 /** The settings now: read from storage at once, a bad or missing value its default. */
 export const settings = read(stored());
 
+/** @returns {string | null} */
 function stored() {
   try {
     return localStorage.getItem(KEY);
   } catch { return null; }  // storage refused: the defaults
 }
 
-/** Settings from their stored JSON: anything unknown or out of range is the default. */
+/**
+ * Settings from their stored JSON: anything unknown or out of range is the default.
+ * @param {string | null} text
+ * @returns {Settings}
+ */
 export function read(text) {
+  /** @type {Record<string, unknown>} */
   let stored = {};
   try {
     stored = JSON.parse(text || "{}") || {};
   } catch { /* a damaged entry: the defaults */ }
   const chosen = { ...DEFAULTS };
   for (const [name, values] of Object.entries(CHOICES)) {
-    if (values.includes(stored[name])) chosen[name] = stored[name];
+    if (/** @type {readonly unknown[]} */ (values).includes(stored[name])) /** @type {Record<string, unknown>} */ (chosen)[name] = stored[name];
   }
   const volume = Number(stored.volume);
   if (Number.isInteger(volume) && volume >= 0 && volume <= 100) chosen.volume = volume;
   return chosen;
 }
 
-/** The classes on <html> that carry the settings to the CSS. */
+/**
+ * The classes on <html> that carry the settings to the CSS.
+ * @param {Settings} [chosen]
+ * @returns {string[]}
+ */
 export function lookClasses(chosen = settings) {
   const classes = [];
   if (chosen.pace === "fast") classes.push("pace-fast");
@@ -60,10 +82,15 @@ export function applySettings() {
   root.classList.add(...lookClasses());
 }
 
+/** @type {((settings: Settings) => void)[]} */
 const listeners = [];
-/** Calls `listener(settings)` after every change (sound.js follows the volume). */
+/**
+ * Calls `listener(settings)` after every change (sound.js follows the volume).
+ * @param {(settings: Settings) => void} listener
+ */
 export function onSettings(listener) { listeners.push(listener); }
 
+/** @param {Partial<Settings>} change settings to change (checked, as stored ones are) */
 export function changeSettings(change) {
   Object.assign(settings, read(JSON.stringify({ ...settings, ...change })));
   try {
@@ -88,14 +115,14 @@ export const canVibrate = () => typeof navigator.vibrate === "function";
 // the controls are named for the setting they change (data-setting), radios by value
 function drawPanel() {
   const panel = $("settings");
-  for (const input of panel.querySelectorAll("[data-setting]")) {
-    const value = settings[input.dataset.setting];
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-setting]"))) {
+    const value = settings[/** @type {keyof Settings} */ (input.dataset.setting)];
     if (input.type === "checkbox") input.checked = value === true;
     else if (input.type === "radio") input.checked = input.value === value;
     else input.value = String(value);
   }
-  $("settings-volume").disabled = !settings.sound;
-  $("settings-try").disabled = !settings.sound;
+  $input("settings-volume").disabled = !settings.sound;
+  $button("settings-try").disabled = !settings.sound;
   $("settings-volume-said").textContent = `${settings.volume}%`;
   $("settings-haptics-note").textContent = canVibrate()
     ? "On a phone that has it: a tap for a chip, a buzz for a win."
@@ -107,8 +134,8 @@ function drawPanel() {
 
 function bindPanel() {
   const panel = $("settings");
-  for (const input of panel.querySelectorAll("[data-setting]")) {
-    const name = input.dataset.setting;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-setting]"))) {
+    const name = /** @type {keyof Settings} */ (input.dataset.setting);
     input.addEventListener(input.type === "range" ? "input" : "change", () => {
       if (input.type === "checkbox") changeSettings({ [name]: input.checked });
       else if (input.type === "range") changeSettings({ [name]: Number(input.value) });
@@ -120,9 +147,9 @@ function bindPanel() {
 
 /** The settings dialog, its controls showing the settings now. */
 export function openSettings() {
-  if ($("tables").open) $("tables").close();
+  if ($dialog("tables").open) $dialog("tables").close();
   drawPanel();
-  if (!$("settings").open) $("settings").showModal();
+  if (!$dialog("settings").open) $dialog("settings").showModal();
 }
 
 export function setupSettings() {
@@ -134,6 +161,6 @@ export function setupSettings() {
     if (!document.activeElement || document.activeElement === document.body) $("logo").focus();
   });
   window.matchMedia("(prefers-reduced-motion: reduce)").addEventListener("change", () => {
-    if ($("settings").open) drawPanel();
+    if ($dialog("settings").open) drawPanel();
   });
 }

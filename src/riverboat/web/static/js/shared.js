@@ -97,9 +97,10 @@ function renderSeats() {
   const shoe = table.shoe && table.shoe.cards_left ? ` · ${table.shoe.cards_left} cards left in the shoe` : "";
   // the commitment shortened, so the line never breaks inside it on a phone; the
   // fairness drawer (v) shows it in full, with Copy
-  const line = $("table-line");
-  line.textContent = `commitment SHA-256 ${table.commitment.slice(0, 8)}…${shoe}`;
-  line.title = `commitment ${table.commitment}`;
+  // (none when the next deal could not be made: its database was out of reach)
+  const line = $("table-line"), commitment = table.commitment;
+  line.textContent = commitment ? `commitment SHA-256 ${commitment.slice(0, 8)}…${shoe}` : `commitment pending${shoe}`;
+  line.title = commitment ? `commitment ${commitment}` : "";
   // the clock sits in the action bar, in view beside Bet and the decisions
   const closes = Date.now() + (table.seconds_left || 0) * 1000;
   const tick = () => {

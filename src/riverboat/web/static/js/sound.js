@@ -13,14 +13,23 @@ import { canVibrate, onSettings, pace, settings } from "./settings.js";
 export const CUES = ["deal", "card", "chip", "win", "bigwin", "loss", "push", "refused"];
 
 /** The cues whose sound was scheduled, and those that vibrated, in order (for tests
- * and the curious: nothing on `window`). `voices` counts the audio nodes started. */
-export const played = [], buzzed = [];
+ * and the curious: nothing on `window`). `voices` counts the audio nodes started.
+ * @type {string[]} */
+export const played = [];
+/** @type {string[]} */
+export const buzzed = [];
 export const counts = { voices: 0 };
 
 // a short tap for a chip, a double buzz for a win; a loss barely at all
+/** @type {Record<string, number | number[]>} */
 const BUZZ = { deal: 12, chip: 8, win: [20, 40, 20], bigwin: [30, 40, 30, 40, 90], loss: 25, push: 10, refused: [40, 30, 40] };
 
-let context = null, master = null, hiss = null;
+/** @type {AudioContext | null} */
+let context = null;
+/** @type {GainNode | null} */
+let master = null;
+/** @type {AudioBuffer | null} */
+let hiss = null;
 
 const level = () => (settings.volume / 100) ** 2 * 0.9;  // the slider heard as even steps
 
@@ -28,7 +37,7 @@ const level = () => (settings.volume / 100) ** 2 * 0.9;  // the slider heard as 
 function unlock() {
   if (!settings.sound) return;
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext || /** @type {Window & { webkitAudioContext?: typeof AudioContext }} */ (window).webkitAudioContext;
     if (!Context) return;
     context = new Context();
     master = context.createGain();
@@ -44,15 +53,28 @@ for (const kind of ["pointerdown", "keydown", "touchend"]) {
 }
 onSettings(() => {
   unlock();  // sound turned on: the change is a gesture of its own
-  if (master) master.gain.setTargetAtTime(level(), context.currentTime, 0.02);
+  if (master) master.gain.setTargetAtTime(level(), /** @type {AudioContext} */ (context).currentTime, 0.02);
 });
 
 /** The AudioContext's state ("running", "suspended"), or "none" before any gesture. */
 export const audioState = () => (context ? context.state : "none");
 
 // ------------------------------------------------------------------ voices
-// a note: an oscillator with a quick attack and an exponential fall
+// (each called only from cue, once the context and its master gain are made)
+/** @typedef {{ type?: OscillatorType, gain?: number, glide?: number | null }} ToneOptions */
+
+/** @returns {[AudioContext, GainNode]} */
+const made = () => [/** @type {AudioContext} */ (context), /** @type {GainNode} */ (master)];
+
+/**
+ * A note: an oscillator with a quick attack and an exponential fall.
+ * @param {number} at when, on the context's clock (seconds)
+ * @param {number} frequency Hz
+ * @param {number} length seconds
+ * @param {ToneOptions} [options]
+ */
 function tone(at, frequency, length, { type = "triangle", gain = 0.3, glide = null } = {}) {
+  const [context, master] = made();
   const osc = context.createOscillator(), env = context.createGain();
   osc.type = type;
   osc.frequency.setValueAtTime(frequency, at);
@@ -67,8 +89,14 @@ function tone(at, frequency, length, { type = "triangle", gain = 0.3, glide = nu
   counts.voices += 1;
 }
 
-// a burst of noise through a band-pass filter: a card sliding, the click of a chip
+/**
+ * A burst of noise through a band-pass filter: a card sliding, the click of a chip.
+ * @param {number} at when, on the context's clock (seconds)
+ * @param {number} length seconds
+ * @param {{ from?: number, to?: number, q?: number, gain?: number }} [options] the band's sweep (Hz), its Q, the peak gain
+ */
 function noise(at, length, { from = 4000, to = 1200, q = 1.2, gain = 0.4 } = {}) {
+  const [context, master] = made();
   if (!hiss) {
     hiss = context.createBuffer(1, Math.round(context.sampleRate * 0.5), context.sampleRate);
     const samples = hiss.getChannelData(0);
@@ -90,15 +118,29 @@ function noise(at, length, { from = 4000, to = 1200, q = 1.2, gain = 0.4 } = {})
   counts.voices += 1;
 }
 
+/** @param {number} at */
 const card = (at) => noise(at, 0.09, { from: 5200, to: 1400, gain: 0.5 });
+/**
+ * @param {number} at
+ * @param {number} [pitch]
+ */
 const chip = (at, pitch = 1) => {
   noise(at, 0.03, { from: 6000 * pitch, to: 4000 * pitch, q: 4, gain: 0.35 });
   tone(at, 2900 * pitch, 0.06, { type: "sine", gain: 0.12 });
   tone(at + 0.03, 3700 * pitch, 0.05, { type: "sine", gain: 0.08 });
 };
+/**
+ * Notes one after another, `step` seconds apart (0: a chord).
+ * @param {number} at
+ * @param {number[]} frequencies
+ * @param {number} step seconds between notes
+ * @param {number} length
+ * @param {ToneOptions} [options]
+ */
 const notes = (at, frequencies, step, length, options) =>
   frequencies.forEach((frequency, i) => tone(at + i * step, frequency, length, options));
 
+/** @type {Record<string, (at: number) => void>} */
 const VOICES = {
   deal: (at) => { for (let i = 0; i < 4; i++) card(at + i * 0.07 * pace()); },
   card,
@@ -119,7 +161,10 @@ const VOICES = {
 
 /** Play the cue `name` (one of CUES) as the settings allow: its vibration, where the
  * device has one and it is on, and its sound once a gesture has let sound start.
- * Says whether the sound was scheduled. */
+ * Says whether the sound was scheduled.
+ * @param {string} name
+ * @returns {boolean}
+ */
 export function cue(name) {
   if (!CUES.includes(name)) throw new Error(`unknown cue ${JSON.stringify(name)}: one of ${CUES.join(", ")}`);
   if (settings.haptics && canVibrate() && BUZZ[name]) {
