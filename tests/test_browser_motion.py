@@ -398,14 +398,16 @@ def test_reduced_motion_chosen_in_the_settings_does_the_same(open_tab: Opener) -
     assert page.locator(".celebration").count() == 0
 
 
-HOLD = """() => new MutationObserver((changes) => changes.forEach((change) => {
+HOLD = """() => (window.holding = new MutationObserver((changes) => changes.forEach((change) => {
   for (const node of change.addedNodes) {
     if (!node.classList || !node.classList.contains('celebration')) continue;
     node.getAnimations({ subtree: true }).forEach((a) => a.pause());
   }
-})).observe(document.body, { childList: true })"""
-LET_GO = """() => document.querySelectorAll('.celebration')
-  .forEach((layer) => layer.getAnimations({ subtree: true }).forEach((a) => a.play()))"""
+}))).observe(document.body, { childList: true })"""
+# the hold let go: the held celebration plays on, and a later one (the next coup may
+# win too) is not held
+LET_GO = """() => { window.holding.disconnect(); document.querySelectorAll('.celebration')
+  .forEach((layer) => layer.getAnimations({ subtree: true }).forEach((a) => a.play())); }"""
 
 
 def test_the_celebration_lets_the_next_tap_through(open_tab: Opener) -> None:
