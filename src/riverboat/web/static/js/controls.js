@@ -8,11 +8,16 @@ import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
 import { describeTable, loadLobby, lobbyTable, miniRoad, sharedTables, watchLobby } from "./lobby.js";
 
+/** @typedef {import("./state.js").GameInfo} GameInfo */
+/** A table in the menu: its game, and false (one's own) or the shared table's id. @typedef {[GameInfo, string | false]} MenuTable */
+
 // the key of each decision the server offers, as at the terminal table; an action with
 // no key here takes its first letter. Of two amounts (Crazy 4's Play with aces) the
 // decision's key takes the smaller and `m` the largest.
+/** @type {Record<string, string>} */
 export const DECISION_KEYS = { fold: "f", play: "p", buy: "b", raise: "r" };
 export const LARGEST_KEY = "m";
+/** @param {string} action @returns {string} */
 export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
 
 export function renderGames() {
@@ -22,17 +27,22 @@ export function renderGames() {
 
 // the tables: each game's own table, then the lobby's shared ones (``shared`` is the
 // table's id); a table in the menu says what it is and its limits
-export const tables = () => [...state.games.map((g) => [g, false]), ...sharedTables()];
-export const tableTitle = (game, shared) => (shared ? `${(lobbyTable(shared) || {}).name || game.title} · shared` : game.title);
+/** @returns {MenuTable[]} */
+export const tables = () => [...state.games.map((g) => /** @type {MenuTable} */ ([g, false])), ...sharedTables()];
+/** @param {GameInfo} game @param {string | boolean} shared false, or a shared table's id */
+export const tableTitle = (game, shared) => (shared ? `${lobbyTable(/** @type {string} */ (shared))?.name || game.title} · shared` : game.title);
 
+/** @param {GameInfo} game */
 function limits(game) {
   const low = Math.min(...game.wagers.map((w) => w.minimum)), high = Math.max(...game.wagers.map((w) => w.maximum));
   return `Limits ${money(low)} to ${money(high)}`;
 }
 
 // a table's key in the menu: the game, and a shared table's id
+/** @param {GameInfo} game @param {string | false} shared */
 const menuKey = (game, shared) => (shared ? `${game.game}:${shared}` : game.game);
 
+/** @param {GameInfo} game @param {string | false} shared @param {number} number */
 function tableButton(game, shared, number) {
   const button = document.createElement("button");
   button.type = "button";
@@ -43,20 +53,21 @@ function tableButton(game, shared, number) {
   button.setAttribute("aria-describedby", `table-${number}-about`);
   button.innerHTML = `<span class="table-title" id="table-${number}"></span><span id="table-${number}-about"></span>` +
     (number <= 9 ? `<kbd class="table-key" aria-hidden="true">${number}</kbd>` : "");
-  button.querySelector(".table-title").textContent = tableTitle(game, shared);
+  /** @type {HTMLElement} */ (button.querySelector(".table-title")).textContent = tableTitle(game, shared);
   describe(button, game, shared, number);
   button.onclick = () => {
     $dialog("tables").close();
-    on.select(game.game, shared);
+    if (on.select) on.select(game.game, shared);
   };
   return button;
 }
 
 // what a table is, in lines: its kind, then its limits (a shared table: its seats, who
 // sits there and its shoe, with the shoe's big road in miniature under the lines)
+/** @param {HTMLElement} button @param {GameInfo} game @param {string | false} shared @param {number} number */
 function describe(button, game, shared, number) {
   const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
-  const about = button.querySelector(`#table-${number}-about`);
+  const about = /** @type {HTMLElement} */ (button.querySelector(`#table-${number}-about`));
   const first = document.createElement("span");
   first.className = "table-kind";
   first.textContent = kind;
@@ -83,7 +94,7 @@ function drawGames() {
 // in progress keeps its button); other tables, the menu drawn again
 function redrawTables() {
   if (!$dialog("tables").open) return;
-  const listed = tables(), buttons = [...$("games").children];
+  const listed = tables(), buttons = /** @type {HTMLElement[]} */ ([...$("games").children]);
   const same = listed.length === buttons.length &&
     listed.every(([game, shared], i) => buttons[i].dataset.table === menuKey(game, shared));
   if (!same) keepFocus($("games"), "table", drawGames);
@@ -95,7 +106,7 @@ function redrawTables() {
 export function openTables() {
   drawGames();
   $dialog("tables").showModal();
-  const current = $("games").querySelector("[aria-current=true]");
+  const current = /** @type {HTMLElement | null} */ ($("games").querySelector("[aria-current=true]"));
   if (current) current.focus();
   loadLobby().then(redrawTables);
   watchLobby(redrawTables);
@@ -165,8 +176,9 @@ export function renderChoices() {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.action = choice.action;
-      button.dataset.key = choice.maximum > choice.minimum && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
-      button.setAttribute("aria-keyshortcuts", button.dataset.key);
+      const key = choice.maximum > choice.minimum && amount === choice.maximum ? LARGEST_KEY : decisionKey(choice.action);
+      button.dataset.key = key;
+      button.setAttribute("aria-keyshortcuts", key);
       button.textContent = amount ? `${choice.label} ${money(amount)}` : choice.label;
       const sent = choice.maximum > choice.minimum ? amount : null;
       button.onclick = () => { if (on.decide) on.decide(choice.action, sent); };

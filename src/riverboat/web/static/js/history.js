@@ -14,14 +14,17 @@ import { coupInWords, handsAfter, linesInWords, outcome, settlement } from "./re
 import { handsHtml } from "./minicards.js";
 import { openReplay } from "./replay.js";
 
-/** @typedef {import("../../typing/api").SchemaExportedRound} ExportedRound */
+/** A round of /api/history, its record's events in their shapes. @typedef {import("./record.js").PastRound} PastRound */
+/** @typedef {import("./record.js").Position} Position */
+/** @typedef {import("./replay.js").RecordedRound} RecordedRound */
+/** @typedef {import("./verify.js").RevealedRound} RevealedRound */
 /** @typedef {import("../../typing/api").SchemaCreditView} CreditView */
 
 const PAGE = 20;
 /**
  * What the drawer lists, newest first: the rounds (by id), the credits (by id), and
  * whether the server has older ones of each.
- * @type {{ rounds: ExportedRound[], credits: CreditView[], more: boolean, moreCredits: boolean }}
+ * @type {{ rounds: PastRound[], credits: CreditView[], more: boolean, moreCredits: boolean }}
  */
 export const history = { rounds: [], credits: [], more: true, moreCredits: false };
 
@@ -46,7 +49,7 @@ const when = (text) => new Date(/[Zz]|[+-]\d\d:?\d\d$/.test(text) ? text : `${te
 const timeHtml = (date) =>
   `<time datetime="${date.toISOString()}">${date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}</time>`;
 
-/** @param {ExportedRound} r */
+/** @param {PastRound} r */
 function fairnessHtml(r) {
   const seed = r.server_seed
     ? `<dt>Seed</dt><dd><code class="hash">${hashHtml(r.server_seed)}</code></dd><dt>Client seed</dt><dd><code>${escape(r.client_seed)}</code></dd><dt>Nonce</dt><dd>${r.nonce}</dd>`
@@ -55,12 +58,12 @@ function fairnessHtml(r) {
     (r.server_seed ? `<button type="button" class="verify" data-round="${r.id}">Verify</button> <span class="verdict" role="status"></span>` : "") + "</details>";
 }
 
-/** @param {ExportedRound} r */
+/** @param {PastRound} r */
 function rowHtml(r) {
   const game = gameOf(r.game);
   const title = game ? `${game.title}${r.shared ? " · shared" : ""}` : r.game;
   const events = r.record ? r.record.events : [];
-  /** @type {{ lines: unknown }[]} */
+  /** @type {Position[]} */
   const positions = game ? settlement(game, events) : [];
   const lines = r.status === "void" ? "Void: every wager returned" : r.status === "open" ? "In play" :
     [game ? coupInWords(game, r) : "", ...positions.map((p) => linesInWords(p.lines))].filter(Boolean).join(" · ");
@@ -72,17 +75,18 @@ function rowHtml(r) {
     `<div class="row-actions">${r.record && game ? `<button type="button" class="replay-round" data-round="${r.id}">Replay</button>` : ""}${fairnessHtml(r)}</div></li>`;
 }
 
-/** @param {HTMLElement} row @param {ExportedRound} r */
+/** @param {HTMLElement} row @param {PastRound} r */
 function bindRow(row, r) {
+  // a row has Replay only for a round with its record, Verify only once its seed is shown
   const replay = /** @type {HTMLButtonElement | null} */ (row.querySelector(".replay-round"));
-  if (replay) replay.onclick = () => openReplay(r);
+  if (replay) replay.onclick = () => openReplay(/** @type {RecordedRound} */ (r));
   const button = /** @type {HTMLButtonElement | null} */ (row.querySelector(".verify"));
   if (!button) return;
   const verdict = /** @type {HTMLElement} */ (button.nextElementSibling);
   button.onclick = async () => {
     button.disabled = true;
     try {
-      verdict.textContent = await verifyRound(r);
+      verdict.textContent = await verifyRound(/** @type {RevealedRound} */ (r));
     } catch (error) {
       verdict.textContent = /** @type {Error} */ (error).message;
     } finally { button.disabled = false; }
@@ -98,10 +102,10 @@ function element(html) {
 
 // a row as markup made once per round and state: a row whose round has not changed is
 // kept as it is (an open Fairness, a verdict), so a refresh never pulls it away
-/** @param {ExportedRound} r */
+/** @param {PastRound} r */
 const signature = (r) => `${r.status}:${r.net}:${r.server_seed}`;
 
-/** @param {ExportedRound} r @returns {HTMLElement} */
+/** @param {PastRound} r @returns {HTMLElement} */
 function rowFor(r) {
   const old = /** @type {HTMLElement | null} */ ($("rounds").querySelector(`li[data-round="${r.id}"]`));
   if (old && old.dataset.signature === signature(r)) return old;
@@ -147,7 +151,7 @@ function rows() {
 }
 
 /** The rows shown: `rounds` and `credits` merged with those already listed.
- * @param {ExportedRound[]} rounds @param {CreditView[]} [credits] */
+ * @param {PastRound[]} rounds @param {CreditView[]} [credits] */
 function drawRows(rounds, credits = []) {
   drawer();
   const byId = new Map([...history.rounds, ...rounds].map((r) => [r.id, r]));
@@ -175,7 +179,7 @@ export async function loadHistory() {
   $("rounds").setAttribute("aria-busy", String(++loading > 0));  // rows may still come in at the top
   try {
     const [rounds, credits] = await Promise.all([
-      /** @type {Promise<ExportedRound[]>} */ (api(`/api/history?limit=${PAGE}`)), newestCredits()]);
+      /** @type {Promise<PastRound[]>} */ (api(`/api/history?limit=${PAGE}`)), newestCredits()]);
     // the rounds listed carry on from this page only if it reaches back to the newest of them
     const newest = history.rounds.length ? history.rounds[0].id : 0;
     const joins = rounds.length < PAGE || rounds.some((r) => r.id <= newest);
@@ -203,11 +207,11 @@ async function loadMore() {
   const button = $button("history-more");
   button.disabled = true;
   try {
-    /** @type {ExportedRound[]} */
+    /** @type {PastRound[]} */
     let older = [];
     if (history.more) {
-      older = (/** @type {ExportedRound[]} */ (await api(`/api/history?limit=${PAGE}&before=${oldest}`))).filter((r) => r.id < oldest && !shown.has(r.id));
-      if (!older.length) older = (/** @type {ExportedRound[]} */ (await api(`/api/history?limit=${shown.size + PAGE}`))).filter((r) => r.id < oldest && !shown.has(r.id));
+      older = (/** @type {PastRound[]} */ (await api(`/api/history?limit=${PAGE}&before=${oldest}`))).filter((r) => r.id < oldest && !shown.has(r.id));
+      if (!older.length) older = (/** @type {PastRound[]} */ (await api(`/api/history?limit=${shown.size + PAGE}`))).filter((r) => r.id < oldest && !shown.has(r.id));
       history.more = older.length >= PAGE;
     }
     /** @type {CreditView[]} */

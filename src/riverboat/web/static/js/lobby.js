@@ -5,8 +5,21 @@
 // seat: every seat faces the same dealer or coup), and choosing another table leaves
 // this one. The list is fetched again while the menu is open, so seats stay current.
 import { api } from "./api.js";
-import { $, gameOf, state } from "./state.js";
+import { $dialog, gameOf, state } from "./state.js";
 import { lobbyLoaded } from "./actions.js";
+
+/** @typedef {import("./state.js").GameInfo} GameInfo */
+/** @typedef {import("../../typing/api").SchemaBigRoadEntryView} BigRoadEntryView */
+/**
+ * A shared table's shoe in the lobby, with its wins by side and its last coup's winner
+ * (the server's LobbyShoe).
+ * @typedef {import("../../typing/api").SchemaLobbyShoe & { banker: number, player: number, tie: number, last: string | null }} LobbyShoe
+ */
+/**
+ * A shared table in the lobby, with who sits there and its big road's newest columns
+ * (the server's LobbyTable).
+ * @typedef {Omit<import("./state.js").LobbyTable, "shoe"> & { players?: string[], shoe?: LobbyShoe | null, big_road?: BigRoadEntryView[] | null }} LobbyTable
+ */
 
 const REFRESH_MS = 3000;
 
@@ -19,12 +32,15 @@ export async function loadLobby() {
   }
 }
 
-export const lobbyTable = (id) => state.lobby.find((table) => table.id === id);
+/** A lobby's table by its id. @param {string} id */
+export const lobbyTable = (id) => /** @type {LobbyTable | undefined} */ (state.lobby.find((table) => table.id === id));
 
 // the shared tables as the menu lists them: [game, table id]
-export const sharedTables = () => state.lobby.filter((t) => gameOf(t.game)).map((t) => [gameOf(t.game), t.id]);
+/** @returns {[GameInfo, string][]} */
+export const sharedTables = () => state.lobby.filter((t) => gameOf(t.game)).map((t) => /** @type {[GameInfo, string]} */ ([gameOf(t.game), t.id]));
 
 // a table's lines in the menu: what it plays, its seats and its shoe, in words
+/** @param {string} id @returns {string[]} */
 export function describeTable(id) {
   const table = lobbyTable(id);
   if (!table || table.seats === undefined) return ["Shared table: seats with other players, a clock"];
@@ -40,6 +56,7 @@ export function describeTable(id) {
 }
 
 // a shoe's wins by side in words, the words of its miniature road
+/** @param {LobbyShoe} shoe */
 export const shoeSummary = (shoe) =>
   `Banker ${shoe.banker}, Player ${shoe.player}, Tie ${shoe.tie}${shoe.last ? `; last: ${shoe.last}` : ""}`;
 
@@ -48,13 +65,14 @@ const MINI_COLUMNS = 20;  // the lobby sends a big road's newest 20 columns
 // a table's big road in miniature, for the eye (its words are the shoe's summary):
 // coloured rings at the cells the table's road gives them, its newest columns at the
 // right; null at a table without a shoe
+/** @param {string} id @returns {HTMLElement | null} */
 export function miniRoad(id) {
   const table = lobbyTable(id);
   if (!table || !table.big_road) return null;
   const road = document.createElement("span");
   road.className = "mini-road";
   road.setAttribute("aria-hidden", "true");
-  road.style.setProperty("--columns", MINI_COLUMNS);
+  road.style.setProperty("--columns", String(MINI_COLUMNS));
   const first = Math.max(0, 1 + Math.max(-1, ...table.big_road.map((entry) => entry.column)) - MINI_COLUMNS);
   for (const entry of table.big_road) {
     const ring = document.createElement("i");
@@ -66,9 +84,10 @@ export function miniRoad(id) {
 }
 
 // while the table menu is open, the lobby is fetched again every few seconds and redrawn
+/** @param {() => void} redraw */
 export function watchLobby(redraw) {
   const timer = setInterval(async () => {
-    if (!$("tables").open) { clearInterval(timer); return; }
+    if (!$dialog("tables").open) { clearInterval(timer); return; }
     await loadLobby();
     redraw();
   }, REFRESH_MS);

@@ -10,13 +10,28 @@
 import { $, info, money } from "./state.js";
 import { chipStackHtml } from "./chips-stack.js";
 
+/** @typedef {import("./state.js").TableSnapshot} TableSnapshot */
+/** @typedef {import("./state.js").Wagers} Wagers */
+/** @typedef {import("../../typing/api").SchemaSeatView} SeatView */
+/**
+ * @typedef {object} Company
+ * @property {Map<string, SeatView> | null} seen the seats last drawn, by number and name
+ * @property {number} closes when the clock runs out, in ms since the epoch
+ * @property {number} total the clock's whole time, in seconds
+ * @property {ReturnType<typeof setInterval> | null} ticker the clock's ticking
+ * @property {string[]} news the lines of news shown, newest first
+ * @property {string[]} telling the lines still to be told to the live region
+ * @property {ReturnType<typeof setTimeout> | null} told the telling's timer
+ */
+
 // what this module keeps between snapshots: the seats last drawn (to tell joins and
 // leaves), the clock's deadline, and the lines of news
+/** @returns {Company} */
 const fresh = () => ({ seen: null, closes: 0, total: 0, ticker: null, news: [], telling: [], told: null });
 const company = fresh();
 const NEWS_KEPT = 3;
 
-/** A table's snapshot: its seats around the felt, its clock, and who came and went. */
+/** A table's snapshot: its seats around the felt, its clock, and who came and went. @param {TableSnapshot} table */
 export function drawCompany(table) {
   drawSeats(table);
   drawClock(table);
@@ -25,8 +40,8 @@ export function drawCompany(table) {
 
 /** Leaving the table: its seats, clock and news go. */
 export function clearCompany() {
-  clearInterval(company.ticker);
-  clearTimeout(company.told);
+  clearInterval(company.ticker ?? undefined);
+  clearTimeout(company.told ?? undefined);
   Object.assign(company, fresh());
   $("seats").replaceChildren();
   $("seats").hidden = true;
@@ -37,13 +52,16 @@ export function clearCompany() {
 // ------------------------------------------------------------------ the seats
 // a line's short name on a seat's chips, from its label in the game's spec
 // ("Super Bonus": SB, "Tie": T); the whole label is in the seat's sentence
+/** @param {string} label */
 const short = (label) => label.split(/\s+/).map((word) => word[0]).join("").toUpperCase();
 
+/** @param {string} name */
 function lineLabel(name) {
   const line = (info().lines || []).find((l) => l.name === name) || info().wagers.find((w) => w.name === name);
   return line ? line.label : name;
 }
 
+/** @param {string} tag @param {string} [className] @param {string} [text] @returns {HTMLElement} */
 function element(tag, className, text) {
   const made = document.createElement(tag);
   if (className) made.className = className;
@@ -52,12 +70,14 @@ function element(tag, className, text) {
 }
 
 // the lines in the order the game's spec lists them (its felt's order), any other after
+/** @param {Wagers | null} wagers @returns {[string, number][]} */
 function ordered(wagers) {
   const order = (info().lines || info().wagers).map((line) => line.name);
-  const at = (name) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const at = (/** @type {string} */ name) => (order.includes(name) ? order.indexOf(name) : order.length);
   return Object.entries(wagers || {}).filter(([, amount]) => amount > 0).sort(([a], [b]) => at(a) - at(b));
 }
 
+/** @param {Wagers} wagers @param {boolean} blind */
 function betsElement(wagers, blind) {
   const bets = element("span", `seat__bets${blind ? " seat__bets--blind" : ""}`);
   if (blind) bets.append(element("span", "seat__blind", "Blind"));
@@ -71,11 +91,13 @@ function betsElement(wagers, blind) {
   return bets;
 }
 
+/** @param {Wagers} wagers */
 function betsInWords(wagers) {
   return ordered(wagers).map(([name, amount]) => `${lineLabel(name)} ${money(amount)}`).join(", ");
 }
 
 // where a seat stands in its round: a tick once decided (or bet), else what it waits on
+/** @param {SeatView} seat @param {string} phase @returns {[string, string]} */
 function progress(seat, phase) {
   if (phase === "deciding") {
     if (!seat.in_round) return ["out", "sitting out this hand"];
@@ -84,6 +106,7 @@ function progress(seat, phase) {
   return seat.wagers ? ["bet", "✓ bet"] : ["waiting", "no bet yet"];
 }
 
+/** @param {SeatView} seat @param {string} phase */
 function seatElement(seat, phase) {
   const [kind, words] = progress(seat, phase);
   const place = element("li", `seat seat--taken seat--${kind}${seat.you ? " seat--you" : ""}`);
@@ -107,6 +130,7 @@ function seatElement(seat, phase) {
   return place;
 }
 
+/** @param {number} number */
 function freeElement(number) {
   const place = element("li", "seat seat--free");
   place.dataset.seat = String(number);
@@ -117,6 +141,7 @@ function freeElement(number) {
   return place;
 }
 
+/** @param {TableSnapshot} table */
 function drawSeats(table) {
   const total = table.seats.length + table.seats_free;
   const byNumber = new Map(table.seats.map((seat) => [seat.seat, seat]));
@@ -126,6 +151,7 @@ function drawSeats(table) {
     while (byNumber.has(next)) next += 1;
     byNumber.set(next, { ...seat, seat: next });
   }
+  /** @type {HTMLElement[]} */
   const places = [];
   for (let number = 1; number <= Math.max(total, byNumber.size); number += 1) {
     const seat = byNumber.get(number);
@@ -143,8 +169,9 @@ function drawSeats(table) {
 // ------------------------------------------------------------------ the clock
 // the ring empties as the seconds run out; the seconds are in it, what they count to
 // beside it; the action bar's clock says the same in words
+/** @param {TableSnapshot} table */
 function drawClock(table) {
-  clearInterval(company.ticker);
+  clearInterval(company.ticker ?? undefined);
   const clock = $("table-clock");
   clock.hidden = table.phase === "closed";
   const running = table.seconds_left !== null && table.seconds_left !== undefined;
@@ -168,11 +195,13 @@ function drawClock(table) {
 // ------------------------------------------------------------------ comings and goings
 // told from one snapshot to the next: a name that appears sat down, one that is gone
 // left (the first snapshot at a table tells nothing: everyone was there already)
+/** @param {TableSnapshot} table */
 function tellComings(table) {
   const now = new Map(table.seats.map((seat) => [`${seat.seat}:${seat.name}`, seat]));
   const before = company.seen;
   company.seen = now;
   if (!before) return;
+  /** @type {string[]} */
   const lines = [];
   for (const [key, seat] of now) if (!before.has(key) && !seat.you) lines.push(`${seat.name} sat down`);
   for (const [key, seat] of before) if (!now.has(key) && !seat.you) lines.push(`${seat.name} left`);
@@ -181,7 +210,7 @@ function tellComings(table) {
   $("seat-news").replaceChildren(...company.news.map((line, i) => element("span", i < lines.length ? "seat-news__new" : "", line)));
   // after the message line's own sentence, which reaches the live region 60 ms after it
   company.telling.push(...lines);
-  clearTimeout(company.told);
+  clearTimeout(company.told ?? undefined);
   company.told = setTimeout(() => {
     $("announce").textContent = `${company.telling.join(". ")}.`;
     company.telling = [];
