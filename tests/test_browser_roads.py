@@ -165,7 +165,7 @@ def test_the_roads_felt_cards_and_deal_share_the_screen(
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"roads-own-{width}x{height}.png"))
     choose(page, SHARED)
-    expect(page.locator("#seats")).to_contain_text("You")
+    expect(page.locator("#seats")).to_contain_text("(you)")  # seated: the seat names you
     expect(page.locator("#bead > span")).to_have_count(4)  # the shared shoe's, from its snapshot
     expect(page.locator("#table-line")).to_contain_text("commitment")
     _all_in_view(page, f"{name}, shared table")
@@ -264,7 +264,7 @@ def test_the_table_menu_shows_a_shared_shoes_miniature_road(
     # the players seated are named; the lobby is fetched again while the menu is open
     page.keyboard.press("Escape")
     choose(page, SHARED)
-    expect(page.locator("#seats")).to_contain_text("You")
+    expect(page.locator("#seats")).to_contain_text("(you)")  # seated: the seat names you
     page.click("#logo")
     expect(button).to_contain_text(re.compile(r"Seated: \S+"))
     page.keyboard.press("Escape")

@@ -11,10 +11,14 @@ const RETRY = 5000;
 
 // the parts of the page that play: the felt and the action bar; the header too on a page
 // that opened without its server, as none of its buttons has anything behind it then
-const playing = (all) => [document.getElementById("table"), document.getElementById("action-bar"),
-  ...(all ? [document.querySelector("header")] : [])].filter(Boolean);
+/** @param {boolean} all @returns {HTMLElement[]} */
+const playing = (all) => /** @type {HTMLElement[]} */ ([document.getElementById("table"), document.getElementById("action-bar"),
+  ...(all ? [document.querySelector("header")] : [])].filter(Boolean));
 
+/** @type {HTMLParagraphElement | null} the offline note, made once */
 let note = null;
+/** The note shown (`on`) or put away, and the playing parts inert while it shows.
+ * @param {boolean} on @param {boolean} [all] the header too */
 function showOffline(on, all = false) {
   if (!note) {
     note = document.createElement("p");
@@ -26,10 +30,11 @@ function showOffline(on, all = false) {
   }
   document.body.toggleAttribute("data-offline", on);
   for (const part of playing(all || on === false)) part.inert = on;
-  note.hidden = !on;
-  note.textContent = "";
+  const shown = note;
+  shown.hidden = !on;
+  shown.textContent = "";
   // the sentence set a moment after the note shows, so a screen reader reads it out
-  if (on) setTimeout(() => { if (!note.hidden) note.textContent = OFFLINE; }, 50);
+  if (on) setTimeout(() => { if (!shown.hidden) shown.textContent = OFFLINE; }, 50);
 }
 
 // the worker answered this page with the shell it kept (body data-offline): none of
@@ -61,7 +66,7 @@ function register() {
   navigator.serviceWorker.register("/sw.js").catch((error) => console.warn(`The table cannot be installed: ${error.message}`));
 }
 if ("serviceWorker" in navigator && window.isSecureContext) {
-  const idle = () => (window.requestIdleCallback ? requestIdleCallback(register, { timeout: 2000 }) : setTimeout(register, 500));
+  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(register, { timeout: 2000 }) : setTimeout(register, 500));
   if (document.readyState === "complete") idle();
   else window.addEventListener("load", idle, { once: true });
 }
