@@ -353,13 +353,13 @@ def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
         page.keyboard.press("l")
         page.keyboard.press("6")  # the second Crazy 4 table
         expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 2 · shared")
-        expect(page.locator("#seats")).to_contain_text("You")
+        expect(page.locator("#seats")).to_contain_text("(you)")
         page.keyboard.press("l")
         second = menu.locator("[data-table='crazy4:crazy4-2']")
         expect(second).to_contain_text("1 of 6 seats taken · 5 free · you sit here")
         page.keyboard.press("5")  # move to the first: the seat at the second is left
         expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 1 · shared")
-        expect(page.locator("#seats")).to_contain_text("You")
+        expect(page.locator("#seats")).to_contain_text("(you)")
         page.keyboard.press("l")
         expect(second).to_contain_text("0 of 6 seats taken")
         expect(menu.locator("[data-table='crazy4:crazy4-1']")).to_contain_text("you sit here")
