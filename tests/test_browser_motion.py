@@ -322,16 +322,17 @@ def test_vibration_where_there_is_one_and_its_switch(open_tab: Opener) -> None:
     buzzes = "(window.buzzes || []).length"
     before = page.evaluate(buzzes)
     _stake(page, "ante")
-    _until(page, lambda: page.evaluate(buzzes) == before + 1, "a chip's buzz")
+    _until(page, lambda: page.evaluate(buzzes) > before, "a chip's buzz")
     assert page.evaluate("window.buzzes.at(-1)") == 8  # a short tap
     assert page.evaluate(SOUND + "m.buzzed.at(-1))") == "chip"
     _settings(page)
     expect(page.locator("#settings-haptics-note")).to_contain_text("On a phone that has it")
     page.locator("#settings-haptics").uncheck()
     _close_settings(page)
+    buzzed = page.evaluate(buzzes)
     _stake(page, "ante")
     page.wait_for_timeout(200)
-    assert page.evaluate(buzzes) == before + 1  # no more
+    assert page.evaluate(buzzes) == buzzed  # no more
     assert "chip" in _played(page)[-1:]  # the sound is its own switch
 
 
