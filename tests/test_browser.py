@@ -574,6 +574,7 @@ def test_a_deal_key_pressed_before_the_commitment_shows_is_said_to_be_early(
     page.keyboard.press("Enter")
     expect(page.locator("[data-spot=ante] strong")).to_have_text("$5")
     expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    page.wait_for_load_state("networkidle")  # the table's own commitment is in, not held
     held: list[Route] = []
     page.route("**/commitment", lambda route: held.append(route))  # the next one waits
     page.keyboard.press("f")  # nothing open: F decides nothing
