@@ -241,17 +241,25 @@ def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
     return "won" if mine > dealer else "lost" if mine < dealer else "tied"
 
 
+#: a hand with the cards a decision dealt to it (the rabbit), by its card count: its best five
+_WITH_DRAWN: dict[int, Callable[[list[Card]], int]] = {6: evaluate6}
+
+
 def _hand_value(
     game_round: Round[Any], hand: str, visible: Mapping[str, Sequence[Card]]
 ) -> int | None:
-    """A visible poker hand's value in its game's evaluator; Rabbit Hunter's ``player``
-    with the rabbit once bought (its best five of six); None for the rabbit alone."""
-    evaluator = _POKER[game_round.game][0]
-    if game_round.game == "rabbit-hunter" and hand == "player" and "rabbit" in visible:
-        return _value(evaluate6, [*visible[hand], *visible["rabbit"]])
-    if hand == "rabbit" and game_round.game == "rabbit-hunter":
+    """A visible poker hand's value in its game's evaluator. A hand a decision deals
+    (the spec's ``dealt_on``) counts with the first hand, not alone: the first hand's
+    value takes it in once it shows (the best five of six), and its own is None."""
+    drawn = [spec.name for spec in game_round.spec.hands if spec.dealt_on]
+    if hand in drawn:
         return None
-    return _value(evaluator, visible[hand])
+    extra = [card for name in drawn if name in visible for card in visible[name]]
+    if extra and hand == game_round.spec.hands[0].name:
+        cards = [*visible[hand], *extra]
+        evaluator = _WITH_DRAWN.get(len(cards))
+        return _value(evaluator, cards) if evaluator else None
+    return _value(_POKER[game_round.game][0], visible[hand])
 
 
 def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int | None:
