@@ -10,7 +10,7 @@ import { $, $input, escape, say, state, tableKey } from "./state.js";
 import { verdictGiven } from "./actions.js";
 
 const SWITCH = "riverboat-coach", TALLY = "riverboat-coach-session";
-const tally = JSON.parse(sessionStorage.getItem(TALLY) || "null") || { decisions: 0, best: 0, cents: 0, antes: 0 };
+const tally = JSON.parse(sessionStorage.getItem(TALLY) || "null") || { decisions: 0, best: 0, cents: 0 };
 
 export const coaching = () => localStorage.getItem(SWITCH) === "on";
 
@@ -61,7 +61,7 @@ export function coached(decide) {
       const verdict = await api(`/api/rounds/${round.id}/coach?${query}`);
       Object.assign(tally, {
         decisions: tally.decisions + 1, best: tally.best + (verdict.best ? 1 : 0),
-        cents: tally.cents + verdict.ev_cost_cents, antes: tally.antes + verdict.ev_cost,
+        cents: tally.cents + verdict.ev_cost_cents,
       });
       sessionStorage.setItem(TALLY, JSON.stringify(tally));
       if (tableKey() === table) verdictGiven({ table, round: round.id, best: verdict.best, text: verdict.text, details: verdict.details || "" });

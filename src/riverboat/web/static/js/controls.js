@@ -1,6 +1,6 @@
 // The controls: the table menu (a dialog), the chip tray, Deal and Quick Replay, the decisions the
 // server offers, and which of them can be pressed now.
-import { $, $button, $dialog, info, layout, money, onTheFelt, say, state, tableKey } from "./state.js";
+import { $, $button, $dialog, info, layout, money, onTheFelt, state, tableKey } from "./state.js";
 import { chipChosen } from "./actions.js";
 import { chipFaceHtml } from "./chips-stack.js";
 import { offerRefill } from "./bank.js";

@@ -1,7 +1,7 @@
 // riverboat's table in the browser: the wiring. Choosing a table, and the page's
 // buttons bound to what they do; the parts live in the modules beside this one.
 import { api } from "./api.js";
-import { $, $button, $dialog, $input, gameOf, info, say, state, store } from "./state.js";
+import { $, $button, $dialog, gameOf, info, say, state, store } from "./state.js";
 import { chipChosen, commitmentShown, gamesLoaded, roundShown, tableChosen } from "./actions.js";
 import { on } from "./felt.js";
 import { decisionKey, focusAfterDeal, openTables, toggleTray } from "./controls.js";

@@ -1,7 +1,6 @@
 // The page's drawers: a modal <dialog> made here and appended to the body (no markup in
 // index.html), with a heading, a Close button and a body; a full-screen sheet on phones.
 // Its `hidden` attribute follows whether it is open, so the page's keys can ask.
-import { $ } from "./state.js";
 
 // the dialog `id`, made once
 /** @param {string} id @param {string} title @returns {HTMLDialogElement} */
