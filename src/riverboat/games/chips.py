@@ -34,6 +34,27 @@ def _spot(spots: tuple[Spot, ...], name: str) -> Spot:
     )
 
 
+def _placed(wagers: Mapping[str, Cents], spots: tuple[Spot, ...]) -> dict[str, Cents]:
+    """The wagers on the table's spots, every spot named: a name that is no spot, or an
+    amount below zero, is refused (the wagers come from a client).
+
+    >>> from riverboat.games.tri_card import TriCardRules
+    >>> _placed({"ante": -500}, (TriCardRules().ante,))
+    Traceback (most recent call last):
+    ...
+    riverboat.errors.IllegalAction: the Ante holds -$5: a wager is 0 or more
+    """
+    for name in wagers:
+        _spot(spots, name)
+    placed = {spot.name: wagers.get(spot.name, 0) for spot in spots}
+    for spot in spots:
+        if placed[spot.name] < 0:
+            raise IllegalAction(
+                f"the {spot.label} holds {format_money(placed[spot.name])}: a wager is 0 or more"
+            )
+    return placed
+
+
 def _follow(spots: tuple[Spot, ...], wagers: dict[str, Cents]) -> dict[str, Cents]:
     """Spots tied to another (``equal_to``) follow it: a placed or required one
     takes its amount (R1 "a placed Bonus follows it", C1)."""
@@ -56,7 +77,7 @@ def tap(
     spot = _spot(spots, name)
     if chip <= 0:
         raise IllegalAction(f"a chip is worth a positive amount, not {format_money(chip)}")
-    placed = {s.name: wagers.get(s.name, 0) for s in spots}
+    placed = _placed(wagers, spots)
     current = placed[name]
     if spot.equal_to:
         leader = placed[spot.equal_to]
@@ -75,7 +96,7 @@ def hold(wagers: Mapping[str, Cents], name: str, spots: Iterable[Spot]) -> dict[
     """Pressing and holding spot ``name`` resets it to zero (R2); spots tied to it follow."""
     spots = tuple(spots)
     _spot(spots, name)
-    placed = {s.name: wagers.get(s.name, 0) for s in spots}
+    placed = _placed(wagers, spots)
     placed[name] = 0
     for spot in spots:
         if spot.equal_to == name:
@@ -96,7 +117,7 @@ def double(wagers: Mapping[str, Cents], spots: Iterable[Spot]) -> dict[str, Cent
     riverboat.errors.IllegalAction: Double would put the Pair Plus at $120: its maximum is $100
     """
     spots = tuple(spots)
-    placed = {s.name: wagers.get(s.name, 0) for s in spots}
+    placed = _placed(wagers, spots)
     if not any(placed.values()):
         raise IllegalAction("there is nothing to double: place a chip first")
     for spot in spots:
