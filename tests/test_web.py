@@ -103,6 +103,14 @@ def test_double_doubles_every_wager_or_names_the_spot_past_its_maximum_r1(
     assert past.json()["error"] == "Double would put the Pair Plus at $120: its maximum is $100"
     nothing = client.post("/api/chips/double", json={"game": "tri-card", "wagers": {}})
     assert nothing.json()["error"] == "there is nothing to double: place a chip first"
+    negative = {"game": "tri-card", "wagers": {"ante": -500}}
+    assert client.post("/api/chips/double", json=negative).json()["error"] == (
+        "the Ante holds -$5: a wager is 0 or more"
+    )
+    unknown = {"game": "tri-card", "wagers": {"raise": 500}}
+    assert client.post("/api/chips/double", json=unknown).json()["error"].startswith(
+        "there is no raise spot"
+    )
     cents = client.post("/api/chips/double", json={"game": "tri-card", "wagers": {"ante": "500"}})
     assert cents.status_code == 422  # money is whole cents, never a string
 
