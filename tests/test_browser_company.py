@@ -82,7 +82,25 @@ def audit(tab: Page, where: str) -> None:
 
 
 def no_sideways_scroll(tab: Page, width: int) -> None:
-    assert tab.evaluate("document.documentElement.scrollWidth") <= width
+    """Nothing on the page reaches past ``width`` once the deal's motion is over (a card
+    slides in from the right of its place); what does is named."""
+    for _ in range(60):
+        moving = tab.evaluate(
+            """() => document.getAnimations().filter((a) => a.playState === "running"
+              && a.effect.getComputedTiming().endTime !== Infinity).length"""
+        )
+        if not moving:
+            break
+        tab.wait_for_timeout(50)
+    wide = tab.evaluate("document.documentElement.scrollWidth")
+    past = tab.evaluate(
+        """(width) => [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > width + 0.5 && e.checkVisibility())
+        .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} `
+          + `${Math.round(e.getBoundingClientRect().right)}px`)""",
+        width,
+    )
+    assert wide <= width, past
 
 
 def clock_in_view(tab: Page, size: tuple[int, int]) -> None:
@@ -249,5 +267,19 @@ def test_a_table_of_three_photographed(company_server: str, browser: Browser) ->
         tab.screenshot(path=str(SHOTS / f"company-three-{size}-seats.png"))
         no_sideways_scroll(tab, int(size.split("x")[0]))
     audit(carol, "a table of three at 1440")
+    # the lobby's live miniature of the table: a dot for each of its six seats, the
+    # three taken with their players' initials, ann's and bob's ringed as bet
+    carol.click("#logo")
+    table = carol.locator("#games [data-table^='crazy4:']").filter(has_text="you sit here")
+    dots = table.locator(".mini-seats i")
+    expect(dots).to_have_count(6)
+    expect(table.locator(".mini-seats")).to_have_attribute("aria-hidden", "true")
+    expect(table.locator(".mini-seats i.taken")).to_have_text(["A", "B", "C"])  # seats 1, 2, 3
+    expect(table.locator(".mini-seats i.bet")).to_have_text(["A", "B"])
+    expect(table.locator(".mini-seats i.you")).to_have_text(["C"])
+    expect(table).to_contain_text(re.compile(r"Now: betting, next deal in \d+ s"))
+    audit(carol, "the table menu with a table's seats in miniature")
+    carol.screenshot(path=str(SHOTS / "company-lobby-1440x900.png"))
+    carol.keyboard.press("Escape")
     for tab in (ann, bob, carol):
         tab.context.close()

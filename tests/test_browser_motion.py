@@ -127,6 +127,21 @@ def _coup_won(page: Page, tries: int = 40) -> Round:
     raise AssertionError(f"no Player win in {tries} coups")
 
 
+def _coup_won_heard(page: Page, tries: int = 40) -> list[str]:
+    """Like `_coup_won`, but each coup's result is heard before the next is dealt (a result
+    is cued after its cards, so quick coups would overlap): the cues of the winning coup."""
+    for _ in range(tries):
+        before = len(_played(page))
+        round_ = _deal(page)
+        won = round_["net"] > 0
+        results = {"win", "bigwin"} if won else {"loss", "push"}  # a Tie pushes the Player
+        heard = lambda results=results, before=before: bool(results & set(_played(page)[before:]))  # noqa: E731
+        _until(page, heard, "the coup's result cue")
+        if won:
+            return _played(page)[before:]
+    raise AssertionError(f"no Player win in {tries} coups")
+
+
 def _settings(page: Page) -> None:
     """The settings dialog, opened by its key."""
     page.locator("body").focus()
@@ -288,11 +303,11 @@ def test_a_chip_a_deal_a_refusal_and_a_settled_round_play_their_cues(open_tab: O
     # a win: Baccarat on the Player until it wins
     _fresh(page, "Baccarat")
     _stake(page, "player")
-    _coup_won(page)
-    _until(page, lambda: _played(page)[-1] in ("win", "bigwin"), "a win's cue")
-    # the winning coup's deal came before its win (an earlier coup's loss, cued a moment
-    # after its cards, may fall between them on a slow machine)
-    assert "deal" in _played(page)[-3:-1]
+    heard = _coup_won_heard(page)
+    # the winning coup's own cues: its deal, then its win, and no other coup's result
+    assert heard[0] == "deal", heard
+    assert heard[-1] in ("win", "bigwin"), heard
+    assert not {"loss", "push"} & set(heard), heard
     # with the sound off, none at all
     _settings(page)
     page.locator("#settings-sound").uncheck()

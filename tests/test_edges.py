@@ -457,7 +457,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         ("net", lambda v: v + 100_000),
         ("status", lambda v: "void"),
         ("winner", lambda v: "Tie" if v != "Tie" else "Player"),
-        ("totals", lambda v: [9, 9]),
+        ("totals", lambda v: [9, 9] if v != [9, 9] else [8, 8]),  # never the coup's own
         ("game", lambda v: "tri-card"),
     ],
 )
@@ -465,6 +465,7 @@ def test_a_tampered_field_fails_verify_by_name(
     exported: dict[str, Any], field: str, forged: Any
 ) -> None:
     tampered = {**exported, field: forged(exported[field])}
+    assert tampered[field] != exported[field]  # a forgery changes what it forges
     problems = verify_round(tampered)
     assert problems, f"a forged {field} verified"
     assert any(p.startswith(f"{field}: ") or field in p for p in problems), problems

@@ -252,6 +252,11 @@ def test_the_lobby_shows_a_shoes_big_road_counts_and_who_sits(client: TestClient
     assert mini["players"] == ["ann", "bob"]
     assert crazy["players"] == ["bob"]
     assert seen["crazy4-2"]["players"] == []
+    # the live miniature's seats are the table's own, as everyone seated sees them
+    assert [(s["seat"], s["name"]) for s in crazy["seated"]] == [(1, "bob")]
+    assert [s["name"] for s in mini["seated"]] == ["ann", "bob"]
+    assert seen["crazy4-2"]["seated"] == []
+    assert mini["seconds_left"] is None or mini["seconds_left"] >= 0
     assert crazy["big_road"] is None
     text = json.dumps(lobby(client, ann))
     for secret in ("seed", "commitment", '"cards"', "server", "totals", "hand"):

@@ -298,6 +298,8 @@ def _table_view(table: SharedTable, player: int | None) -> LobbyTable:
         phase=snapshot.phase,
         you=any(seat.you for seat in snapshot.seats),
         players=[seat.name for seat in snapshot.seats],
+        seated=snapshot.seats,
+        seconds_left=snapshot.seconds_left,
         shoe=None if shoe is None else _shoe_view(shoe),
         big_road=None if shoe is None else _newest_columns(shoe.roads.big_road),
     )

@@ -674,6 +674,14 @@ class LobbyTable(_View):
     players: list[str] = Field(
         default_factory=list, description="the names of the players seated, in seat order"
     )
+    seated: list[SeatView] = Field(
+        default_factory=list,
+        description="the seats taken, as everyone at the table sees them (place, name, "
+        "chips by line, bet or decided; never a card), for the lobby's live miniature",
+    )
+    seconds_left: float | None = Field(
+        default=None, description="the table's clock, as at the table; None: none runs"
+    )
     shoe: LobbyShoe | None = None
     big_road: list[BigRoadEntryView] | None = Field(
         default=None,

@@ -931,6 +931,16 @@ export interface components {
              * @description the names of the players seated, in seat order
              */
             players?: string[];
+            /**
+             * Seated
+             * @description the seats taken, as everyone at the table sees them (place, name, chips by line, bet or decided; never a card), for the lobby's live miniature
+             */
+            seated?: components["schemas"]["SeatView"][];
+            /**
+             * Seconds Left
+             * @description the table's clock, as at the table; None: none runs
+             */
+            seconds_left?: number | null;
             shoe?: components["schemas"]["LobbyShoe"] | null;
             /**
              * Big Road
@@ -1229,6 +1239,49 @@ export interface components {
              */
             hand_outcome: ("won" | "lost" | "tied" | "folded" | "not_qualified" | "no_play") | null;
         };
+        /**
+         * SeatView
+         * @description A seat as everyone at the table sees it: its place, its name, its chips by line
+         *     and whether it has decided; never anyone's cards, nor what a decision was.
+         */
+        SeatView: {
+            /**
+             * Seat
+             * @description the seat's place around the table, 1 to the table's seats, kept while its player sits
+             */
+            seat: number;
+            /**
+             * Name
+             * @description the player's account name, as they chose it
+             */
+            name: string;
+            /** You */
+            you: boolean;
+            /** Staked */
+            staked: number | null;
+            /** Second */
+            second: boolean;
+            /** In Round */
+            in_round: boolean;
+            /** Decided */
+            decided: boolean;
+            /**
+             * Wagers
+             * @description the first position's chips by line in cents (lines with none left out): the round's while it plays, else the next deal's; None before a bet
+             * @default null
+             */
+            wagers: {
+                [key: string]: number;
+            } | null;
+            /**
+             * Second Wagers
+             * @description the same for a blind second position, its 1x Play included (C8); None: there is none
+             * @default null
+             */
+            second_wagers: {
+                [key: string]: number;
+            } | null;
+        };
         /** ShoeEnded */
         ShoeEnded: {
             /** Ended */
@@ -1372,49 +1425,6 @@ export interface components {
             round: components["schemas"]["RoundView"];
         };
         /**
-         * SeatView
-         * @description A seat as everyone at the table sees it: its place, its name, its chips by line
-         *     and whether it has decided; never anyone's cards, nor what a decision was.
-         */
-        SeatView: {
-            /**
-             * Seat
-             * @description the seat's place around the table, 1 to the table's seats, kept while its player sits
-             */
-            seat: number;
-            /**
-             * Name
-             * @description the player's account name, as they chose it
-             */
-            name: string;
-            /** You */
-            you: boolean;
-            /** Staked */
-            staked: number | null;
-            /** Second */
-            second: boolean;
-            /** In Round */
-            in_round: boolean;
-            /** Decided */
-            decided: boolean;
-            /**
-             * Wagers
-             * @description the first position's chips by line in cents (lines with none left out): the round's while it plays, else the next deal's; None before a bet
-             * @default null
-             */
-            wagers: {
-                [key: string]: number;
-            } | null;
-            /**
-             * Second Wagers
-             * @description the same for a blind second position, its 1x Play included (C8); None: there is none
-             * @default null
-             */
-            second_wagers: {
-                [key: string]: number;
-            } | null;
-        };
-        /**
          * ShoeView
          * @description A shared Baccarat shoe: the cards left, its coups' winners (the road) and the
          *     roads drawn from them, empty again at a new shoe.
@@ -1550,6 +1560,7 @@ export type SchemaRoadsView = components['schemas']['RoadsView'];
 export type SchemaRoundRecord = components['schemas']['RoundRecord'];
 export type SchemaRoundRequest = components['schemas']['RoundRequest'];
 export type SchemaRoundView = components['schemas']['RoundView'];
+export type SchemaSeatView = components['schemas']['SeatView'];
 export type SchemaShoeEnded = components['schemas']['ShoeEnded'];
 export type SchemaShoeInfo = components['schemas']['ShoeInfo'];
 export type SchemaSpotInfo = components['schemas']['SpotInfo'];
@@ -1559,7 +1570,6 @@ export type SchemaDealtMessage = components['schemas']['DealtMessage'];
 export type SchemaDecidedMessage = components['schemas']['DecidedMessage'];
 export type SchemaErrorMessage = components['schemas']['ErrorMessage'];
 export type SchemaResultMessage = components['schemas']['ResultMessage'];
-export type SchemaSeatView = components['schemas']['SeatView'];
 export type SchemaShoeView = components['schemas']['ShoeView'];
 export type SchemaTableSnapshot = components['schemas']['TableSnapshot'];
 export type SchemaTableMessage = components['schemas']['TableMessage'];

@@ -6,7 +6,7 @@ import { chipFaceHtml } from "./chips-stack.js";
 import { offerRefill } from "./bank.js";
 import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
-import { describeTable, loadLobby, lobbyTable, miniRoad, sharedTables, watchLobby } from "./lobby.js";
+import { describeTable, loadLobby, lobbyTable, miniRoad, miniSeats, sharedTables, watchLobby } from "./lobby.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** A table in the menu: its game, and false (one's own) or the shared table's id. @typedef {[GameInfo, string | false]} MenuTable */
@@ -63,7 +63,8 @@ function tableButton(game, shared, number) {
 }
 
 // what a table is, in lines: its kind, then its limits (a shared table: its seats, who
-// sits there and its shoe, with the shoe's big road in miniature under the lines)
+// sits there, what it is doing and its shoe, with its seats and the shoe's big road in
+// miniature under the lines)
 /** @param {HTMLElement} button @param {GameInfo} game @param {string | false} shared @param {number} number */
 function describe(button, game, shared, number) {
   const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
@@ -78,11 +79,12 @@ function describe(button, game, shared, number) {
     part.textContent = line;
     about.append(document.createElement("br"), part);
   }
-  const road = shared ? miniRoad(shared) : null;
-  const drawn = button.querySelector(".mini-road");
-  if (road && drawn) drawn.replaceWith(road);
-  else if (road) button.append(road);
-  else if (drawn) drawn.remove();
+  for (const [kind, made] of /** @type {[string, HTMLElement | null][]} */ ([["mini-seats", shared ? miniSeats(shared) : null], ["mini-road", shared ? miniRoad(shared) : null]])) {
+    const drawn = button.querySelector(`.${kind}`);
+    if (made && drawn) drawn.replaceWith(made);
+    else if (made) button.append(made);
+    else if (drawn) drawn.remove();
+  }
 }
 
 function drawGames() {

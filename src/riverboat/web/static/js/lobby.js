@@ -1,12 +1,14 @@
 // The lobby: the shared tables (GET /api/lobby), each with its name, rules variant,
-// limits, seats taken and free, the players seated and, at a table with a shoe, the
-// shoe's coups, cards left and wins by side, and its big road's newest columns. The
+// limits, seats taken and free, the players seated, what it is doing (its clock) and
+// its seats in miniature and, at a table with a shoe, the shoe's coups, cards left and
+// wins by side, and its big road's newest columns. The
 // table menu lists them after one's own tables; a tap sits at the table (the next free
 // seat: every seat faces the same dealer or coup), and choosing another table leaves
 // this one. The list is fetched again while the menu is open, so seats stay current.
 import { api } from "./api.js";
 import { $dialog, gameOf, state } from "./state.js";
 import { lobbyLoaded } from "./actions.js";
+import { progress } from "./seats.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** @typedef {import("../../typing/api").SchemaBigRoadEntryView} BigRoadEntryView */
@@ -18,7 +20,7 @@ import { lobbyLoaded } from "./actions.js";
 /**
  * A shared table in the lobby, with who sits there and its big road's newest columns
  * (the server's LobbyTable).
- * @typedef {Omit<import("./state.js").LobbyTable, "shoe"> & { players?: string[], shoe?: LobbyShoe | null, big_road?: BigRoadEntryView[] | null }} LobbyTable
+ * @typedef {Omit<import("./state.js").LobbyTable, "shoe"> & { players?: string[], seated?: import("../../typing/api").SchemaSeatView[], seconds_left?: number | null, shoe?: LobbyShoe | null, big_road?: BigRoadEntryView[] | null }} LobbyTable
  */
 
 const REFRESH_MS = 3000;
@@ -47,12 +49,26 @@ export function describeTable(id) {
   const lines = [`Shared table · ${table.title} (${table.variant})`, table.limits,
     `${table.seats_taken} of ${table.seats} seats taken · ${table.seats_free} free${table.you ? " · you sit here" : ""}`];
   if (table.players && table.players.length) lines.push(`Seated: ${table.players.join(", ")}`);
+  const now = tableNow(table);
+  if (now) lines.push(now);
   if (table.shoe) {
     const left = table.shoe.cards_left === null ? "a new shoe" : `${table.shoe.cards_left} cards left`;
     lines.push(`Shoe: ${table.shoe.coups} coups dealt · ${left}`);
     if (table.shoe.coups) lines.push(shoeSummary(table.shoe));
   }
   return lines;
+}
+
+// what the table is doing, in words: its clock to the next deal, its decisions, or
+// its wait for a first bet (a lobby of an older server sends no clock: nothing)
+/** @param {LobbyTable} table @returns {string | null} */
+function tableNow(table) {
+  if (table.seconds_left === undefined) return null;
+  const left = table.seconds_left === null ? null : Math.ceil(table.seconds_left);
+  if (table.phase === "closed") return "Now: closed until its last round is refunded";
+  if (table.phase === "deciding") return left === null ? "Now: a hand in play" : `Now: a hand in play, decisions close in ${left} s`;
+  if (left !== null) return `Now: betting, next deal in ${left} s`;
+  return table.seats_taken ? "Now: waiting for a first bet" : "Now: waiting for players";
 }
 
 // a shoe's wins by side in words, the words of its miniature road
@@ -81,6 +97,29 @@ export function miniRoad(id) {
     road.append(ring);
   }
   return road;
+}
+
+// a table's seats in miniature, for the eye (its words are the lines above): a dot
+// for each place, seat 1 at the right end as on the felt, a taken one with its
+// player's initial and whether they have bet or decided; null at a lobby of an older
+// server (no seats sent)
+/** @param {string} id @returns {HTMLElement | null} */
+export function miniSeats(id) {
+  const table = lobbyTable(id);
+  if (!table || !table.seated || !table.seats) return null;
+  const seats = document.createElement("span");
+  seats.className = "mini-seats";
+  seats.setAttribute("aria-hidden", "true");
+  const byNumber = new Map(table.seated.map((seat) => [seat.seat, seat]));
+  for (let number = 1; number <= Math.max(table.seats, ...byNumber.keys()); number += 1) {
+    const seat = byNumber.get(number), dot = document.createElement("i");
+    if (seat) {
+      dot.className = `taken ${progress(seat, table.phase)[0]}${seat.you ? " you" : ""}`;
+      dot.textContent = [...seat.name][0].toUpperCase();
+    } else dot.className = "free";
+    seats.append(dot);
+  }
+  return seats;
 }
 
 // while the table menu is open, the lobby is fetched again every few seconds and redrawn

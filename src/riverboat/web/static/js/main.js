@@ -9,7 +9,7 @@ import { openFairness, showCommitment } from "./fairness.js";
 import { refill, refreshBalance } from "./bank.js";
 import { hideHint, hint, payTable, showKeys, signIn } from "./overlays.js";
 import { loadHistory, toggleHistory } from "./history.js";
-import { joinTable, leaveTable } from "./shared.js";
+import { joinTable, leaveTable, setupSharedClock } from "./shared.js";
 import { clearAll, deal, decide, double, oneAtATime, place, undo } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 import { coached, setupCoach, toggleCoach } from "./coach.js";
@@ -142,6 +142,7 @@ async function start() {
   setupCoach();
   setupMessages();
   setupSettings();
+  setupSharedClock();
   gamesLoaded(await api("/api/games"));
   await loadLobby();
   const response = await fetch("/api/me");

@@ -98,7 +98,7 @@ function betsInWords(wagers) {
 
 // where a seat stands in its round: a tick once decided (or bet), else what it waits on
 /** @param {SeatView} seat @param {string} phase @returns {[string, string]} */
-function progress(seat, phase) {
+export function progress(seat, phase) {
   if (phase === "deciding") {
     if (!seat.in_round) return ["out", "sitting out this hand"];
     return seat.decided ? ["decided", "✓ decided"] : ["deciding", "deciding…"];

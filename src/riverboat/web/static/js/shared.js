@@ -30,6 +30,25 @@ export function joinTable(id) {
   };
 }
 
+/** The action bar's clock pill is the spare: it shows only while the felt's clock ring
+ * is off the screen (scrolled past, or under the header or the bar), so it never
+ * covers the seats at the felt's foot while the ring already counts in view. */
+export function setupSharedClock() {
+  const header = document.querySelector("header.topbar"), bar = $("action-bar");
+  const spare = (/** @type {boolean} */ ringInView) => $("clock").classList.toggle("clock--spare", ringInView);
+  let watching = /** @type {IntersectionObserver | null} */ (null);
+  const watch = () => {
+    if (watching) watching.disconnect();
+    const top = header ? header.getBoundingClientRect().height : 0, bottom = bar.getBoundingClientRect().height;
+    watching = new IntersectionObserver((entries) => spare(entries[entries.length - 1].isIntersecting), {
+      rootMargin: `-${Math.round(top)}px 0px -${Math.round(bottom)}px 0px`, threshold: 1,
+    });
+    watching.observe($("table-clock"));
+  };
+  watch();
+  addEventListener("resize", watch);  // the header and the bar change height with the width
+}
+
 export function leaveTable() {
   if (socket) { const closing = socket; socket = null; closing.close(); }
   tableSnapshot(null);
