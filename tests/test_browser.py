@@ -512,6 +512,38 @@ def test_tri_card_by_keyboard_alone(keyboard_page: Page) -> None:
     page.screenshot(path=str(SHOTS / "keyboard-tri-card.png"))
 
 
+@pytest.mark.parametrize("title", ["Rabbit Hunter", "Crazy 4 Poker"])
+def test_a_poker_game_by_keyboard_alone_to_its_result(keyboard_page: Page, title: str) -> None:
+    """Rabbit Hunter and Crazy 4 played to a result with keys only: the table's number,
+    Tab to the Ante, Enter for a chip, d to deal, then each decision by the key its
+    button shows (never Fold) until the hand is settled."""
+    page = keyboard_page
+    _key_to_table(page, title)
+    _tab_to(page, "ante")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-spot=ante] strong")).to_have_text("$5")
+    expect(page.locator("#fair-line")).to_contain_text("SHA-256")
+    page.keyboard.press("d")
+    decisions = page.locator("#choices button:not([data-action=fold])")
+    expect(decisions.first).to_be_enabled()
+    _announced(page, "Your decision")
+    # the focus is never on a decision, which a second key press would take
+    assert page.evaluate("document.activeElement.closest('#choices button')") is None
+    for _ in range(4):  # Rabbit Hunter: the rabbit, then Play; Crazy 4: Play
+        if not decisions.count():
+            break
+        key = decisions.first.get_attribute("data-key")
+        assert key
+        assert decisions.first.get_attribute("aria-keyshortcuts") == key
+        with page.expect_response(lambda r: r.request.method == "POST" and "/actions" in r.url):
+            page.keyboard.press(key)
+    expect(page.locator("#message")).to_contain_text("Net")
+    _announced(page, "Net")
+    page.wait_for_timeout(300)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"keyboard-{title.split()[0].lower()}.png"))
+
+
 def test_baccarat_by_keyboard_alone_and_a_refusal_announced(keyboard_page: Page) -> None:
     page = keyboard_page
     _key_to_table(page, "Baccarat")
