@@ -186,6 +186,34 @@ def test_the_audit_catches_a_tampered_running_balance(database_url: str) -> None
     ]
 
 
+def test_the_audit_reads_one_snapshot_while_a_round_settles_under_it(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round settled while the audit runs, between its reading the round's row (open)
+    and what the round's account holds: the audit sees the database as of its start,
+    and is clean (READ COMMITTED saw 'holds 0 cents, expected 500' on PostgreSQL)."""
+    from riverboat.table import audit as auditing
+
+    service = TableService(database_url)
+    me = service.local_player()
+    opened = service.start_round(me, "tri-card", {"ante": 500})
+    assert opened.status == "open"
+    settled: list[int] = []
+    resume = auditing.resume
+
+    def settling_under_the_audit(row: RoundRow) -> Any:
+        if row.id == opened.id and not settled:
+            assert service.act(me, opened.id, "fold").status == "settled"  # another connection
+            settled.append(row.id)
+        return resume(row)
+
+    monkeypatch.setattr(auditing, "resume", settling_under_the_audit)
+    assert service.audit() == []
+    assert settled == [opened.id]  # the round did settle while the audit read
+    monkeypatch.undo()
+    assert service.audit() == []  # and as of now too, settled
+
+
 # ------------------------------------------------------------------------- history
 def _replayed(service: TableService, player: int) -> list[dict[str, Any]]:
     """Every round of the player's as the replaying export gives it, newest first."""

@@ -4,14 +4,14 @@ that never reached their player's first decision (G7)."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.ledger import Ledger, player_account, round_account
 from riverboat.table.rounds import Rounds, resume
 
-__all__ = ["Audit"]
+__all__ = ["Audit", "snapshot"]
 
 
 class Audit:
@@ -55,7 +55,7 @@ class Audit:
         """Re-settle every stored round and check the ledger and the players' running
         balances; the problems found."""
         problems = []
-        with Session(self.ledger.engine) as session:
+        with Session(snapshot(self.ledger.engine)) as session:
             problems += _balance_problems(session)
             for row in session.scalars(select(RoundRow).order_by(RoundRow.id)).all():
                 problems += _round_problems(session, row)
@@ -66,6 +66,21 @@ class Audit:
             ).all()
             problems += [f"transaction {t}: entries sum to {s}, not 0" for t, s in unbalanced]
         return problems
+
+
+def snapshot(engine: Engine) -> Engine:
+    """What reads a live database as of one moment: on PostgreSQL a read-only
+    REPEATABLE READ transaction (its statements share one snapshot, where READ
+    COMMITTED would give each its own and see a round settle between two of them);
+    SQLite's deferred transaction already reads one snapshot of its WAL.
+
+    >>> from riverboat.store import connect
+    >>> snapshot(connect("sqlite://")).dialect.name
+    'sqlite'
+    """
+    if engine.dialect.name != "postgresql":
+        return engine
+    return engine.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
 
 
 def _balance_problems(session: Session) -> list[str]:
