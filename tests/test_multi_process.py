@@ -36,7 +36,7 @@ from websockets.typing import Origin
 
 from riverboat.store.models import Deal, LedgerEntry, RoundRow
 from riverboat.table.ledger import STARTING_CREDIT
-from riverboat.table.live_state import Fence, LeaseLostError, claim
+from riverboat.table.live_state import LeaseLostError, claim
 from riverboat.table.service import SharedCards, TableService
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import TableMessage
@@ -200,6 +200,7 @@ class Player:
 
     def seated(self, seats: int) -> None:
         """Wait until the table shows ``seats`` seats to this player."""
+
         def shown() -> bool:
             tables = [m for m in self.messages if m.get("type") == "table"]
             return bool(tables) and len(tables[-1]["seats"]) == seats
@@ -354,7 +355,7 @@ def test_a_deck_dealt_halfway_when_its_holder_stopped_is_void_and_refunded_g7(
 
     async def play() -> None:
         first = SharedTable(service, "crazy4", betting_seconds=60)
-        await first.take_over(Fence("crazy4", 1), claim(service.engine, Fence("crazy4", 1)))
+        await first.take_over(*claim(service.engine, "crazy4"))
         heard: list[TableMessage] = []
         await first.sit(ann, await _listen(heard))
         await first.sit(bob, await _listen(heard))
@@ -371,7 +372,7 @@ def test_a_deck_dealt_halfway_when_its_holder_stopped_is_void_and_refunded_g7(
         assert service.balance(ann) == STARTING_CREDIT - 1000
 
         second = SharedTable(service, "crazy4", betting_seconds=60)
-        await second.take_over(Fence("crazy4", 2), claim(service.engine, Fence("crazy4", 2)))
+        await second.take_over(*claim(service.engine, "crazy4"))
         assert service.balance(ann) == STARTING_CREDIT  # void and refunded
         assert second.deal is not None
         assert second.deal.id != deck
@@ -395,7 +396,7 @@ def test_a_coup_dealt_when_its_holder_stopped_is_taken_in_b1(tmp_path: Path) -> 
 
     async def play() -> None:
         first = SharedTable(service, "baccarat", betting_seconds=60)
-        await first.take_over(Fence("baccarat", 1), claim(service.engine, Fence("baccarat", 1)))
+        await first.take_over(*claim(service.engine, "baccarat"))
         await first.sit(ann, await _listen([]))
         await first.sit(bob, await _listen([]))
         await first.bet(ann, {"banker": 500}, client_seed="ann")
@@ -410,7 +411,7 @@ def test_a_coup_dealt_when_its_holder_stopped_is_taken_in_b1(tmp_path: Path) -> 
         )
 
         second = SharedTable(service, "baccarat", betting_seconds=60)
-        await second.take_over(Fence("baccarat", 2), claim(service.engine, Fence("baccarat", 2)))
+        await second.take_over(*claim(service.engine, "baccarat"))
         assert second.deal is not None
         assert second.deal.id == shoe
         assert second.next_place == after_one + len([c for h in dealt.cards.values() for c in h])

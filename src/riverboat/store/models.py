@@ -206,8 +206,8 @@ class SharedTableRow(Base):
     """A shared table's live state, written by the server process that runs its clock
     (:mod:`riverboat.table.live_state`), so another can take the table over.
 
-    ``token`` is the fencing token of the lease whose holder last wrote (or claimed)
-    the row: a write with a smaller token is refused. ``deadline`` is the pending
+    ``token`` is the fencing token of the last claim: each claim adds one and hands it
+    to its holder, and a write with any other token is refused. ``deadline`` is the pending
     step's time (seconds since the epoch), ``state`` the seats, bets, decisions and
     the shoe's progress (JSON).
     """

@@ -4,14 +4,14 @@ that never reached their player's first decision (G7)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.ledger import Ledger, player_account, round_account
 from riverboat.table.rounds import Rounds, resume
 
-__all__ = ["Audit", "snapshot"]
+__all__ = ["Audit", "one_snapshot"]
 
 
 class Audit:
@@ -55,7 +55,8 @@ class Audit:
         """Re-settle every stored round and check the ledger and the players' running
         balances; the problems found."""
         problems = []
-        with Session(snapshot(self.ledger.engine)) as session:
+        with Session(self.ledger.engine) as session:
+            one_snapshot(session)
             problems += _balance_problems(session)
             for row in session.scalars(select(RoundRow).order_by(RoundRow.id)).all():
                 problems += _round_problems(session, row)
@@ -68,19 +69,22 @@ class Audit:
         return problems
 
 
-def snapshot(engine: Engine) -> Engine:
-    """What reads a live database as of one moment: on PostgreSQL a read-only
-    REPEATABLE READ transaction (its statements share one snapshot, where READ
-    COMMITTED would give each its own and see a round settle between two of them);
-    SQLite's deferred transaction already reads one snapshot of its WAL.
+def one_snapshot(session: Session) -> Session:
+    """``session``, made to read the database as of one moment: on PostgreSQL its
+    transaction is read-only REPEATABLE READ, so its statements share one snapshot
+    (READ COMMITTED gives each its own, and would see a round settle between two of
+    them); SQLite's deferred transaction already reads one snapshot of its WAL. Set
+    by the transaction's first statement, not on the pooled connection (a pre-ping
+    leaves that in a transaction, where psycopg refuses to change it).
 
     >>> from riverboat.store import connect
-    >>> snapshot(connect("sqlite://")).dialect.name
-    'sqlite'
+    >>> with Session(connect("sqlite://")) as session:
+    ...     one_snapshot(session) is session
+    True
     """
-    if engine.dialect.name != "postgresql":
-        return engine
-    return engine.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+    return session
 
 
 def _balance_problems(session: Session) -> list[str]:

@@ -38,7 +38,7 @@ from riverboat.errors import Refusal, Unavailable
 from riverboat.rng import new_token
 from riverboat.table import live_state
 from riverboat.table.lease import Lease
-from riverboat.table.live_state import Fence, LeaseLostError
+from riverboat.table.live_state import LeaseLostError
 from riverboat.table.seats import SEND_SECONDS, Send
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
@@ -296,24 +296,24 @@ class RedisHub(Hub):
         key, lease = table_key(table), self._lease(table_key(table))
         while True:
             try:
-                token = await lease.take()
-                if token is not None:
-                    await self._hold(table, lease, token)
+                if await lease.take():
+                    await self._hold(table, lease)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 _log.warning("running the %s table failed: %s", key, error)
             await asyncio.sleep(self.lease_seconds / 8)
 
-    async def _hold(self, table: SharedTable, lease: Lease, token: int) -> None:
-        """Run the table with the lease's fencing token until the lease is lost."""
+    async def _hold(self, table: SharedTable, lease: Lease) -> None:
+        """Claim the table (its next fencing token, from the database) and run it until
+        the lease is lost."""
         key = table_key(table)
-        fence = Fence(key, token)
-        self.held[key], self.remotes[key] = token, {}
         loop = asyncio.get_running_loop()
         inbox: asyncio.Task[None] | None = None
         try:
-            stored = await asyncio.to_thread(live_state.claim, table.service.engine, fence)
+            fence, stored = await asyncio.to_thread(live_state.claim, table.service.engine, key)
+            token = fence.token
+            self.held[key], self.remotes[key] = token, {}
             await table.take_over(fence, stored)
             await self.redis.publish(
                 self._name(key, "holder"), json.dumps({"holder": self.process})

@@ -2,12 +2,12 @@
 
 The lease is a key set only if absent (``SET NX PX``) to the holder's name, for
 :attr:`Lease.seconds`; its holder renews it well before it runs out (every third of
-it) and hands it back when it stops. Each time a process takes the lease it draws
-a fencing token, one larger than the last (``INCR``), and every write of the
-table's state checks it (:mod:`riverboat.table.live_state`): a holder that paused
-past its lease writes nothing once its successor has claimed the table. A holder
-that stops renewing (killed, cut off) loses the table when the key expires, and
-the next process that asks takes it.
+it) and hands it back when it stops. The lease only says who should run the table;
+what makes a holder that paused past its lease harmless is the fencing token its
+claim of the table draws from the database (:func:`riverboat.table.live_state.claim`),
+never from Redis, whose counters start again from nothing when it restarts empty.
+A holder that stops renewing (killed, cut off) loses the table when the key expires,
+and the next process that asks takes it.
 """
 
 from __future__ import annotations
@@ -32,8 +32,7 @@ return 0
 
 
 class Lease:
-    """The lease ``key`` (and its fencing counter ``key:fence``) for ``holder``, on an
-    asyncio Redis client."""
+    """The lease ``key`` for ``holder``, on an asyncio Redis client."""
 
     def __init__(self, redis: Any, key: str, holder: str, seconds: float = 4.0) -> None:
         self.redis, self.key, self.holder, self.seconds = redis, key, holder, seconds
@@ -42,11 +41,9 @@ class Lease:
     def _milliseconds(self) -> int:
         return max(1, round(self.seconds * 1000))
 
-    async def take(self) -> int | None:
-        """The lease's fencing token if this holder got it now, else None."""
-        if not await self.redis.set(self.key, self.holder, nx=True, px=self._milliseconds):
-            return None
-        return int(await self.redis.incr(f"{self.key}:fence"))
+    async def take(self) -> bool:
+        """Whether this holder got the lease now (it was free)."""
+        return bool(await self.redis.set(self.key, self.holder, nx=True, px=self._milliseconds))
 
     async def renew(self) -> bool:
         """Whether the lease is still this holder's, now for another full term."""

@@ -2,23 +2,27 @@
 table's clock keeps there so that another process can take the table over.
 
 The state is a row of ``shared_tables`` per table key: the phase, the pending step's
-deadline, the deal in play and the seats' bets and decisions. Each writer holds a
-lease with a fencing token (:mod:`riverboat.table.lease`); the row keeps the largest
-token that has written, and a write with a smaller one is refused with
-:class:`LeaseLostError`, so a holder that paused past its lease (and lost it) changes
-nothing once its successor has claimed the table. The writes of the table's rounds
-(a deal, the showdown, a void) check the same token in their own transactions
-(:func:`check_fence`).
+deadline, the deal in play and the seats' bets and decisions. A process that gets the
+table's lease (:mod:`riverboat.table.lease`) claims the row, which hands it the next
+fencing token: one more than the row's, in the same transaction, so tokens never
+repeat, whatever happened to Redis, and a claim is one step however many came before
+it. Every write of the table's (its state, a new deal, sealing and revealing its
+seed, a deal of rounds, the showdown, a void) checks in its own transaction that its
+token is still the row's (:func:`check_fence`), and is refused with
+:class:`LeaseLostError` once a successor has claimed the table: a holder that paused
+past its lease changes nothing.
 
 >>> from riverboat.store import connect
 >>> engine = connect("sqlite://")
->>> claim(engine, Fence("crazy4", 1)) is None
-True
->>> save(engine, Fence("crazy4", 1), "betting", None, None, {"seats": []})
->>> claim(engine, Fence("crazy4", 2)).phase
-'betting'
+>>> first, state = claim(engine, "crazy4")
+>>> first, state
+(Fence(key='crazy4', token=1), None)
+>>> save(engine, first, "betting", None, None, {"seats": []})
+>>> second, state = claim(engine, "crazy4")
+>>> second.token, state.phase
+(2, 'betting')
 >>> try:
-...     save(engine, Fence("crazy4", 1), "deciding", None, None, {})
+...     save(engine, first, "deciding", None, None, {})
 ... except LeaseLostError as error:
 ...     print(error)
 the crazy4 table is run by a newer lease (2) than this one (1)
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from riverboat.store import writer
@@ -75,8 +80,10 @@ class Stored:
 
 
 def check_fence(session: Session, fence: Fence | None) -> None:
-    """Refuse (:class:`LeaseLostError`) if a newer lease than ``fence`` has claimed its
-    table; nothing to check without one (one process runs every table)."""
+    """Refuse (:class:`LeaseLostError`) unless ``fence`` is still the token its table's
+    row was last claimed with; nothing to check without one (one process runs every
+    table). The row stays share-locked to the end of the transaction, so no claim
+    lands between this check and the transaction's writes."""
     if fence is None:
         return
     token = session.scalar(
@@ -84,30 +91,41 @@ def check_fence(session: Session, fence: Fence | None) -> None:
         .where(SharedTableRow.key == fence.key)
         .with_for_update(read=True)
     )
-    if token is not None and token > fence.token:
+    if token != fence.token:
+        newer = "no claim" if token is None else f"a newer lease ({token})"
         raise LeaseLostError(
-            f"the {fence.key} table is run by a newer lease ({token}) than this one ({fence.token})"
+            f"the {fence.key} table is run by {newer} than this one ({fence.token})"
         )
 
 
-def claim(engine: Engine, fence: Fence) -> Stored | None:
-    """Take the table over with ``fence``'s token (from now on older tokens write
-    nothing) and read its state; None if it has none yet."""
+def claim(engine: Engine, key: str) -> tuple[Fence, Stored | None]:
+    """Take the table ``key`` over: the next fencing token (from now on every older one
+    writes nothing) and the table's state as last written, None if it has none yet."""
     with Session(writer(engine)) as session, session.begin():
-        row = session.get(SharedTableRow, fence.key, with_for_update=True)
-        if row is None:  # claimed all the same: an older token writes nothing from now
-            session.add(SharedTableRow(key=fence.key, token=fence.token, phase="", state="{}"))
-            return None
+        _insert_if_absent(session, key)
+        row = session.get(SharedTableRow, key, with_for_update=True, populate_existing=True)
+        assert row is not None  # inserted above, if it was not there
+        row.token += 1
+        fence = Fence(key, row.token)
         if not row.phase:
-            check_fence(session, fence)
-            row.token = fence.token
-            return None
-        check_fence(session, fence)
-        row.token = fence.token
+            return fence, None
         deal = session.get(Deal, row.deal_id) if row.deal_id is not None else None
         revealed = deal is None or deal.revealed
         sealed = deal is not None and deal.client_seed is not None
-        return Stored(row.phase, row.deadline, row.deal_id, revealed, sealed, json.loads(row.state))
+        state = json.loads(row.state)
+        return fence, Stored(row.phase, row.deadline, row.deal_id, revealed, sealed, state)
+
+
+def _insert_if_absent(session: Session, key: str) -> None:
+    """The table's row, made with token 0 unless it is there: two processes' first
+    claims of a new table both find one row, never a duplicate key."""
+    dialect = session.get_bind().dialect.name
+    make = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    session.execute(
+        make(SharedTableRow)
+        .values(key=key, token=0, phase="", state="{}")
+        .on_conflict_do_nothing(index_elements=[SharedTableRow.key])
+    )
 
 
 def save(
@@ -120,12 +138,10 @@ def save(
 ) -> None:
     """Write the table's state, unless a newer lease has claimed the table."""
     with Session(writer(engine)) as session, session.begin():
-        row = session.get(SharedTableRow, fence.key, with_for_update=True)
-        if row is None:
-            row = SharedTableRow(key=fence.key, token=fence.token)
-            session.add(row)
         check_fence(session, fence)
-        row.token, row.phase, row.deadline, row.deal_id = fence.token, phase, deadline, deal_id
+        row = session.get(SharedTableRow, fence.key, with_for_update=True)
+        assert row is not None  # the fence's claim made it
+        row.phase, row.deadline, row.deal_id = phase, deadline, deal_id
         row.state = json.dumps(state)
 
 

@@ -217,17 +217,20 @@ class TableService:
         """
         return RoadsView.of(self.rounds.shoe_winners(player_id, game))
 
-    def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
-        """A shared table's next deck or shoe, its seed committed to now."""
-        return self.deals.new_deal(game, variant)
+    def new_deal(
+        self, game: str, variant: str | None = None, fence: Fence | None = None
+    ) -> NewDeal:
+        """A shared table's next deck or shoe, its seed committed to now; with
+        ``fence``, only while that lease runs the table (so for the two below)."""
+        return self.deals.new_deal(game, variant, fence)
 
-    def seal_deal(self, deal_id: int, client_seed: str) -> DealLayout:
+    def seal_deal(self, deal_id: int, client_seed: str, fence: Fence | None = None) -> DealLayout:
         """Fix the deal's client seed before its first cards; its layout."""
-        return self.deals.seal_deal(deal_id, client_seed)
+        return self.deals.seal_deal(deal_id, client_seed, fence)
 
-    def reveal_deal(self, deal_id: int) -> None:
+    def reveal_deal(self, deal_id: int, fence: Fence | None = None) -> None:
         """Nothing from this deal is in play any more: its seed may be shown."""
-        self.deals.reveal_deal(deal_id)
+        self.deals.reveal_deal(deal_id, fence)
 
     # ------------------------------------------------------------ recovery
     def recover(self) -> list[int]:

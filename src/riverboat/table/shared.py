@@ -194,7 +194,7 @@ class SharedTable:
                 raise IllegalAction(f"you are at this table in {CONNECTIONS} windows already")
             seat.listeners.append(send)
             if self.deal is None:
-                self.deal = await _reach(self.service.new_deal, self.game, self.variant)
+                self.deal = await _reach(self.service.new_deal, self.game, self.variant, self.fence)
             await self._broadcast()
             if seat.round_id is not None:  # back after a reload: their hand again
                 view = await _reach(self.service.round, player, seat.round_id)
@@ -242,11 +242,10 @@ class SharedTable:
             if self.phase != "betting" or seat.round_id is not None:
                 raise IllegalAction("betting is closed: wait for the next deal")
             if self.deal is None:  # the last one could not be made: make it, show it
-                self.deal = await _reach(self.service.new_deal, self.game, self.variant)
+                self.deal = await _reach(self.service.new_deal, self.game, self.variant, self.fence)
                 await self._broadcast()
                 raise IllegalAction(
-                    "the next deal's commitment shows now: bet again, so that your seed "
-                    "follows it"
+                    "the next deal's commitment shows now: bet again, so that your seed follows it"
                 )
             probe = self.kind.new_round(self.rules)
             probe.place_wagers(wagers)
@@ -329,7 +328,7 @@ class SharedTable:
             if stored.deal_id is not None and not stored.deal_revealed:
                 self.deal = NewDeal(id=stored.deal_id, commitment=state["commitment"])
                 if stored.deal_sealed:  # it keeps its seed: its layout again
-                    self.layout = await _reach(self.service.seal_deal, stored.deal_id, "")
+                    self.layout = await _reach(self.service.seal_deal, stored.deal_id, "", fence)
             self.phase = stored.phase if stored.phase in _PHASES else "betting"
             over = await self._adopt()  # or its deal is shown: the showdown was written
             over = over or (
@@ -340,9 +339,7 @@ class SharedTable:
                 self._timer.arm(seconds, self._showdown)
             elif self.phase in ("settling", "closed"):  # its showdown was not finished
                 playing = [seat for seat in self.seats if seat.round_id is not None]
-                self._settling = asyncio.get_running_loop().create_task(
-                    self._settle(playing, None)
-                )
+                self._settling = asyncio.get_running_loop().create_task(self._settle(playing, None))
             elif any(s.wagers for s in self.seats):
                 self._timer.arm(seconds if stored.deadline else self.betting_seconds, self._deal)
             await self._save()
@@ -442,10 +439,10 @@ class SharedTable:
         if not bettors:
             return
         if self.deal is None:  # the last one could not be made: make it now
-            self.deal = await _reach(self.service.new_deal, self.game, self.variant)
+            self.deal = await _reach(self.service.new_deal, self.game, self.variant, self.fence)
         if self.layout is None:
             seed = "|".join(s.client_seed for s in bettors)
-            self.layout = await _reach(self.service.seal_deal, self.deal.id, seed)
+            self.layout = await _reach(self.service.seal_deal, self.deal.id, seed, self.fence)
             self.next_place = self.layout.first
         if self.spec.shoe is not None:
             await self._deal_coup(bettors)
@@ -680,8 +677,10 @@ class SharedTable:
         done, self.deal, self.layout = self.deal, None, None
         self.next_place, self.phase = 0, "betting"
         if done is not None:
-            await asyncio.to_thread(self.service.reveal_deal, done.id)
-        self.deal = await asyncio.to_thread(self.service.new_deal, self.game, self.variant)
+            await asyncio.to_thread(self.service.reveal_deal, done.id, self.fence)
+        self.deal = await asyncio.to_thread(
+            self.service.new_deal, self.game, self.variant, self.fence
+        )
         if broadcast:
             await self._broadcast()
 

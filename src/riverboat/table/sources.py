@@ -296,14 +296,18 @@ class Deals:
         with Session(self.ledger.engine) as session:
             return running_shoe(session, player_id, game) is not None
 
-    def new_deal(self, game: str, variant: str | None = None) -> NewDeal:
+    def new_deal(
+        self, game: str, variant: str | None = None, fence: Fence | None = None
+    ) -> NewDeal:
         """A shared table's next deck or shoe: a fresh server seed, committed to now,
-        before any player's client seed is known."""
+        before any player's client seed is known; with ``fence``, only while that
+        lease runs the table."""
         kind = find_game(game)
         rules = json.dumps(to_json(kind.rules(variant)))
         seeds = FairSource.new("", 0)
 
         def work(session: Session) -> NewDeal:
+            check_fence(session, fence)
             deal = Deal(
                 game=game,
                 rules=rules,
@@ -317,13 +321,15 @@ class Deals:
 
         return self.ledger.write(work)
 
-    def seal_deal(self, deal_id: int, client_seed: str) -> DealLayout:
+    def seal_deal(self, deal_id: int, client_seed: str, fence: Fence | None = None) -> DealLayout:
         """Fix the deal's client seed (the seated players' seeds, joined) before its
-        first cards; the layout of the cards it gives. A sealed deal keeps its seed."""
+        first cards; the layout of the cards it gives. A sealed deal keeps its seed.
+        With ``fence``, only while that lease runs the table."""
         if len(client_seed) > 128:
             raise IllegalAction("a shared table's client seed is at most 128 characters")
 
         def work(session: Session) -> DealLayout:
+            check_fence(session, fence)
             deal = open_deal(session, deal_id)
             if deal.client_seed is None:
                 deal.client_seed = client_seed
@@ -332,10 +338,13 @@ class Deals:
 
         return self.ledger.write(work)
 
-    def reveal_deal(self, deal_id: int) -> None:
-        """Nothing from this deal is in play any more: its seed may be shown (again)."""
+    def reveal_deal(self, deal_id: int, fence: Fence | None = None) -> None:
+        """Nothing from this deal is in play any more: its seed may be shown (again).
+        With ``fence``, only while that lease runs the table (a holder that lost it
+        never shows the seed of a deal its successor still deals from)."""
 
         def work(session: Session) -> None:
+            check_fence(session, fence)
             deal = session.get(Deal, deal_id, with_for_update=True)
             if deal is None:
                 raise NotFound(f"there is no deal {deal_id}")
