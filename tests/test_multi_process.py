@@ -38,7 +38,7 @@ from riverboat.store.models import Deal, LedgerEntry, RoundRow
 from riverboat.table.ledger import STARTING_CREDIT
 from riverboat.table.live_state import LeaseLostError, claim
 from riverboat.table.service import SharedCards, TableService
-from riverboat.table.shared import SharedTable
+from riverboat.table.shared import HANDLED_KEPT, SharedTable
 from riverboat.table.views import TableMessage
 
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
@@ -254,24 +254,75 @@ def test_players_on_two_processes_share_one_table_and_see_only_their_cards_c8(
         bob.close()
 
 
+def _holder_and_other(deployment: Deployment) -> tuple[str, str]:
+    """The server running the crazy4 table, and the other one."""
+    holder = deployment.holder("crazy4-1")
+    assert holder, "no process holds the crazy4 table"
+    return holder, next(base for base in deployment.servers if base != holder)
+
+
+def _dealt_and_cat_played(cat: Player, dan: Player) -> int:
+    """Both seated and dealt at the crazy4 table, and cat has played: cat's round."""
+    cat.seated(2)
+    dan.seated(2)
+    wagers = {"ante": 500, "super_bonus": 500}
+    cat.send({"type": "bet", "wagers": wagers, "client_seed": "cat"})
+    dan.send({"type": "bet", "wagers": wagers, "client_seed": "dan"})
+    cat_round = int(cat.next("dealt")["round"]["id"])
+    dan.next("dealt")
+    cat.send({"type": "decide", "action": "play", "amount": 500})
+    cat.next("decided")
+    return cat_round
+
+
+def test_a_decision_read_by_a_frozen_holder_is_carried_out_by_its_successor(
+    deployment: Deployment,
+) -> None:
+    """The holder is frozen (SIGSTOP) while it waits on the table's inbox; a decision
+    sent then is taken off the inbox by the frozen process (Redis hands it over all the
+    same) and stays pending there, unacknowledged. The other process takes the lease
+    over when it runs out, reads that decision again and carries it out: the hand is
+    played as decided, not folded by the clock. Woken, the old holder acts on nothing."""
+    holder, other = _holder_and_other(deployment)
+    cat, dan = Player(holder, "cat", "crazy4"), Player(other, "dan", "crazy4")
+    frozen = deployment.servers[holder]
+    try:
+        _dealt_and_cat_played(cat, dan)
+        inbox, lease = (f"{deployment.prefix}table:crazy4-1:{what}" for what in ("inbox", "lease"))
+        frozen_name = deployment.redis.get(lease).decode()
+        frozen.send_signal(signal.SIGSTOP)  # mid-read of the inbox, blocked for up to 1 s
+        mark, start = len(dan.messages), time.monotonic()
+        dan.send({"type": "decide", "action": "play", "amount": 500})
+
+        def taken_by_the_frozen() -> bool:
+            pending = deployment.redis.xpending(inbox, "holders")
+            by = {c["name"].decode(): c["pending"] for c in pending["consumers"]}
+            return by.get(frozen_name, 0) >= 1
+
+        _until(taken_by_the_frozen, 2.0)  # it did take dan's decision, and froze with it
+        result = dan.next("result", mark, TAKEOVER_LIMIT)["round"]
+        finished = time.monotonic() - start
+        print(f"\nfrozen holder: the decision carried out by its successor in {finished:.2f} s")
+        assert deployment.holder("crazy4-1") == other
+        assert result["status"] == "settled"
+        assert result["stakes"]["play"] == 500  # as dan decided: not folded by the clock
+    finally:
+        frozen.send_signal(signal.SIGCONT)
+        cat.close()
+        dan.close()
+    time.sleep(1.0)  # awake: its renewal fails and it steps down, writing nothing
+    assert deployment.holder("crazy4-1") == other
+    _books_agree(deployment.database)
+
+
 def test_a_killed_holder_s_table_is_taken_over_and_its_hand_finished_g7(
     deployment: Deployment,
 ) -> None:
-    holder = deployment.holder("crazy4-1")
-    other = next(base for base in deployment.servers if base != holder)
-    assert holder, "no process holds the crazy4 table"
+    holder, other = _holder_and_other(deployment)
     cat, dan = Player(holder, "cat", "crazy4"), Player(other, "dan", "crazy4")
     try:
-        cat.seated(2)
-        dan.seated(2)
-        wagers = {"ante": 500, "super_bonus": 500}
-        cat.send({"type": "bet", "wagers": wagers, "client_seed": "cat"})
-        dan.send({"type": "bet", "wagers": wagers, "client_seed": "dan"})
-        cat_round = cat.next("dealt")["round"]["id"]
         dan_mark = len(dan.messages)
-        dan.next("dealt")
-        cat.send({"type": "decide", "action": "play", "amount": 500})
-        cat.next("decided")
+        cat_round = _dealt_and_cat_played(cat, dan)
         rows = _rounds_of(deployment.database)
         deal_id = rows[cat_round].deal_id
         assert not _revealed(deployment.database, deal_id)  # the hand is in play
@@ -437,3 +488,31 @@ def test_redis_with_sqlite_is_refused_before_serving(tmp_path: Path) -> None:
     assert answer.exit_code == 2
     assert "need PostgreSQL" in answer.output
     assert not (tmp_path / "one.db").exists()  # nothing was opened
+
+
+def test_a_message_carried_out_is_not_carried_out_again_by_the_next_holder(
+    tmp_path: Path,
+) -> None:
+    """A holder that carried out a message and died before acknowledging it leaves it
+    to be read again: the ids written with the table's state make the next holder
+    pass it by, while a new message is carried out."""
+    service = TableService(f"sqlite:///{tmp_path / 'once.db'}")
+    ann = service.register("ann", PASSWORD)
+
+    async def play() -> None:
+        first = SharedTable(service, "crazy4", betting_seconds=60)
+        await first.take_over(*claim(service.engine, "crazy4"))
+        assert first.first_time("message-1")
+        assert not first.first_time("message-1")  # once, here
+        await first.sit(ann, await _listen([]))  # the state written, with the ids
+        second = SharedTable(service, "crazy4", betting_seconds=60)
+        await second.take_over(*claim(service.engine, "crazy4"))
+        assert not second.first_time("message-1")  # and once, across the take-over
+        assert second.first_time("message-2")
+        for number in range(3, 400):  # only the newest are kept
+            second.first_time(f"message-{number}")
+        assert len(second.stored()["handled"]) == HANDLED_KEPT
+        await first.step_down()
+        await second.step_down()
+
+    asyncio.run(play())

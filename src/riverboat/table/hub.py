@@ -8,9 +8,12 @@ A front end seats a player, passes on their messages and lets them go through a
 * :class:`RedisHub` (``RIVERBOAT_REDIS_URL``, on PostgreSQL): any number of processes
   serve the same tables. One at a time runs a table's clock, holding its lease
   (:mod:`riverboat.table.lease`) and writing its state to the database
-  (:mod:`riverboat.table.live_state`). A player's messages go into the table's inbox
-  (a Redis list, so none is lost while the lease changes hands), which the holder
-  reads in order; what the holder sends a player's connection is published on the
+  (:mod:`riverboat.table.live_state`). A player's messages go into the table's inbox,
+  a Redis stream that every holder reads in one consumer group, in order: a message
+  stays pending until the holder that read it has carried it out (or refused it) and
+  acknowledged it, so one read by a holder that then froze or died is read again by
+  the next, and each carries an id the table carries out only once. What the holder
+  sends a player's connection is published on the
   channel of the process that connection is open on, and only that connection gets
   it: no process passes one player's cards to another (C8). When a process takes a
   table over it says so on the table's channel, and every process seats its
@@ -53,6 +56,10 @@ Close = Callable[[], Awaitable[None]]
 _PLAYER_MESSAGES: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
 _TABLE_MESSAGES: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 _UNREACHED = "the table's messages could not reach the server running it; try again shortly"
+#: the consumer group every holder of a table reads its inbox (a Redis stream) in
+INBOX_GROUP = "holders"
+#: about how many messages an inbox keeps, acknowledged or not (``XADD MAXLEN ~``)
+INBOX_KEPT = 10_000
 
 
 def table_key(table: SharedTable) -> str:
@@ -252,8 +259,13 @@ class RedisHub(Hub):
             await self._push(table_key(table), {"op": "leave", "conn": conn, "player": player})
 
     async def _push(self, key: str, op: dict[str, Any]) -> None:
+        """Add ``op`` to the table's inbox, with an id of its own (the table carries out
+        no id twice, :meth:`SharedTable.first_time`)."""
+        body = json.dumps({**op, "id": new_token(8)})
         try:
-            await self.redis.rpush(self._name(key, "inbox"), json.dumps(op))
+            await self.redis.xadd(
+                self._name(key, "inbox"), {"op": body}, maxlen=INBOX_KEPT, approximate=True
+            )
         except Exception as error:
             _log.warning("the %s table's inbox did not answer: %s", key, error)
             raise Unavailable(_UNREACHED) from error
@@ -319,7 +331,7 @@ class RedisHub(Hub):
                 self._name(key, "holder"), json.dumps({"holder": self.process})
             )
             _log.info("this process runs the %s table (lease %s)", key, token)
-            inbox = loop.create_task(self._serve_inbox(table))
+            inbox = loop.create_task(self._serve_inbox(table, lease))
             while not inbox.done():
                 await asyncio.sleep(self.lease_seconds / 3)
                 if not await lease.renew():
@@ -336,21 +348,67 @@ class RedisHub(Hub):
             with contextlib.suppress(Exception):
                 await lease.release()
 
-    async def _serve_inbox(self, table: SharedTable) -> None:
-        """Carry out the players' messages at the table, in the order they came."""
-        key = table_key(table)
-        inbox = self._name(key, "inbox")
+    async def _serve_inbox(self, table: SharedTable, lease: Lease) -> None:
+        """Carry out the players' messages at the table, in the order they came: first
+        those an earlier holder read and never acknowledged (it froze or died holding
+        them), then each new one. One is acknowledged once carried out or refused; none
+        is acted on unless the lease is still this process's."""
+        from redis.exceptions import ResponseError  # the redis extra, as RedisHub's own
+
+        inbox = self._name(table_key(table), "inbox")
+        await self._inbox_group(inbox)
+        start = "0-0"
+        while True:  # the earlier holders' unacknowledged messages, oldest first
+            start, entries, *_ = await self.redis.xautoclaim(
+                inbox, INBOX_GROUP, self.process, min_idle_time=0, start_id=start, count=64
+            )
+            for entry, fields in entries:
+                if not await self._take(table, lease, inbox, entry, fields):
+                    return
+            if start == "0-0":
+                break
         while True:
-            popped = await self.redis.blpop([inbox], timeout=1)
-            if popped is None:
-                continue
             try:
-                await self._carry_out(table, json.loads(popped[1]))
-            except LeaseLostError:  # not ours to carry out: back for the next holder
-                await self.redis.lpush(inbox, popped[1])
-                return
-            except Exception:
-                _log.exception("the %s table could not carry out a message", key)
+                read = await self.redis.xreadgroup(
+                    INBOX_GROUP, self.process, {inbox: ">"}, count=64, block=1000
+                )
+            except ResponseError as error:  # Redis restarted empty: the group is gone
+                if "NOGROUP" not in str(error):
+                    raise
+                await self._inbox_group(inbox)
+                continue
+            for _, entries in read or []:
+                for entry, fields in entries:
+                    if not await self._take(table, lease, inbox, entry, fields):
+                        return
+
+    async def _inbox_group(self, inbox: str) -> None:
+        """The inbox's consumer group of holders, made (with the inbox) unless it is."""
+        from redis.exceptions import ResponseError
+
+        try:
+            await self.redis.xgroup_create(inbox, INBOX_GROUP, id="0", mkstream=True)
+        except ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+
+    async def _take(
+        self, table: SharedTable, lease: Lease, inbox: str, entry: str, fields: dict[str, str]
+    ) -> bool:
+        """Carry out one message of the inbox and acknowledge it; False, leaving it
+        unacknowledged for the next holder, once the lease is not this process's."""
+        if not await lease.still_held():  # frozen past the lease: act on nothing
+            return False
+        try:
+            op = json.loads(fields["op"])
+            if table.first_time(str(op.get("id") or entry)):
+                await self._carry_out(table, op)
+        except LeaseLostError:  # a newer holder runs the table: the message is its
+            return False
+        except Exception:
+            _log.exception("the %s table could not carry out a message", table_key(table))
+        await self.redis.xack(inbox, INBOX_GROUP, entry)
+        return True
 
     async def _carry_out(self, table: SharedTable, op: dict[str, Any]) -> None:
         key, conn, player = table_key(table), str(op["conn"]), int(op["player"])

@@ -12,6 +12,7 @@ and the next process that asks takes it.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 __all__ = ["Lease"]
@@ -36,6 +37,9 @@ class Lease:
 
     def __init__(self, redis: Any, key: str, holder: str, seconds: float = 4.0) -> None:
         self.redis, self.key, self.holder, self.seconds = redis, key, holder, seconds
+        #: when (``time.monotonic``) the lease was last taken or renewed: asked before
+        #: the call, so the term counted here never outlasts the one Redis gives
+        self.since: float | None = None
 
     @property
     def _milliseconds(self) -> int:
@@ -43,11 +47,31 @@ class Lease:
 
     async def take(self) -> bool:
         """Whether this holder got the lease now (it was free)."""
-        return bool(await self.redis.set(self.key, self.holder, nx=True, px=self._milliseconds))
+        asked = time.monotonic()
+        taken = bool(await self.redis.set(self.key, self.holder, nx=True, px=self._milliseconds))
+        self.since = asked if taken else None
+        return taken
 
     async def renew(self) -> bool:
         """Whether the lease is still this holder's, now for another full term."""
-        return bool(await self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds))
+        asked = time.monotonic()
+        renewed = bool(
+            await self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds)
+        )
+        self.since = asked if renewed else None
+        return renewed
+
+    def fresh(self) -> bool:
+        """Whether the lease surely is still this holder's, by this process's own
+        clock and with no call: well inside the term its last renewal began. A process
+        frozen (SIGSTOP, a stalled VM) past its lease finds it stale as it wakes, since
+        the monotonic clock ran on while it stood still."""
+        return self.since is not None and time.monotonic() - self.since < self.seconds * 0.75
+
+    async def still_held(self) -> bool:
+        """Whether the lease is this holder's, to act on a message now: :meth:`fresh`,
+        or renewed here and now."""
+        return self.fresh() or await self.renew()
 
     async def release(self) -> None:
         """Hand the lease back, if it is still this holder's."""

@@ -97,6 +97,8 @@ __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 SHARED_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shared)
 _log = logging.getLogger(__name__)
 _PHASES = ("betting", "deciding", "settling", "closed")
+#: how many of the newest messages' ids a table keeps, to carry out none twice
+HANDLED_KEPT = 256
 _UNREACHABLE = "the table could not reach its database"
 _VOID = "the showdown could not reach the database"
 _CLOSED = (
@@ -172,6 +174,8 @@ class SharedTable:
         self.layout: DealLayout | None = None
         self.next_place = 0
         self.road: list[str] = []  # this shoe's coups' winners: Player, Banker or Tie
+        #: the ids of the newest messages carried out here (:meth:`first_time`)
+        self.handled: list[str] = []
         #: the lease this process runs the table with, when several processes serve it
         self.fence: Fence | None = None
         self._lock = asyncio.Lock()
@@ -325,6 +329,7 @@ class SharedTable:
                 if not seat.number:
                     seat.number = free_number(self.seats, self.max_seats)
             self.next_place, self.road = state.get("next_place", 0), state.get("road", [])
+            self.handled = list(state.get("handled", []))
             if stored.deal_id is not None and not stored.deal_revealed:
                 self.deal = NewDeal(id=stored.deal_id, commitment=state["commitment"])
                 if stored.deal_sealed:  # it keeps its seed: its layout again
@@ -356,6 +361,7 @@ class SharedTable:
         self._timer.cancel()
         self.seats, self.phase, self.fence = [], "betting", None
         self.deal, self.layout, self.next_place, self.road = None, None, 0, []
+        self.handled = []
 
     async def _adopt(self) -> bool:
         """Take in what a process stopped mid-deal left (lock held): at a shoe, the
@@ -408,7 +414,18 @@ class SharedTable:
             "next_place": self.next_place,
             "road": self.road,
             "commitment": self.deal.commitment if self.deal else None,
+            "handled": self.handled[-HANDLED_KEPT:],
         }
+
+    def first_time(self, message_id: str) -> bool:
+        """Whether the message ``message_id`` is new here; from now on it is not. The ids
+        are written with the table's state, so a message carried out, then delivered
+        again to the next holder (its first holder died before acknowledging it), is
+        not carried out twice."""
+        if message_id in self.handled:
+            return False
+        self.handled = [*self.handled[-HANDLED_KEPT + 1 :], message_id]
+        return True
 
     async def _save(self) -> None:
         """Write the table's state, when several processes serve it (lock held). A
