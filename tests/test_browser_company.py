@@ -237,6 +237,35 @@ def test_two_players_at_baccarat_see_each_others_bets_b2(
     bob.context.close()
 
 
+def test_a_session_ended_at_a_shared_table_leads_back_to_log_in_and_the_seat(
+    company_server: str, browser: Browser
+) -> None:
+    """ann's session ends while she sits at a shared table (logged out elsewhere): her
+    next Bet closes the table's connection for a log-in (CLOSE_LOG_IN, with its
+    reason), the page says so and opens the log-in, and once she has logged in she
+    sits at the same table again."""
+    ann = signed_in(browser, company_server, "ann", (390, 844), touch=True)
+    choose(ann, CRAZY4)
+    expect(seat(ann, "ann")).to_have_count(1)
+    table = ann.evaluate("JSON.parse(localStorage.getItem('riverboat-table')).shared")
+    ended = ann.evaluate(
+        """async () => (await fetch("/api/logout", {method: "POST", headers: {"X-CSRF-Token":
+        document.cookie.match(/riverboat_csrf=([^;]+)/)[1]}})).status"""
+    )
+    assert ended == 200
+    tap(ann, "ante")
+    ann.click("#deal")
+    expect(ann.locator("#login")).to_be_visible()
+    expect(ann.locator("#message")).to_have_text("The session has ended: log in again.")
+    ann.fill("#login-name", "ann")
+    ann.fill("#login-password", PASSWORD)
+    ann.locator("#login-form button").click()
+    expect(ann.locator("#login")).to_be_hidden()
+    expect(seat(ann, "ann")).to_have_count(1)  # seated again, at the same table
+    assert ann.evaluate("JSON.parse(localStorage.getItem('riverboat-table')).shared") == table
+    ann.context.close()
+
+
 def test_a_table_of_three_photographed(company_server: str, browser: Browser) -> None:
     """ann on a phone upright, bob on one on its side, carol at a desktop, at one Crazy 4
     table: each sees the three seats and the others' chips."""

@@ -27,6 +27,7 @@ from riverboat.table.players import Throttled
 from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle, Rate, Tarpit
 from riverboat.web.app import create_app
 from riverboat.web.deps import LoginWaits
+from riverboat.web.errors import CLOSE_TRY_LATER
 
 PASSWORD = "a long password"
 
@@ -406,7 +407,7 @@ def test_a_handshake_beyond_the_budget_is_closed_try_again_later(app: FastAPI) -
             ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket,
         ):
             socket.receive_json()
-        assert closed.value.code == 1013
+        assert closed.value.code == CLOSE_TRY_LATER  # accepted, then closed with a reason
         assert closed.value.reason.startswith("too many table connections under way")
     with ann.websocket_connect("/ws/tables/crazy4", headers=origin) as socket:
         assert socket.receive_json()["type"] == "table"  # admitted once there is room

@@ -24,6 +24,7 @@ from riverboat.table.lobby import (
     read_tables_file,
 )
 from riverboat.web.app import create_app
+from riverboat.web.errors import CLOSE_NO_TABLE
 from test_web_tables import log_in
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ def test_a_table_is_joined_by_id_and_the_game_path_is_its_first_table(
         "/ws/tables/nowhere", headers={"origin": ORIGIN, "cookie": ann}
     ) as socket:
         socket.receive_text()
-    assert closed.value.code == 1008
+    assert closed.value.code == CLOSE_NO_TABLE
     assert "no table 'nowhere'; the tables are crazy4-1, crazy4-2, mini" in closed.value.reason
 
 

@@ -40,6 +40,7 @@ from riverboat.table.live_state import LeaseLostError, claim
 from riverboat.table.service import SharedCards, TableService
 from riverboat.table.shared import HANDLED_KEPT, SharedTable
 from riverboat.table.views import TableMessage
+from riverboat.web.errors import CLOSE_NO_TABLE
 
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("RIVERBOAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -252,6 +253,28 @@ def test_players_on_two_processes_share_one_table_and_see_only_their_cards_c8(
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_refused_handshake_reaches_the_page_with_its_code_and_reason(
+    deployment: Deployment,
+) -> None:
+    """Through a real server, a refused handshake is accepted, then closed with the
+    app's code and a reason the page reads (a close before the accept reaches a
+    browser as a bare HTTP 403): here an unknown table, naming the tables. (Refused
+    for want of a session, CLOSE_LOG_IN, takes the same path: tests/test_web_tables.py;
+    a loopback server lets its local player in.)"""
+    from websockets.exceptions import ConnectionClosed
+
+    base = next(iter(deployment.servers))
+    address = base.replace("http://", "ws://") + "/ws/tables/nowhere"
+    with (
+        ws_connect(address, origin=Origin(base), open_timeout=10) as socket,
+        pytest.raises(ConnectionClosed) as closed,
+    ):
+        socket.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == CLOSE_NO_TABLE
+    assert "no table 'nowhere'; the tables are" in closed.value.rcvd.reason
 
 
 def _holder_and_other(deployment: Deployment) -> tuple[str, str]:

@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from riverboat.web.app import create_app
+from riverboat.web.errors import CLOSE_LOG_IN
 
 ORIGIN = "http://testserver"
 
@@ -87,19 +88,22 @@ def shows(texts: list[str], cards: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("headers", "reason"),
+    ("headers", "code", "reason"),
     [
-        ({}, "own page"),  # no Origin
-        ({"origin": "http://evil.example"}, "own page"),  # another site's page
-        ({"origin": ORIGIN}, "log in first"),  # no session on a shared server
+        ({}, 1008, "own page"),  # no Origin: refused before the accept
+        ({"origin": "http://evil.example"}, 1008, "own page"),  # another site's page
+        ({"origin": ORIGIN}, CLOSE_LOG_IN, "log in first"),  # no session: the page asks
     ],
 )
 def test_the_handshake_checks_origin_and_log_in(
-    client: TestClient, headers: dict[str, str], reason: str
+    client: TestClient, headers: dict[str, str], code: int, reason: str
 ) -> None:
-    with pytest.raises(WebSocketDisconnect) as refused:
-        client.websocket_connect("/ws/tables/crazy4", headers=headers).__enter__()
-    assert refused.value.code == 1008
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect("/ws/tables/crazy4", headers=headers) as socket,
+    ):
+        socket.receive_text()
+    assert refused.value.code == code
     assert reason in refused.value.reason
 
 
@@ -182,5 +186,5 @@ def test_a_table_connection_ends_with_its_session(client: TestClient) -> None:
     ann.send({"type": "bet", "wagers": {"ante": 1000, "super_bonus": 1000}})
     with pytest.raises(WebSocketDisconnect) as closed:
         ann.until("table")
-    assert closed.value.code == 1008
+    assert closed.value.code == CLOSE_LOG_IN
     assert "log in again" in closed.value.reason

@@ -39,7 +39,7 @@ from riverboat.table.lobby import Lobby
 from riverboat.table.players import PASSWORD_CHECKS, Throttled
 from riverboat.table.service import TableService
 from riverboat.table.throttle import FORGET, Budget, Busy, Rate, Tarpit
-from riverboat.web.errors import RATE_LIMITED, error_body, refusal_response
+from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
 
 __all__ = [
     "CSRF_COOKIE",
@@ -372,7 +372,8 @@ class RateLimits:
     """At most the app's rate limit of HTTP requests and WebSocket handshakes per
     client address per second, whatever they ask for: the API, the page, the static
     files, a table, an unknown path or method. A request over the limit is refused
-    (429) in the one body shape, a handshake closed (1013, try again later). A shared
+    (429) in the one body shape, a handshake accepted and closed (``CLOSE_TRY_LATER``,
+    "slow down"). A shared
     table limits each player's WebSocket messages itself. A log-in from an address
     still waiting out its throttle (:class:`LoginWaits`), or one that would find the
     password checks spent, is refused here too, first and late (:meth:`Budgets.late`),
@@ -398,8 +399,12 @@ class RateLimits:
             else:  # a count in the database or Redis: off the event loop
                 allowed = await anyio.to_thread.run_sync(limiter.allow, client)
             if not allowed:
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 1013, "reason": "slow down"})
+                if scope["type"] == "websocket":  # accepted, to be closed with a reason
+                    await receive()  # websocket.connect
+                    await send({"type": "websocket.accept"})
+                    await send(
+                        {"type": "websocket.close", "code": CLOSE_TRY_LATER, "reason": "slow down"}
+                    )
                     return
                 refused = error_body("too many requests; slow down", RATE_LIMITED)
                 await JSONResponse(refused, status_code=429)(scope, receive, send)

@@ -70,6 +70,9 @@ from riverboat.table.throttle import Busy
 from riverboat.web.models import first_problem
 
 __all__ = [
+    "CLOSE_LOG_IN",
+    "CLOSE_NO_TABLE",
+    "CLOSE_TRY_LATER",
     "INVALID_REQUEST",
     "MESSAGE_LIMIT",
     "NO_ANSWER",
@@ -109,6 +112,13 @@ NO_ANSWER = "the database did not answer; try again shortly"
 SERVER_ERROR = "server_error"
 #: the longest error message sent, in characters
 MESSAGE_LIMIT = 300
+#: a table connection refused or ended for want of a session: log in, then sit again
+#: (WebSocket close codes of the app's own, 4000 to 4999, each with a reason)
+CLOSE_LOG_IN = 4401
+#: a table connection refused: no such table (the lobby lists the tables)
+CLOSE_NO_TABLE = 4404
+#: a table connection refused: too many handshakes; the reason says to wait
+CLOSE_TRY_LATER = 4429
 #: the seconds a 503 asks a client to wait before trying again
 RETRY_SECONDS = 2
 #: what SQLite says when it is locked, read-only or full (in lower case)

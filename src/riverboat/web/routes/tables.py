@@ -8,7 +8,15 @@ A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT
 bytes: a larger one closes the connection (1009, "message too big"); a binary frame
 or text that is not a message is refused with an error message and the seat stays.
 A handshake is counted in its address's rate limit and in the handshake budget
-(:class:`riverboat.web.deps.Budgets`): beyond it, closed (1013, try again later).
+(:class:`riverboat.web.deps.Budgets`).
+
+A refused handshake is accepted, then closed with a code of the app's own and a
+reason, so that the page can say why and lead the player on (a close before the
+accept reaches the browser as a bare HTTP 403, with no reason): ``CLOSE_LOG_IN``
+(no session, or it has ended: log in again), ``CLOSE_TRY_LATER`` (beyond the
+handshake budget or the rate limit) and ``CLOSE_NO_TABLE``
+(:mod:`riverboat.web.errors`). Only a page from another site or on another host name
+is refused before the accept (1008): it gets nothing to read.
 """
 
 from __future__ import annotations
@@ -41,7 +49,16 @@ from riverboat.web.deps import (
     get_sessions,
     player_of,
 )
-from riverboat.web.errors import INVALID_REQUEST, MESSAGE_LIMIT, RATE_LIMITED, RESPONSES, code_of
+from riverboat.web.errors import (
+    CLOSE_LOG_IN,
+    CLOSE_NO_TABLE,
+    CLOSE_TRY_LATER,
+    INVALID_REQUEST,
+    MESSAGE_LIMIT,
+    RATE_LIMITED,
+    RESPONSES,
+    code_of,
+)
 from riverboat.web.guards import BODY_LIMIT, json_problem
 from riverboat.web.models import first_problem
 
@@ -137,15 +154,25 @@ async def _admit(websocket: WebSocket, name: str) -> tuple[int, SharedTable] | N
     try:
         player = await asyncio.to_thread(counted)
     except Busy as busy:
-        await websocket.close(code=1013, reason=str(busy))
+        await _refuse(websocket, CLOSE_TRY_LATER, str(busy))
         return None
     lobby = get_lobby(websocket)
     table = lobby.find(name)
-    if player is None or table is None:
-        reason = "log in first" if table else lobby.unknown(name)
-        await websocket.close(code=1008, reason=reason[:120])  # a close reason's room
+    if table is None:
+        await _refuse(websocket, CLOSE_NO_TABLE, lobby.unknown(name))
+        return None
+    if player is None:
+        await _refuse(websocket, CLOSE_LOG_IN, "log in first, then sit down again")
         return None
     return player, table
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Accept the handshake, then close it with ``code`` and ``reason`` (cut to a close
+    frame's room), which the page reads."""
+    await websocket.accept()
+    with contextlib.suppress(*_GONE):
+        await websocket.close(code=code, reason=reason[:120])
 
 
 @router.websocket("/ws/tables/{name}")
@@ -176,7 +203,8 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
         while True:
             text = await _next_text(websocket)
             if signed_in and not await anyio.to_thread.run_sync(sessions.alive, token):
-                await websocket.close(code=1008, reason="the session has ended: log in again")
+                ended = "the session has ended: log in again"
+                await websocket.close(code=CLOSE_LOG_IN, reason=ended)
                 return
             if text is not None and len(text.encode("utf-8", "surrogatepass")) > BODY_LIMIT:
                 await websocket.close(code=1009, reason="message too big")

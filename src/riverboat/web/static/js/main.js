@@ -9,7 +9,7 @@ import { openFairness, showCommitment } from "./fairness.js";
 import { refill, refreshBalance } from "./bank.js";
 import { hideHint, hint, payTable, showKeys, signIn } from "./overlays.js";
 import { loadHistory, toggleHistory } from "./history.js";
-import { joinTable, leaveTable, setupSharedClock } from "./shared.js";
+import { joinTable, leaveTable, onLogInAsked, setupSharedClock } from "./shared.js";
 import { clearAll, deal, decide, double, oneAtATime, place, undo } from "./play.js";
 import { showOwnRoads } from "./roads.js";
 import { coached, setupCoach, toggleCoach } from "./coach.js";
@@ -143,6 +143,13 @@ async function start() {
   setupMessages();
   setupSettings();
   setupSharedClock();
+  // a table that asks for a log-in (the session ended): the log-in, then the same seat
+  onLogInAsked(async (table) => {
+    const game = String(state.game);
+    await signIn();
+    await refreshBalance();
+    if (state.game === game) await selectGame(game, table);
+  });
   gamesLoaded(await api("/api/games"));
   await loadLobby();
   const response = await fetch("/api/me");

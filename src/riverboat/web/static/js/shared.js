@@ -17,6 +17,18 @@ let socket = null;
 let ticker;
 let gotResult = false;  // this seat's own result came before the coup every seat sees
 
+/** The close code of a table connection refused or ended for want of a session (the
+ * server's CLOSE_LOG_IN): the page asks the player to log in, then sits them again. */
+export const CLOSE_LOG_IN = 4401;
+
+/** @type {(table: string) => void} what the page does when the server asks for a log-in */
+let logInAgain = () => {};
+
+/** What to do when a table's connection closes for want of a session: `then(id)`
+ * asks the player to log in, then sits them at the table `id` again.
+ * @param {(table: string) => void} then */
+export function onLogInAsked(then) { logInAgain = then; }
+
 /** Sit at the shared table `id`. @param {string} id */
 export function joinTable(id) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -26,6 +38,11 @@ export function joinTable(id) {
   joined.onclose = (event) => {
     if (socket !== joined) return;
     socket = null;
+    if (event.code === CLOSE_LOG_IN) {
+      say(`${event.reason || "log in first"}.`.replace(/^./, (c) => c.toUpperCase()), "refusal");  // the seat follows the log-in
+      logInAgain(id);
+      return;
+    }
     say(event.reason || "The table's connection closed: choose the table again to sit back down.", "refusal");
   };
 }
