@@ -32,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
 
-from riverboat.store.state import DatabaseStore, MemoryStore, StateStore, open_store
+from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.hub import Hub, LocalHub, RedisHub
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
@@ -100,9 +100,11 @@ def create_app(
     """The app; ``local_player`` lets requests without a session play as the local player;
     ``house_edges`` works out each game's edge in the background for the pay tables;
     the shared tables (``tables``, default one of each shared game) close betting and
-    decisions after the given seconds. Sessions, failed log-ins and rate-limit counts
-    are kept in ``state``: by default Redis if ``redis`` or ``RIVERBOAT_REDIS_URL``
-    names one (its keys beginning with ``redis_prefix``), else the database.
+    decisions after the given seconds. Failed log-ins and rate-limit counts are kept
+    in ``state``: by default Redis if ``redis`` or ``RIVERBOAT_REDIS_URL`` names one
+    (its keys beginning with ``redis_prefix``), else the database. Sessions are kept
+    there too, except in Redis: then in the database, so that Redis restarted empty
+    logs no one out.
 
     With ``redis`` (a URL; the database must then be PostgreSQL) every process started
     so serves the same shared tables (:class:`~riverboat.table.hub.RedisHub`, its keys
@@ -148,7 +150,8 @@ def create_app(
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
     alone = _one_process(kept, service.engine)
-    app.state.sessions = Sessions(kept, cache=alone)
+    durable = DatabaseStore(service.engine) if isinstance(kept, RedisStore) else kept
+    app.state.sessions = Sessions(durable, cache=alone)
     app.state.lobby, app.state.hub = lobby, hub
     counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
     app.state.limiter = RateLimiter(rate_limit, store=counts)
