@@ -237,6 +237,15 @@ def test_players_on_two_processes_share_one_table_and_see_only_their_cards_c8(
     try:
         ann.seated(2)  # each sees the other, across the processes
         bob.seated(2)
+        # the lobby shows the table's true seats and phase on either process, the one
+        # that runs it (from memory) and the other (from the state written)
+        holder = deployment.holder("baccarat-1")
+        for base in (holder, next(b for b in deployment.servers if b != holder)):
+            tables = httpx.get(base + "/api/lobby", timeout=10).json()["tables"]
+            shown = next(t for t in tables if t["id"] == "baccarat-1")
+            assert (shown["seats_taken"], shown["phase"]) == (2, "betting"), base
+            assert sorted(shown["players"]) == ["ann", "bob"]
+            assert [s["name"] for s in shown["seated"]] == shown["players"]
         for coup in range(2):
             marks = len(ann.messages), len(bob.messages)
             ann.send({"type": "bet", "wagers": {"banker": 500}, "client_seed": f"ann{coup}"})

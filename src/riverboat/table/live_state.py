@@ -45,11 +45,13 @@ __all__ = [
     "DealtRound",
     "Fence",
     "LeaseLostError",
+    "Seen",
     "Stored",
     "check_fence",
     "claim",
     "coup_winners",
     "deal_rounds",
+    "read_all",
     "save",
 ]
 
@@ -126,6 +128,30 @@ def _insert_if_absent(session: Session, key: str) -> None:
         .values(key=key, token=0, phase="", state="{}")
         .on_conflict_do_nothing(index_elements=[SharedTableRow.key])
     )
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A table's state as last written, as an onlooker reads it (no deal looked up)."""
+
+    phase: str
+    deadline: float | None
+    state: dict[str, Any]
+
+
+def read_all(engine: Engine, keys: list[str]) -> dict[str, Seen]:
+    """The tables ``keys``' states as last written, in one query (a table never
+    written is left out): what the lobby shows of a table another process runs."""
+    with Session(engine) as session:
+        rows = session.execute(
+            select(
+                SharedTableRow.key,
+                SharedTableRow.phase,
+                SharedTableRow.deadline,
+                SharedTableRow.state,
+            ).where(SharedTableRow.key.in_(keys), SharedTableRow.phase != "")
+        ).all()
+    return {key: Seen(phase, deadline, json.loads(state)) for key, phase, deadline, state in rows}
 
 
 def save(

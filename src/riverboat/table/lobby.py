@@ -31,6 +31,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.games.codec import to_json
+from riverboat.table import live_state
+from riverboat.table.live_state import Seen
 from riverboat.table.seats import find_seat
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES, SharedTable
@@ -112,9 +114,7 @@ def parse_counts(text: str) -> dict[str, int]:
                 f"--tables: {game!r} has no shared tables; name {' or '.join(SHARED_GAMES)}"
             )
         if not equals or not count.isdigit() or not 1 <= int(count) <= MOST_TABLES:
-            raise TablesError(
-                f"--tables: {part!r}: a count from 1 to {MOST_TABLES}, e.g. {game}=2"
-            )
+            raise TablesError(f"--tables: {part!r}: a count from 1 to {MOST_TABLES}, e.g. {game}=2")
         if game in counts:
             raise TablesError(f"--tables: {game} is named twice; name each game once")
         counts[game] = int(count)
@@ -262,11 +262,24 @@ class Lobby:
             None,
         )
 
-    def view(self, player: int | None) -> LobbyView:
+    def view(self, player: int | None, seen: Mapping[str, Seen] | None = None) -> LobbyView:
         """The tables as anyone may see them: seats and the names seated, limits, the shoe
         and its big road's newest columns; no card, no seed. Read from the tables in
-        memory: no database query."""
-        return LobbyView(tables=[_table_view(t, player) for t in self.tables.values()])
+        memory (no database query), except a table another process runs (this one holds
+        no lease on it), read from ``seen`` (:meth:`seen_elsewhere`) when given."""
+        return LobbyView(
+            tables=[_table_view(t, player, (seen or {}).get(key)) for key, t in self.tables.items()]
+        )
+
+    def seen_elsewhere(self) -> dict[str, Seen]:
+        """The states last written of the tables this process does not run (when several
+        processes serve them, :class:`~riverboat.table.hub.RedisHub`), in one query: the
+        lobby then shows every table's true seats and phase. Run in a worker thread."""
+        elsewhere = [key for key, table in self.tables.items() if table.fence is None]
+        if not elsewhere:
+            return {}
+        engine = next(iter(self.tables.values())).service.engine
+        return live_state.read_all(engine, elsewhere)
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -279,9 +292,10 @@ def _config(table: SharedTable) -> TableConfig:
     return table.config
 
 
-def _table_view(table: SharedTable, player: int | None) -> LobbyTable:
+def _table_view(table: SharedTable, player: int | None, seen: Seen | None) -> LobbyTable:
     config = _config(table)
-    snapshot = table.snapshot(player if player is not None else 0)
+    viewer = player if player is not None else 0
+    snapshot = table.snapshot(viewer) if seen is None else table.seen(seen, viewer)
     shoe = snapshot.shoe
     first = table.spec.spots[0]
     return LobbyTable(

@@ -415,7 +415,13 @@ class SharedTable:
             "road": self.road,
             "commitment": self.deal.commitment if self.deal else None,
             "handled": self.handled[-HANDLED_KEPT:],
+            "cards_left": self._cards_left(),
         }
+
+    def _cards_left(self) -> int | None:
+        """The cards left in the shoe or deck in play, None before its first cards."""
+        size = self.layout.size if self.layout else None
+        return size - self.next_place if size else None
 
     def first_time(self, message_id: str) -> bool:
         """Whether the message ``message_id`` is new here; from now on it is not. The ids
@@ -704,24 +710,44 @@ class SharedTable:
     # ------------------------------------------------------------ what seats see
     def snapshot(self, player: int) -> TableSnapshot:
         """The table as ``player`` sees it: seats and chips, never anyone's cards."""
+        left = None if self.phase == "closed" else self._timer.seconds_left()
+        commitment = self.deal.commitment if self.deal else None
+        return self._snapshot(
+            player, self.phase, left, self.seats, self.road, self._cards_left(), commitment
+        )
+
+    def seen(self, seen: live_state.Seen, player: int) -> TableSnapshot:
+        """The table as ``player`` would see it, from the state another process that
+        runs it last wrote (its clock counted from the deadline written)."""
+        state = seen.state
+        left = None if seen.deadline is None else max(0.0, seen.deadline - time.time())
+        seats = [Seat.restored(seat) for seat in state.get("seats", [])]
+        phase = seen.phase if seen.phase in _PHASES else "betting"
+        road, cards_left = state.get("road", []), state.get("cards_left")
+        return self._snapshot(player, phase, left, seats, road, cards_left, state.get("commitment"))
+
+    def _snapshot(
+        self,
+        player: int,
+        phase: str,
+        left: float | None,
+        seats: list[Seat],
+        road: list[str],
+        cards_left: int | None,
+        commitment: str | None,
+    ) -> TableSnapshot:
         shoe = None
         if self.spec.shoe is not None:
-            size = self.layout.size if self.layout else None
-            shoe = ShoeView(
-                cards_left=size - self.next_place if size else None,
-                road=list(self.road),
-                roads=RoadsView.of(self.road),
-            )
-        left = None if self.phase == "closed" else self._timer.seconds_left()
-        total = self.decision_seconds if self.phase == "deciding" else self.betting_seconds
+            shoe = ShoeView(cards_left=cards_left, road=list(road), roads=RoadsView.of(road))
+        total = self.decision_seconds if phase == "deciding" else self.betting_seconds
         return TableSnapshot(
             game=self.game,
-            phase=self.phase,
+            phase=phase,
             seconds_left=left,
             seconds_total=None if left is None else max(total, left),
-            commitment=self.deal.commitment if self.deal else None,
-            seats=[s.view(player, self.spec) for s in sorted(self.seats, key=_by_number)],
-            seats_free=self.max_seats - len(self.seats),
+            commitment=commitment,
+            seats=[s.view(player, self.spec) for s in sorted(seats, key=_by_number)],
+            seats_free=self.max_seats - len(seats),
             shoe=shoe,
         )
 

@@ -20,4 +20,11 @@ async def lobby(request: Request, session: SessionToken = None) -> LobbyView:
     variant, limits, seats taken and free, whether you sit there, and at Baccarat the
     shoe's cards left and coups dealt. Anyone may look; no card and no seed is shown."""
     player = await anyio.to_thread.run_sync(player_of, request, session)  # may ask the database
-    return get_lobby(request).view(player)  # read on the event loop, where tables change
+    lobby = get_lobby(request)
+    # the tables other processes run, as they last wrote them (one process: none)
+    seen = (
+        await anyio.to_thread.run_sync(lobby.seen_elsewhere)
+        if request.app.state.shared_state
+        else None
+    )
+    return lobby.view(player, seen)  # read on the event loop, where tables change
