@@ -574,3 +574,35 @@ def test_a_message_carried_out_is_not_carried_out_again_by_the_next_holder(
         await second.step_down()
 
     asyncio.run(play())
+
+
+def test_a_seat_whose_player_does_not_sit_again_after_a_take_over_goes(
+    tmp_path: Path,
+) -> None:
+    """After a take-over the seats come back without connections: ann sits again and
+    has bet, bob (his process died with his connection) does not. Once the rejoin
+    time is out bob's seat goes, and the deal that waited only for him is dealt."""
+    service = TableService(f"sqlite:///{tmp_path / 'ghosts.db'}")
+    ann, bob = (service.register(name, PASSWORD) for name in ("ann", "bob"))
+
+    async def play() -> None:
+        first = SharedTable(service, "crazy4", betting_seconds=60)
+        await first.take_over(*claim(service.engine, "crazy4"))
+        await first.sit(ann, await _listen([]))
+        await first.sit(bob, await _listen([]))
+        await first.bet(ann, {"ante": 500, "super_bonus": 500}, client_seed="ann")
+        second = SharedTable(service, "crazy4", betting_seconds=60)
+        second.rejoin_seconds = 0.2
+        await second.take_over(*claim(service.engine, "crazy4"))
+        assert [s.name for s in second.seats] == ["ann", "bob"]
+        await second.sit(ann, await _listen([]))  # ann's page sits again; bob's does not
+        for _ in range(100):
+            if second.phase == "deciding":
+                break
+            await asyncio.sleep(0.02)
+        assert [s.name for s in second.seats] == ["ann"]
+        assert second.phase == "deciding"  # dealt without waiting out the betting clock
+        await first.step_down()
+        await second.step_down()
+
+    asyncio.run(play())

@@ -145,8 +145,13 @@ class SharedTable:
 
     retry_pauses: tuple[float, ...] = (0.25, 0.5, 1.0)
     reopen_seconds: float = 2.0
+    #: after a take-over, how long a seat without a connection (its player's process
+    #: is gone, or the player) waits for its player to sit again before it goes
+    rejoin_seconds: float = 8.0
     #: the showdown being tried again beside the table, if one is
     _settling: asyncio.Task[None] | None = None
+    #: the seats without a connection being pruned after a take-over, if they are
+    _pruning: asyncio.Task[None] | None = None
 
     def __init__(
         self,
@@ -318,6 +323,8 @@ class SharedTable:
         connections (they sit again), its pending step at its deadline; rounds dealt
         from its deal that the state does not show are taken in (:meth:`_adopt`)."""
         self._timer.cancel()
+        if self._pruning is not None:
+            self._pruning.cancel()
         async with self._lock:
             self._reset()
             self.fence = fence
@@ -347,11 +354,35 @@ class SharedTable:
                 self._settling = asyncio.get_running_loop().create_task(self._settle(playing, None))
             elif any(s.wagers for s in self.seats):
                 self._timer.arm(seconds if stored.deadline else self.betting_seconds, self._deal)
+            self._pruning = asyncio.get_running_loop().create_task(self._prune_ghosts())
             await self._save()
+
+    async def _prune_ghosts(self) -> None:
+        """After a take-over, the seats that came back without a connection and whose
+        players have not sat again within :attr:`rejoin_seconds` go (unless in a round,
+        which plays out and frees them): a seat left by a process that died would
+        otherwise never bet, and every deal would wait out the betting clock for it."""
+        await asyncio.sleep(self.rejoin_seconds)
+        async with self._lock:
+            ghosts = [s for s in self.seats if not s.listeners and s.round_id is None]
+            if not ghosts or self.fence is None:
+                return
+            self.seats = [s for s in self.seats if s not in ghosts]
+            if self.phase == "betting" and not any(s.wagers for s in self.seats):
+                self._timer.cancel()  # no bets left: betting need not close
+            try:
+                if self.phase == "betting" and self.seats and all(s.wagers for s in self.seats):
+                    await self._deal()  # the ghosts were all it waited for
+                else:
+                    await self._broadcast()
+            except (LeaseLostError, Refusal) as error:  # the next holder prunes its own
+                _log.warning("the %s table's seats were not pruned: %s", self.game, error)
 
     async def step_down(self) -> None:
         """Another process runs the table now (or will): stop, and forget it here."""
         self._timer.cancel()
+        if self._pruning is not None:
+            self._pruning.cancel()
         if self._settling is not None:  # its rounds are the new holder's to finish
             self._settling.cancel()
         async with self._lock:
