@@ -176,7 +176,7 @@ class RedisHub(Hub):
     ``lease_seconds``: a process that stops renewing loses its tables that long after."""
 
     def __init__(
-        self, url: str, handler: Handler, prefix: str = "riverboat:", lease_seconds: float = 4.0
+        self, url: str, handler: Handler, prefix: str = "riverboat:", lease_seconds: float = 2.0
     ) -> None:
         super().__init__(handler)
         from redis import asyncio as aioredis

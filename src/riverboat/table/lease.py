@@ -35,7 +35,7 @@ return 0
 class Lease:
     """The lease ``key`` for ``holder``, on an asyncio Redis client."""
 
-    def __init__(self, redis: Any, key: str, holder: str, seconds: float = 4.0) -> None:
+    def __init__(self, redis: Any, key: str, holder: str, seconds: float = 2.0) -> None:
         self.redis, self.key, self.holder, self.seconds = redis, key, holder, seconds
         #: when (``time.monotonic``) the lease was last taken or renewed: asked before
         #: the call, so the term counted here never outlasts the one Redis gives
