@@ -21,7 +21,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -29,7 +29,7 @@ from riverboat.cli import app as cli
 from riverboat.table.service import TableService, verify_round
 from riverboat.web.app import server_options
 from riverboat.web.deps import RateLimiter
-from riverboat.web.errors import MESSAGE_LIMIT, database_unavailable
+from riverboat.web.errors import CLOSE_TRY_LATER, MESSAGE_LIMIT, database_unavailable
 from riverboat.web.guards import BODY_LIMIT, CONTENT_SECURITY_POLICY
 
 from browser_support import serving as served
@@ -319,16 +319,19 @@ def test_binary_and_malformed_frames_are_refused_and_the_seat_stays(server: str)
 
 
 def test_websocket_handshakes_are_rate_limited(tmp_path: Path) -> None:
+    """Beyond the rate limit a handshake is accepted, then closed with CLOSE_TRY_LATER
+    and "slow down", which a page can read (a close before the accept would reach it as
+    a bare HTTP 403); within it, the table's first snapshot comes."""
     with serving(tmp_path / "limited.db", extra=three_a_minute) as address:
-        outcomes = []
+        outcomes: list[object] = []
         for _ in range(5):
-            try:
-                with seat(address):
-                    outcomes.append("open")
-            except InvalidStatus as error:
-                outcomes.append(str(error.response.status_code))
-        assert outcomes[:3] == ["open"] * 3
-        assert "open" not in outcomes[3:]
+            with seat(address) as connection:
+                try:
+                    outcomes.append(json.loads(connection.recv(timeout=10))["type"])
+                except ConnectionClosed as error:
+                    outcomes.append((error.rcvd.code, error.rcvd.reason) if error.rcvd else None)
+        assert outcomes[:3] == ["table"] * 3
+        assert outcomes[3:] == [(CLOSE_TRY_LATER, "slow down")] * 2
 
 
 # -- the database -----------------------------------------------------------------------

@@ -349,6 +349,7 @@ def test_a_decision_read_by_a_frozen_holder_is_carried_out_by_its_successor(
         _dealt_and_cat_played(cat, dan)
         inbox, lease = (f"{deployment.prefix}table:crazy4-1:{what}" for what in ("inbox", "lease"))
         frozen_name = deployment.redis.get(lease).decode()
+        time.sleep(0.3)  # cat's decision carried out, the holder reads the inbox again
         frozen.send_signal(signal.SIGSTOP)  # mid-read of the inbox, blocked for up to 1 s
         mark, start = len(dan.messages), time.monotonic()
         dan.send({"type": "decide", "action": "play", "amount": 500})

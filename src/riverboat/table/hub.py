@@ -40,7 +40,7 @@ from pydantic import TypeAdapter
 from riverboat.errors import Refusal, Unavailable
 from riverboat.rng import new_token
 from riverboat.table import live_state
-from riverboat.table.lease import Lease
+from riverboat.table.lease import LEASE_SECONDS, Lease
 from riverboat.table.live_state import LeaseLostError
 from riverboat.table.seats import SEND_SECONDS, Send
 from riverboat.table.shared import SharedTable
@@ -176,7 +176,11 @@ class RedisHub(Hub):
     ``lease_seconds``: a process that stops renewing loses its tables that long after."""
 
     def __init__(
-        self, url: str, handler: Handler, prefix: str = "riverboat:", lease_seconds: float = 2.0
+        self,
+        url: str,
+        handler: Handler,
+        prefix: str = "riverboat:",
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         super().__init__(handler)
         from redis import asyncio as aioredis

@@ -15,7 +15,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-__all__ = ["Lease"]
+__all__ = ["LEASE_SECONDS", "Lease"]
+
+#: a lease's term: a holder that stops renewing loses its tables that long after
+LEASE_SECONDS = 2.0
 
 #: renew (or hand back) only one's own lease: compare and act in one step
 _RENEW = """
@@ -35,7 +38,7 @@ return 0
 class Lease:
     """The lease ``key`` for ``holder``, on an asyncio Redis client."""
 
-    def __init__(self, redis: Any, key: str, holder: str, seconds: float = 2.0) -> None:
+    def __init__(self, redis: Any, key: str, holder: str, seconds: float = LEASE_SECONDS) -> None:
         self.redis, self.key, self.holder, self.seconds = redis, key, holder, seconds
         #: when (``time.monotonic``) the lease was last taken or renewed: asked before
         #: the call, so the term counted here never outlasts the one Redis gives
@@ -55,9 +58,7 @@ class Lease:
     async def renew(self) -> bool:
         """Whether the lease is still this holder's, now for another full term."""
         asked = time.monotonic()
-        renewed = bool(
-            await self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds)
-        )
+        renewed = bool(await self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds))
         self.since = asked if renewed else None
         return renewed
 

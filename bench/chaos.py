@@ -1,0 +1,73 @@
+"""The chaos suite (tests/chaos.py), for as long as asked: two `riverboat serve`
+processes on a PostgreSQL database and a Redis of the suite's own, players at the
+shared Crazy 4 and Baccarat tables and at their own Tri-Card tables, and a fault every
+few seconds, each kind in turn: the table's holder killed (SIGKILL) and restarted,
+the holder frozen (SIGSTOP) past its lease, Redis killed and started again empty, the
+servers' database connections terminated. Then every round is checked (the ledger,
+the audit, every balance, every decision sent, no one else's cards, no seed early).
+
+It prints the faults injected, the rounds played, what became of each decision, each
+table's hand-over time and the worst as a ratio to the lease (2 s: the hand-over's
+floor, measured in the same run), and every violation; it exits 1 if there is one.
+tests/test_chaos.py runs it for a minute in CI.
+
+    python bench/chaos.py [--seconds 600] [--every 5] [--shared 6] [--own 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from chaos import Cluster, check, figures, run, settle_down
+from riverboat.table.lease import LEASE_SECONDS as LEASE
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=600.0, help="how long to play")
+    parser.add_argument("--every", type=float, default=5.0, help="seconds between faults")
+    parser.add_argument("--shared", type=int, default=6, help="players at the shared tables")
+    parser.add_argument("--own", type=int, default=2, help="players at their own tables")
+    parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        cluster = Cluster(Path(workdir), [f"player{n}" for n in range(args.shared + args.own)])
+        try:
+            faults, bots, owners = asyncio.run(
+                run(cluster, args.seconds, args.every, args.shared, args.own)
+            )
+            settle_down(cluster)
+            report = check(cluster, bots)
+        finally:
+            cluster.close()
+    found = figures(faults, report, owners, LEASE)
+    if args.json:
+        print(json.dumps(found))
+    else:
+        handovers = found["handover_seconds"]
+        print(f"faults injected: {found['faults']}")
+        print(f"database connections terminated: {found['database_connections_terminated']}")
+        print(
+            f"shared-table rounds: {found['rounds']}; own-table rounds: {found['own_table_rounds']}"
+        )
+        print(f"decisions: {found['decisions']}")
+        if handovers:
+            print(
+                f"hand-over: {handovers[0]:.2f} to {handovers[-1]:.2f} s; the worst "
+                f"{found['handover_worst_to_lease']}x the lease of {LEASE:g} s"
+            )
+        print(f"violations: {len(found['violations'])}")
+        for violation in found["violations"]:
+            print(f"  {violation}")
+    return 1 if found["violations"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

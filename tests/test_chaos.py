@@ -1,0 +1,33 @@
+"""The chaos suite in CI: ``bench/chaos.py`` for a minute (tests/chaos.py is its
+harness). Two server processes, a Redis and a PostgreSQL database of the suite's own,
+players at the shared and their own tables, and every fault in turn (the holder
+killed, the holder frozen past its lease, Redis killed and started again empty, the
+database's connections terminated); then every round is checked. Its figures are
+printed (``pytest -s``); ``python bench/chaos.py`` runs it for ten minutes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from chaos import FAULTS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_under_every_fault_no_money_no_decision_and_no_secret_is_lost() -> None:
+    command = [sys.executable, str(ROOT / "bench" / "chaos.py"), "--seconds", "60"]
+    done = subprocess.run(
+        [*command, "--every", "5", "--json"], capture_output=True, text=True, timeout=600
+    )
+    assert done.stdout.strip(), done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"\nchaos: {found}")
+    assert found["violations"] == []
+    assert done.returncode == 0
+    assert set(found["faults"]) == set(FAULTS)  # every kind of fault was injected
+    assert found["rounds"].get("settled", 0) >= 30  # the tables dealt on through them
+    assert found["decisions"].get("carried out", 0) >= 5
+    assert found["own_table_rounds"] >= 10
