@@ -608,3 +608,41 @@ def test_a_seat_whose_player_does_not_sit_again_after_a_take_over_goes(
         await second.step_down()
 
     asyncio.run(play())
+
+
+def test_an_undecided_hand_whose_connection_the_servers_lost_is_void_g7(
+    tmp_path: Path,
+) -> None:
+    """ann and bob are dealt; ann decides; then their holder dies, and with it bob's
+    connection. After the take-over ann sits again, bob does not before the decision
+    clock runs out: his hand is void and his wagers returned (G7: the servers' fault,
+    before his decision), not folded; ann's is settled as she decided."""
+    service = TableService(f"sqlite:///{tmp_path / 'cut.db'}")
+    ann, bob = (service.register(name, PASSWORD) for name in ("ann", "bob"))
+    wagers = {"ante": 500, "super_bonus": 500}
+
+    async def play() -> None:
+        first = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=1.0)
+        await first.take_over(*claim(service.engine, "crazy4"))
+        await first.sit(ann, await _listen([]))
+        await first.sit(bob, await _listen([]))
+        await first.bet(ann, wagers, client_seed="ann")
+        await first.bet(bob, wagers, client_seed="bob")
+        assert first.phase == "deciding"
+        await first.decide(ann, "play", 500)
+        rounds = {seat.player: seat.round_id for seat in first.seats}
+        await first.step_down()  # the holder dies, with bob's connection
+        second = SharedTable(service, "crazy4", betting_seconds=60)
+        await second.take_over(*claim(service.engine, "crazy4"))  # its clock: 1 s's
+        await second.sit(ann, await _listen([]))  # ann's page sits again; bob's is gone
+        for _ in range(100):
+            if second.phase == "betting":
+                break
+            await asyncio.sleep(0.02)
+        assert service.round(bob, rounds[bob]).status == "void"
+        assert service.balance(bob) == STARTING_CREDIT  # his wagers returned
+        assert service.round(ann, rounds[ann]).status == "settled"
+        await second.step_down()
+
+    asyncio.run(play())
+    assert service.audit() == []

@@ -39,10 +39,23 @@ from riverboat.table.sources import Dealt, SharedCards, card_source, running_sho
 from riverboat.table.verify import fair_cards, own_places
 from riverboat.table.views import ExportedRound, RoundRecord, RoundView
 
-__all__ = ["HISTORY_LIMIT", "KeptRounds", "Rounds", "at_table", "outcome", "resume"]
+__all__ = [
+    "CUT_OFF",
+    "CUT_OFF_REASON",
+    "HISTORY_LIMIT",
+    "KeptRounds",
+    "Rounds",
+    "at_table",
+    "outcome",
+    "resume",
+]
 
 #: the most rounds one page of history shows
 HISTORY_LIMIT = 1000
+#: a shared table's showdown "decision" for a seat whose connection the servers lost
+#: (its process died) and that never came back before its decision: void (G7)
+CUT_OFF = "(cut off)"
+CUT_OFF_REASON = "the servers lost your connection before your decision"
 #: the open rounds a process keeps rebuilt (:class:`KeptRounds`): about 5 KB each
 KEPT_ROUNDS = 4096
 _NEW_ROUND = insert(RoundRow)
@@ -331,9 +344,11 @@ class Rounds:
     ) -> dict[int, str]:
         """A shared table's decisions, ``(player, round, action, amount)``, carried out
         in one transaction, so no round settles, and no dealer card shows, before the
-        others (C8). A decision no longer legal or affordable folds; a round no longer
-        open is left as it is. Notes for the players, by round. With ``fence``, only
-        while that lease still runs the table.
+        others (C8). A decision no longer legal or affordable folds; the action
+        :data:`CUT_OFF` voids the round and returns its wagers (G7: the servers lost the
+        seat's connection before its decision); a round no longer open is left as it
+        is. Notes for the players, by round. With ``fence``, only while that lease
+        still runs the table.
         """
 
         def work(session: Session) -> dict[int, str]:
@@ -347,6 +362,11 @@ class Rounds:
                     notes[round_id] = f"round {round_id} was {row.status} before the showdown"
                     continue
                 game_round = resume(row, session)
+                if action == CUT_OFF:  # G7: a failure of ours before the first decision
+                    game_round.void(CUT_OFF_REASON)
+                    self.store(session, row, game_round)
+                    notes[round_id] = f"{CUT_OFF_REASON}: the round is void and its wagers returned"
+                    continue
                 try:
                     balance = self.ledger.balance(session, player_id)
                     cost = _cost(game_round, action, amount, balance)

@@ -50,9 +50,7 @@ def blind_stakes(spec: GameSpec, wagers: dict[str, Cents]) -> dict[str, Cents]:
     stakes = dict(wagers)
     line = next((o.line for o in spec.options if o.line and o.stake), None)
     if spec.blind_play is not None and spec.decides_with and line is not None:
-        stakes[line] = stakes.get(line, 0) + int(
-            spec.blind_play * wagers.get(spec.decides_with, 0)
-        )
+        stakes[line] = stakes.get(line, 0) + int(spec.blind_play * wagers.get(spec.decides_with, 0))
     return stakes
 
 
@@ -92,6 +90,9 @@ class Seat:
     number: int = 0
     playing: dict[str, Cents] | None = None
     playing_second: dict[str, Cents] | None = None
+    #: connected when the last holder wrote the table, and not since a take-over: the
+    #: servers lost the connection, not the player (an undecided hand is void, G7)
+    cut_off: bool = False
 
     def stored(self) -> dict[str, Any]:
         """What the database keeps of the seat for a process that takes the table over:
@@ -107,6 +108,7 @@ class Seat:
             "number": self.number,
             "playing": self.playing,
             "playing_second": self.playing_second,
+            "connected": bool(self.listeners) or self.cut_off,
         }
 
     @classmethod
@@ -133,6 +135,7 @@ class Seat:
             number=stored.get("number", 0),
             playing=stored.get("playing"),
             playing_second=stored.get("playing_second"),
+            cut_off=bool(stored.get("connected", False)),
         )
 
     @property

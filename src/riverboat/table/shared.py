@@ -63,6 +63,7 @@ from riverboat.rng import new_token
 from riverboat.table import live_state
 from riverboat.table.clock import Timer
 from riverboat.table.live_state import Fence, LeaseLostError
+from riverboat.table.rounds import CUT_OFF
 from riverboat.table.seats import (
     CONNECTIONS,
     Seat,
@@ -202,6 +203,7 @@ class SharedTable:
             if len(seat.listeners) >= CONNECTIONS:
                 raise IllegalAction(f"you are at this table in {CONNECTIONS} windows already")
             seat.listeners.append(send)
+            seat.cut_off = False  # back: its hand is theirs to decide again
             if self.deal is None:
                 self.deal = await _reach(self.service.new_deal, self.game, self.variant, self.fence)
             await self._broadcast()
@@ -586,7 +588,9 @@ class SharedTable:
         decisions = []
         for seat in playing:
             assert seat.round_id is not None
-            decisions.append((seat.player, seat.round_id, *(seat.decision or ("fold", None))))
+            # undecided: it folds, unless the servers lost its connection (G7: void)
+            undecided = (CUT_OFF, None) if seat.cut_off and not seat.listeners else ("fold", None)
+            decisions.append((seat.player, seat.round_id, *(seat.decision or undecided)))
         folded = ErrorMessage(message="time ran out: the hand folds")
         await deliver((seat, folded) for seat in playing if seat.decision is None)
         notes = await self._carry_out(decisions)
