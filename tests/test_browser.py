@@ -532,11 +532,16 @@ def test_a_poker_game_by_keyboard_alone_to_its_result(keyboard_page: Page, title
     for _ in range(4):  # Rabbit Hunter: the rabbit, then Play; Crazy 4: Play
         if not decisions.count():
             break
-        key = decisions.first.get_attribute("data-key")
+        button = decisions.first.element_handle()
+        key = button.get_attribute("data-key")
         assert key
-        assert decisions.first.get_attribute("aria-keyshortcuts") == key
+        assert button.get_attribute("aria-keyshortcuts") == key
         with page.expect_response(lambda r: r.request.method == "POST" and "/actions" in r.url):
             page.keyboard.press(key)
+        for _ in range(100):  # the answer drawn: the decisions offered before are gone
+            if not button.evaluate("b => b.isConnected"):
+                break
+            page.wait_for_timeout(50)
     expect(page.locator("#message")).to_contain_text("Net")
     _announced(page, "Net")
     page.wait_for_timeout(300)
