@@ -364,6 +364,11 @@ def test_a_decision_read_by_a_frozen_holder_is_carried_out_by_its_successor(
         finished = time.monotonic() - start
         print(f"\nfrozen holder: the decision carried out by its successor in {finished:.2f} s")
         assert deployment.holder("crazy4-1") == other
+
+        def consumers() -> set[str]:
+            return {c["name"].decode() for c in deployment.redis.xinfo_consumers(inbox, "holders")}
+
+        _until(lambda: frozen_name not in consumers(), 5.0)  # its claimed reads: dropped
         assert result["status"] == "settled"
         assert result["stakes"]["play"] == 500  # as dan decided: not folded by the clock
     finally:

@@ -371,6 +371,7 @@ class RedisHub(Hub):
                     return
             if start == "0-0":
                 break
+        await self._forget_consumers(inbox)
         while True:
             try:
                 read = await self.redis.xreadgroup(
@@ -385,6 +386,14 @@ class RedisHub(Hub):
                 for entry, fields in entries:
                     if not await self._take(table, lease, inbox, entry, fields):
                         return
+
+    async def _forget_consumers(self, inbox: str) -> None:
+        """The earlier holders left in the group with nothing pending (claimed above)
+        are dropped, so that a long-lived inbox's group does not grow with each process
+        that ever held the table (one that wakes and reads again is made anew)."""
+        for consumer in await self.redis.xinfo_consumers(inbox, INBOX_GROUP):
+            if consumer["name"] != self.process and not consumer["pending"]:
+                await self.redis.xgroup_delconsumer(inbox, INBOX_GROUP, consumer["name"])
 
     async def _inbox_group(self, inbox: str) -> None:
         """The inbox's consumer group of holders, made (with the inbox) unless it is."""
