@@ -86,9 +86,13 @@ class Cluster:
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.redis: subprocess.Popen[bytes] | None = None
         self.servers: dict[int, subprocess.Popen[bytes]] = {}
-        self.start_redis()
-        for port in (free_port(), free_port()):
-            self.start_server(port)
+        try:
+            self.start_redis()
+            for port in (free_port(), free_port()):
+                self.start_server(port)
+        except BaseException:  # nothing left behind: the servers, Redis, the database
+            self.close()
+            raise
 
     # ------------------------------------------------------------ Redis
     def start_redis(self) -> None:

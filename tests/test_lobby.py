@@ -218,6 +218,21 @@ def test_the_lobby_shows_a_shared_shoe_after_its_coups_b1(client: TestClient) ->
         assert 416 - 11 - 6 * coup <= shoe["cards_left"] <= 416 - 2 - 4 * coup
 
 
+def test_the_lobby_shows_a_tables_clock_and_its_seats_decisions(client: TestClient) -> None:
+    """bob, alone at a Crazy 4 table, bets and is dealt: the lobby shows the table at its
+    decisions with their clock running, and bob's seat in the hand, undecided."""
+    bob = log_in(client, "bob")
+    socket = sit(client, bob, "crazy4-1")
+    socket.send_text(json.dumps({"type": "bet", "wagers": {"ante": 500, "super_bonus": 500}}))
+    while json.loads(socket.receive_text())["type"] != "dealt":  # the only bettor: dealt
+        pass
+    table = next(t for t in lobby(client)["tables"] if t["id"] == "crazy4-1")
+    assert table["phase"] == "deciding"
+    assert 0 < table["seconds_left"] <= client.app.state.lobby.tables["crazy4-1"].decision_seconds
+    [seat] = table["seated"]
+    assert (seat["name"], seat["in_round"], seat["decided"]) == ("bob", True, False)
+
+
 def _coup(socket: Any, spot: str) -> dict[str, Any]:
     """One coup bet on ``spot`` by the table's only bettor (dealt at once); the table's
     snapshot that follows it."""
@@ -257,7 +272,7 @@ def test_the_lobby_shows_a_shoes_big_road_counts_and_who_sits(client: TestClient
     assert [(s["seat"], s["name"]) for s in crazy["seated"]] == [(1, "bob")]
     assert [s["name"] for s in mini["seated"]] == ["ann", "bob"]
     assert seen["crazy4-2"]["seated"] == []
-    assert mini["seconds_left"] is None or mini["seconds_left"] >= 0
+    assert (mini["phase"], mini["seconds_left"]) == ("betting", None)  # no bet: no clock
     assert crazy["big_road"] is None
     text = json.dumps(lobby(client, ann))
     for secret in ("seed", "commitment", '"cards"', "server", "totals", "hand"):

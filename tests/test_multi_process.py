@@ -460,6 +460,21 @@ async def _listen(messages: list[TableMessage]) -> Callable[[TableMessage], Any]
     return send
 
 
+async def _holding(service: TableService, game: str, decision_seconds: float = 45.0) -> SharedTable:
+    """A process's copy of the ``game`` table, run from its claim (the next token)."""
+    table = SharedTable(service, game, betting_seconds=60, decision_seconds=decision_seconds)
+    await table.take_over(*claim(service.engine, game))
+    return table
+
+
+async def _reaches(table: SharedTable, phase: str) -> None:
+    """Wait (up to 2 s) for the table to reach ``phase``."""
+    for _ in range(100):
+        if table.phase == phase:
+            return
+        await asyncio.sleep(0.02)
+
+
 def test_a_deck_dealt_halfway_when_its_holder_stopped_is_void_and_refunded_g7(
     tmp_path: Path,
 ) -> None:
@@ -470,8 +485,7 @@ def test_a_deck_dealt_halfway_when_its_holder_stopped_is_void_and_refunded_g7(
     ann, bob, cy = (service.register(name, PASSWORD) for name in ("ann", "bob", "cy"))
 
     async def play() -> None:
-        first = SharedTable(service, "crazy4", betting_seconds=60)
-        await first.take_over(*claim(service.engine, "crazy4"))
+        first = await _holding(service, "crazy4")
         heard: list[TableMessage] = []
         await first.sit(ann, await _listen(heard))
         await first.sit(bob, await _listen(heard))
@@ -487,8 +501,7 @@ def test_a_deck_dealt_halfway_when_its_holder_stopped_is_void_and_refunded_g7(
         )
         assert service.balance(ann) == STARTING_CREDIT - 1000
 
-        second = SharedTable(service, "crazy4", betting_seconds=60)
-        await second.take_over(*claim(service.engine, "crazy4"))
+        second = await _holding(service, "crazy4")
         assert service.balance(ann) == STARTING_CREDIT  # void and refunded
         assert second.deal is not None
         assert second.deal.id != deck
@@ -511,8 +524,7 @@ def test_a_coup_dealt_when_its_holder_stopped_is_taken_in_b1(tmp_path: Path) -> 
     ann, bob = (service.register(name, PASSWORD) for name in ("ann", "bob"))
 
     async def play() -> None:
-        first = SharedTable(service, "baccarat", betting_seconds=60)
-        await first.take_over(*claim(service.engine, "baccarat"))
+        first = await _holding(service, "baccarat")
         await first.sit(ann, await _listen([]))
         await first.sit(bob, await _listen([]))
         await first.bet(ann, {"banker": 500}, client_seed="ann")
@@ -526,8 +538,7 @@ def test_a_coup_dealt_when_its_holder_stopped_is_taken_in_b1(tmp_path: Path) -> 
             ann, "baccarat", {"banker": 500}, shared=SharedCards(shoe, places)
         )
 
-        second = SharedTable(service, "baccarat", betting_seconds=60)
-        await second.take_over(*claim(service.engine, "baccarat"))
+        second = await _holding(service, "baccarat")
         assert second.deal is not None
         assert second.deal.id == shoe
         assert second.next_place == after_one + len([c for h in dealt.cards.values() for c in h])
@@ -565,13 +576,11 @@ def test_a_message_carried_out_is_not_carried_out_again_by_the_next_holder(
     ann = service.register("ann", PASSWORD)
 
     async def play() -> None:
-        first = SharedTable(service, "crazy4", betting_seconds=60)
-        await first.take_over(*claim(service.engine, "crazy4"))
+        first = await _holding(service, "crazy4")
         assert first.first_time("message-1")
         assert not first.first_time("message-1")  # once, here
         await first.sit(ann, await _listen([]))  # the state written, with the ids
-        second = SharedTable(service, "crazy4", betting_seconds=60)
-        await second.take_over(*claim(service.engine, "crazy4"))
+        second = await _holding(service, "crazy4")
         assert not second.first_time("message-1")  # and once, across the take-over
         assert second.first_time("message-2")
         for number in range(3, 400):  # only the newest are kept
@@ -593,8 +602,7 @@ def test_a_seat_whose_player_does_not_sit_again_after_a_take_over_goes(
     ann, bob = (service.register(name, PASSWORD) for name in ("ann", "bob"))
 
     async def play() -> None:
-        first = SharedTable(service, "crazy4", betting_seconds=60)
-        await first.take_over(*claim(service.engine, "crazy4"))
+        first = await _holding(service, "crazy4")
         await first.sit(ann, await _listen([]))
         await first.sit(bob, await _listen([]))
         await first.bet(ann, {"ante": 500, "super_bonus": 500}, client_seed="ann")
@@ -603,10 +611,7 @@ def test_a_seat_whose_player_does_not_sit_again_after_a_take_over_goes(
         await second.take_over(*claim(service.engine, "crazy4"))
         assert [s.name for s in second.seats] == ["ann", "bob"]
         await second.sit(ann, await _listen([]))  # ann's page sits again; bob's does not
-        for _ in range(100):
-            if second.phase == "deciding":
-                break
-            await asyncio.sleep(0.02)
+        await _reaches(second, "deciding")
         assert [s.name for s in second.seats] == ["ann"]
         assert second.phase == "deciding"  # dealt without waiting out the betting clock
         await first.step_down()
@@ -627,8 +632,7 @@ def test_an_undecided_hand_whose_connection_the_servers_lost_is_void_g7(
     wagers = {"ante": 500, "super_bonus": 500}
 
     async def play() -> None:
-        first = SharedTable(service, "crazy4", betting_seconds=60, decision_seconds=1.0)
-        await first.take_over(*claim(service.engine, "crazy4"))
+        first = await _holding(service, "crazy4", decision_seconds=1.0)
         await first.sit(ann, await _listen([]))
         await first.sit(bob, await _listen([]))
         await first.bet(ann, wagers, client_seed="ann")
@@ -637,13 +641,9 @@ def test_an_undecided_hand_whose_connection_the_servers_lost_is_void_g7(
         await first.decide(ann, "play", 500)
         rounds = {seat.player: seat.round_id for seat in first.seats}
         await first.step_down()  # the holder dies, with bob's connection
-        second = SharedTable(service, "crazy4", betting_seconds=60)
-        await second.take_over(*claim(service.engine, "crazy4"))  # its clock: 1 s's
+        second = await _holding(service, "crazy4")  # its clock: 1 s's
         await second.sit(ann, await _listen([]))  # ann's page sits again; bob's is gone
-        for _ in range(100):
-            if second.phase == "betting":
-                break
-            await asyncio.sleep(0.02)
+        await _reaches(second, "betting")
         assert service.round(bob, rounds[bob]).status == "void"
         assert service.balance(bob) == STARTING_CREDIT  # his wagers returned
         assert service.round(ann, rounds[ann]).status == "settled"

@@ -188,3 +188,11 @@ def test_a_table_connection_ends_with_its_session(client: TestClient) -> None:
         ann.until("table")
     assert closed.value.code == CLOSE_LOG_IN
     assert "log in again" in closed.value.reason
+
+
+def test_the_page_reads_the_log_in_close_code_the_server_sends() -> None:
+    """The page's own copy of CLOSE_LOG_IN (js/shared.js: close codes are not in the
+    API's schema, whose types the page takes) is the server's."""
+    page = Path(__file__).resolve().parents[1] / "src/riverboat/web/static/js/shared.js"
+    assert f"export const CLOSE_LOG_IN = {CLOSE_LOG_IN};" in page.read_text()
+

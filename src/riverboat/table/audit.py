@@ -69,7 +69,7 @@ class Audit:
         return problems
 
 
-def one_snapshot(session: Session) -> Session:
+def one_snapshot(session: Session) -> None:
     """``session``, made to read the database as of one moment: on PostgreSQL its
     transaction is read-only REPEATABLE READ, so its statements share one snapshot
     (READ COMMITTED gives each its own, and would see a round settle between two of
@@ -78,13 +78,14 @@ def one_snapshot(session: Session) -> Session:
     leaves that in a transaction, where psycopg refuses to change it).
 
     >>> from riverboat.store import connect
+    >>> from sqlalchemy import text
     >>> with Session(connect("sqlite://")) as session:
-    ...     one_snapshot(session) is session
-    True
+    ...     one_snapshot(session)  # SQLite: nothing to set
+    ...     session.execute(text("SELECT 1")).scalar()
+    1
     """
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
-    return session
 
 
 def _balance_problems(session: Session) -> list[str]:

@@ -241,7 +241,8 @@ def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
     return "won" if mine > dealer else "lost" if mine < dealer else "tied"
 
 
-#: a hand with the cards a decision dealt to it (the rabbit), by its card count: its best five
+#: a hand with the cards a decision dealt to it (a hand the spec deals ``dealt_on`` a
+#: decision), by its card count: the evaluator of its best five
 _WITH_DRAWN: dict[int, Callable[[list[Card]], int]] = {6: evaluate6}
 
 

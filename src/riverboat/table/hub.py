@@ -74,6 +74,10 @@ def _refusal(error: Refusal) -> ErrorMessage:
 class Hub(ABC):
     """Seats players at shared tables and carries their messages."""
 
+    #: whether other processes run some of the tables (their state is then read from
+    #: the database, as the last holder wrote it)
+    across_processes = False
+
     def __init__(self, handler: Handler) -> None:
         self.handler = handler
 
@@ -174,6 +178,8 @@ class RedisHub(Hub):
     """Tables served by every process that shares ``url``'s Redis (and one PostgreSQL
     database); keys and channels begin with ``prefix``. A table's lease lasts
     ``lease_seconds``: a process that stops renewing loses its tables that long after."""
+
+    across_processes = True
 
     def __init__(
         self,

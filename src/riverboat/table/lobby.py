@@ -196,6 +196,7 @@ class Lobby:
         betting_seconds: float = 15.0,
         decision_seconds: float = 45.0,
     ) -> None:
+        self.service = service
         self.tables: dict[str, SharedTable] = {
             config.id: SharedTable(
                 service, config.game, betting_seconds, decision_seconds, config=config
@@ -278,8 +279,7 @@ class Lobby:
         elsewhere = [key for key, table in self.tables.items() if table.fence is None]
         if not elsewhere:
             return {}
-        engine = next(iter(self.tables.values())).service.engine
-        return live_state.read_all(engine, elsewhere)
+        return live_state.read_all(self.service.engine, elsewhere)
 
     async def close(self) -> None:
         for table in self.tables.values():

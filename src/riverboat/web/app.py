@@ -153,7 +153,6 @@ def create_app(
     durable = DatabaseStore(service.engine) if isinstance(kept, RedisStore) else kept
     app.state.sessions = Sessions(durable, cache=alone)
     app.state.lobby, app.state.hub = lobby, hub
-    app.state.shared_state = redis is not None  # the tables' state is across processes
     counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
     app.state.limiter = RateLimiter(rate_limit, store=counts)
     app.state.budgets = Budgets()

@@ -22,9 +22,6 @@ async def lobby(request: Request, session: SessionToken = None) -> LobbyView:
     player = await anyio.to_thread.run_sync(player_of, request, session)  # may ask the database
     lobby = get_lobby(request)
     # the tables other processes run, as they last wrote them (one process: none)
-    seen = (
-        await anyio.to_thread.run_sync(lobby.seen_elsewhere)
-        if request.app.state.shared_state
-        else None
-    )
+    across = request.app.state.hub.across_processes
+    seen = await anyio.to_thread.run_sync(lobby.seen_elsewhere) if across else None
     return lobby.view(player, seen)  # read on the event loop, where tables change

@@ -11,17 +11,8 @@ import { lobbyLoaded } from "./actions.js";
 import { progress } from "./seats.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
-/** @typedef {import("../../typing/api").SchemaBigRoadEntryView} BigRoadEntryView */
-/**
- * A shared table's shoe in the lobby, with its wins by side and its last coup's winner
- * (the server's LobbyShoe).
- * @typedef {import("../../typing/api").SchemaLobbyShoe & { banker: number, player: number, tie: number, last: string | null }} LobbyShoe
- */
-/**
- * A shared table in the lobby, with who sits there and its big road's newest columns
- * (the server's LobbyTable).
- * @typedef {Omit<import("./state.js").LobbyTable, "shoe"> & { players?: string[], seated?: import("../../typing/api").SchemaSeatView[], seconds_left?: number | null, shoe?: LobbyShoe | null, big_road?: BigRoadEntryView[] | null }} LobbyTable
- */
+/** A shared table in the lobby (the server's LobbyTable). @typedef {import("./state.js").LobbyTable} LobbyTable */
+/** Its shoe, with each side's wins. @typedef {import("../../typing/api").SchemaLobbyShoe} LobbyShoe */
 
 const REFRESH_MS = 3000;
 
@@ -30,12 +21,12 @@ export async function loadLobby() {
   try {
     lobbyLoaded((await api("/api/lobby")).tables);
   } catch {
-    lobbyLoaded(state.games.filter((g) => g.shared).map((g) => /** @type {import("./state.js").LobbyTable} */ (/** @type {unknown} */ ({ id: g.game, name: g.title, game: g.game }))));
+    lobbyLoaded(state.games.filter((g) => g.shared).map((g) => /** @type {LobbyTable} */ (/** @type {unknown} */ ({ id: g.game, name: g.title, game: g.game }))));
   }
 }
 
 /** A lobby's table by its id. @param {string} id */
-export const lobbyTable = (id) => /** @type {LobbyTable | undefined} */ (state.lobby.find((table) => table.id === id));
+export const lobbyTable = (id) => state.lobby.find((table) => table.id === id);
 
 // the shared tables as the menu lists them: [game, table id]
 /** @returns {[GameInfo, string][]} */
