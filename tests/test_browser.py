@@ -458,6 +458,7 @@ def _key_to_table(page: Page, title: str) -> None:
     titles = page.locator("#games .table-title").all_text_contents()
     page.keyboard.press(str(titles.index(title) + 1))
     expect(page.locator("#logo")).to_have_text(title)
+    expect(page.locator("body")).not_to_have_attribute("data-choosing", re.compile(".*"))
 
 
 def _tab_to(page: Page, spot: str) -> None:
@@ -597,6 +598,29 @@ def test_a_decision_key_pressed_before_the_cards_show_is_said_to_be_early(
     expect(page.locator("#message")).to_have_text("Your decision.")
     page.keyboard.press("r")
     expect(page.locator("#message")).to_contain_text("Net")
+
+
+def test_what_is_said_while_a_table_loads_is_not_covered_by_its_prompt(
+    keyboard_page: Page,
+) -> None:
+    """A key answered while the table's load is on its way (its open round asked for)
+    keeps its message: the table's "Tap a spot" prompt, which comes later, is older news."""
+    page = keyboard_page
+    held: list[Route] = []
+    page.route("**/open", lambda route: held.append(route))  # the table's load waits here
+    titles = page.locator("#games .table-title").all_text_contents()
+    page.keyboard.press(str(titles.index("Tri-Card Poker") + 1))
+    expect(page.locator("#logo")).to_have_text("Tri-Card Poker")
+    page.wait_for_function("() => document.body.dataset.choosing === 'tri-card'")
+    page.keyboard.press("d")  # no wager down yet: Deal says so
+    said = page.locator("#message")
+    expect(said).not_to_have_text("")
+    early = said.text_content()
+    for route in held:
+        route.continue_()
+    page.unroute("**/open")
+    expect(page.locator("body")).not_to_have_attribute("data-choosing", re.compile(".*"))
+    expect(said).to_have_text(early or "")
 
 
 def test_a_deal_key_pressed_before_the_commitment_shows_is_said_to_be_early(

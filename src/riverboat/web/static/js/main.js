@@ -39,10 +39,12 @@ async function selectGame(name, shared = false) {
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
   await showCommitment().catch((error) => say(error.message, "refusal"));  // a shared table shows its own
   if (choice !== choosing) return;
-  if (shared) {
-    joinTable(shared === true ? name : String(shared));  // a lobby table's id (true: an old saved choice)
-    say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
-  } else if (open) say("Your round is still open: your decision.");
+  if (shared) joinTable(shared === true ? name : String(shared));  // a lobby table's id (true: an old saved choice)
+  // the table's prompt, unless something was said while it loaded (a refusal, or a key
+  // pressed early): that is the newer news and stays
+  if (state.message) { /* kept */ }
+  else if (shared) say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
+  else if (open) say("Your round is still open: your decision.");
   else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
   store.flush();
   delete document.body.dataset.choosing;
