@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from argon2 import PasswordHasher
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from websockets.asyncio.client import connect
@@ -70,17 +71,24 @@ class Cluster:
     """A database, a Redis and two servers of the suite's own (``workdir`` holds their
     logs); :meth:`close` stops them and drops the database."""
 
-    def __init__(self, workdir: Path, players: list[str]) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        players: list[str],
+        tables: list[dict[str, Any]] | None = None,
+        betting_seconds: float = BETTING_SECONDS,
+    ) -> None:
         import psycopg
 
-        self.workdir = workdir
+        self.workdir, self.tables, self.betting_seconds = workdir, tables, betting_seconds
         self.admin = POSTGRES.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
         self.name = f"riverboat_chaos_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.admin, autocommit=True) as connection:
             connection.execute(f'CREATE DATABASE "{self.name}"')
         self.database = f"{POSTGRES}/{self.name}"
         service = TableService(self.database)  # migrated once, before the servers
-        self.players = {name: service.register(name, PASSWORD) for name in players}
+        hashed = PasswordHasher().hash(PASSWORD)  # one hash for all: a thousand take a second
+        self.players = {name: service.players._player(name, hashed) for name in players}
         service.engine.dispose()
         self.redis_port = free_port()
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
@@ -126,11 +134,13 @@ class Cluster:
             "redis_prefix": PREFIX,
             "local_player": False,
             "allowed_hosts": ["127.0.0.1", "localhost"],
-            "betting_seconds": BETTING_SECONDS,
+            "betting_seconds": self.betting_seconds,
             "decision_seconds": DECISION_SECONDS,
             "house_edges": False,
             "rate_limit": 10_000,
         }
+        if self.tables is not None:
+            settings["tables"] = self.tables
         env = {**os.environ, "PYTHONPATH": str(HERE.parent / "src")}
         command = [sys.executable, str(HERE / "chaos_server.py"), json.dumps(settings)]
         with (self.workdir / f"server-{port}.log").open("ab") as log:

@@ -13,11 +13,14 @@ import sys
 
 import uvicorn
 
+from riverboat.table.lobby import TableConfig
 from riverboat.web.app import create_app, freeze_startup, server_options
 
 if __name__ == "__main__":
     settings = json.loads(sys.argv[1])
     port = int(settings.pop("port"))
+    if "tables" in settings:  # [{"id": ..., "game": ..., "name": ...}, ...]
+        settings["tables"] = [TableConfig.model_validate(t) for t in settings["tables"]]
     app = create_app(**settings)
     freeze_startup()
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **server_options())

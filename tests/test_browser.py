@@ -710,14 +710,14 @@ def test_a_focused_spot_shows_a_focus_ring(keyboard_page: Page) -> None:
     page.wait_for_timeout(300)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "keyboard-focus-ring.png"))
+
+
 def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page, server: str) -> None:
     choose(page, "Baccarat")
     # the table's commitment (and so whether a shoe is in play) has loaded: the line
     # shows this table's, not the last table's
     committed = page.request.get(server + "api/games/baccarat/commitment").json()
-    expect(page.locator("#fair-line")).to_have_attribute(
-        "data-commitment", committed["commitment"]
-    )
+    expect(page.locator("#fair-line")).to_have_attribute("data-commitment", committed["commitment"])
     if page.locator("#new-shoe").is_visible():  # start from a fresh shoe
         page.click("#new-shoe")
         expect(page.locator("#new-shoe")).to_be_hidden()

@@ -95,7 +95,10 @@ def test_a_tables_file_names_ids_games_and_variants(tmp_path: Path) -> None:
         ("[[table]]\nid = 'A B'\ngame = 'crazy4'\nname = 'A'", "table 1, id: use 1 to 40 lower"),
         ("[[table]]\nid = 'crazy4'\ngame = 'crazy4'\nname = 'A'", "cannot be a game's name"),
         (TABLE + "game = 'crazy4'", "table 1, name: Field required"),
-        (TABLE + "game = 'crazy4'\nname = 'A'\nseats = 9", "seats: Extra inputs"),
+        # a deck deals six Crazy 4 hands: a table seats at most six (C8)
+        (TABLE + "game = 'crazy4'\nname = 'A'\nseats = 9", "seats: .*seats 1 to 6, not 9"),
+        (TABLE + "game = 'baccarat'\nname = 'A'\nseats = 0", "seats: .*greater than or equal to 1"),
+        (TABLE + "game = 'crazy4'\nname = 'A'\nchairs = 4", "chairs: Extra inputs"),
         (GOOD + "[[table]]\nid = 'mini'\ngame = 'crazy4'\nname = 'B'", "two tables have the id"),
         ("[tables]\nid = 'a'", "lists tables as \\[\\[table\\]\\] entries"),
         ("id = ", "is not TOML"),
@@ -157,12 +160,17 @@ def test_the_lobby_lists_every_table_without_cards_or_seeds(client: TestClient) 
     assert crazy["limits"].startswith("Ante $")
     assert "shoe" not in crazy or crazy["shoe"] is None
     assert tables[2]["shoe"] == {
-        "cards_left": None, "coups": 0, "banker": 0, "player": 0, "tie": 0, "last": None
+        "cards_left": None,
+        "coups": 0,
+        "banker": 0,
+        "player": 0,
+        "tie": 0,
+        "last": None,
     }
     assert (tables[2]["big_road"], crazy["big_road"]) == ([], None)  # a shoe's; none at Crazy 4
     assert [t["players"] for t in tables] == [[], [], []]
     text = json.dumps(tables)
-    for secret in ("seed", "commitment", "cards\"", "server"):
+    for secret in ("seed", "commitment", 'cards"', "server"):
         assert secret not in text
 
 
@@ -176,9 +184,12 @@ def test_a_table_is_joined_by_id_and_the_game_path_is_its_first_table(
     seen = {t["id"]: t for t in lobby(client, ann)["tables"]}
     assert (seen["crazy4-1"]["seats_taken"], seen["crazy4-2"]["seats_taken"]) == (1, 1)
     assert (seen["crazy4-1"]["you"], seen["crazy4-2"]["you"]) == (False, True)
-    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
-        "/ws/tables/nowhere", headers={"origin": ORIGIN, "cookie": ann}
-    ) as socket:
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(
+            "/ws/tables/nowhere", headers={"origin": ORIGIN, "cookie": ann}
+        ) as socket,
+    ):
         socket.receive_text()
     assert closed.value.code == CLOSE_NO_TABLE
     assert "no table 'nowhere'; the tables are crazy4-1, crazy4-2, mini" in closed.value.reason

@@ -3,6 +3,7 @@ on one shoe across coups (B1); each player sees only their own cards, and every
 player's part is a round of their own that verifies and audits."""
 
 import asyncio
+import hashlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,15 @@ import pytest
 from pydantic import TypeAdapter
 
 from riverboat.games.rules import IllegalAction
+from riverboat.table.lobby import TableConfig
 from riverboat.table.service import SharedCards, TableService, verify_round, verify_shoe
-from riverboat.table.shared import SharedTable
-from riverboat.table.views import TableMessage
+from riverboat.table.shared import (
+    COMPANY_AT_ONCE,
+    COMPANY_MOST_SECONDS,
+    COMPANY_SECONDS_PER_SEAT,
+    SharedTable,
+)
+from riverboat.table.views import SEATS_SHOWN, TableMessage
 
 Messages = list[dict[str, Any]]
 
@@ -398,7 +405,15 @@ def _keys(value: Any) -> set[str]:
 
 
 SEAT_KEYS = {
-    "seat", "name", "you", "staked", "second", "in_round", "decided", "wagers", "second_wagers"
+    "seat",
+    "name",
+    "you",
+    "staked",
+    "second",
+    "in_round",
+    "decided",
+    "wagers",
+    "second_wagers",
 }
 
 
@@ -508,3 +523,96 @@ def test_a_baccarat_seat_shows_its_bets_until_the_coup_b2(service: TableService)
     assert seen["seats"][0]["wagers"] == {"banker": 1000, "tie": 500}
     assert seen["seats"][0]["second_wagers"] is None  # Baccarat has no blind position
     assert [s["wagers"] for s in anns[-1]["seats"]] == [None, None]  # settled at once
+
+
+# ------------------------------------------------------- a shoe with no seat limit
+def test_a_baccarat_shoe_seats_any_number_each_seeing_itself_and_a_summary(
+    service: TableService,
+) -> None:
+    """More players than the felt's seven places sit at one shoe and bet on one coup;
+    each snapshot shows your own seat and the first SEATS_SHOWN others, counts everyone
+    and sums everyone's chips by line; the coup's client seed is the SHA-256 of all
+    their seeds, which each exported round carries (verified), each seed among them."""
+    names = players(service, *(f"p{n:02}" for n in range(SEATS_SHOWN + 30)))
+    last = names[-1]
+
+    async def play() -> tuple[Messages, SharedTable]:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        assert table.max_seats is None
+        inboxes = []
+        for player in names:
+            inbox, send = listener()
+            inboxes.append(inbox)
+            await table.sit(player, send)
+        for player in names[:-1]:
+            await table.bet(player, {"banker": 500}, client_seed=f"seed-{player}")
+        before = table.snapshot(last)
+        assert (before.players, before.seats_free) == (len(names), None)
+        assert before.on_spots == {"banker": 500 * (len(names) - 1)}
+        shown = [seat.name for seat in before.seats]
+        assert shown == [*(f"p{n:02}" for n in range(SEATS_SHOWN)), f"p{len(names) - 1:02}"]
+        assert [seat.you for seat in before.seats] == [False] * SEATS_SHOWN + [True]
+        await table.bet(last, {"player": 1000}, client_seed=f"seed-{last}")  # the coup
+        return inboxes[-1], table
+
+    mine, table = asyncio.run(play())
+    assert len(table.road) == 1
+    assert of_type(mine, "result")[0]["round"]["wagers"]["player"] == 1000
+    assert table.deal is not None
+    service.reveal_deal(table.deal.id)  # as at the shoe's end: its seed shows
+    for player in (names[0], last):
+        (coup,) = service.history(player, 1)
+        assert verify_round(coup) == []
+        assert coup.seeds is not None
+        assert f"seed-{player}" in coup.seeds.split("|")
+        assert coup.client_seed == hashlib.sha256(coup.seeds.encode()).hexdigest()
+    forged = service.history(last, 1)[0].model_copy(update={"seeds": "seed-x|seed-y"})
+    assert "the SHA-256 of the seated players' seeds" in " ".join(verify_round(forged))
+    assert service.audit() == []
+
+
+def test_a_big_table_shows_the_others_one_snapshot_for_many_bets(service: TableService) -> None:
+    """At COMPANY_AT_ONCE seats or more, the bettor sees their bet at once and the others
+    one snapshot a little later for all the bets meanwhile, not one per bet."""
+    names = players(service, *(f"q{n:02}" for n in range(COMPANY_AT_ONCE + 5)))
+
+    async def play() -> None:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        inboxes = []
+        for player in names:
+            inbox, send = listener()
+            inboxes.append(inbox)
+            await table.sit(player, send)
+        await asyncio.sleep(COMPANY_MOST_SECONDS)  # every sight of the sitting down is in
+        watcher = inboxes[-1]
+        seen = len(of_type(watcher, "table"))
+        for player, inbox in zip(names[:10], inboxes, strict=False):
+            await table.bet(player, {"tie": 500})
+            mine = next(s for s in of_type(inbox, "table")[-1]["seats"] if s["you"])
+            assert mine["wagers"] == {"tie": 500}  # at once
+        assert len(of_type(watcher, "table")) == seen  # not yet
+        await asyncio.sleep(COMPANY_SECONDS_PER_SEAT * len(names) + 0.2)
+        told = of_type(watcher, "table")[seen:]
+        assert len(told) == 1
+        assert told[0]["on_spots"] == {"tie": 5000}
+        assert told[0]["players"] == len(names)
+
+    asyncio.run(play())
+
+
+def test_a_table_of_set_seats_refuses_one_more_and_crazy4_keeps_its_six(
+    service: TableService,
+) -> None:
+    ann, bob, cy = players(service, "ann", "bob", "cy")
+    config = TableConfig(id="small-shoe", game="baccarat", name="Small shoe", seats=2)
+
+    async def play() -> None:
+        table = SharedTable(service, "baccarat", config=config)
+        await table.sit(ann, listener()[1])
+        await table.sit(bob, listener()[1])
+        with pytest.raises(IllegalAction, match="all 2 seats at this table are taken"):
+            await table.sit(cy, listener()[1])
+        assert table.snapshot(ann).seats_free == 0
+
+    asyncio.run(play())
+    assert SharedTable(service, "crazy4").max_seats == 6  # a deck deals six hands (C8)

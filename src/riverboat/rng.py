@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,6 +85,26 @@ def new_token(nbytes: int = 32) -> str:
 def new_client_seed() -> str:
     """A fresh client seed, 16 hex digits, for a front end that has none from its player."""
     return secrets.token_hex(8)
+
+
+#: the longest client seed a round or deal keeps as it is
+CLIENT_SEED_KEPT = 128
+
+
+def joined_seed(seeds: str) -> str:
+    """A shared deal's client seed from its seated players' seeds joined by ``|``: the
+    joined seeds themselves, or their SHA-256 in hex where they are longer than
+    :data:`CLIENT_SEED_KEPT` characters (the deal then keeps them, to be checked).
+
+    >>> joined_seed("ann|bob")
+    'ann|bob'
+    >>> seeds = "|".join(["x" * 16] * 8)  # 135 characters
+    >>> joined_seed(seeds) == hashlib.sha256(seeds.encode()).hexdigest()
+    True
+    """
+    if len(seeds) <= CLIENT_SEED_KEPT:
+        return seeds
+    return hashlib.sha256(seeds.encode()).hexdigest()
 
 
 def new_server_seed() -> str:

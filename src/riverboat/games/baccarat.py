@@ -152,7 +152,8 @@ def coup(
 @by_identity
 def spec(rules: BaccaratRules) -> GameSpec:
     """Baccarat's shape: Player and Banker take two or three cards by the drawing
-    rules (B3-B6) from a shoe with a burn (B1); no decisions; seven seats may bet."""
+    rules (B3-B6) from a shoe with a burn (B1); no decisions; a shared shoe seats
+    any number of players, each betting on the same coup."""
     return GameSpec(
         name="baccarat",
         title="Baccarat",
@@ -168,6 +169,7 @@ def spec(rules: BaccaratRules) -> GameSpec:
         shoe=ShoeSpec(rules.decks, rules.cut_card_from_end),
         max_seats=7,
         max_positions=7,
+        table_seats=None,  # every seat's coup is the same cards: any number may bet
     )
 
 

@@ -128,6 +128,7 @@ def spec(rules: Crazy4Rules) -> GameSpec:
         ),
         max_seats=6,
         max_positions=6,  # six betting positions on the felt; a player may take two
+        table_seats=6,
         positions_per_seat=2,
         blind_play=Fraction(1),  # C8: the blind position always plays 1x
         pay_tables={

@@ -137,14 +137,21 @@ class GameSpec:
     at_least_one: tuple[str, ...] = ()
     #: None: a fresh 52-card deck each round (G2)
     shoe: ShoeSpec | None = None
+    #: the seats one round may deal to (its deck's hands)
     max_seats: int = 1
     max_positions: int = 1
+    #: the seats a shared table of the game has by default: ``max_seats`` where the
+    #: seats share one deck's hands; None (no limit) where each seat's round is its own
+    #: and all of them follow the same cards (a Baccarat shoe's coup)
+    table_seats: int | None = 1
     positions_per_seat: int = 1
     #: the Play a blind second position always makes, in Antes (C8); None: no such position
     blind_play: Fraction | None = None
     pay_tables: Mapping[str, PayTable] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if self.table_seats is not None and not 1 <= self.table_seats <= self.max_seats:
+            raise RulesError(f"{self.title}: a table's seats are 1 to its round's {self.max_seats}")
         if (self.blind_play is None) != (self.positions_per_seat < 2):
             raise RulesError(f"{self.title}: a blind play goes with a second position per seat")
         self._check_dealt_on()
@@ -169,7 +176,7 @@ class GameSpec:
     @property
     def shared(self) -> bool:
         """Whether several seats may play one deal (a shared table)."""
-        return self.max_seats > 1
+        return self.table_seats is None or self.table_seats > 1
 
     @property
     def house(self) -> HandSpec | None:

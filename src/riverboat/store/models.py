@@ -183,6 +183,9 @@ class Deal(Base):
     server_seed: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
     client_seed: Mapped[str | None] = mapped_column(String(128))
+    #: the seated players' client seeds joined by ``|``, kept when there were more than
+    #: ``client_seed`` holds: it is then their SHA-256 (:func:`riverboat.rng.joined_seed`)
+    seeds: Mapped[str | None] = mapped_column(Text, default=None)
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))

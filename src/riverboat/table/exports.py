@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from riverboat.games import Round, replay
 from riverboat.games.baccarat import winner as side_winning
@@ -39,6 +39,15 @@ def reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
     shared = deal is not None and deal.player_id is None
     revealed = row.status != "open" and (deal is None or deal.revealed)
     return revealed, shared
+
+
+def _deal_seeds(row: RoundRow) -> str | None:
+    """The seated players' seeds of the round's shared deal, where it keeps them."""
+    session = object_session(row)
+    if row.deal_id is None or session is None:
+        return None
+    deal = session.get(Deal, row.deal_id)
+    return deal.seeds if deal is not None else None
 
 
 def round_view(
@@ -151,6 +160,7 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:
         commitment=row.commitment,
         server_seed=row.server_seed if revealed else None,
         client_seed=row.client_seed,
+        seeds=_deal_seeds(row),
         nonce=row.nonce,
         places=places,
         balance_before=row.balance_before,

@@ -372,9 +372,8 @@ class RedisHub(Hub):
             start, entries, *_ = await self.redis.xautoclaim(
                 inbox, INBOX_GROUP, self.process, min_idle_time=0, start_id=start, count=64
             )
-            for entry, fields in entries:
-                if not await self._take(table, lease, inbox, entry, fields):
-                    return
+            if not await self._take(table, lease, inbox, entries):
+                return
             if start == "0-0":
                 break
         await self._forget_consumers(inbox)
@@ -389,9 +388,8 @@ class RedisHub(Hub):
                 await self._inbox_group(inbox)
                 continue
             for _, entries in read or []:
-                for entry, fields in entries:
-                    if not await self._take(table, lease, inbox, entry, fields):
-                        return
+                if not await self._take(table, lease, inbox, entries):
+                    return
 
     async def _forget_consumers(self, inbox: str) -> None:
         """The earlier holders left in the group with nothing pending (claimed above)
@@ -412,21 +410,37 @@ class RedisHub(Hub):
                 raise
 
     async def _take(
-        self, table: SharedTable, lease: Lease, inbox: str, entry: str, fields: dict[str, str]
+        self,
+        table: SharedTable,
+        lease: Lease,
+        inbox: str,
+        entries: list[tuple[str, dict[str, str]]],
     ) -> bool:
-        """Carry out one message of the inbox and acknowledge it; False, leaving it
-        unacknowledged for the next holder, once the lease is not this process's."""
-        if not await lease.still_held():  # frozen past the lease: act on nothing
-            return False
+        """Carry out a batch of the inbox's messages, in order, with one write of the
+        table's state for all (:meth:`SharedTable.together`), then acknowledge them;
+        False, leaving them unacknowledged for the next holder, once the lease is not
+        this process's (frozen past it, or a newer holder's claim)."""
+        done: list[str] = []
         try:
-            op = json.loads(fields["op"])
-            if table.first_time(str(op.get("id") or entry)):
-                await self._carry_out(table, op)
-        except LeaseLostError:  # a newer holder runs the table: the message is its
+            async with table.together():
+                for entry, fields in entries:
+                    if not await lease.still_held():  # frozen past the lease: act on nothing
+                        raise LeaseLostError("the lease ran out")
+                    try:
+                        op = json.loads(fields["op"])
+                        if table.first_time(str(op.get("id") or entry)):
+                            await self._carry_out(table, op)
+                    except LeaseLostError:
+                        raise
+                    except Exception:
+                        _log.exception(
+                            "the %s table could not carry out a message", table_key(table)
+                        )
+                    done.append(entry)
+        except LeaseLostError:  # a newer holder runs the table: the messages are its
             return False
-        except Exception:
-            _log.exception("the %s table could not carry out a message", table_key(table))
-        await self.redis.xack(inbox, INBOX_GROUP, entry)
+        if done:
+            await self.redis.xack(inbox, INBOX_GROUP, *done)
         return True
 
     async def _carry_out(self, table: SharedTable, op: dict[str, Any]) -> None:

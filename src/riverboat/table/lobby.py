@@ -21,16 +21,26 @@ seat's place changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import tomllib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.games.codec import to_json
+from riverboat.games.rules import RulesError
 from riverboat.table import live_state
 from riverboat.table.live_state import Seen
 from riverboat.table.seats import find_seat
@@ -77,6 +87,8 @@ class TableConfig(BaseModel):
     game: str
     name: str = Field(min_length=1, max_length=40)
     variant: str | None = None
+    #: the table's seats; None: the game's (no limit at a Baccarat shoe, six at Crazy 4)
+    seats: int | None = Field(default=None, ge=1, le=100_000)
 
     @field_validator("game")
     @classmethod
@@ -84,6 +96,19 @@ class TableConfig(BaseModel):
         if game not in SHARED_GAMES:
             raise ValueError(f"shared tables play {' or '.join(SHARED_GAMES)}, not {game!r}")
         return game
+
+    @field_validator("seats")
+    @classmethod
+    def _seats_the_game_can_deal(cls, seats: int | None, info: ValidationInfo) -> int | None:
+        game, variant = info.data.get("game"), info.data.get("variant")
+        if seats is None or game is None:
+            return seats
+        kind = find_game(game)
+        with contextlib.suppress(RulesError):  # an unknown variant is said below
+            most = kind.spec(kind.rules(variant)).table_seats
+            if most is not None and seats > most:
+                raise ValueError(f"a {kind.title} table seats 1 to {most}, not {seats}")
+        return seats
 
     @model_validator(mode="after")
     def _known_variant(self) -> TableConfig:
@@ -307,12 +332,13 @@ def _table_view(table: SharedTable, player: int | None, seen: Seen | None) -> Lo
         limits=f"{first.label} {first.limits()}",
         wagers=[SpotInfo.model_validate(to_json(spot)) for spot in table.spec.spots],
         seats=table.max_seats,
-        seats_taken=table.max_seats - snapshot.seats_free,
+        seats_taken=snapshot.players,
         seats_free=snapshot.seats_free,
         phase=snapshot.phase,
         you=any(seat.you for seat in snapshot.seats),
         players=[seat.name for seat in snapshot.seats],
         seated=snapshot.seats,
+        on_spots=snapshot.on_spots,
         seconds_left=snapshot.seconds_left,
         shoe=None if shoe is None else _shoe_view(shoe),
         big_road=None if shoe is None else _newest_columns(shoe.roads.big_road),

@@ -641,6 +641,7 @@ def _exported(row: RoundRow, events: Sequence[RoundEvent], deal: Deal | None) ->
         commitment=row.commitment,
         server_seed=row.server_seed if revealed else None,
         client_seed=row.client_seed,
+        seeds=deal.seeds if deal is not None else None,
         nonce=row.nonce,
         places=found.get("places") if revealed else None,
         balance_before=row.balance_before,

@@ -54,14 +54,18 @@ def blind_stakes(spec: GameSpec, wagers: dict[str, Cents]) -> dict[str, Cents]:
     return stakes
 
 
-def free_number(seats: Iterable[Seat], max_seats: int) -> int:
-    """The lowest seat number (1 to ``max_seats``) no one sits in, or 0 if none is free.
+def free_number(seats: Iterable[Seat], max_seats: int | None) -> int:
+    """The lowest seat number (1 to ``max_seats``, None: no limit) no one sits in, or 0
+    if none is free.
 
     >>> free_number([Seat(1, "ann", number=1), Seat(2, "bob", number=3)], 6)
     2
+    >>> free_number([Seat(1, "ann", number=1), Seat(2, "bob", number=2)], None)
+    3
     """
     taken = {seat.number for seat in seats}
-    return next((n for n in range(1, max_seats + 1) if n not in taken), 0)
+    most = len(taken) + 1 if max_seats is None else max_seats
+    return next((n for n in range(1, most + 1) if n not in taken), 0)
 
 
 def _staked(wagers: dict[str, Cents] | None) -> dict[str, Cents] | None:
@@ -158,6 +162,23 @@ class Seat:
         if second is not None:
             staked += spec.position_stake(second, blind=True)
         return staked
+
+    def stakes_by_line(self, spec: GameSpec) -> dict[str, Cents]:
+        """The seat's chips on the felt by line, both positions together (a blind
+        second's Play with it, C8).
+
+        >>> from riverboat.games import find_game
+        >>> spec = find_game("crazy4").spec()
+        >>> Seat(1, "ann", wagers={"ante": 500}, second={"ante": 500}).stakes_by_line(spec)
+        {'ante': 1000, 'play': 500}
+        """
+        wagers, second = self.on_felt()
+        stakes = {line: amount for line, amount in (wagers or {}).items() if amount}
+        for line, amount in blind_stakes(spec, second or {}).items():
+            if not amount:
+                continue
+            stakes[line] = stakes.get(line, 0) + amount
+        return stakes
 
     def view(self, player: int, spec: GameSpec) -> SeatView:
         """The seat as ``player`` sees it: its place, chips by line and progress; never

@@ -50,9 +50,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from riverboat.deck import cut_card_reached
@@ -75,6 +76,7 @@ from riverboat.table.seats import (
 )
 from riverboat.table.service import DealLayout, SharedCards, TableService
 from riverboat.table.views import (
+    SEATS_SHOWN,
     SEED_CHARACTERS,
     CoupMessage,
     DealtMessage,
@@ -84,12 +86,14 @@ from riverboat.table.views import (
     ResultMessage,
     RoadsView,
     RoundView,
+    SeatView,
     ShoeView,
     TableMessage,
     TableSnapshot,
 )
 
 if TYPE_CHECKING:
+    from riverboat.games.spec import GameSpec
     from riverboat.table.lobby import TableConfig
 
 __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
@@ -100,6 +104,16 @@ _log = logging.getLogger(__name__)
 _PHASES = ("betting", "deciding", "settling", "closed")
 #: how many of the newest messages' ids a table keeps, to carry out none twice
 HANDLED_KEPT = 256
+#: how many seats' rounds of one coup are written at once (each is a transaction of
+#: its own: a refusal of one deals the others in)
+DEALING_AT_ONCE = 8
+#: after a seat bets, sits or leaves, the other seats are shown the table within this
+#: many seconds per seat at it, at most :data:`COMPANY_MOST_SECONDS` (a table of fewer
+#: than :data:`COMPANY_AT_ONCE` seats shows them at once): at a shoe of a thousand, one
+#: snapshot for everyone every two seconds, not a thousand per second of betting
+COMPANY_SECONDS_PER_SEAT = 0.002
+COMPANY_MOST_SECONDS = 2.0
+COMPANY_AT_ONCE = 25
 _UNREACHABLE = "the table could not reach its database"
 _VOID = "the showdown could not reach the database"
 _CLOSED = (
@@ -153,6 +167,12 @@ class SharedTable:
     _settling: asyncio.Task[None] | None = None
     #: the seats without a connection being pruned after a take-over, if they are
     _pruning: asyncio.Task[None] | None = None
+    #: the other seats' next sight of the table, if one is due (:meth:`_tell`)
+    _company: asyncio.Task[None] | None = None
+    #: while messages are carried out together (:meth:`together`): the seats to show
+    #: the table once the state is written (None: a seat left), and whether to write it
+    _held_back: list[Seat | None] | None = None
+    _unsaved = False
 
     def __init__(
         self,
@@ -172,7 +192,10 @@ class SharedTable:
         self.kind = find_game(game)
         self.rules = self.kind.rules(variant)
         self.spec = self.kind.spec(self.rules)
-        self.max_seats = self.spec.max_seats
+        #: the seats; None: as many as come (a Baccarat shoe's coup is everyone's)
+        self.max_seats = (
+            config.seats if config is not None and config.seats else self.spec.table_seats
+        )
         self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
         self.seats: list[Seat] = []
         self.phase = "betting"
@@ -193,7 +216,7 @@ class SharedTable:
         async with self._lock:
             seat = find_seat(self.seats, player)
             if seat is None:
-                if len(self.seats) >= self.max_seats:
+                if self.max_seats is not None and len(self.seats) >= self.max_seats:
                     raise IllegalAction(
                         f"all {self.max_seats} seats at this table are taken; try again soon"
                     )
@@ -206,7 +229,9 @@ class SharedTable:
             seat.cut_off = False  # back: its hand is theirs to decide again
             if self.deal is None:
                 self.deal = await _reach(self.service.new_deal, self.game, self.variant, self.fence)
-            await self._broadcast()
+                await self._broadcast()
+            else:
+                await self._tell(seat)
             if seat.round_id is not None:  # back after a reload: their hand again
                 view = await _reach(self.service.round, player, seat.round_id)
                 await send(DealtMessage(round=view))
@@ -224,7 +249,7 @@ class SharedTable:
                 self.seats.remove(seat)
                 if self.phase == "betting" and not any(s.wagers for s in self.seats):
                     self._timer.cancel()  # no bets left: betting need not close
-                await self._broadcast()
+                await self._tell(None)
 
     async def bet(
         self,
@@ -263,7 +288,8 @@ class SharedTable:
             if second is not None:
                 probe.place_wagers(second, blind=True)
             taken = sum(s.positions for s in self.seats if s.wagers and s is not seat)
-            if taken + len(probe.positions) > probe.max_positions:
+            one_deck = self.spec.table_seats is not None  # its hands are the deck's
+            if one_deck and taken + len(probe.positions) > probe.max_positions:
                 raise IllegalAction(
                     f"{probe.max_positions - taken} of the table's "
                     f"{probe.max_positions} betting positions are free"
@@ -285,7 +311,7 @@ class SharedTable:
                 return
             if not self._timer.armed:
                 self._timer.arm(self.betting_seconds, self._deal)
-            await self._broadcast()
+            await self._tell(seat)
 
     async def decide(self, player: int, action: str, amount: Cents | None = None) -> None:
         """The seat's decision (Crazy 4), checked now and carried out at the showdown."""
@@ -304,12 +330,13 @@ class SharedTable:
             if waiting == 0:
                 await self._showdown()
             else:
-                await self._broadcast()
+                await self._tell(seat, save=False)
 
     async def close(self) -> None:
         """Stop the table's timer and any showdown being tried again (the server is
         stopping: a round left open is void at the next start, G7)."""
         self._timer.cancel()
+        self._company_told()
         if self._settling is not None:
             self._settling.cancel()
 
@@ -392,6 +419,7 @@ class SharedTable:
 
     def _reset(self) -> None:
         self._timer.cancel()
+        self._company_told()
         self.seats, self.phase, self.fence = [], "betting", None
         self.deal, self.layout, self.next_place, self.road = None, None, 0, []
         self.handled = []
@@ -536,11 +564,19 @@ class SharedTable:
         end = min(self.next_place + self.spec.cards_per_round(), self.layout.size)
         places = list(range(self.next_place, end))
         coup: CoupMessage | None = None
-        for seat in bettors:
-            view = await self._start(seat, places)
+        at_once = asyncio.Semaphore(DEALING_AT_ONCE)
+
+        async def settle(seat: Seat) -> None:
+            nonlocal coup
+            async with at_once:
+                view = await self._start(seat, places)
             if view is not None and view.status == "settled":
                 coup = coup or CoupMessage(cards=view.cards, totals=view.totals, winner=view.winner)
                 await seat.send(ResultMessage(round=view))
+
+        dealt = await asyncio.gather(*(settle(seat) for seat in bettors), return_exceptions=True)
+        for failed in (d for d in dealt if isinstance(d, BaseException)):
+            raise failed  # a lost lease (the rounds dealt stand: the next holder adopts them)
         if coup is not None:
             self.next_place += sum(len(hand) for hand in coup.cards.values())
             if coup.winner is not None:
@@ -745,11 +781,7 @@ class SharedTable:
     # ------------------------------------------------------------ what seats see
     def snapshot(self, player: int) -> TableSnapshot:
         """The table as ``player`` sees it: seats and chips, never anyone's cards."""
-        left = None if self.phase == "closed" else self._timer.seconds_left()
-        commitment = self.deal.commitment if self.deal else None
-        return self._snapshot(
-            player, self.phase, left, self.seats, self.road, self._cards_left(), commitment
-        )
+        return self._now().for_player(player, find_seat(self.seats, player))
 
     def seen(self, seen: live_state.Seen, player: int) -> TableSnapshot:
         """The table as ``player`` would see it, from the state another process that
@@ -759,33 +791,133 @@ class SharedTable:
         seats = [Seat.restored(seat) for seat in state.get("seats", [])]
         phase = seen.phase if seen.phase in _PHASES else "betting"
         road, cards_left = state.get("road", []), state.get("cards_left")
-        return self._snapshot(player, phase, left, seats, road, cards_left, state.get("commitment"))
+        view = self._view(phase, left, seats, road, cards_left, state.get("commitment"))
+        return view.for_player(player, find_seat(seats, player))
 
-    def _snapshot(
+    def _now(self) -> _TableView:
+        """What every seat's snapshot shares, now."""
+        left = None if self.phase == "closed" else self._timer.seconds_left()
+        commitment = self.deal.commitment if self.deal else None
+        return self._view(self.phase, left, self.seats, self.road, self._cards_left(), commitment)
+
+    def _view(
         self,
-        player: int,
         phase: str,
         left: float | None,
         seats: list[Seat],
         road: list[str],
         cards_left: int | None,
         commitment: str | None,
-    ) -> TableSnapshot:
+    ) -> _TableView:
         shoe = None
         if self.spec.shoe is not None:
             shoe = ShoeView(cards_left=cards_left, road=list(road), roads=RoadsView.of(road))
         total = self.decision_seconds if phase == "deciding" else self.betting_seconds
-        return TableSnapshot(
+        first = heapq.nsmallest(SEATS_SHOWN + 1, seats, key=_by_number)
+        on_spots: dict[str, Cents] = {}
+        for seat in seats:
+            for line, amount in seat.stakes_by_line(self.spec).items():
+                on_spots[line] = on_spots.get(line, 0) + amount
+        snapshot = TableSnapshot(
             game=self.game,
             phase=phase,
             seconds_left=left,
             seconds_total=None if left is None else max(total, left),
             commitment=commitment,
-            seats=[s.view(player, self.spec) for s in sorted(seats, key=_by_number)],
-            seats_free=self.max_seats - len(seats),
+            seats=[],
+            seats_free=None if self.max_seats is None else self.max_seats - len(seats),
+            players=len(seats),
+            on_spots=on_spots,
             shoe=shoe,
         )
+        return _TableView(snapshot, [(s, s.view(0, self.spec)) for s in first], self.spec)
 
     async def _broadcast(self) -> None:
+        """Write the state, then show every seat the table (lock held)."""
         await self._save()
-        await deliver((seat, self.snapshot(seat.player)) for seat in list(self.seats))
+        await self._show_everyone()
+
+    async def _show_everyone(self) -> None:
+        self._company_told()
+        if self._held_back is not None:
+            self._held_back.clear()  # everyone sees it now
+        view = self._now()
+        await deliver((seat, view.for_player(seat.player, seat)) for seat in list(self.seats))
+
+    async def _tell(self, seat: Seat | None, save: bool = True) -> None:
+        """After ``seat`` bet, sat or decided (None: a seat left), with the lock held:
+        the state written, that seat shown the table now and, at a big table, the
+        others soon, in one snapshot for all the changes meanwhile
+        (:data:`COMPANY_SECONDS_PER_SEAT`)."""
+        if self._held_back is not None:  # written and shown once the batch is done
+            self._held_back.append(seat)
+            self._unsaved = self._unsaved or save
+            return
+        if save:
+            await self._save()
+        if len(self.seats) < COMPANY_AT_ONCE:
+            await self._show_everyone()
+            return
+        if seat is not None:
+            await seat.send(self.snapshot(seat.player))
+        if self._company is None:
+            pause = min(COMPANY_MOST_SECONDS, COMPANY_SECONDS_PER_SEAT * len(self.seats))
+            self._company = asyncio.get_running_loop().create_task(self._show_soon(pause))
+
+    @contextlib.asynccontextmanager
+    async def together(self) -> AsyncIterator[None]:
+        """Carry out several players' messages with one state write: each bet, sitting
+        down or leaving inside is written once all are done, and only then is each of
+        those seats shown the table (a seat is never shown what is not yet kept).
+        A holder takes its inbox so, a batch at a time: at a shoe of a thousand, the
+        state (every seat) is written once per batch, not once per bet."""
+        self._held_back, self._unsaved = [], False
+        try:
+            yield
+        finally:
+            held, unsaved = self._held_back, self._unsaved
+            self._held_back, self._unsaved = None, False
+        if not held:
+            return
+        async with self._lock:
+            if unsaved:
+                await self._save()
+            if len(self.seats) < COMPANY_AT_ONCE:
+                await self._show_everyone()
+                return
+            told = {id(seat): seat for seat in held if seat is not None and seat in self.seats}
+            view = self._now()
+            await deliver((seat, view.for_player(seat.player, seat)) for seat in told.values())
+            await self._tell(None, save=False)  # the others: soon
+
+    async def _show_soon(self, pause: float) -> None:
+        await asyncio.sleep(pause)
+        async with self._lock:
+            if self._company is asyncio.current_task():
+                self._company = None
+                await self._show_everyone()
+
+    def _company_told(self) -> None:
+        """Everyone is being shown the table now: no other sight of it is due."""
+        if self._company is not None and self._company is not asyncio.current_task():
+            self._company.cancel()
+        self._company = None
+
+
+class _TableView:
+    """One moment of a table, made once for every seat's snapshot of it: everything
+    but the seats shown, and the first of those by place, as another player sees them
+    (a snapshot shows the viewer's own seat and the first :data:`SEATS_SHOWN` others)."""
+
+    def __init__(
+        self, snapshot: TableSnapshot, first: list[tuple[Seat, SeatView]], spec: GameSpec
+    ) -> None:
+        self.snapshot, self.first, self.spec = snapshot, first, spec
+
+    def for_player(self, player: int, own: Seat | None) -> TableSnapshot:
+        """The snapshot ``player`` (at ``own`` seat, or None) is sent."""
+        seats = [view for seat, view in self.first if seat is not own][:SEATS_SHOWN]
+        if own is not None:
+            seats.append(own.view(player, self.spec))
+            seats.sort(key=lambda view: view.seat)
+        return self.snapshot.model_copy(update={"seats": seats})

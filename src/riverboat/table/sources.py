@@ -25,6 +25,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import bindparam, delete, select
@@ -34,7 +35,7 @@ from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.errors import IllegalAction, NotFound
 from riverboat.games import Game, Round, find_game
 from riverboat.games.codec import from_json, to_json
-from riverboat.rng import FairSource, new_client_seed
+from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table.ledger import Ledger, first, run
 from riverboat.table.live_state import Fence, check_fence
@@ -153,7 +154,8 @@ class SharedDeal(CardSource):
         self.shared = shared
 
     def _deal(self, session: Session) -> Deal:
-        deal = open_deal(session, self.shared.deal_id)
+        # shared: every seat's round of one coup is dealt at once; a reveal waits
+        deal = open_deal(session, self.shared.deal_id, shared=True)
         if deal.game != self.game or deal.client_seed is None:
             raise IllegalAction(f"deal {deal.id} is not a sealed {self.game} deal")
         return deal
@@ -165,7 +167,7 @@ class SharedDeal(CardSource):
         check_fence(session, self.shared.fence)
         deal = self._deal(session)
         seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
-        order = fair_cards(self.game, json.loads(deal.rules), seeds).order
+        order = _sealed_order(self.game, deal.rules, seeds.server_seed, seeds.client_seed)
         try:
             game_round.deal(Deck.stacked(order[place] for place in self.shared.places))
         except IndexError:
@@ -246,8 +248,22 @@ def next_seed(session: Session, player_id: int, game: str) -> Deal:
     return deal
 
 
-def open_deal(session: Session, deal_id: int) -> Deal:
-    deal = session.get(Deal, deal_id, with_for_update=True)
+#: the most characters of seeds, joined, a shared deal is sealed with
+MOST_SEEDS = 4_000_000
+
+
+@lru_cache(maxsize=16)
+def _sealed_order(game: str, rules: str, server_seed: str, client_seed: str) -> tuple[int, ...]:
+    """A sealed deal's cards in order, shuffled once for all the rounds dealt from it
+    (every seat at a shoe of 416 cards would otherwise shuffle it again)."""
+    return tuple(fair_cards(game, json.loads(rules), FairSource(server_seed, client_seed, 0)).order)
+
+
+def open_deal(session: Session, deal_id: int, shared: bool = False) -> Deal:
+    """The deal, locked until the transaction ends (``shared``: for dealing from, which
+    many transactions may do at once; not shared: to seal or reveal it, alone); refused
+    if there is none or it is revealed."""
+    deal = session.get(Deal, deal_id, with_for_update={"read": True} if shared else True)
     if deal is None:
         raise NotFound(f"there is no deal {deal_id}")
     if deal.revealed:
@@ -325,14 +341,15 @@ class Deals:
         """Fix the deal's client seed (the seated players' seeds, joined) before its
         first cards; the layout of the cards it gives. A sealed deal keeps its seed.
         With ``fence``, only while that lease runs the table."""
-        if len(client_seed) > 128:
-            raise IllegalAction("a shared table's client seed is at most 128 characters")
+        if len(client_seed) > MOST_SEEDS:
+            raise IllegalAction(f"a shared table's seeds are at most {MOST_SEEDS} characters")
 
         def work(session: Session) -> DealLayout:
             check_fence(session, fence)
             deal = open_deal(session, deal_id)
             if deal.client_seed is None:
-                deal.client_seed = client_seed
+                deal.client_seed = joined_seed(client_seed)
+                deal.seeds = client_seed if deal.client_seed != client_seed else None
             seeds = FairSource(deal.server_seed, deal.client_seed, 0)
             return deal_layout(deal.game, json.loads(deal.rules), seeds)
 

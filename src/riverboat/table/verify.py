@@ -28,7 +28,7 @@ from riverboat.fairness import commitment as commit_to
 from riverboat.games import GameSpec, Phase, Round, RulesError, find_game, replay
 from riverboat.games.codec import from_json
 from riverboat.games.events import Decision
-from riverboat.rng import FairSource
+from riverboat.rng import FairSource, joined_seed
 from riverboat.table.views import ExportedRound
 
 __all__ = [
@@ -140,6 +140,9 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
         return [f"game: the export says {exported['game']!r}, the record {record.get('game')!r}"]
     if commit_to(seed) != exported["commitment"]:
         problems.append("the server seed does not match the commitment made before the deal")
+    seeds = exported.get("seeds")
+    if seeds is not None and joined_seed(seeds) != exported["client_seed"]:
+        problems.append("the client seed is not the SHA-256 of the seated players' seeds")
     game, client_seed, nonce = exported["game"], exported["client_seed"], exported["nonce"]
     spec = game_spec(game, record["rules"])
     order = fair_cards(game, record["rules"], FairSource(seed, client_seed, nonce)).order

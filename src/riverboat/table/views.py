@@ -166,6 +166,12 @@ class ExportedRound(_View):
     commitment: str
     server_seed: str | None
     client_seed: str
+    seeds: str | None = Field(
+        default=None,
+        description="at a shared table whose seated players' seeds were too many to keep "
+        "as the client seed: those seeds joined by '|' (yours among them), of which "
+        "client_seed is the SHA-256; None otherwise",
+    )
     nonce: int
     places: list[int] | None
     balance_before: Cents
@@ -345,6 +351,8 @@ class GameInfo(_View):
     #: whether several seats may play one deal (a shared table), and how many
     shared: bool = False
     max_seats: int = 1
+    #: the seats a shared table of the game has unless it says otherwise; None: no limit
+    table_seats: int | None = 1
     #: every betting circle, the pre-deal spots then the lines a decision places
     lines: list[LineInfo] = []
     #: the pay tables and rules in words, one section per wager
@@ -390,6 +398,7 @@ class GameInfo(_View):
                 else ShoeInfo(decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end),
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
+                "table_seats": spec.table_seats,
                 "lines": felt_lines(game),
                 "pay_table": pay_sections(game),
                 "edges": edges,
@@ -532,15 +541,17 @@ class ShoeView(_View):
     roads: RoadsView
 
 
+#: how many seats besides the viewer's own a table's snapshot shows (the first by place)
+SEATS_SHOWN = 6
+
+
 class TableSnapshot(_View):
     """The table as one player sees it: the seats, the phase, the seconds left and the
     deal's commitment; at Baccarat (only) the shoe."""
 
     type: Literal["table"] = "table"
     game: str
-    phase: str = Field(
-        description="betting, deciding, or closed (its database cannot be reached)"
-    )
+    phase: str = Field(description="betting, deciding, or closed (its database cannot be reached)")
     seconds_left: float | None
     seconds_total: float | None = Field(
         default=None,
@@ -548,8 +559,18 @@ class TableSnapshot(_View):
         "for drawing what is left of it; None with no clock running",
     )
     commitment: str | None
-    seats: list[SeatView]
-    seats_free: int
+    seats: list[SeatView] = Field(
+        description="the seats shown, in place order: your own, and the first "
+        f"{SEATS_SHOWN} others; the rest are counted in ``players`` and their chips "
+        "summed in ``on_spots``"
+    )
+    seats_free: int | None = Field(description="seats no one sits in; None: no limit")
+    players: int = Field(default=0, description="everyone seated, shown or not")
+    on_spots: Wagers = Field(
+        default_factory=dict,
+        description="everyone's chips on each line in cents (lines with none left out): "
+        "the bets for the next deal, or the rounds' in play",
+    )
     shoe: ShoeView | None = None
 
     @model_serializer(mode="wrap")
@@ -666,18 +687,23 @@ class LobbyTable(_View):
     variant: str
     limits: str = Field(description="the first wager's limits in words, e.g. 'Ante $5 to $100'")
     wagers: list[SpotInfo]
-    seats: int
-    seats_taken: int
-    seats_free: int
+    seats: int | None = Field(description="the table's seats; None: no limit")
+    seats_taken: int = Field(description="the players seated")
+    seats_free: int | None = Field(description="seats no one sits in; None: no limit")
     phase: str = Field(description="betting, deciding, or closed")
     you: bool = Field(description="whether you are seated here")
     players: list[str] = Field(
-        default_factory=list, description="the names of the players seated, in seat order"
+        default_factory=list,
+        description=f"the names of the players seated, in seat order (your own and the "
+        f"first {SEATS_SHOWN} others)",
     )
     seated: list[SeatView] = Field(
         default_factory=list,
-        description="the seats taken, as everyone at the table sees them (place, name, "
+        description="the seats shown, as everyone at the table sees them (place, name, "
         "chips by line, bet or decided; never a card), for the lobby's live miniature",
+    )
+    on_spots: Wagers = Field(
+        default_factory=dict, description="everyone's chips on each line in cents"
     )
     seconds_left: float | None = Field(
         default=None, description="the table's clock, as at the table; None: none runs"

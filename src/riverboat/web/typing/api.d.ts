@@ -689,6 +689,11 @@ export interface components {
             server_seed: string | null;
             /** Client Seed */
             client_seed: string;
+            /**
+             * Seeds
+             * @description at a shared table whose seated players' seeds were too many to keep as the client seed: those seeds joined by '|' (yours among them), of which client_seed is the SHA-256; None otherwise
+             */
+            seeds?: string | null;
             /** Nonce */
             nonce: number;
             /** Places */
@@ -761,6 +766,11 @@ export interface components {
              * @default 1
              */
             max_seats: number;
+            /**
+             * Table Seats
+             * @default 1
+             */
+            table_seats: number | null;
             /**
              * Lines
              * @default []
@@ -910,12 +920,21 @@ export interface components {
             limits: string;
             /** Wagers */
             wagers: components["schemas"]["SpotInfo"][];
-            /** Seats */
-            seats: number;
-            /** Seats Taken */
+            /**
+             * Seats
+             * @description the table's seats; None: no limit
+             */
+            seats: number | null;
+            /**
+             * Seats Taken
+             * @description the players seated
+             */
             seats_taken: number;
-            /** Seats Free */
-            seats_free: number;
+            /**
+             * Seats Free
+             * @description seats no one sits in; None: no limit
+             */
+            seats_free: number | null;
             /**
              * Phase
              * @description betting, deciding, or closed
@@ -928,14 +947,21 @@ export interface components {
             you: boolean;
             /**
              * Players
-             * @description the names of the players seated, in seat order
+             * @description the names of the players seated, in seat order (your own and the first 6 others)
              */
             players?: string[];
             /**
              * Seated
-             * @description the seats taken, as everyone at the table sees them (place, name, chips by line, bet or decided; never a card), for the lobby's live miniature
+             * @description the seats shown, as everyone at the table sees them (place, name, chips by line, bet or decided; never a card), for the lobby's live miniature
              */
             seated?: components["schemas"]["SeatView"][];
+            /**
+             * On Spots
+             * @description everyone's chips on each line in cents
+             */
+            on_spots?: {
+                [key: string]: number;
+            };
             /**
              * Seconds Left
              * @description the table's clock, as at the table; None: none runs
@@ -1464,10 +1490,29 @@ export interface components {
             seconds_total: number | null;
             /** Commitment */
             commitment: string | null;
-            /** Seats */
+            /**
+             * Seats
+             * @description the seats shown, in place order: your own, and the first 6 others; the rest are counted in ``players`` and their chips summed in ``on_spots``
+             */
             seats: components["schemas"]["SeatView"][];
-            /** Seats Free */
-            seats_free: number;
+            /**
+             * Seats Free
+             * @description seats no one sits in; None: no limit
+             */
+            seats_free: number | null;
+            /**
+             * Players
+             * @description everyone seated, shown or not
+             * @default 0
+             */
+            players: number;
+            /**
+             * On Spots
+             * @description everyone's chips on each line in cents (lines with none left out): the bets for the next deal, or the rounds' in play
+             */
+            on_spots?: {
+                [key: string]: number;
+            };
             /** @default null */
             shoe: components["schemas"]["ShoeView"] | null;
         };

@@ -37,9 +37,13 @@ export const sharedTables = () => state.lobby.filter((t) => gameOf(t.game)).map(
 export function describeTable(id) {
   const table = lobbyTable(id);
   if (!table || table.seats === undefined) return ["Shared table: seats with other players, a clock"];
-  const lines = [`Shared table · ${table.title} (${table.variant})`, table.limits,
-    `${table.seats_taken} of ${table.seats} seats taken · ${table.seats_free} free${table.you ? " · you sit here" : ""}`];
-  if (table.players && table.players.length) lines.push(`Seated: ${table.players.join(", ")}`);
+  const you = table.you ? " · you sit here" : "";
+  const seats = table.seats === null
+    ? `${table.seats_taken.toLocaleString("en-US")} player${table.seats_taken === 1 ? "" : "s"} · no seat limit${you}`
+    : `${table.seats_taken} of ${table.seats} seats taken · ${table.seats_free} free${you}`;
+  const lines = [`Shared table · ${table.title} (${table.variant})`, table.limits, seats];
+  const unseen = table.seats_taken - (table.players || []).length;
+  if (table.players && table.players.length) lines.push(`Seated: ${table.players.join(", ")}${unseen > 0 ? ` and ${unseen.toLocaleString("en-US")} more` : ""}`);
   const now = tableNow(table);
   if (now) lines.push(now);
   if (table.shoe) {

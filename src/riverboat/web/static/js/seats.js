@@ -45,6 +45,7 @@ export function clearCompany() {
   Object.assign(company, fresh());
   $("seats").replaceChildren();
   $("seats").hidden = true;
+  $("table-summary").hidden = true;
   $("table-clock").hidden = true;
   $("seat-news").replaceChildren();
 }
@@ -143,6 +144,8 @@ function freeElement(number) {
 
 /** @param {TableSnapshot} table */
 function drawSeats(table) {
+  drawSummary(table);
+  if (table.seats_free === null || table.seats_free === undefined) return drawShown(table);
   const total = table.seats.length + table.seats_free;
   const byNumber = new Map(table.seats.map((seat) => [seat.seat, seat]));
   // a seat from an older server without numbers takes the next place
@@ -156,14 +159,42 @@ function drawSeats(table) {
   for (let number = 1; number <= Math.max(total, byNumber.size); number += 1) {
     const seat = byNumber.get(number);
     const place = seat ? seatElement(seat, table.phase) : freeElement(number);
-    // along the rail's curve: the middle seats lowest, the ends raised and turned
-    const along = total > 1 ? ((number - 1) / (total - 1)) * 2 - 1 : 0;  // 1 (right end) to -1
-    place.style.setProperty("--lift", String((along * along).toFixed(3)));
-    place.style.setProperty("--turn", String((-along).toFixed(3)));
-    places.push(place);
+    places.push(alongTheRail(place, number - 1, total));
   }
   $("seats").replaceChildren(...places);
   $("seats").hidden = false;
+}
+
+// along the rail's curve: the middle places lowest, the ends raised and turned
+/** @param {HTMLElement} place @param {number} at @param {number} total */
+function alongTheRail(place, at, total) {
+  const along = total > 1 ? (at / (total - 1)) * 2 - 1 : 0;  // 1 (right end) to -1
+  place.style.setProperty("--lift", String((along * along).toFixed(3)));
+  place.style.setProperty("--turn", String((-along).toFixed(3)));
+  return place;
+}
+
+// a table with no seat limit (a Baccarat shoe): the seats the server shows (yours and
+// the first few others), each in its own place along the rail, and no free places
+/** @param {TableSnapshot} table */
+function drawShown(table) {
+  const shown = [...table.seats].sort((a, b) => a.seat - b.seat);
+  $("seats").replaceChildren(...shown.map((seat, at) => alongTheRail(seatElement(seat, table.phase), at, shown.length)));
+  $("seats").hidden = false;
+}
+
+// everyone at the table in one line: how many sit there and their chips on each line
+// (the seats drawn are only some of them at a big table)
+/** @param {TableSnapshot} table */
+function drawSummary(table) {
+  const summary = $("table-summary");
+  const players = table.players || table.seats.length;
+  const others = players - table.seats.length;
+  const spots = ordered(table.on_spots || null).map(([name, amount]) => `${lineLabel(name)} ${money(amount)}`);
+  summary.hidden = others <= 0 && table.seats_free !== null;
+  const who = `${players.toLocaleString("en-US")} player${players === 1 ? "" : "s"} at the table`;
+  const unseen = others > 0 ? ` (${others.toLocaleString("en-US")} not shown)` : "";
+  summary.textContent = `${who}${unseen}${spots.length ? ` · on the felt: ${spots.join(" · ")}` : ""}`;
 }
 
 // ------------------------------------------------------------------ the clock
@@ -197,6 +228,7 @@ function drawClock(table) {
 // left (the first snapshot at a table tells nothing: everyone was there already)
 /** @param {TableSnapshot} table */
 function tellComings(table) {
+  if (table.seats_free === null) return;  // a shoe with no seat limit: the summary counts them
   const now = new Map(table.seats.map((seat) => [`${seat.seat}:${seat.name}`, seat]));
   const before = company.seen;
   company.seen = now;
