@@ -209,9 +209,14 @@ def test_two_players_at_baccarat_see_each_others_bets_b2(
     bob = signed_in(browser, company_server, "bob")
     for tab in (ann, bob):
         choose(tab, BACCARAT)
-    expect(bob.locator("#seats .seat")).to_have_count(7)  # Baccarat seats seven
+    # a shoe has no seat limit: the seats taken, no free places, and everyone summed
+    expect(bob.locator("#seats .seat")).to_have_count(2)
+    expect(bob.locator("#seats .seat--free")).to_have_count(0)
     tap(ann, "banker", 2)
     ann.click("#deal")
+    expect(bob.locator("#table-summary")).to_have_text(
+        "2 players at the table · on the felt: Banker $10"
+    )
     banker = seat(bob, "ann").locator("[data-line=banker]")
     expect(banker.locator(".seat__amount")).to_have_text("$10")
     expect(banker.locator(".seat__line")).to_have_text("B")

@@ -67,6 +67,22 @@ def table_key(table: SharedTable) -> str:
     return table.config.id if table.config is not None else table.game
 
 
+def _bettors(entries: list[tuple[str, dict[str, str]]]) -> list[int]:
+    """The players whose bets are among a batch of inbox entries.
+
+    >>> op = {"op": "act", "player": 7, "message": {"type": "bet", "wagers": {}}}
+    >>> _bettors([("1-0", {"op": json.dumps(op)}), ("2-0", {"op": "not JSON"})])
+    [7]
+    """
+    found = []
+    for _, fields in entries:
+        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+            op = json.loads(fields["op"])
+            if op["op"] == "act" and op["message"]["type"] == "bet":
+                found.append(int(op["player"]))
+    return found
+
+
 def _refusal(error: Refusal) -> ErrorMessage:
     return ErrorMessage(message=str(error), error=str(error), code=error.code)
 
@@ -422,7 +438,7 @@ class RedisHub(Hub):
         this process's (frozen past it, or a newer holder's claim)."""
         done: list[str] = []
         try:
-            async with table.together():
+            async with table.together(_bettors(entries)):
                 for entry, fields in entries:
                     if not await lease.still_held():  # frozen past the lease: act on nothing
                         raise LeaseLostError("the lease ran out")

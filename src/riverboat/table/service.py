@@ -26,7 +26,7 @@ job: :mod:`~riverboat.table.ledger` (entries, balances, idempotency),
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -94,6 +94,17 @@ class TableService:
         """The player's balance: their running total, read without waiting for writers."""
         with Session(self.engine) as session:
             return self.ledger.balance(session, player_id)
+
+    def balances(self, player_ids: Iterable[int]) -> dict[int, Cents]:
+        """Several players' balances in one read (an unknown player is left out)."""
+        wanted = list(set(player_ids))
+        if not wanted:
+            return {}
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(Player.id, Player.balance).where(Player.id.in_(wanted))
+            ).all()
+        return {player: int(balance) for player, balance in rows}
 
     def top_up(self, player_id: int, idempotency_key: str | None = None) -> Cents:
         """Below $100 of play money, a top-up brings the balance back to $1,000."""

@@ -53,7 +53,7 @@ import contextlib
 import heapq
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from riverboat.deck import cut_card_reached
@@ -207,6 +207,8 @@ class SharedTable:
         self.handled: list[str] = []
         #: the lease this process runs the table with, when several processes serve it
         self.fence: Fence | None = None
+        #: the balances of the players whose bets are in the batch carried out together
+        self._balances: dict[int, Cents] = {}
         self._lock = asyncio.Lock()
         self._timer = Timer(self._lock, _log, game)
 
@@ -297,7 +299,9 @@ class SharedTable:
             staked = sum(  # a blind position's Play with it (C8)
                 self.spec.position_stake(p.wagers, p.blind) for p in probe.positions
             )
-            balance = await _reach(self.service.balance, player)
+            balance = self._balances.pop(player, None)  # read for its batch (:meth:`together`)
+            if balance is None:
+                balance = await _reach(self.service.balance, player)
             if staked > balance:
                 raise IllegalAction(
                     f"the wagers come to {format_money(staked)}; "
@@ -865,18 +869,25 @@ class SharedTable:
             self._company = asyncio.get_running_loop().create_task(self._show_soon(pause))
 
     @contextlib.asynccontextmanager
-    async def together(self) -> AsyncIterator[None]:
+    async def together(self, bettors: Iterable[int] = ()) -> AsyncIterator[None]:
         """Carry out several players' messages with one state write: each bet, sitting
         down or leaving inside is written once all are done, and only then is each of
         those seats shown the table (a seat is never shown what is not yet kept).
-        A holder takes its inbox so, a batch at a time: at a shoe of a thousand, the
-        state (every seat) is written once per batch, not once per bet."""
+        ``bettors`` (the players whose bets are among them) have their balances read
+        in one query first. A holder takes its inbox so, a batch at a time: at a shoe
+        of a thousand, the state (every seat) is written once per batch, not once per
+        bet, and the balances read once per batch, not once per bet."""
+        wanted = list(bettors)
+        self._balances = {}
+        if len(wanted) > 1:
+            with contextlib.suppress(Exception):  # each bet reads its own instead
+                self._balances = await asyncio.to_thread(self.service.balances, wanted)
         self._held_back, self._unsaved = [], False
         try:
             yield
         finally:
             held, unsaved = self._held_back, self._unsaved
-            self._held_back, self._unsaved = None, False
+            self._held_back, self._unsaved, self._balances = None, False, {}
         if not held:
             return
         async with self._lock:

@@ -228,7 +228,10 @@ function drawClock(table) {
 // left (the first snapshot at a table tells nothing: everyone was there already)
 /** @param {TableSnapshot} table */
 function tellComings(table) {
-  if (table.seats_free === null) return;  // a shoe with no seat limit: the summary counts them
+  if ((table.players || 0) > table.seats.length) {  // not everyone shown: the summary counts them
+    company.seen = null;
+    return;
+  }
   const now = new Map(table.seats.map((seat) => [`${seat.seat}:${seat.name}`, seat]));
   const before = company.seen;
   company.seen = now;
