@@ -22,40 +22,24 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from arguments import at_least
 from chaos import Cluster, check, figures, run, settle_down
 from riverboat.table.lease import LEASE_SECONDS as LEASE
 
 
-def _at_least(least: float, kind: type[float] | type[int]) -> Any:
-    """An argparse type: a number of ``kind`` no smaller than ``least``, else a clear
-    refusal naming what is allowed."""
-
-    def read(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{text} is below {least:g}, the least allowed")
-        return value
-
-    return read
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=_at_least(1, float), default=600.0, help="how long")
+    parser.add_argument("--seconds", type=at_least(1, float), default=600.0, help="how long")
     parser.add_argument(
-        "--every", type=_at_least(1, float), default=5.0, help="seconds between faults"
+        "--every", type=at_least(1, float), default=5.0, help="seconds between faults"
     )
     parser.add_argument(
-        "--shared", type=_at_least(1, int), default=6, help="players at the shared tables"
+        "--shared", type=at_least(1, int), default=6, help="players at the shared tables"
     )
-    parser.add_argument("--own", type=_at_least(0, int), default=2, help="at their own tables")
+    parser.add_argument("--own", type=at_least(0, int), default=2, help="at their own tables")
     parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
     args = parser.parse_args()
     import psycopg

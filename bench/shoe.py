@@ -42,6 +42,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
+from arguments import at_least
 from chaos import Cluster, settle_down
 from riverboat.store.state import DatabaseStore
 from riverboat.table.service import TableService
@@ -51,21 +52,6 @@ from riverboat.web.errors import CLOSE_TRY_LATER
 #: handshakes made at once (each process lets an address make a few at a time)
 CONNECTING_AT_ONCE = 4
 BET = {"banker": 500}
-
-
-def _at_least(least: float, kind: type[float] | type[int]) -> Any:
-    """An argparse type: a number of ``kind`` no smaller than ``least``."""
-
-    def read(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{text} is below {least:g}, the least allowed")
-        return value
-
-    return read
 
 
 @dataclass
@@ -167,8 +153,10 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+    """The ``share`` quantile (0.5, 0.99) of ``values``; nan for none."""
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
 
 
 async def _run(
@@ -253,11 +241,11 @@ def measure(players: int, tables: int, seconds: float, betting: float) -> dict[s
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=_at_least(1, int), default=1000, help="in all")
-    parser.add_argument("--tables", type=_at_least(1, int), default=1, help="shoes they share")
-    parser.add_argument("--seconds", type=_at_least(5, float), default=90.0, help="of betting")
+    parser.add_argument("--players", type=at_least(1, int), default=1000, help="in all")
+    parser.add_argument("--tables", type=at_least(1, int), default=1, help="shoes they share")
+    parser.add_argument("--seconds", type=at_least(5, float), default=90.0, help="of betting")
     parser.add_argument(
-        "--betting", type=_at_least(1, float), default=15.0, help="each coup's betting clock"
+        "--betting", type=at_least(1, float), default=15.0, help="each coup's betting clock"
     )
     parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
     args = parser.parse_args()

@@ -616,3 +616,32 @@ def test_a_table_of_set_seats_refuses_one_more_and_crazy4_keeps_its_six(
 
     asyncio.run(play())
     assert SharedTable(service, "crazy4").max_seats == 6  # a deck deals six hands (C8)
+
+
+def test_a_batch_shows_no_one_its_bets_before_its_end(service: TableService) -> None:
+    """Messages carried out together are shown once the batch is done (its state
+    written first): a sight of the table due meanwhile waits for the batch's end."""
+    names = players(service, *(f"r{n:02}" for n in range(COMPANY_AT_ONCE + 5)))
+
+    async def play() -> None:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        inboxes = []
+        for player in names:
+            inbox, send = listener()
+            inboxes.append(inbox)
+            await table.sit(player, send)
+        await asyncio.sleep(COMPANY_MOST_SECONDS)
+        bettor, watcher = inboxes[0], inboxes[-1]
+        await table.bet(names[5], {"tie": 500})  # the others' sight of it is due soon
+        seen = len(of_type(bettor, "table")), len(of_type(watcher, "table"))
+        async with table.together(names[:3]):
+            for player in names[:3]:
+                await table.bet(player, {"tie": 500})
+            await asyncio.sleep(COMPANY_MOST_SECONDS)  # that sight comes due meanwhile
+            assert (len(of_type(bettor, "table")), len(of_type(watcher, "table"))) == seen
+        mine = next(s for s in of_type(bettor, "table")[-1]["seats"] if s["you"])
+        assert mine["wagers"] == {"tie": 500}  # the batch is done: shown at once
+        await asyncio.sleep(COMPANY_SECONDS_PER_SEAT * len(names) + 0.2)
+        assert of_type(watcher, "table")[-1]["on_spots"] == {"tie": 2000}
+
+    asyncio.run(play())

@@ -67,18 +67,28 @@ def table_key(table: SharedTable) -> str:
     return table.config.id if table.config is not None else table.game
 
 
-def _bettors(entries: list[tuple[str, dict[str, str]]]) -> list[int]:
-    """The players whose bets are among a batch of inbox entries.
+def _read(fields: dict[str, str]) -> dict[str, Any] | None:
+    """An inbox entry's message, or None if it is not one (nothing to carry out).
 
-    >>> op = {"op": "act", "player": 7, "message": {"type": "bet", "wagers": {}}}
-    >>> _bettors([("1-0", {"op": json.dumps(op)}), ("2-0", {"op": "not JSON"})])
+    >>> _read({"op": '{"op": "leave"}'}), _read({"op": "not JSON"}), _read({})
+    ({'op': 'leave'}, None, None)
+    """
+    with contextlib.suppress(ValueError, KeyError):
+        op = json.loads(fields["op"])
+        return op if isinstance(op, dict) else None
+    return None
+
+
+def _bettors(ops: Iterable[dict[str, Any] | None]) -> list[int]:
+    """The players whose bets are among a batch of the inbox's messages.
+
+    >>> _bettors([{"op": "act", "player": 7, "message": {"type": "bet"}}, None])
     [7]
     """
     found = []
-    for _, fields in entries:
-        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
-            op = json.loads(fields["op"])
-            if op["op"] == "act" and op["message"]["type"] == "bet":
+    for op in ops:
+        with contextlib.suppress(KeyError, TypeError, ValueError, AttributeError):
+            if op is not None and op["op"] == "act" and op["message"]["type"] == "bet":
                 found.append(int(op["player"]))
     return found
 
@@ -437,13 +447,15 @@ class RedisHub(Hub):
         False, leaving them unacknowledged for the next holder, once the lease is not
         this process's (frozen past it, or a newer holder's claim)."""
         done: list[str] = []
+        ops = [(entry, _read(fields)) for entry, fields in entries]
         try:
-            async with table.together(_bettors(entries)):
-                for entry, fields in entries:
+            async with table.together(_bettors(op for _, op in ops)):
+                for entry, op in ops:
                     if not await lease.still_held():  # frozen past the lease: act on nothing
                         raise LeaseLostError("the lease ran out")
                     try:
-                        op = json.loads(fields["op"])
+                        if op is None:
+                            raise ValueError(f"inbox entry {entry} is not a message")
                         if table.first_time(str(op.get("id") or entry)):
                             await self._carry_out(table, op)
                     except LeaseLostError:

@@ -173,10 +173,8 @@ class Seat:
         {'ante': 1000, 'play': 500}
         """
         wagers, second = self.on_felt()
-        stakes = {line: amount for line, amount in (wagers or {}).items() if amount}
-        for line, amount in blind_stakes(spec, second or {}).items():
-            if not amount:
-                continue
+        stakes = dict(_staked(wagers) or {})
+        for line, amount in (_staked(blind_stakes(spec, second or {})) or {}).items():
             stakes[line] = stakes.get(line, 0) + amount
         return stakes
 

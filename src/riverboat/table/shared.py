@@ -843,8 +843,6 @@ class SharedTable:
 
     async def _show_everyone(self) -> None:
         self._company_told()
-        if self._held_back is not None:
-            self._held_back.clear()  # everyone sees it now
         view = self._now()
         await deliver((seat, view.for_player(seat.player, seat)) for seat in list(self.seats))
 
@@ -859,11 +857,17 @@ class SharedTable:
             return
         if save:
             await self._save()
+        await self._show([] if seat is None else [seat])
+
+    async def _show(self, told: list[Seat | None]) -> None:
+        """Show the seats ``told`` (those still seated) the table now and, at a big
+        table, the others soon; a small table's seats all at once (lock held)."""
         if len(self.seats) < COMPANY_AT_ONCE:
             await self._show_everyone()
             return
-        if seat is not None:
-            await seat.send(self.snapshot(seat.player))
+        seated = {id(seat): seat for seat in told if seat is not None and seat in self.seats}
+        view = self._now()
+        await deliver((seat, view.for_player(seat.player, seat)) for seat in seated.values())
         if self._company is None:
             pause = min(COMPANY_MOST_SECONDS, COMPANY_SECONDS_PER_SEAT * len(self.seats))
             self._company = asyncio.get_running_loop().create_task(self._show_soon(pause))
@@ -888,25 +892,21 @@ class SharedTable:
         finally:
             held, unsaved = self._held_back, self._unsaved
             self._held_back, self._unsaved, self._balances = None, False, {}
-        if not held:
+        if not held and not unsaved:
             return
         async with self._lock:
             if unsaved:
                 await self._save()
-            if len(self.seats) < COMPANY_AT_ONCE:
-                await self._show_everyone()
-                return
-            told = {id(seat): seat for seat in held if seat is not None and seat in self.seats}
-            view = self._now()
-            await deliver((seat, view.for_player(seat.player, seat)) for seat in told.values())
-            await self._tell(None, save=False)  # the others: soon
+            await self._show(held or [])
 
     async def _show_soon(self, pause: float) -> None:
         await asyncio.sleep(pause)
         async with self._lock:
-            if self._company is asyncio.current_task():
-                self._company = None
-                await self._show_everyone()
+            if self._company is not asyncio.current_task():
+                return
+            self._company = None
+            if self._held_back is None:  # in a batch, what is not yet written waits
+                await self._show_everyone()  # for the batch's end, which shows it
 
     def _company_told(self) -> None:
         """Everyone is being shown the table now: no other sight of it is due."""

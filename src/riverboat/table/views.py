@@ -351,8 +351,6 @@ class GameInfo(_View):
     #: whether several seats may play one deal (a shared table), and how many
     shared: bool = False
     max_seats: int = 1
-    #: the seats a shared table of the game has unless it says otherwise; None: no limit
-    table_seats: int | None = 1
     #: every betting circle, the pre-deal spots then the lines a decision places
     lines: list[LineInfo] = []
     #: the pay tables and rules in words, one section per wager
@@ -398,7 +396,6 @@ class GameInfo(_View):
                 else ShoeInfo(decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end),
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
-                "table_seats": spec.table_seats,
                 "lines": felt_lines(game),
                 "pay_table": pay_sections(game),
                 "edges": edges,

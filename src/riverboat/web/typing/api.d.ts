@@ -767,11 +767,6 @@ export interface components {
              */
             max_seats: number;
             /**
-             * Table Seats
-             * @default 1
-             */
-            table_seats: number | null;
-            /**
              * Lines
              * @default []
              */
