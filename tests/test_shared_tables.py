@@ -54,6 +54,16 @@ def players(service: TableService, *names: str) -> list[int]:
 ANTE = {"ante": 1000, "super_bonus": 1000}
 
 
+async def seat_everyone(table: SharedTable, names: list[int]) -> list[Messages]:
+    """Seat each player at the table; their inboxes, in the same order."""
+    inboxes = []
+    for player in names:
+        inbox, send = listener()
+        inboxes.append(inbox)
+        await table.sit(player, send)
+    return inboxes
+
+
 def test_crazy4_seats_deal_from_one_deck_and_show_down_together_c8(
     service: TableService,
 ) -> None:
@@ -539,11 +549,7 @@ def test_a_baccarat_shoe_seats_any_number_each_seeing_itself_and_a_summary(
     async def play() -> tuple[Messages, SharedTable]:
         table = SharedTable(service, "baccarat", betting_seconds=60)
         assert table.max_seats is None
-        inboxes = []
-        for player in names:
-            inbox, send = listener()
-            inboxes.append(inbox)
-            await table.sit(player, send)
+        inboxes = await seat_everyone(table, names)
         for player in names[:-1]:
             await table.bet(player, {"banker": 500}, client_seed=f"seed-{player}")
         before = table.snapshot(last)
@@ -578,11 +584,7 @@ def test_a_big_table_shows_the_others_one_snapshot_for_many_bets(service: TableS
 
     async def play() -> None:
         table = SharedTable(service, "baccarat", betting_seconds=60)
-        inboxes = []
-        for player in names:
-            inbox, send = listener()
-            inboxes.append(inbox)
-            await table.sit(player, send)
+        inboxes = await seat_everyone(table, names)
         await asyncio.sleep(COMPANY_MOST_SECONDS)  # every sight of the sitting down is in
         watcher = inboxes[-1]
         seen = len(of_type(watcher, "table"))
@@ -625,11 +627,7 @@ def test_a_batch_shows_no_one_its_bets_before_its_end(service: TableService) -> 
 
     async def play() -> None:
         table = SharedTable(service, "baccarat", betting_seconds=60)
-        inboxes = []
-        for player in names:
-            inbox, send = listener()
-            inboxes.append(inbox)
-            await table.sit(player, send)
+        inboxes = await seat_everyone(table, names)
         await asyncio.sleep(COMPANY_MOST_SECONDS)
         bettor, watcher = inboxes[0], inboxes[-1]
         await table.bet(names[5], {"tie": 500})  # the others' sight of it is due soon
