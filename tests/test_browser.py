@@ -103,12 +103,22 @@ def test_baccarat_coup_hold_to_reset_and_roads(page: Page) -> None:
         ("Baccarat", "player", None),
     ],
 )
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
 def test_every_game_by_touch_on_a_phone(
-    server: str, browser: Browser, title: str, spot: str, decision: str | None
+    server: str,
+    browser: Browser,
+    title: str,
+    spot: str,
+    decision: str | None,
+    width: int,
+    height: int,
 ) -> None:
-    """A round of each game played by taps alone on a 390 px touch screen: the table
-    menu, a spot, Deal and the decision, all in reach without sideways scrolling."""
-    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    """A round of each game played by taps alone on a touch phone upright and on its
+    side: the table menu, a spot, Deal and the decision, all in reach without
+    sideways scrolling."""
+    phone = browser.new_page(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
+    )
     phone.goto(server)
     phone.wait_for_selector(".spot")
     phone.locator("#logo").tap()
@@ -121,10 +131,11 @@ def test_every_game_by_touch_on_a_phone(
     if decision:
         phone.locator(f"[data-action={decision}]").first.tap()
     expect(phone.locator("#message")).to_contain_text("Net")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width
     phone.wait_for_timeout(600)  # the deal and the chips' animation
     SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SHOTS / f"phone-touch-{spot}-{title.split()[0].lower()}.png"))
+    name = f"phone-touch-{spot}-{title.split()[0].lower()}-{width}x{height}.png"
+    phone.screenshot(path=str(SHOTS / name))
     phone.close()
 
 

@@ -295,6 +295,25 @@ IN_VIEW = """() => {
   return { wrong, cards: document.querySelectorAll("#player .card").length, bar: bar.height };
 }"""
 
+# every betting circle that lies under the action bar or under what shows above it (a
+# toast, the hint, the coach), with what covers it
+CIRCLES_COVERED = """() => {
+  const covers = [document.getElementById("action-bar"),
+                  ...document.querySelectorAll(".above-bar > *")]
+    .filter((cover) => cover.checkVisibility({ visibilityProperty: true }));
+  const wrong = [];
+  for (const circle of document.querySelectorAll("#table .circle")) {
+    const box = circle.getBoundingClientRect();
+    for (const cover of covers) {
+      const over = cover.getBoundingClientRect();
+      if (box.left < over.right - 0.5 && over.left < box.right - 0.5
+          && box.top < over.bottom - 0.5 && over.top < box.bottom - 0.5)
+        wrong.push(`${circle.dataset.spot || circle.dataset.line} under #${cover.id}`);
+    }
+  }
+  return wrong;
+}"""
+
 PHONES = [(320, 640), (390, 844), (430, 932), (640, 360), (844, 390), (932, 430)]
 
 
@@ -316,6 +335,9 @@ def test_the_hand_and_decisions_are_in_view_at_a_decision(
     assert seen["cards"] >= 3, seen
     assert not seen["wrong"], seen
     assert seen["bar"] < 90, f"the action bar is {seen['bar']} px tall: one row of controls"
+    if width > height:  # on its side, no circle under the bar or a message
+        covered = page.evaluate(CIRCLES_COVERED)
+        assert not covered, f"at the decision at {width}x{height}: {covered}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"decision-{game.split()[0].lower()}-{width}x{height}.png"))
     page.locator("[data-action=fold]").tap()
@@ -324,6 +346,9 @@ def test_the_hand_and_decisions_are_in_view_at_a_decision(
     assert banner is not None
     assert banner["y"] >= 0
     assert banner["y"] + banner["height"] <= height
+    if width > height:  # and at the result
+        covered = page.evaluate(CIRCLES_COVERED)
+        assert not covered, f"at the result at {width}x{height}: {covered}"
     page.context.close()
 
 

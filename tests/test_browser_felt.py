@@ -3,8 +3,8 @@ and the lines a decision places), chips stacked in them, the rabbit in its own p
 Baccarat's boxes with their totals and its third cards sideways, the result at a glance
 (the banner, the made cards, each circle's win or loss) read against the round the
 server sent, circles whose words stay inside them on a phone, and a banner that lets
-the next tap through. Screenshots of every own table at 390 and 1440 px wide, before
-the deal, at a decision and at a result, go to test-artifacts/screenshots/."""
+the next tap through. Screenshots of every own table at 390x844, 844x390 and 1440x900,
+before the deal, at a decision and at a result, go to test-artifacts/screenshots/."""
 
 import json
 from collections.abc import Callable, Iterator
@@ -132,11 +132,14 @@ def _hand_words(game: dict[str, Any], round_: Round) -> str:
     return _HAND_WORDS[round_["hand_outcome"]].format(dealer=house["title"])
 
 
-def _shot(page: Page, game: str, phase: str) -> None:
+def _shot(page: Page, game: str, phase: str, *, screen_only: bool = False) -> None:
+    """The page whole, or with `screen_only` just what its screen shows, to
+    test-artifacts/screenshots/{game}-{width}x{height}-{phase}.png."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(800)  # the deal's and the chips' animations
-    width = page.viewport_size["width"] if page.viewport_size else 0
-    page.screenshot(path=str(SHOTS / f"{game}-{width}-{phase}.png"), full_page=True)
+    size = page.viewport_size or {"width": 0, "height": 0}
+    name = f"{game}-{size['width']}x{size['height']}-{phase}.png"
+    page.screenshot(path=str(SHOTS / name), full_page=not screen_only)
 
 
 def _fresh(page: Page, title: str) -> None:
@@ -331,8 +334,20 @@ def test_a_result_hides_no_word_half_way_and_the_tally_reads_as_words(
     page.close()
 
 
-def test_phone_screenshots_before_at_a_decision_and_at_a_result(phone: Page) -> None:
-    page = phone
+@pytest.mark.parametrize(
+    ("width", "height", "touch"), [(390, 844, True), (844, 390, True), (1440, 900, False)]
+)
+def test_screenshots_before_at_a_decision_and_at_a_result(
+    server: str, browser: Browser, width: int, height: int, touch: bool
+) -> None:
+    """Every own table upright and sideways on a phone and on a desktop, as its screen
+    shows it before the deal, at the decision and at the result, each result checked
+    against the round the server sent."""
+    page = browser.new_page(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
+    page.goto(server)
+    page.wait_for_selector(".spot")
     for title, game, spots, action in (
         ("Rabbit Hunter", "rabbit-hunter", ("ante", "bonus", "bad_beat"), "buy"),
         ("Tri-Card Poker", "tri-card", ("ante", "pair_plus"), "raise"),
@@ -342,14 +357,15 @@ def test_phone_screenshots_before_at_a_decision_and_at_a_result(phone: Page) -> 
         _fresh(page, title)
         for spot in spots:
             _stake(page, spot)
-        _shot(page, game, "before")
+        _shot(page, game, "before", screen_only=True)
         round_ = _deal(page)
         if action:
-            _shot(page, game, "decision")
+            _shot(page, game, "decision", screen_only=True)
             round_ = _decide(page, action)
         _check_result(page, _game(page, game), round_)
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        _shot(page, game, "result")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        _shot(page, game, "result", screen_only=True)
+    page.close()
 
 
 def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:

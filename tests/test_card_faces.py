@@ -332,7 +332,9 @@ def test_card_states_take_their_boxes(sheet_page: tuple[Page, list[str]]) -> Non
     plain = page.locator('#states [aria-label="Two of clubs"]')
     assert made is not None
     assert made["y"] < (plain.bounding_box() or {"y": 0})["y"] - 4  # lifted
-    assert float(plain.evaluate("e => getComputedStyle(e).opacity")) < 0.6  # dimmed
+    # stepped back in shade, not see-through: the felt's green must not show through it
+    assert plain.evaluate("e => getComputedStyle(e).opacity") == "1"
+    assert "brightness(0.6)" in plain.evaluate("e => getComputedStyle(e).filter")
 
 
 def test_faces_are_legible_on_a_phone(open_sheet: Opener) -> None:
