@@ -271,9 +271,23 @@ def test_a_session_ended_at_a_shared_table_leads_back_to_log_in_and_the_seat(
     ann.context.close()
 
 
+# every seat not wholly between the header and the action bar, and by how much
+SEATS_OUT_OF_VIEW = """() => {
+  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const bar = document.getElementById("action-bar").getBoundingClientRect().top;
+  return [...document.querySelectorAll("#seats .seat__shown")].flatMap((shown) => {
+    const box = shown.getBoundingClientRect();
+    const seat = shown.closest(".seat").dataset.seat;
+    return box.top < top - 0.5 || box.bottom > bar + 0.5
+      ? [`seat ${seat} spans ${box.top}-${box.bottom} (room ${top}-${bar})`] : [];
+  });
+}"""
+
+
 def test_a_table_of_three_photographed(company_server: str, browser: Browser) -> None:
     """ann on a phone upright, bob on one on its side, carol at a desktop, at one Crazy 4
-    table: each sees the three seats and the others' chips."""
+    table: each sees the three seats and the others' chips, all on the screen with the
+    felt without scrolling."""
     ann = signed_in(browser, company_server, "ann", (390, 844), touch=True)
     bob = signed_in(browser, company_server, "bob", (844, 390), touch=True)
     carol = signed_in(browser, company_server, "carol", (1440, 900))
@@ -295,6 +309,8 @@ def test_a_table_of_three_photographed(company_server: str, browser: Browser) ->
         expect(seat(tab, "bob").locator("[data-line=ante] .seat__amount")).to_have_text("$20")
         expect(tab.locator("#seats .seat--free")).to_have_count(3)
         tab.evaluate("scrollTo(0, 0)")
+        hidden = tab.evaluate(SEATS_OUT_OF_VIEW)
+        assert not hidden, f"at {size} without scrolling, seats out of view: {hidden}"
         tab.screenshot(path=str(SHOTS / f"company-three-{size}.png"))
         tab.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # the rail
         tab.wait_for_timeout(100)
