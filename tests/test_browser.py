@@ -3,13 +3,20 @@ of each game by clicking, with Fold, Buy & Play, Quick Replay and hold-to-reset,
 players at each shared table, and a screenshot of each table in
 test-artifacts/screenshots/."""
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Error, Page, Route, WebSocketRoute, expect
+
+from riverboat.table.service import TableService
+from riverboat.table.shared import SharedTable
+from riverboat.table.views import TableMessage
 
 from browser_support import SHOTS, choose, finish, table_tab, tap
 
@@ -209,6 +216,40 @@ def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
         "coups run end to end from the burn to the cut card"
     )
     page.keyboard.press("Escape")
+
+
+def test_the_page_checks_a_big_coups_seeds_against_its_client_seed(
+    page: Page, tmp_path: Path
+) -> None:
+    """At a shoe of more players than a client seed holds, the deal's client seed is the
+    SHA-256 of everyone's seeds (docs/fairness.md): the page's Verify hashes the seeds
+    the round carries as the server does, and names a list that was changed."""
+    service = TableService(f"sqlite:///{tmp_path / 'shoe.db'}")
+    names = [service.register(f"p{n:02}", "a long password") for n in range(12)]
+
+    async def coup() -> int:
+        table = SharedTable(service, "baccarat", betting_seconds=60)
+        for player in names:
+            await table.sit(player, _ignore)
+        for player in names:  # the last bet deals the coup
+            await table.bet(player, {"banker": 500}, client_seed=f"seed-é-{player:04}")
+        assert table.deal is not None
+        return table.deal.id
+
+    with ThreadPoolExecutor(1) as aside:  # Playwright's own loop runs in this thread
+        service.reveal_deal(aside.submit(asyncio.run, coup()).result())
+    round_ = service.history(names[0], 1)[0].model_dump(mode="json")
+    assert len(round_["seeds"] or "") > 128  # hashed, not kept as it is
+    check = "(round) => import('/static/js/verify.js').then((m) => m.verifyRound(round))"
+    assert page.evaluate(check, round_).startswith("verified in your browser")
+    forged = {**round_, "seeds": "|".join(reversed(round_["seeds"].split("|")))}
+    assert page.evaluate(check, forged) == (
+        "the client seed is not the SHA-256 of the seated players' seeds"
+    )
+
+
+async def _ignore(message: TableMessage) -> None:
+    """A seat's messages, unread."""
 
 
 def test_a_reload_picks_up_the_round_in_play(page: Page) -> None:

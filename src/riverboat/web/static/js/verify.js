@@ -17,9 +17,10 @@ export async function verifyRound(round) {
   /** @param {string} h */
   const hex = (h) => Uint8Array.from((h.match(/../g) || []).map((b) => parseInt(b, 16)));
   const seed = hex(round.server_seed);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", seed));
-  const commitment = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-  if (commitment !== round.commitment) return "the seed does not match the commitment";
+  if (await sha256Hex(seed) !== round.commitment) return "the seed does not match the commitment";
+  if (round.seeds && await joinedSeed(round.seeds) !== round.client_seed) {
+    return "the client seed is not the SHA-256 of the seated players' seeds";
+  }
   const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   let block = 0;
   /** @type {number[]} */
@@ -69,6 +70,24 @@ export async function verifyRound(round) {
     where = `, and the shoe's ${shoe.length} coups run end to end from the burn ${to}`;
   }
   return `verified in your browser: the seed matches its commitment and the cards come from the seeds${where}`;
+}
+
+// the longest client seed a deal keeps as it is (riverboat.rng.CLIENT_SEED_KEPT)
+const CLIENT_SEED_KEPT = 128;
+
+// A shared deal's client seed from its seated players' seeds joined by "|": the joined
+// seeds themselves, or their SHA-256 in hex where they are longer than a deal keeps
+// (docs/fairness.md; riverboat.rng.joined_seed). Lengths count characters, as Python's.
+/** @param {string} seeds @returns {Promise<string>} */
+async function joinedSeed(seeds) {
+  if ([...seeds].length <= CLIENT_SEED_KEPT) return seeds;
+  return sha256Hex(new TextEncoder().encode(seeds));
+}
+
+/** SHA-256 in hex. @param {Uint8Array<ArrayBuffer>} bytes @returns {Promise<string>} */
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 // A shared round's places as the table lays them out (docs/fairness.md): from a shoe,
