@@ -3,8 +3,10 @@ processes on a PostgreSQL database and a Redis of the suite's own, players at th
 shared Crazy 4 and Baccarat tables and at their own Tri-Card tables, and a fault every
 few seconds, each kind in turn: the table's holder killed (SIGKILL) and restarted,
 the holder frozen (SIGSTOP) past its lease, Redis killed and started again empty, the
-servers' database connections terminated. Then every round is checked (the ledger,
-the audit, every balance, every decision sent, no one else's cards, no seed early).
+servers' database connections terminated, their network to the database and Redis
+made slow (each chunk held 50 ms each way) for a few seconds. Then every round is
+checked (the ledger, the audit, every balance, every decision sent, no one else's
+cards, no seed early).
 
 It prints the faults injected, the rounds played, what became of each decision, each
 table's hand-over time and the worst as a ratio to the lease (2 s: the hand-over's
@@ -74,6 +76,12 @@ def main() -> int:
             print(
                 f"hand-over: {handovers[0]:.2f} to {handovers[-1]:.2f} s; the worst "
                 f"{found['handover_worst_to_lease']}x the lease of {LEASE:g} s"
+            )
+        trips = found["round_trip_seconds"]
+        if trips["slow"] is not None:
+            print(
+                f"slow network: a round trip to Redis {trips['slow'] * 1000:.0f} ms, "
+                f"fast {trips['fast'] * 1000:.1f} ms"
             )
         print(f"violations: {len(found['violations'])}")
         for violation in found["violations"]:

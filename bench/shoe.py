@@ -192,7 +192,9 @@ def measure(players: int, tables: int, seconds: float, betting: float) -> dict[s
         {"id": f"shoe-{n + 1}", "game": "baccarat", "name": f"Shoe {n + 1}"} for n in range(tables)
     ]
     with tempfile.TemporaryDirectory() as workdir:
-        cluster = Cluster(Path(workdir), names, tables=configs, betting_seconds=betting)
+        cluster = Cluster(
+            Path(workdir), names, tables=configs, betting_seconds=betting, slowed=False
+        )
         try:
             service = TableService(cluster.database)
             sessions = Sessions(DatabaseStore(service.engine))

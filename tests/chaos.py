@@ -10,8 +10,10 @@ again, on either process) and at their own Tri-Card tables over HTTP. Meanwhile
 :func:`inject` takes its turn at each fault: the holder of a table's lease killed
 (SIGKILL) and restarted, the holder frozen (SIGSTOP) past its lease and woken,
 Redis killed and started again empty, and every database connection of the servers
-terminated (``pg_terminate_backend``). A slow network is not injected: it needs
-``tc``, which a CI machine does not let a test use.
+terminated (``pg_terminate_backend``), and the network to PostgreSQL and Redis made
+slow for a few seconds (the servers reach both through tests/slow_link.py, a relay
+that holds every chunk while slow: a CI machine's kernel offers a test no ``tc
+netem``).
 
 :func:`check` then proves, over every round: the ledger sums to zero and the audit
 is clean; every balance is its start plus its settled nets; no round is both settled
@@ -25,12 +27,14 @@ with a hand still in play. ``tests/test_chaos.py`` runs it for about a minute in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -42,7 +46,7 @@ from typing import Any
 
 import httpx
 from argon2 import PasswordHasher
-from sqlalchemy import func, select
+from sqlalchemy import func, make_url, select
 from sqlalchemy.orm import Session
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
@@ -58,7 +62,10 @@ PREFIX = "chaos:"
 #: the shared tables' clocks in the suite: short, so that many hands are played
 BETTING_SECONDS, DECISION_SECONDS = 1.5, 6.0
 #: the faults, in the order they take turns
-FAULTS = ("kill", "freeze", "redis", "database")
+FAULTS = ("kill", "freeze", "redis", "database", "slow")
+#: a slow network: each chunk held this long each way (a round trip of twice it), for
+#: this many seconds
+SLOW_DELAY, SLOW_SECONDS = 0.05, 4.0
 
 
 def free_port() -> int:
@@ -69,7 +76,9 @@ def free_port() -> int:
 
 class Cluster:
     """A database, a Redis and two servers of the suite's own (``workdir`` holds their
-    logs); :meth:`close` stops them and drops the database."""
+    logs), the servers' network to the first two through links that can be made slow
+    (unless not ``slowed``: a load bench's servers reach them directly); :meth:`close`
+    stops them and drops the database."""
 
     def __init__(
         self,
@@ -77,6 +86,7 @@ class Cluster:
         players: list[str],
         tables: list[dict[str, Any]] | None = None,
         betting_seconds: float = BETTING_SECONDS,
+        slowed: bool = True,
     ) -> None:
         import psycopg
 
@@ -85,7 +95,7 @@ class Cluster:
         self.name = f"riverboat_chaos_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.admin, autocommit=True) as connection:
             connection.execute(f'CREATE DATABASE "{self.name}"')
-        self.database = f"{POSTGRES}/{self.name}"
+        self.database = f"{POSTGRES}/{self.name}"  # the suite's own way in, never slow
         service = TableService(self.database)  # migrated once, before the servers
         hashed = PasswordHasher().hash(PASSWORD)  # one hash for all: a thousand take a second
         self.players = {name: service.players._player(name, hashed) for name in players}
@@ -94,13 +104,50 @@ class Cluster:
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.redis: subprocess.Popen[bytes] | None = None
         self.servers: dict[int, subprocess.Popen[bytes]] = {}
+        self.links: list[subprocess.Popen[bytes]] = []
         try:
+            self.servers_database, self.servers_redis = self.database, self.redis_url
+            if slowed:  # the servers reach the database and Redis through slow links
+                url = make_url(self.database)
+                to_database = self._link(url.port or 5432)
+                self.servers_database = url.set(port=to_database).render_as_string(False)
+                self.servers_redis = f"redis://127.0.0.1:{self._link(self.redis_port)}/0"
             self.start_redis()
             for port in (free_port(), free_port()):
                 self.start_server(port)
         except BaseException:  # nothing left behind: the servers, Redis, the database
             self.close()
             raise
+
+    # ------------------------------------------------------------ the network
+    def _link(self, target: int) -> int:
+        """A link (tests/slow_link.py) to ``target`` on a port of its own: the port."""
+        port = free_port()
+        command = [sys.executable, str(HERE / "slow_link.py"), str(port), str(target)]
+        link = subprocess.Popen([*command, str(SLOW_DELAY)], stdout=subprocess.PIPE)
+        self.links.append(link)
+        assert link.stdout is not None
+        assert link.stdout.readline().strip() == b"listening", "a slow link did not start"
+        return port
+
+    def slow_network(self, slow: bool) -> None:
+        """The servers' network to the database and Redis slow, or fast again."""
+        for link in self.links:
+            link.send_signal(signal.SIGUSR1 if slow else signal.SIGUSR2)
+
+    def round_trip(self) -> float:
+        """Seconds for a Redis PING as the servers' network carries it (the best of 3)."""
+        import redis
+
+        client = redis.Redis.from_url(self.servers_redis, socket_timeout=5)
+        client.ping()  # connected
+        trips = []
+        for _ in range(3):
+            start = time.perf_counter()
+            client.ping()
+            trips.append(time.perf_counter() - start)
+        client.close()
+        return min(trips)
 
     # ------------------------------------------------------------ Redis
     def start_redis(self) -> None:
@@ -129,8 +176,8 @@ class Cluster:
     def start_server(self, port: int) -> None:
         settings = {
             "port": port,
-            "database": self.database,
-            "redis": self.redis_url,
+            "database": self.servers_database,
+            "redis": self.servers_redis,
             "redis_prefix": PREFIX,
             "local_player": False,
             "allowed_hosts": ["127.0.0.1", "localhost"],
@@ -192,6 +239,9 @@ class Cluster:
         if self.redis is not None:
             self.redis.send_signal(signal.SIGKILL)
             self.redis.wait()
+        for link in self.links:
+            link.send_signal(signal.SIGKILL)
+            link.wait()
         with psycopg.connect(self.admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
@@ -321,24 +371,38 @@ class OwnBot:
 
     async def play(self, cluster: Cluster, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            port = random.choice(list(cluster.servers))
-            try:
-                async with httpx.AsyncClient(
-                    base_url=f"http://127.0.0.1:{port}", timeout=5
-                ) as http:
-                    await http.get("/")
-                    http.headers["X-CSRF-Token"] = http.cookies["riverboat_csrf"]
-                    body = {"name": self.name, "password": PASSWORD}
-                    (await http.post("/api/login", json=body)).raise_for_status()
-                    http.headers["X-CSRF-Token"] = http.cookies["riverboat_csrf"]
-                    while not stop.is_set():
-                        await self._round(http)
-            except Exception as error:
-                self.troubles[type(error).__name__] += 1
-                await asyncio.sleep(0.3)
+            await self._session(cluster, stop)
+        # a deal whose answer was lost (a slow network's timeout) left its round open:
+        # finish it, as its player would on coming back
+        for _ in range(20):
+            if await self._session(cluster, stop, finish=True):
+                return
 
-    async def _round(self, http: httpx.AsyncClient) -> None:
+    async def _session(self, cluster: Cluster, stop: asyncio.Event, finish: bool = False) -> bool:
+        """Log in on either server and play until ``stop`` (or, to ``finish``, only
+        play out a round left open); whether it went without trouble."""
+        port = random.choice(list(cluster.servers))
+        try:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+                await http.get("/")
+                http.headers["X-CSRF-Token"] = http.cookies["riverboat_csrf"]
+                body = {"name": self.name, "password": PASSWORD}
+                (await http.post("/api/login", json=body)).raise_for_status()
+                http.headers["X-CSRF-Token"] = http.cookies["riverboat_csrf"]
+                if finish:
+                    await self._round(http, deal=False)
+                while not stop.is_set():
+                    await self._round(http)
+            return True
+        except Exception as error:
+            self.troubles[type(error).__name__] += 1
+            await asyncio.sleep(0.3)
+            return False
+
+    async def _round(self, http: httpx.AsyncClient, deal: bool = True) -> None:
         open_ = (await http.get("/api/games/tri-card/open")).json()
+        if not open_ and not deal:
+            return
         if not open_:
             wagers = {"ante": 500}
             answer = await http.post(
@@ -363,6 +427,8 @@ class Faults:
     injected: Counter[str] = field(default_factory=Counter)
     handovers: list[float] = field(default_factory=list)
     terminated: int = 0
+    #: a round trip to Redis over the servers' network, fast and while slow
+    trips: dict[str, list[float]] = field(default_factory=lambda: {"fast": [], "slow": []})
 
 
 def inject(cluster: Cluster, kind: str, faults: Faults, table: str = "crazy4-1") -> None:
@@ -394,8 +460,16 @@ def inject(cluster: Cluster, kind: str, faults: Faults, table: str = "crazy4-1")
         faults.handovers.append(
             _until(lambda: cluster.holder(table) is not None, 30, "no holder after Redis")
         )
-    else:
+    elif kind == "database":
         faults.terminated += cluster.terminate_connections()
+    else:
+        with contextlib.suppress(OSError, ConnectionError):  # Redis down just now
+            faults.trips["fast"].append(cluster.round_trip())
+        cluster.slow_network(True)
+        with contextlib.suppress(OSError, ConnectionError):
+            faults.trips["slow"].append(cluster.round_trip())
+        time.sleep(SLOW_SECONDS)
+        cluster.slow_network(False)
     faults.injected[kind] += 1
 
 
@@ -428,13 +502,22 @@ def settle_down(cluster: Cluster, seconds: float = 90) -> None:
     service = TableService(cluster.database)
     try:
 
-        def none_open() -> bool:
+        def open_rounds() -> list[str]:
             with Session(service.engine) as session:
-                return not session.scalar(
-                    select(func.count()).select_from(RoundRow).where(RoundRow.status == "open")
-                )
+                rows = session.execute(
+                    select(RoundRow.id, RoundRow.game, RoundRow.deal_id).where(
+                        RoundRow.status == "open"
+                    )
+                ).all()
+            return [
+                f"round {id_} ({game}{f', deal {deal}' if deal else ''})"
+                for id_, game, deal in rows
+            ]
 
-        _until(none_open, seconds, "rounds still open after the run")
+        try:
+            _until(lambda: not open_rounds(), seconds, "rounds still open after the run")
+        except AssertionError:
+            raise AssertionError(f"still open after the run: {', '.join(open_rounds())}") from None
     finally:
         service.engine.dispose()
 
@@ -528,6 +611,10 @@ def figures(faults: Faults, report: Report, owners: list[OwnBot], lease: float) 
         "decisions": dict(report.decisions),
         "handover_seconds": [round(h, 2) for h in handovers],
         "handover_worst_to_lease": round(handovers[-1] / lease, 2) if handovers else None,
+        "round_trip_seconds": {
+            speed: round(statistics.median(trips), 4) if trips else None
+            for speed, trips in faults.trips.items()
+        },
         "violations": report.violations,
     }
 

@@ -2,8 +2,9 @@
 harness). Two server processes, a Redis and a PostgreSQL database of the suite's own,
 players at the shared and their own tables, and every fault in turn (the holder
 killed, the holder frozen past its lease, Redis killed and started again empty, the
-database's connections terminated); then every round is checked. Its figures are
-printed (``pytest -s``); ``python bench/chaos.py`` runs it for ten minutes."""
+database's connections terminated, the network to both slow); then every round is
+checked. Its figures are printed (``pytest -s``); ``python bench/chaos.py`` runs it
+for ten minutes."""
 
 from __future__ import annotations
 
@@ -31,3 +32,5 @@ def test_under_every_fault_no_money_no_decision_and_no_secret_is_lost() -> None:
     assert found["rounds"].get("settled", 0) >= 30  # the tables dealt on through them
     assert found["decisions"].get("carried out", 0) >= 5
     assert found["own_table_rounds"] >= 10
+    trips = found["round_trip_seconds"]  # the slow network was slow: 50 ms each way
+    assert trips["slow"] >= 0.1 > trips["fast"], trips
