@@ -13,11 +13,14 @@ A front end seats a player, passes on their messages and lets them go through a
   stays pending until the holder that read it has carried it out (or refused it) and
   acknowledged it, so one read by a holder that then froze or died is read again by
   the next, and each carries an id the table carries out only once. What the holder
-  sends a player's connection is published on the
-  channel of the process that connection is open on, and only that connection gets
-  it: no process passes one player's cards to another (C8). When a process takes a
-  table over it says so on the table's channel, and every process seats its
-  connections at that table again.
+  sends a player's connection is published on the channel of the process that
+  connection is open on, and only that connection gets it: no process passes one
+  player's cards to another (C8). A message is made into JSON once, by the holder,
+  and passed to the connection as that text; what the holder sends while its last
+  publishing is under way goes in one ``PUBLISH`` a process, all in one pipeline
+  (:class:`_Outbox`), so a coup's results for a thousand players are a few Redis
+  commands, not a thousand. When a process takes a table over it says so on the
+  table's channel, and every process seats its connections at that table again.
 
 Every Redis key and channel of a table goes by :func:`table_key`.
 """
@@ -42,7 +45,7 @@ from riverboat.rng import new_token
 from riverboat.table import live_state
 from riverboat.table.lease import LEASE_SECONDS, Lease
 from riverboat.table.live_state import LeaseLostError
-from riverboat.table.seats import SEND_SECONDS, Send
+from riverboat.table.seats import SEND_SECONDS, Send, SendText
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
 
@@ -115,9 +118,17 @@ class Hub(ABC):
         """Stop serving the tables (the server is stopping)."""
 
     @abstractmethod
-    async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
+    async def sit(
+        self,
+        table: SharedTable,
+        player: int,
+        send: Send,
+        close: Close,
+        send_text: SendText | None = None,
+    ) -> None:
         """Seat the player at the table with this connection (``send``); a refusal to
-        seat them is raised, or sent and the connection closed."""
+        seat them is raised, or sent and the connection closed. ``send_text``, where
+        the connection has it, sends a message already made into its JSON text."""
 
     @abstractmethod
     async def act(
@@ -144,7 +155,14 @@ class LocalHub(Hub):
         for table in self.tables:
             await table.close()
 
-    async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
+    async def sit(
+        self,
+        table: SharedTable,
+        player: int,
+        send: Send,
+        close: Close,
+        send_text: SendText | None = None,
+    ) -> None:
         await table.sit(player, send)
 
     async def act(
@@ -167,6 +185,7 @@ class _Connection:
     player: int
     send: Send
     close: Close
+    send_text: SendText | None = None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     pump: asyncio.Task[None] | None = None
 
@@ -174,7 +193,14 @@ class _Connection:
         while True:
             body = await self.queue.get()
             try:
-                if "message" in body:
+                if "text" in body:  # as the holder made it: passed on as it is
+                    text = body["text"]
+                    if self.send_text is not None:
+                        await asyncio.wait_for(self.send_text(text), SEND_SECONDS)
+                    else:
+                        message = _TABLE_MESSAGES.validate_json(text)
+                        await asyncio.wait_for(self.send(message), SEND_SECONDS)
+                elif "message" in body:
                     message = _TABLE_MESSAGES.validate_python(body["message"])
                     await asyncio.wait_for(self.send(message), SEND_SECONDS)
                 if body.get("close"):
@@ -188,16 +214,77 @@ class _Connection:
 class _Remote:
     """A connection as the table's holder sees it: sending to it publishes on the
     channel of the process it is open on; a process that no longer listens (it has
-    stopped) drops it."""
+    stopped) drops it. A message goes as its JSON text, passed on as it is; a refusal
+    goes as its fields (the connection's process words a table's own note)."""
 
     def __init__(self, hub: RedisHub, key: str, conn: str) -> None:
         self.hub, self.key, self.conn = hub, key, conn
 
     async def __call__(self, message: TableMessage) -> None:
-        body = {"conn": self.conn, "message": _TABLE_MESSAGES.dump_python(message, mode="json")}
+        body: dict[str, Any] = {"conn": self.conn}
+        if isinstance(message, ErrorMessage):
+            body["message"] = _TABLE_MESSAGES.dump_python(message, mode="json")
+        else:
+            body["text"] = _TABLE_MESSAGES.dump_json(message).decode()
         if not await self.hub.publish_to(self.conn, body):
             self.hub.remotes.get(self.key, {}).pop(self.conn, None)
             raise ConnectionError(f"connection {self.conn} has gone")
+
+
+class _Outbox:
+    """What a holder publishes for connections, sent in order by one task: whatever
+    was asked while the last sending was under way goes next, one ``PUBLISH`` to each
+    process's channel (a JSON list of the bodies for it), all in one pipeline.
+    :meth:`publish` answers how many processes heard it, as ``PUBLISH`` does.
+
+    One task sends, so bodies leave in the order they were asked for; a Redis that
+    does not answer fails every body of that sending (each connection is dropped, as
+    a failed publish of its own would be)."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self.waiting: list[tuple[str, str, asyncio.Future[int]]] = []
+        self.ready = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def publish(self, channel: str, body: str) -> int:
+        """Publish ``body`` (JSON text) on ``channel``, with whatever else is waiting."""
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._send())
+        heard: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.waiting.append((channel, body, heard))
+        self.ready.set()
+        return await heard
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        for _, _, heard in self.waiting:
+            heard.cancel()
+
+    async def _send(self) -> None:
+        while True:
+            await self.ready.wait()
+            self.ready.clear()
+            batch, self.waiting = self.waiting, []
+            by_channel: dict[str, list[tuple[str, asyncio.Future[int]]]] = {}
+            for channel, body, heard in batch:
+                by_channel.setdefault(channel, []).append((body, heard))
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, bodies in by_channel.items():
+                        pipe.publish(channel, "[" + ",".join(body for body, _ in bodies) + "]")
+                    answers = await pipe.execute()
+            except Exception as error:
+                for _, _, heard in batch:
+                    if not heard.done():
+                        heard.set_exception(ConnectionError(f"publishing failed: {error}"))
+                continue
+            for bodies, count in zip(by_channel.values(), answers, strict=True):
+                for _, heard in bodies:
+                    if not heard.done():
+                        heard.set_result(int(count))
 
 
 class RedisHub(Hub):
@@ -228,6 +315,7 @@ class RedisHub(Hub):
         self._numbers = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._outbox = _Outbox(self.redis)
 
     # ----------------------------------------------------------- names
     def _name(self, key: str, what: str) -> str:
@@ -250,6 +338,7 @@ class RedisHub(Hub):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._outbox.close()
         for key in list(self.held):  # hand the tables over now, not when the leases run out
             with contextlib.suppress(Exception):
                 await self._lease(key).release()
@@ -261,10 +350,17 @@ class RedisHub(Hub):
         return Lease(self.redis, self._name(key, "lease"), self.process, self.lease_seconds)
 
     # ------------------------------------------------- a player's side
-    async def sit(self, table: SharedTable, player: int, send: Send, close: Close) -> None:
+    async def sit(
+        self,
+        table: SharedTable,
+        player: int,
+        send: Send,
+        close: Close,
+        send_text: SendText | None = None,
+    ) -> None:
         conn = f"{self.process}/{next(self._numbers)}"
         key = table_key(table)
-        connection = _Connection(key, player, send, close)
+        connection = _Connection(key, player, send, close, send_text)
         connection.pump = asyncio.get_running_loop().create_task(connection.hand_over())
         self.local[conn], self.conns[send] = connection, conn
         await self._push(key, {"op": "sit", "conn": conn, "player": player})
@@ -309,7 +405,7 @@ class RedisHub(Hub):
     async def publish_to(self, conn: str, body: dict[str, Any]) -> bool:
         """Publish ``body`` for a connection; whether its process is listening."""
         process = conn.partition("/")[0]
-        return bool(await self.redis.publish(self._process_channel(process), json.dumps(body)))
+        return bool(await self._outbox.publish(self._process_channel(process), json.dumps(body)))
 
     async def _listen(self) -> None:
         """Deliver what holders publish for this process's connections; seat them
@@ -317,7 +413,9 @@ class RedisHub(Hub):
         while True:
             try:
                 async for message in self._pubsub.listen():
-                    await self._heard(message["channel"], json.loads(message["data"]))
+                    heard = json.loads(message["data"])
+                    for body in heard if isinstance(heard, list) else [heard]:
+                        await self._heard(message["channel"], body)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis went away: listen again once it is back

@@ -37,6 +37,8 @@ CONNECTIONS = 4
 SEND_SECONDS = 2.0
 
 Send = Callable[[TableMessage], Awaitable[None]]
+#: a connection's way to send a message already made into its JSON text
+SendText = Callable[[str], Awaitable[None]]
 
 
 def blind_stakes(spec: GameSpec, wagers: dict[str, Cents]) -> dict[str, Cents]:

@@ -194,11 +194,13 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
     async def send(message: TableMessage) -> None:
         if isinstance(message, ErrorMessage) and message.code is None:  # the table's own note
             message = _refusal(message.message, "note")
-        await websocket.send_json(TableMessages.dump_python(message, mode="json"))
+        await websocket.send_text(TableMessages.dump_json(message).decode())
 
     try:
         await get_lobby(websocket).sit(
-            table, player, lambda: hub.sit(table, player, send, websocket.close)
+            table,
+            player,
+            lambda: hub.sit(table, player, send, websocket.close, websocket.send_text),
         )
         while True:
             text = await _next_text(websocket)
