@@ -14,6 +14,7 @@ floor, measured in the same run), and every violation; it exits 1 if there is on
 tests/test_chaos.py runs it for a minute in CI.
 
     python bench/chaos.py [--seconds 600] [--every 5] [--shared 6] [--own 2] [--json]
+                          [--keep DIR]
 """
 
 from __future__ import annotations
@@ -43,10 +44,20 @@ def main() -> int:
     )
     parser.add_argument("--own", type=at_least(0, int), default=2, help="at their own tables")
     parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="keep the servers' logs in DIR and the database after the run, to look into",
+    )
     args = parser.parse_args()
     import psycopg
 
-    with tempfile.TemporaryDirectory() as workdir:
+    with tempfile.TemporaryDirectory() as scratch:
+        workdir = scratch
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            workdir = str(args.keep)
         try:
             cluster = Cluster(Path(workdir), [f"player{n}" for n in range(args.shared + args.own)])
         except (AssertionError, OSError, psycopg.OperationalError) as error:
@@ -60,7 +71,9 @@ def main() -> int:
             settle_down(cluster)
             report = check(cluster, bots)
         finally:
-            cluster.close()
+            cluster.close(keep_database=args.keep is not None)
+            if args.keep is not None:
+                print(f"kept: the logs in {workdir}, the database {cluster.name}", file=sys.stderr)
     found = figures(faults, report, owners, LEASE)
     if args.json:
         print(json.dumps(found))
