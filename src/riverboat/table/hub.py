@@ -45,7 +45,7 @@ from riverboat.rng import new_token
 from riverboat.table import live_state
 from riverboat.table.lease import LEASE_SECONDS, Lease
 from riverboat.table.live_state import LeaseLostError
-from riverboat.table.seats import SEND_SECONDS, Send, SendText
+from riverboat.table.seats import SEND_SECONDS, Send, SendText, find_seat
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
 
@@ -578,7 +578,8 @@ class RedisHub(Hub):
                 await table.leave(player, gone)
             return
         remote = remotes.get(conn)
-        if remote is not None and not any(remote in seat.listeners for seat in table.seats):
+        seat = find_seat(table.seats, player)
+        if remote is not None and (seat is None or remote not in seat.listeners):
             del remotes[conn]  # the table dropped it (a send failed): seat it again
             remote = None
         if remote is None:  # seat the connection first, whatever it sent

@@ -76,7 +76,7 @@ def _staked(wagers: dict[str, Cents] | None) -> dict[str, Cents] | None:
     return staked or None
 
 
-@dataclass
+@dataclass(eq=False)  # a seat is itself: found in a list by identity, not by its fields
 class Seat:
     """A player at the table, the connections that listen for them, and their round.
 

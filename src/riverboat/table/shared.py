@@ -289,8 +289,12 @@ class SharedTable:
             probe.place_wagers(wagers)
             if second is not None:
                 probe.place_wagers(second, blind=True)
-            taken = sum(s.positions for s in self.seats if s.wagers and s is not seat)
             one_deck = self.spec.table_seats is not None  # its hands are the deck's
+            taken = (
+                sum(s.positions for s in self.seats if s.wagers and s is not seat)
+                if one_deck
+                else 0
+            )
             if one_deck and taken + len(probe.positions) > probe.max_positions:
                 raise IllegalAction(
                     f"{probe.max_positions - taken} of the table's "
