@@ -123,7 +123,7 @@ class Seat:
 
         >>> seat = Seat(7, "ann", "s", wagers={"ante": 500}, round_id=3, decision=("play", 500))
         >>> seat.number, seat.playing = 4, {"ante": 500}
-        >>> Seat.restored(seat.stored()) == seat
+        >>> Seat.restored(seat.stored()).stored() == seat.stored()
         True
 
         A state written before seats had numbers restores with number 0 (the table
