@@ -135,19 +135,24 @@ class Cluster:
         for link in self.links:
             link.send_signal(signal.SIGUSR1 if slow else signal.SIGUSR2)
 
-    def round_trip(self) -> float:
-        """Seconds for a Redis PING as the servers' network carries it (the best of 3)."""
+    def round_trip(self) -> float | None:
+        """Seconds for a Redis PING as the servers' network carries it (the best of 3),
+        or None if Redis does not answer."""
         import redis
 
         client = redis.Redis.from_url(self.servers_redis, socket_timeout=5)
-        client.ping()  # connected
-        trips = []
-        for _ in range(3):
-            start = time.perf_counter()
-            client.ping()
-            trips.append(time.perf_counter() - start)
-        client.close()
-        return min(trips)
+        try:
+            client.ping()  # connected
+            trips = []
+            for _ in range(3):
+                start = time.perf_counter()
+                client.ping()
+                trips.append(time.perf_counter() - start)
+            return min(trips)
+        except redis.RedisError:
+            return None
+        finally:
+            client.close()
 
     # ------------------------------------------------------------ Redis
     def start_redis(self) -> None:
@@ -469,11 +474,12 @@ def inject(cluster: Cluster, kind: str, faults: Faults, table: str = "crazy4-1")
     elif kind == "database":
         faults.terminated += cluster.terminate_connections()
     else:
-        with contextlib.suppress(OSError, ConnectionError):  # Redis down just now
-            faults.trips["fast"].append(cluster.round_trip())
+        fast = cluster.round_trip()
         cluster.slow_network(True)
-        with contextlib.suppress(OSError, ConnectionError):
-            faults.trips["slow"].append(cluster.round_trip())
+        slow = cluster.round_trip()
+        if fast is not None and slow is not None:  # Redis answered both times
+            faults.trips["fast"].append(fast)
+            faults.trips["slow"].append(slow)
         time.sleep(SLOW_SECONDS)
         cluster.slow_network(False)
     faults.injected[kind] += 1
