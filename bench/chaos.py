@@ -51,13 +51,14 @@ def main() -> int:
         help="keep the servers' logs in DIR and the database after the run, to look into",
     )
     args = parser.parse_args()
+    if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
+        parser.error(f"--keep {args.keep}: that is a file; give a folder (made if need be)")
     import psycopg
 
     with tempfile.TemporaryDirectory() as scratch:
-        workdir = scratch
+        workdir = scratch if args.keep is None else str(args.keep)
         if args.keep is not None:
             args.keep.mkdir(parents=True, exist_ok=True)
-            workdir = str(args.keep)
         try:
             cluster = Cluster(Path(workdir), [f"player{n}" for n in range(args.shared + args.own)])
         except (AssertionError, OSError, psycopg.OperationalError) as error:

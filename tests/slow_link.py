@@ -92,5 +92,9 @@ async def serve(listen: int, target: int, delay: float) -> None:
 
 
 if __name__ == "__main__":
-    listen_port, target_port, delay_seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+    try:
+        listen_port, target_port = int(sys.argv[1]), int(sys.argv[2])
+        delay_seconds = float(sys.argv[3])
+    except (IndexError, ValueError):
+        sys.exit("usage: python tests/slow_link.py LISTEN_PORT TARGET_PORT DELAY_SECONDS")
     asyncio.run(serve(listen_port, target_port, delay_seconds))

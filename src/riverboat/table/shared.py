@@ -289,17 +289,13 @@ class SharedTable:
             probe.place_wagers(wagers)
             if second is not None:
                 probe.place_wagers(second, blind=True)
-            one_deck = self.spec.table_seats is not None  # its hands are the deck's
-            taken = (
-                sum(s.positions for s in self.seats if s.wagers and s is not seat)
-                if one_deck
-                else 0
-            )
-            if one_deck and taken + len(probe.positions) > probe.max_positions:
-                raise IllegalAction(
-                    f"{probe.max_positions - taken} of the table's "
-                    f"{probe.max_positions} betting positions are free"
-                )
+            if self.spec.table_seats is not None:  # its hands are the deck's: count them
+                taken = sum(s.positions for s in self.seats if s.wagers and s is not seat)
+                if taken + len(probe.positions) > probe.max_positions:
+                    raise IllegalAction(
+                        f"{probe.max_positions - taken} of the table's "
+                        f"{probe.max_positions} betting positions are free"
+                    )
             staked = sum(  # a blind position's Play with it (C8)
                 self.spec.position_stake(p.wagers, p.blind) for p in probe.positions
             )
