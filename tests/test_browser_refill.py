@@ -90,6 +90,34 @@ def test_a_drained_player_refills_and_the_history_lists_it(phone: Page) -> None:
     assert not grave, grave
 
 
+def test_the_header_holds_refill_a_bet_and_five_figures_at_320(phone: Page) -> None:
+    """The money in one column on a phone: the widest balance and bet a table's limits
+    allow, or Refill (a plus named "Refill", offered while the balance, bet included, is
+    below $100) with a bet, and the
+    tools, with no sideways scroll (the figures are written in, whichever test of this
+    module ran first)."""
+    phone.set_viewport_size({"width": 320, "height": 640})
+    expect(phone.locator("#balance")).to_have_text(re.compile(r"^\$[\d,]+$"))
+    phone.wait_for_load_state("networkidle")  # the page's own drawing done
+    for balance, bet, refill in (("$99,999.50", "$1,000", False), ("$50.50", "$49", True)):
+        phone.evaluate(
+            """([balance, bet, refill]) => {
+            document.getElementById("balance").textContent = balance;
+            for (const id of ["bet-total", "bet-label"]) document.getElementById(id).hidden = false;
+            document.getElementById("bet-total").textContent = bet;
+            document.getElementById("refill").hidden = !refill; }""",
+            [balance, bet, refill],
+        )
+        expect(phone.locator("#bet-total")).to_be_visible()
+        expect(phone.get_by_role("button", name="Refill")).to_be_visible(visible=refill)
+        tools = phone.locator(".tools").bounding_box()
+        assert tools is not None
+        assert tools["x"] + tools["width"] <= 320, (balance, refill)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 320
+        shot = SHOTS / f"header-320{'-refill' if refill else ''}.png"
+        phone.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": 320, "height": 80})
+
+
 def test_the_starting_credit_is_listed_once_every_round_is(phone: Page) -> None:
     phone.locator("#history-toggle").tap()
     rounds = phone.locator("#rounds")
