@@ -62,6 +62,7 @@ __all__ = [
     "first",
     "inserted",
     "player_account",
+    "request_body",
     "round_account",
     "run",
     "scalar",
@@ -131,6 +132,15 @@ def scalar(session: Session, statement: Executable, parameters: Mapping[str, Any
 def inserted(session: Session, statement: Executable, values: Mapping[str, Any]) -> int:
     """The id of the row that ``statement``, an insert, adds with ``values``."""
     return statements.insert(session.connection(), statement, values)
+
+
+def request_body(kind: str, request: Mapping[str, object]) -> str:
+    """What a transaction of ``kind`` asked for, as it keeps it (JSON, keys sorted).
+
+    >>> request_body("wager", {"player": 7, "game": "tri-card"})
+    '{"game": "tri-card", "kind": "wager", "player": 7}'
+    """
+    return json.dumps({"kind": kind, **request}, sort_keys=True, default=str)
 
 
 class Held(NamedTuple):
@@ -217,7 +227,7 @@ class Ledger:
         """Do ``work`` once per idempotency key of the player's; a repeat returns the
         stored answer, and the key with another request is a :class:`Conflict`. Keys
         are each player's own: another player's use of the same key is not seen."""
-        body = json.dumps({"kind": kind, **request}, sort_keys=True, default=str)
+        body = request_body(kind, request)
 
         def attempt(session: Session) -> M:
             if key is not None:

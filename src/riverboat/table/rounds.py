@@ -35,7 +35,7 @@ from riverboat.table.ledger import (
     scalar,
 )
 from riverboat.table.live_state import Fence, check_fence
-from riverboat.table.sources import Dealt, SharedCards, card_source, running_shoe
+from riverboat.table.sources import Dealt, card_source, running_shoe
 from riverboat.table.verify import fair_cards, own_places
 from riverboat.table.views import ExportedRound, RoundRecord, RoundView
 
@@ -48,6 +48,8 @@ __all__ = [
     "at_table",
     "outcome",
     "resume",
+    "round_values",
+    "wager_request",
 ]
 
 #: the most rounds one page of history shows
@@ -69,16 +71,13 @@ def at_table(shared: bool) -> ColumnElement[bool]:
     return shared_deal if shared else ~shared_deal
 
 
-#: the id of the player's unfinished round of a game at a shared table, or their own
-_UNFINISHED = {
-    shared: select(RoundRow.id).where(
-        RoundRow.player_id == bindparam("player"),
-        RoundRow.game == bindparam("game"),
-        RoundRow.status == "open",
-        at_table(shared),
-    )
-    for shared in (False, True)
-}
+#: the id of the player's unfinished round of a game at their own table
+_UNFINISHED = select(RoundRow.id).where(
+    RoundRow.player_id == bindparam("player"),
+    RoundRow.game == bindparam("game"),
+    RoundRow.status == "open",
+    at_table(False),
+)
 
 
 def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
@@ -111,19 +110,19 @@ def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -
     return row
 
 
-def _new_row(
-    session: Session,
+def round_values(
     player_id: int,
     game: str,
     balance: Cents,
-    dealt: Dealt,
+    seeds: FairSource,
+    deal_id: int | None,
+    places: Sequence[int] | None,
     record: dict[str, Any],
-) -> RoundRow:
-    """A new round's row, inserted now (one Core statement, no flush): its seeds, the
-    balance before it, where its cards came from and the columns of its ``record``;
-    the row as a :class:`RoundRow` outside the session, its ``id`` set."""
-    seeds, now = dealt.seeds, datetime.now(UTC)
-    values = {
+) -> dict[str, Any]:
+    """A new round's row, open, as its columns: its seeds, the balance before it, the
+    deal and places its cards came from and the columns of its ``record``."""
+    now = datetime.now(UTC)
+    return {
         "player_id": player_id,
         "game": game,
         "status": "open",
@@ -135,13 +134,49 @@ def _new_row(
         "balance_after": None,
         "created_at": now,
         "updated_at": now,
-        "deal_id": dealt.deal.id if dealt.deal else None,
-        "deal_cards": json.dumps(dealt.places) if dealt.places else None,
+        "deal_id": deal_id,
+        "deal_cards": json.dumps(list(places)) if places else None,
         "record_format": record["format"],
         "rules": json.dumps(record["rules"]),
         "cards_drawn": json.dumps(record["cards_drawn"]),
         "result": None,
     }
+
+
+def wager_request(
+    player_id: int,
+    game: str,
+    wagers: Mapping[str, Cents],
+    second: Mapping[str, Cents] | None,
+    client_seed: str | None = None,
+    variant: str | None = None,
+    shared: tuple[int, Sequence[int]] | None = None,
+) -> dict[str, Any]:
+    """What a wager asked for, as its transaction keeps it (its idempotency key's
+    request): ``shared``, a shared table's deal and places."""
+    return {
+        "player": player_id,
+        "game": game,
+        "wagers": dict(wagers),
+        "second": dict(second) if second is not None else None,
+        "client_seed": client_seed,
+        "variant": variant,
+        "shared": [shared[0], list(shared[1])] if shared else None,
+    }
+
+
+def _new_row(
+    session: Session,
+    player_id: int,
+    game: str,
+    balance: Cents,
+    dealt: Dealt,
+    record: dict[str, Any],
+) -> RoundRow:
+    """A new round's row, inserted now (one Core statement, no flush); the row as a
+    :class:`RoundRow` outside the session, its ``id`` set."""
+    deal_id = dealt.deal.id if dealt.deal else None
+    values = round_values(player_id, game, balance, dealt.seeds, deal_id, dealt.places, record)
     row = RoundRow(**values)
     row.id = inserted(session, _NEW_ROUND, values)
     return row
@@ -196,33 +231,22 @@ class Rounds:
         idempotency_key: str | None = None,
         variant: str | None = None,
         second: Mapping[str, Cents] | None = None,
-        shared: SharedCards | None = None,
     ) -> RoundView:
-        """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6).
+        """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6),
+        at the player's own table (a shared table's: :mod:`~riverboat.table.shared_rounds`).
 
-        ``second`` opens a second, blind position (Crazy 4, C8); ``shared`` deals from a
-        shared table's deck or shoe instead of the player's own.
+        ``second`` opens a second, blind position (Crazy 4, C8).
         """
         kind = find_game(game)
-        source = card_source(game, variant, client_seed, shared)
-        request = {
-            "player": player_id,
-            "game": game,
-            "wagers": dict(wagers),
-            "second": dict(second) if second is not None else None,
-            "client_seed": client_seed,
-            "variant": variant,
-            "shared": [shared.deal_id, list(shared.places)] if shared else None,
-        }
+        source = card_source(game, variant, client_seed)
+        request = wager_request(player_id, game, wagers, second, client_seed, variant)
 
         made: list[tuple[RoundRow, Round[Any]]] = []
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
             held = self.ledger.lock(session, player_id)
-            unfinished = scalar(
-                session, _UNFINISHED[shared is not None], {"player": player_id, "game": game}
-            )
+            unfinished = scalar(session, _UNFINISHED, {"player": player_id, "game": game})
             if unfinished is not None:
                 raise Conflict(f"finish round {unfinished} at this table first (G7)")
             game_round = kind.new_round(source.rules(session, kind, variant))

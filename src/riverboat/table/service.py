@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from riverboat.errors import IllegalAction, Refusal
 from riverboat.money import Cents
 from riverboat.store import connect
 from riverboat.store.models import Player
@@ -41,6 +42,7 @@ from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
 from riverboat.table.live_state import Fence
 from riverboat.table.players import LOCAL_PLAYER, Players
 from riverboat.table.rounds import Rounds
+from riverboat.table.shared_rounds import SharedRounds, Stake
 from riverboat.table.sources import Deals, SharedCards
 from riverboat.table.verify import DealLayout, verify_round, verify_shoe
 from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoadsView, RoundView
@@ -66,6 +68,7 @@ class TableService:
         self.ledger = Ledger(self.engine)
         self.players = Players(self.ledger)
         self.rounds = Rounds(self.ledger)
+        self.shared_rounds = SharedRounds(self.ledger)
         self.deals = Deals(self.ledger)
         self.auditor = Audit(self.ledger, self.rounds)
 
@@ -132,11 +135,30 @@ class TableService:
         """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6).
 
         ``second`` opens a second, blind position (Crazy 4, C8); ``shared`` deals from a
-        shared table's deck or shoe instead of the player's own.
+        shared table's deck or shoe instead of the player's own (one seat's round of
+        :meth:`start_shared`: no client seed, variant or idempotency key of its own).
         """
-        return self.rounds.start_round(
-            player_id, game, wagers, client_seed, idempotency_key, variant, second, shared
-        )
+        if shared is None:
+            return self.rounds.start_round(
+                player_id, game, wagers, client_seed, idempotency_key, variant, second
+            )
+        if (client_seed, idempotency_key, variant) != (None, None, None):
+            raise IllegalAction(
+                "a shared table's round takes its deal's seeds and rules, and no idempotency key"
+            )
+        stake = Stake(player_id, wagers, shared.places, second)
+        (answer,) = self.start_shared(game, shared.deal_id, [stake], shared.fence)
+        if isinstance(answer, Refusal):
+            raise answer
+        return answer
+
+    def start_shared(
+        self, game: str, deal_id: int, stakes: Sequence[Stake], fence: Fence | None = None
+    ) -> list[RoundView | Refusal]:
+        """Every seat's round of a shared table's deal, in one transaction (with
+        ``fence``, only while that lease runs the table); by seat, its round or why it
+        was refused (:mod:`~riverboat.table.shared_rounds`)."""
+        return self.shared_rounds.start(game, deal_id, stakes, fence)
 
     def act(
         self,

@@ -7,7 +7,8 @@ comes out (B1).
 
 Each player's part of a deal is a round of their own in the table service, so their
 money, record, history and audit work as at a table of their own; the cards come from
-places in the shared deal (see ``SharedCards``), whose seed is committed to before the
+places in the shared deal, every seat's round of a deal written together
+(:mod:`~riverboat.table.shared_rounds`). The deal's seed is committed to before the
 seated players' client seeds are joined, and revealed once nothing dealt from it is in
 play: after the showdown (Crazy 4), after the shoe (Baccarat).
 
@@ -53,7 +54,7 @@ import contextlib
 import heapq
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from riverboat.deck import cut_card_reached
@@ -74,7 +75,8 @@ from riverboat.table.seats import (
     free_number,
     seated,
 )
-from riverboat.table.service import DealLayout, SharedCards, TableService
+from riverboat.table.service import DealLayout, TableService
+from riverboat.table.shared_rounds import Stake
 from riverboat.table.views import (
     SEATS_SHOWN,
     SEED_CHARACTERS,
@@ -104,9 +106,11 @@ _log = logging.getLogger(__name__)
 _PHASES = ("betting", "deciding", "settling", "closed")
 #: how many of the newest messages' ids a table keeps, to carry out none twice
 HANDLED_KEPT = 256
-#: how many seats' rounds of one coup are written at once (each is a transaction of
-#: its own: a refusal of one deals the others in)
-DEALING_AT_ONCE = 8
+#: how many seats' rounds of one deal one transaction writes (a refusal of one deals
+#: the others in), and how many such transactions run at once: a coup of a thousand
+#: is four, the first seats told while the last are written
+DEALT_TOGETHER = 250
+WRITTEN_AT_ONCE = 2
 #: after a seat bets, sits or leaves, the other seats are shown the table within this
 #: many seconds per seat at it, at most :data:`COMPANY_MOST_SECONDS` (a table of fewer
 #: than :data:`COMPANY_AT_ONCE` seats shows them at once): at a shoe of a thousand, one
@@ -543,12 +547,12 @@ class SharedTable:
         house = self.spec.house.cards if self.spec.house else 0
         positions = sum(s.positions for s in bettors)
         dealer = list(range(positions * hand, positions * hand + house))
-        place = 0
+        place, dealt = 0, []
         for seat in bettors:
             count = hand * seat.positions
-            places = [*range(place, place + count), *dealer]
+            dealt.append((seat, [*range(place, place + count), *dealer]))
             place += count
-            view = await self._start(seat, places)
+        for seat, view in zip(bettors, await self._start(dealt), strict=True):
             if view is None:
                 continue
             if view.status == "open":  # its chips stay on the felt until the showdown
@@ -568,19 +572,14 @@ class SharedTable:
         end = min(self.next_place + self.spec.cards_per_round(), self.layout.size)
         places = list(range(self.next_place, end))
         coup: CoupMessage | None = None
-        at_once = asyncio.Semaphore(DEALING_AT_ONCE)
 
-        async def settle(seat: Seat) -> None:
+        async def settled(seat: Seat, view: RoundView) -> None:
             nonlocal coup
-            async with at_once:
-                view = await self._start(seat, places)
-            if view is not None and view.status == "settled":
+            if view.status == "settled":
                 coup = coup or CoupMessage(cards=view.cards, totals=view.totals, winner=view.winner)
                 await seat.send(ResultMessage(round=view))
 
-        dealt = await asyncio.gather(*(settle(seat) for seat in bettors), return_exceptions=True)
-        for failed in (d for d in dealt if isinstance(d, BaseException)):
-            raise failed  # a lost lease (the rounds dealt stand: the next holder adopts them)
+        await self._start([(seat, places) for seat in bettors], settled)
         if coup is not None:
             self.next_place += sum(len(hand) for hand in coup.cards.values())
             if coup.winner is not None:
@@ -594,30 +593,59 @@ class SharedTable:
         else:
             await self._broadcast()
 
-    async def _start(self, seat: Seat, places: list[int]) -> RoundView | None:
-        """The seat's round from these places of the deal, or None if it was refused."""
+    async def _start(
+        self,
+        dealt: list[tuple[Seat, list[int]]],
+        then: Callable[[Seat, RoundView], Awaitable[None]] | None = None,
+    ) -> list[RoundView | None]:
+        """Each seat's round from its places of the deal, or None where it was refused
+        (the seat is told why), written :data:`DEALT_TOGETHER` seats to a transaction,
+        :data:`WRITTEN_AT_ONCE` of those at once; ``then`` is called for each seat's
+        round as its transaction commits, so the first seats hear while the next are
+        written. A lost lease stops the deal: the rounds written stand (the next holder
+        adopts them)."""
         assert self.deal is not None
-        assert seat.wagers is not None
-        wagers, second = seat.wagers, seat.second
-        seat.wagers = seat.second = None
-        try:
-            return await asyncio.to_thread(
-                self.service.start_round,
-                seat.player,
-                self.game,
-                wagers,
-                second=second,
-                shared=SharedCards(self.deal.id, places, self.fence),
-            )
-        except LeaseLostError:
-            raise
-        except Refusal as error:  # any kind: a rule, G7 (Conflict), a deal not found
-            message = f"not dealt in: {error}"
-        except Exception:  # the database failed: its transaction took nothing
-            _log.exception("dealing to player %s failed", seat.player)
-            message = "not dealt in: the table could not reach its database; nothing was staked"
-        await seat.send(ErrorMessage(message=message))
-        return None
+        deal_id, fence = self.deal.id, self.fence
+        views: list[RoundView | None] = [None] * len(dealt)
+        at_once = asyncio.Semaphore(WRITTEN_AT_ONCE)
+
+        async def write(first: int) -> None:
+            part = dealt[first : first + DEALT_TOGETHER]
+            stakes = []
+            for seat, places in part:
+                assert seat.wagers is not None
+                stakes.append(Stake(seat.player, seat.wagers, places, seat.second))
+                seat.wagers = seat.second = None
+            answers: list[RoundView | Refusal | str]
+            try:
+                async with at_once:
+                    answers = list(
+                        await asyncio.to_thread(
+                            self.service.start_shared, self.game, deal_id, stakes, fence
+                        )
+                    )
+            except LeaseLostError:
+                raise
+            except Refusal as error:  # the whole deal's: not open, or not this game's
+                answers = [error] * len(part)
+            except Exception:  # the database failed: its transaction took nothing
+                _log.exception("dealing to %d seats failed", len(part))
+                answers = ["the table could not reach its database; nothing was staked"] * len(part)
+            for index, ((seat, _), answer) in enumerate(zip(part, answers, strict=True)):
+                if isinstance(answer, RoundView):
+                    views[first + index] = answer
+                    if then is not None:
+                        await then(seat, answer)
+                else:  # any refusal: a rule, G7 (Conflict), short of money
+                    await seat.send(ErrorMessage(message=f"not dealt in: {answer}"))
+
+        done = await asyncio.gather(
+            *(write(first) for first in range(0, len(dealt), DEALT_TOGETHER)),
+            return_exceptions=True,
+        )
+        for failed in (d for d in done if isinstance(d, Exception)):
+            raise failed
+        return views
 
     async def _showdown(self) -> None:
         """Carry out every decision (an undecided hand folds) in one transaction, reveal

@@ -1,22 +1,23 @@
-"""Card sources: where a round's cards come from, one interface for three kinds.
+"""Card sources and deals: where a round's cards come from.
+
+At the player's own table, one interface for two kinds:
 
 * :class:`FreshDeck`: a fresh 52-card deck of the round's own, on the player's
   committed server seed, their client seed and their round count as nonce (G2);
-* :class:`OwnShoe`: the player's own shoe at their own table, dealing coup after
-  coup until its cut card (Baccarat, B1);
-* :class:`SharedDeal`: places in a shared table's deck or shoe (docs/fairness.md).
+* :class:`OwnShoe`: the player's own shoe, dealing coup after coup until its cut
+  card (Baccarat, B1).
 
 Each gives the round's rules, deals its cards, names the places they came from and
 says when its seed may be revealed. :func:`card_source` picks one, once, from
-whether the round is at a shared table and whether the game's spec deals from a
-shoe; the rounds module then does the same thing with any of them.
+whether the game's spec deals from a shoe; the rounds module then does the same
+thing with either. A shared table's rounds take places in its sealed deck or shoe
+(:class:`SharedCards`, docs/fairness.md), every seat of a deal at once
+(:mod:`~riverboat.table.shared_rounds`).
 
->>> type(card_source("tri-card", None, None, None)).__name__
+>>> type(card_source("tri-card", None, None)).__name__
 'FreshDeck'
->>> type(card_source("baccarat", None, None, None)).__name__
+>>> type(card_source("baccarat", None, None)).__name__
 'OwnShoe'
->>> type(card_source("crazy4", None, None, SharedCards(1, range(10)))).__name__
-'SharedDeal'
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from sqlalchemy.orm import Session
 from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.errors import IllegalAction, NotFound
 from riverboat.games import Game, Round, find_game
-from riverboat.games.codec import from_json, to_json
+from riverboat.games.codec import to_json
 from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table.ledger import Ledger, first, run
@@ -49,8 +50,9 @@ __all__ = [
     "FreshDeck",
     "OwnShoe",
     "SharedCards",
-    "SharedDeal",
     "card_source",
+    "open_deal",
+    "sealed_order",
 ]
 
 
@@ -145,46 +147,9 @@ class OwnShoe(CardSource):
         return (shoe or next_seed(session, player_id, self.game)).commitment
 
 
-class SharedDeal(CardSource):
-    """Places in a shared table's sealed deck or shoe; the table shows its seed once
-    nothing from it is in play (:meth:`Deals.reveal_deal`)."""
-
-    def __init__(self, game: str, shared: SharedCards) -> None:
-        super().__init__(game, None)
-        self.shared = shared
-
-    def _deal(self, session: Session) -> Deal:
-        # shared: every seat's round of one coup is dealt at once; a reveal waits
-        deal = open_deal(session, self.shared.deal_id, shared=True)
-        if deal.game != self.game or deal.client_seed is None:
-            raise IllegalAction(f"deal {deal.id} is not a sealed {self.game} deal")
-        return deal
-
-    def rules(self, session: Session, kind: Game[Any], variant: str | None) -> Any:
-        return from_json(kind.rules_type, json.loads(self._deal(session).rules))
-
-    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
-        check_fence(session, self.shared.fence)
-        deal = self._deal(session)
-        seeds = FairSource(deal.server_seed, deal.client_seed or "", 0)
-        order = _sealed_order(self.game, deal.rules, seeds.server_seed, seeds.client_seed)
-        try:
-            game_round.deal(Deck.stacked(order[place] for place in self.shared.places))
-        except IndexError:
-            raise IllegalAction(f"deal {deal.id} has no such places") from None
-        return Dealt(seeds, deal, list(self.shared.places)[: len(game_round.drawn)], False)
-
-    def commitment(self, session: Session, player_id: int) -> str:
-        return self._deal(session).commitment
-
-
-def card_source(
-    game: str, variant: str | None, client_seed: str | None, shared: SharedCards | None
-) -> CardSource:
-    """The source of a round's cards, chosen once: a shared table's deal, else the
-    player's own shoe where the game deals from one, else a fresh deck."""
-    if shared is not None:
-        return SharedDeal(game, shared)
+def card_source(game: str, variant: str | None, client_seed: str | None) -> CardSource:
+    """The source of a round's cards at the player's own table, chosen once: their own
+    shoe where the game deals from one, else a fresh deck."""
     kind = find_game(game)
     if kind.spec(kind.rules(variant)).shoe is not None:
         return OwnShoe(game, client_seed)
@@ -253,7 +218,7 @@ MOST_SEEDS = 4_000_000
 
 
 @lru_cache(maxsize=16)
-def _sealed_order(game: str, rules: str, server_seed: str, client_seed: str) -> tuple[int, ...]:
+def sealed_order(game: str, rules: str, server_seed: str, client_seed: str) -> tuple[int, ...]:
     """A sealed deal's cards in order, shuffled once for all the rounds dealt from it
     (every seat at a shoe of 416 cards would otherwise shuffle it again)."""
     return tuple(fair_cards(game, json.loads(rules), FairSource(server_seed, client_seed, 0)).order)
@@ -282,7 +247,7 @@ class Deals:
         """The commitment to the server seed of the player's next round at their own
         table of ``game``, the same until that round is dealt. Show it before they
         choose a client seed: the house is bound to its seed before it sees theirs."""
-        source = card_source(game, None, None, None)
+        source = card_source(game, None, None)
 
         def work(session: Session) -> str:
             self.ledger.lock(session, player_id)
