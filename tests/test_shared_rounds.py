@@ -117,6 +117,7 @@ def test_a_seat_at_crazy4_keeps_one_round_open(database_url: str) -> None:
     assert isinstance(first, RoundView)
     assert first.status == "open"
     assert isinstance(twice, Conflict)
+    assert "this deal has dealt yours" in str(twice)
     with pytest.raises(Conflict, match=f"finish round {first.id}"):
         service.start_round(ann, "crazy4", ante, shared=SharedCards(deal.id, range(20, 30)))
     assert service.showdown([(ann, first.id, "play", None)]) == {}

@@ -59,6 +59,7 @@ __all__ = [
     "TOP_UP_BELOW",
     "Held",
     "Ledger",
+    "affordable",
     "first",
     "inserted",
     "player_account",
@@ -132,6 +133,20 @@ def scalar(session: Session, statement: Executable, parameters: Mapping[str, Any
 def inserted(session: Session, statement: Executable, values: Mapping[str, Any]) -> int:
     """The id of the row that ``statement``, an insert, adds with ``values``."""
     return statements.insert(session.connection(), statement, values)
+
+
+def affordable(staked: Cents, balance: Cents) -> None:
+    """Refuse wagers that come to more than the balance, saying both.
+
+    >>> affordable(500, 2350)
+    >>> affordable(3000, 2350)
+    Traceback (most recent call last):
+    riverboat.errors.IllegalAction: the wagers come to $30; the balance is $23.50
+    """
+    if staked > balance:
+        raise IllegalAction(
+            f"the wagers come to {format_money(staked)}; the balance is {format_money(balance)}"
+        )
 
 
 def request_body(kind: str, request: Mapping[str, object]) -> str:

@@ -28,6 +28,7 @@ from riverboat.table import records
 from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
 from riverboat.table.ledger import (
     Ledger,
+    affordable,
     first,
     inserted,
     player_account,
@@ -49,6 +50,7 @@ __all__ = [
     "outcome",
     "resume",
     "round_values",
+    "settlement",
     "wager_request",
 ]
 
@@ -141,6 +143,15 @@ def round_values(
         "cards_drawn": json.dumps(record["cards_drawn"]),
         "result": None,
     }
+
+
+def settlement(game_round: Round[Any]) -> tuple[Cents, Cents, str]:
+    """A finished round's money: what it staked (a blind Play with it, C8), what goes
+    back to the player (the stakes of a void round) and its status."""
+    staked = sum(p.staked for p in game_round.positions)
+    if game_round.phase is Phase.SETTLED:
+        return staked, staked + game_round.net(), "settled"
+    return staked, staked, "void"
 
 
 def wager_request(
@@ -258,11 +269,7 @@ class Rounds:
             if dealt.deal is not None and dealt.last:
                 dealt.deal.revealed = True  # nothing more comes from it: its seed may show
             staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
-            if staked > balance:
-                raise IllegalAction(
-                    f"the wagers come to {format_money(staked)}; "
-                    f"the balance is {format_money(balance)}"
-                )
+            affordable(staked, balance)
             record = game_round.record()  # built once: its row's columns, its events
             row = _new_row(session, player_id, game, balance, dealt, record)
             self.ledger.count_round(session, player_id)
@@ -490,10 +497,8 @@ class Rounds:
         if the caller knows it (else it is read)."""
         records.append(session, row, game_round, have, record)
         if game_round.settled:
-            staked = sum(p.staked for p in game_round.positions)
-            settled = game_round.phase is Phase.SETTLED
-            returned = staked + game_round.net() if settled else staked
-            kind = "settle" if settled else "void"
+            staked, returned, status = settlement(game_round)
+            kind = "settle" if status == "settled" else "void"
             settle = self.ledger.transaction(session, kind, row.player_id, row.id)
             self.ledger.move(
                 session,
@@ -509,7 +514,6 @@ class Rounds:
                 balance = self.ledger.balance(session, row.player_id)
             else:
                 balance += returned
-            status = "settled" if settled else "void"
             records.update_row(
                 session, row, status=status, result=json.dumps(found), balance_after=balance
             )

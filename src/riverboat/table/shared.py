@@ -64,6 +64,7 @@ from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
 from riverboat.table import live_state
 from riverboat.table.clock import Timer
+from riverboat.table.ledger import affordable
 from riverboat.table.live_state import Fence, LeaseLostError
 from riverboat.table.rounds import CUT_OFF
 from riverboat.table.seats import (
@@ -306,11 +307,7 @@ class SharedTable:
             balance = self._balances.pop(player, None)  # read for its batch (:meth:`together`)
             if balance is None:
                 balance = await _reach(self.service.balance, player)
-            if staked > balance:
-                raise IllegalAction(
-                    f"the wagers come to {format_money(staked)}; "
-                    f"the balance is {format_money(balance)}"
-                )
+            affordable(staked, balance)
             seat.wagers = dict(probe.positions[0].wagers)
             seat.second = dict(probe.positions[1].wagers) if second is not None else None
             seat.client_seed = seed

@@ -36,15 +36,22 @@ from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck
 from riverboat.errors import Conflict, IllegalAction, NotFound, Refusal
-from riverboat.games import Phase, Round, find_game
+from riverboat.games import Round, find_game
 from riverboat.games.codec import from_json
-from riverboat.money import Cents, format_money
+from riverboat.money import Cents
 from riverboat.rng import FairSource
 from riverboat.store.models import LedgerEntry, Player, RoundEvent, RoundRow, Transaction
 from riverboat.table.exports import round_view
-from riverboat.table.ledger import Ledger, player_account, request_body, round_account, run
+from riverboat.table.ledger import (
+    Ledger,
+    affordable,
+    player_account,
+    request_body,
+    round_account,
+    run,
+)
 from riverboat.table.live_state import Fence, check_fence
-from riverboat.table.rounds import at_table, outcome, round_values, wager_request
+from riverboat.table.rounds import at_table, outcome, round_values, settlement, wager_request
 from riverboat.table.sources import open_deal, sealed_order
 from riverboat.table.views import RoundView
 
@@ -127,6 +134,7 @@ class SharedRounds:
             balances: dict[int, Cents] = {int(p): int(b) for p, b in found}
             found = session.execute(_OPEN_HERE, {"players": players, "game": game}).all()
             unfinished: dict[int, int] = {int(p): int(r) for p, r in found}
+            dealt_open: set[int] = set()  # players with an open round of this deal
             made: list[_Made] = []
             for index, stake in enumerate(stakes):
                 try:
@@ -136,13 +144,15 @@ class SharedRounds:
                         raise Conflict(
                             f"finish round {unfinished[stake.player]} at this table first (G7)"
                         )
+                    if stake.player in dealt_open:
+                        raise Conflict("one round a seat: this deal has dealt yours (G7)")
                     one = _play(index, stake, kind.new_round(rules), order, balances[stake.player])
                 except Refusal as error:
                     answers[index] = error
                     continue
                 balances[stake.player] = one.balance
                 if one.returned is None:  # open till the showdown: the seat's one round
-                    unfinished[stake.player] = 0
+                    dealt_open.add(stake.player)
                 made.append(one)
             for one, view in zip(made, _write(session, game, deal_id, seeds, made), strict=True):
                 answers[one.index] = view
@@ -165,14 +175,8 @@ def _play(
     except IndexError:
         raise IllegalAction("the deal has no such places") from None
     staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
-    if staked > balance:
-        raise IllegalAction(
-            f"the wagers come to {format_money(staked)}; the balance is {format_money(balance)}"
-        )
-    returned: Cents | None = None
-    if game_round.settled:  # a void round returns its stakes
-        settled = game_round.phase is Phase.SETTLED
-        returned = staked + game_round.net() if settled else staked
+    affordable(staked, balance)
+    returned = settlement(game_round)[1] if game_round.settled else None
     after = balance - staked + (returned or 0)
     return _Made(index, stake, game_round, game_round.record(), balance, staked, returned, after)
 
@@ -190,11 +194,10 @@ def _write(
         places = list(one.stake.places)[: len(one.game_round.drawn)]
         row = round_values(one.stake.player, game, one.before, seeds, deal_id, places, one.record)
         if one.returned is not None:
-            settled = one.game_round.phase is Phase.SETTLED
             found = outcome(
                 one.game_round, row["deal_cards"], seeds.server_seed, seeds.client_seed, 0
             )
-            row.update(status="settled" if settled else "void", balance_after=one.balance)
+            row.update(status=settlement(one.game_round)[2], balance_after=one.balance)
             row.update(result=json.dumps(found))
         rows.append(row)
     round_ids = list(session.connection().execute(_NEW_ROUNDS, rows).scalars())
