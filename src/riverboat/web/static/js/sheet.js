@@ -16,7 +16,9 @@ export function sheet(id, title) {
     `<button type="button" class="sheet-close" aria-label="Close">Close</button></header><div class="sheet-body"></div>`;
   /** @type {HTMLHeadingElement} */ (dialog.querySelector("h2")).textContent = title;
   /** @type {HTMLButtonElement} */ (dialog.querySelector(".sheet-close")).onclick = () => dialog.close();
-  dialog.addEventListener("close", () => { dialog.hidden = true; });
+  // the close event comes a task after the dialog closed: opened again meanwhile (Escape
+  // then the drawer's key at once), it stays shown
+  dialog.addEventListener("close", () => { if (!dialog.open) dialog.hidden = true; });
   // a tap on the backdrop (outside the sheet's box) closes it
   dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
   document.body.append(dialog);
