@@ -242,6 +242,7 @@ def test_the_lobby_shows_a_tables_clock_and_its_seats_decisions(client: TestClie
     assert 0 < table["seconds_left"] <= client.app.state.lobby.tables["crazy4-1"].decision_seconds
     [seat] = table["seated"]
     assert (seat["name"], seat["in_round"], seat["decided"]) == ("bob", True, False)
+    assert seat["state"] == "deciding"
 
 
 def _coup(socket: Any, spot: str) -> dict[str, Any]:

@@ -175,6 +175,7 @@ def test_betting_closes_on_time_and_refusals_change_nothing_g6(service: TableSer
     view = of_type(a, "dealt")[0]["round"]
     assert view["wagers"] == {**ANTE, "queens_up": 0}  # as first bet: the refusals changed nothing
     assert [s.in_round for s in table.snapshot(ann).seats] == [True, False]
+    assert [s.state for s in table.snapshot(ann).seats] == ["deciding", "out"]
 
 
 def test_six_betting_positions_at_most_c8(service: TableService) -> None:
@@ -422,6 +423,7 @@ SEAT_KEYS = {
     "second",
     "in_round",
     "decided",
+    "state",
     "wagers",
     "second_wagers",
 }
@@ -463,6 +465,11 @@ def test_every_seat_sees_the_others_wagers_by_line_never_their_cards_c8(
     assert dealt["seats"][0]["second_wagers"] == anns["second_wagers"]
     assert [s["decided"] for s in dealt["seats"]] == [False, False, False]
     assert [s["decided"] for s in decided["seats"]] == [True, False, False]
+    # each seat's state by name: what the page words
+    assert [s["state"] for s in before["seats"]] == ["bet", "waiting", "waiting"]
+    assert [s["state"] for s in dealt["seats"]] == ["deciding"] * 3
+    assert [s["state"] for s in decided["seats"]] == ["decided", "deciding", "deciding"]
+    assert [s["state"] for s in after["seats"]] == ["waiting"] * 3
     # that ann decided shows; not what she decided (her Play is not on her seat)
     assert decided["seats"][0]["wagers"] == anns["wagers"]
     assert [s["wagers"] for s in after["seats"]] == [None, None, None]

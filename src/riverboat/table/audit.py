@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.ledger import Ledger, player_account, round_account
 from riverboat.table.rounds import Rounds, resume
+from riverboat.table.states import RoundStatus
 
 __all__ = ["Audit", "one_snapshot"]
 
@@ -26,7 +27,9 @@ class Audit:
 
         def work(session: Session) -> list[int]:
             voided = []
-            for row in session.scalars(select(RoundRow).where(RoundRow.status == "open")).all():
+            for row in session.scalars(
+                select(RoundRow).where(RoundRow.status == RoundStatus.OPEN)
+            ).all():
                 try:
                     game_round = resume(row)
                 except ValueError:
@@ -37,7 +40,7 @@ class Audit:
                 self.rounds.store(session, row, game_round)
                 voided.append(row.id)
             in_play = select(RoundRow.deal_id).where(
-                RoundRow.status == "open", RoundRow.deal_id.is_not(None)
+                RoundRow.status == RoundStatus.OPEN, RoundRow.deal_id.is_not(None)
             )
             for deal in session.scalars(
                 select(Deal).where(
@@ -118,7 +121,7 @@ def _round_problems(session: Session, row: RoundRow) -> list[str]:
     problems = []
     held = Ledger.held(session, round_account(row.id))
     staked = sum(p.staked for p in game_round.positions)
-    expected = staked if row.status == "open" else 0
+    expected = staked if row.status == RoundStatus.OPEN else 0
     if held != expected:
         problems.append(f"round {row.id}: holds {held} cents, expected {expected}")
     paid = session.scalar(
@@ -129,11 +132,13 @@ def _round_problems(session: Session, row: RoundRow) -> list[str]:
             LedgerEntry.account == player_account(row.player_id),
         )
     )
-    owed = {"open": -staked, "void": 0}.get(row.status, game_round.net())
+    owed = {RoundStatus.OPEN: -staked, RoundStatus.VOID: 0}.get(
+        RoundStatus(row.status), game_round.net()
+    )
     if paid != owed:
         problems.append(
             f"round {row.id}: the player's entries come to {paid} cents, the record says {owed}"
         )
-    if row.status != "open" and not game_round.settled:
+    if row.status != RoundStatus.OPEN and not game_round.settled:
         problems.append(f"round {row.id}: stored {row.status} but its record is not settled")
     return problems

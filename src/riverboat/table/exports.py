@@ -25,6 +25,7 @@ from riverboat.table.felt_rounds import (
     position_stakes,
     round_lines,
 )
+from riverboat.table.states import RoundStatus
 from riverboat.table.verify import own_places
 from riverboat.table.views import ChoiceView, ExportedRound, RoundRecord, RoundView
 
@@ -37,7 +38,7 @@ def reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
     it was played at a shared table."""
     deal = session.get(Deal, row.deal_id) if row.deal_id is not None else None
     shared = deal is not None and deal.player_id is None
-    revealed = row.status != "open" and (deal is None or deal.revealed)
+    revealed = row.status != RoundStatus.OPEN and (deal is None or deal.revealed)
     return revealed, shared
 
 
@@ -56,7 +57,7 @@ def round_view(
     """What the player may see: their own cards while the round is open (never the blind
     second position's, C8, nor the house's), everything after; the seed once
     ``revealed``."""
-    finished = row.status != "open"
+    finished = row.status != RoundStatus.OPEN
     shown = set(game_round.cards) if finished else shown_while_open(game_round)
     visible = {hand: cards for hand, cards in game_round.cards.items() if hand in shown}
     positions = game_round.positions
@@ -64,7 +65,7 @@ def round_view(
     return RoundView(
         id=row.id,
         game=row.game,
-        status=row.status,
+        status=RoundStatus(row.status),
         shared=shared,
         commitment=row.commitment,
         client_seed=row.client_seed,
@@ -142,7 +143,7 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:
     from: the top of a fresh deck, a coup's run of its shoe after the burn (B1), or at
     a shared table the places its deal gave this round.
     """
-    finished = row.status != "open"
+    finished = row.status != RoundStatus.OPEN
     record = records.load(row)
     played = replay(record) if finished else None
     places = None
@@ -155,7 +156,7 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:
         winner=winner(played) if played else None,
         id=row.id,
         game=row.game,
-        status=row.status,
+        status=RoundStatus(row.status),
         shared=shared,
         commitment=row.commitment,
         server_seed=row.server_seed if revealed else None,

@@ -51,6 +51,7 @@ from riverboat.store.commits import (
     unreachable,
 )
 from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import BalanceView
 
 __all__ = [
@@ -341,7 +342,7 @@ class Ledger:
     def staked(session: Session, player_id: int) -> Cents:
         """What the player's open rounds hold: money not yet settled back to them."""
         open_rounds = select(RoundRow.id).where(
-            RoundRow.player_id == player_id, RoundRow.status == "open"
+            RoundRow.player_id == player_id, RoundRow.status == RoundStatus.OPEN
         )
         accounts = [round_account(round_id) for round_id in session.scalars(open_rounds)]
         if not accounts:

@@ -37,6 +37,7 @@ from riverboat.table.ledger import (
 )
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.sources import Dealt, card_source, running_shoe
+from riverboat.table.states import RoundStatus
 from riverboat.table.verify import fair_cards, own_places
 from riverboat.table.views import ExportedRound, RoundRecord, RoundView
 
@@ -77,7 +78,7 @@ def at_table(shared: bool) -> ColumnElement[bool]:
 _UNFINISHED = select(RoundRow.id).where(
     RoundRow.player_id == bindparam("player"),
     RoundRow.game == bindparam("game"),
-    RoundRow.status == "open",
+    RoundRow.status == RoundStatus.OPEN,
     at_table(False),
 )
 
@@ -127,7 +128,7 @@ def round_values(
     return {
         "player_id": player_id,
         "game": game,
-        "status": "open",
+        "status": RoundStatus.OPEN,
         "server_seed": seeds.server_seed,
         "commitment": seeds.commitment,
         "client_seed": seeds.client_seed,
@@ -145,13 +146,13 @@ def round_values(
     }
 
 
-def settlement(game_round: Round[Any]) -> tuple[Cents, Cents, str]:
+def settlement(game_round: Round[Any]) -> tuple[Cents, Cents, RoundStatus]:
     """A finished round's money: what it staked (a blind Play with it, C8), what goes
     back to the player (the stakes of a void round) and its status."""
     staked = sum(p.staked for p in game_round.positions)
     if game_round.phase is Phase.SETTLED:
-        return staked, staked + game_round.net(), "settled"
-    return staked, staked, "void"
+        return staked, staked + game_round.net(), RoundStatus.SETTLED
+    return staked, staked, RoundStatus.VOID
 
 
 def wager_request(
@@ -316,7 +317,7 @@ class Rounds:
             made.clear()
             balance = self.ledger.lock(session, player_id).balance
             row = owned(session, player_id, round_id, lock=True)
-            if row.status != "open":
+            if row.status != RoundStatus.OPEN:
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
@@ -346,7 +347,12 @@ class Rounds:
         """Keep the round a committed transaction left open (:class:`KeptRounds`): the
         one its last attempt made, if that is the answer given (not a stored one). A
         shared table's round is not kept: it is decided at its table's showdown."""
-        if made and view.status == "open" and not view.shared and made[0][0].id == view.id:
+        if (
+            made
+            and view.status == RoundStatus.OPEN
+            and not view.shared
+            and made[0][0].id == view.id
+        ):
             row, game_round = made[0]
             self.kept.keep(row.id, row.cards_drawn, game_round)
 
@@ -358,7 +364,7 @@ class Rounds:
                 select(RoundRow).where(
                     RoundRow.id == round_id,
                     RoundRow.player_id == player_id,
-                    RoundRow.status == "open",
+                    RoundRow.status == RoundStatus.OPEN,
                 )
             )
             if row is None:
@@ -389,7 +395,7 @@ class Rounds:
                 self.ledger.lock(session, player_id)  # in one order: no deadlock between tables
             for player_id, round_id, action, amount in decisions:
                 row = owned(session, player_id, round_id, lock=True)
-                if row.status != "open":
+                if row.status != RoundStatus.OPEN:
                     notes[round_id] = f"round {round_id} was {row.status} before the showdown"
                     continue
                 game_round = resume(row, session)
@@ -433,7 +439,7 @@ class Rounds:
                 self.ledger.lock(session, player_id)
             for player_id, round_id in seats:
                 row = owned(session, player_id, round_id, lock=True)
-                if row.status != "open":
+                if row.status != RoundStatus.OPEN:
                     continue
                 game_round = resume(row, session)
                 game_round.void(reason)
@@ -450,7 +456,7 @@ class Rounds:
         now or not affordable; changes nothing (a shared table checks, then waits)."""
         with Session(self.ledger.engine) as session:
             row = owned(session, player_id, round_id)
-            if row.status != "open":
+            if row.status != RoundStatus.OPEN:
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             balance = self.ledger.balance(session, player_id)
             return _cost(resume(row, session), action, amount, balance)
@@ -498,7 +504,7 @@ class Rounds:
         records.append(session, row, game_round, have, record)
         if game_round.settled:
             staked, returned, status = settlement(game_round)
-            kind = "settle" if status == "settled" else "void"
+            kind = "settle" if status == RoundStatus.SETTLED else "void"
             settle = self.ledger.transaction(session, kind, row.player_id, row.id)
             self.ledger.move(
                 session,
@@ -542,7 +548,7 @@ class Rounds:
                 select(RoundRow).where(
                     RoundRow.player_id == player_id,
                     RoundRow.game == game,
-                    RoundRow.status == "open",
+                    RoundRow.status == RoundStatus.OPEN,
                     at_table(False),
                 )
             )
@@ -566,7 +572,7 @@ class Rounds:
                 .where(
                     RoundRow.player_id == player_id,
                     RoundRow.deal_id == shoe.id,
-                    RoundRow.status == "settled",
+                    RoundRow.status == RoundStatus.SETTLED,
                 )
                 .order_by(RoundRow.id)
             ).all()
@@ -651,20 +657,20 @@ def _exported(row: RoundRow, events: Sequence[RoundEvent], deal: Deal | None) ->
     """A round of a history page as :func:`~riverboat.table.exports.export_round` gives
     it, from its stored outcome, events and deal (a round finished without a stored
     outcome is replayed)."""
-    if row.status != "open" and row.result is None:
+    if row.status != RoundStatus.OPEN and row.result is None:
         session = object_session(row)
         assert session is not None  # read in the page's session
         return export_round(row, *reveal_state(session, row))
     shared = deal is not None and deal.player_id is None
-    revealed = row.status != "open" and (deal is None or deal.revealed)
+    revealed = row.status != RoundStatus.OPEN and (deal is None or deal.revealed)
     found = json.loads(row.result) if row.result is not None else {}
-    record = records.build(row, events) if row.status != "open" else None
+    record = records.build(row, events) if row.status != RoundStatus.OPEN else None
     return ExportedRound(
         totals=found.get("totals"),
         winner=found.get("winner"),
         id=row.id,
         game=row.game,
-        status=row.status,
+        status=RoundStatus(row.status),
         shared=shared,
         commitment=row.commitment,
         server_seed=row.server_seed if revealed else None,

@@ -18,6 +18,7 @@ from typing import Any
 from riverboat.errors import IllegalAction
 from riverboat.games.spec import GameSpec
 from riverboat.money import Cents
+from riverboat.table.states import TablePhase, seat_state
 from riverboat.table.views import SeatView, TableMessage
 
 __all__ = [
@@ -180,18 +181,21 @@ class Seat:
             stakes[line] = stakes.get(line, 0) + amount
         return stakes
 
-    def view(self, player: int, spec: GameSpec) -> SeatView:
-        """The seat as ``player`` sees it: its place, chips by line and progress; never
-        the cards, nor what a decision was (only that one was made)."""
+    def view(self, player: int, spec: GameSpec, phase: TablePhase) -> SeatView:
+        """The seat as ``player`` sees it at a table in ``phase``: its place, chips by
+        line and progress; never the cards, nor what a decision was (only that one was
+        made)."""
         wagers, second = self.on_felt()
+        in_round, decided = self.round_id is not None, self.decision is not None
         return SeatView(
             seat=self.number,
             name=self.name,
             you=self.player == player,
             staked=self.staked(spec) or None,
             second=second is not None,
-            in_round=self.round_id is not None,
-            decided=self.decision is not None,
+            in_round=in_round,
+            decided=decided,
+            state=seat_state(phase, in_round, decided, bet=bool(wagers)),
             wagers=_staked(wagers),
             second_wagers=None if second is None else _staked(blind_stakes(spec, second)),
         )

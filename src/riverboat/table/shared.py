@@ -78,6 +78,7 @@ from riverboat.table.seats import (
 )
 from riverboat.table.service import DealLayout, TableService
 from riverboat.table.shared_rounds import Stake
+from riverboat.table.states import RoundStatus, TablePhase
 from riverboat.table.views import (
     SEATS_SHOWN,
     SEED_CHARACTERS,
@@ -104,7 +105,6 @@ __all__ = ["SEED_CHARACTERS", "SHARED_GAMES", "Send", "SharedTable"]
 #: the games with shared tables; their seats are the round's (``max_seats``)
 SHARED_GAMES = tuple(name for name, game in GAMES.items() if game.spec().shared)
 _log = logging.getLogger(__name__)
-_PHASES = ("betting", "deciding", "settling", "closed")
 #: how many of the newest messages' ids a table keeps, to carry out none twice
 HANDLED_KEPT = 256
 #: how many seats' rounds of one deal one transaction writes (a refusal of one deals
@@ -141,6 +141,14 @@ async def _reach(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     except Exception as error:
         _log.warning("a shared table's call failed: %s", _short(error))
         raise Unavailable(f"{_UNREACHABLE}: nothing changed; try again shortly") from error
+
+
+def _phase(stored: str) -> TablePhase:
+    """A phase as written (by this version or another): betting if it names none."""
+    try:
+        return TablePhase(stored)
+    except ValueError:
+        return TablePhase.BETTING
 
 
 def _by_number(seat: Seat) -> int:
@@ -203,7 +211,7 @@ class SharedTable:
         )
         self.betting_seconds, self.decision_seconds = betting_seconds, decision_seconds
         self.seats: list[Seat] = []
-        self.phase = "betting"
+        self.phase = TablePhase.BETTING
         self.deal: NewDeal | None = None
         self.layout: DealLayout | None = None
         self.next_place = 0
@@ -254,7 +262,7 @@ class SharedTable:
                 seat.listeners.remove(send)
             if not seat.listeners and seat.round_id is None:
                 self.seats.remove(seat)
-                if self.phase == "betting" and not any(s.wagers for s in self.seats):
+                if self.phase == TablePhase.BETTING and not any(s.wagers for s in self.seats):
                     self._timer.cancel()  # no bets left: betting need not close
                 await self._tell(None)
 
@@ -275,14 +283,14 @@ class SharedTable:
             )
         async with self._lock:
             seat = seated(self.seats, player)
-            if self.phase == "closed":
+            if self.phase == TablePhase.CLOSED:
                 raise IllegalAction(f"{_UNREACHABLE}: betting reopens once it can")
-            if self.phase == "settling":  # the next deal's commitment is not made yet
+            if self.phase == TablePhase.SETTLING:  # the next deal's commitment is not made yet
                 raise IllegalAction(
                     "the last hand is being settled: bet once the next deal's commitment "
                     "shows, so that your seed follows it"
                 )
-            if self.phase != "betting" or seat.round_id is not None:
+            if self.phase != TablePhase.BETTING or seat.round_id is not None:
                 raise IllegalAction("betting is closed: wait for the next deal")
             if self.deal is None:  # the last one could not be made: make it, show it
                 self.deal = await _reach(self.service.new_deal, self.game, self.variant, self.fence)
@@ -322,7 +330,7 @@ class SharedTable:
         """The seat's decision (Crazy 4), checked now and carried out at the showdown."""
         async with self._lock:
             seat = seated(self.seats, player)
-            if self.phase != "deciding" or seat.round_id is None:
+            if self.phase != TablePhase.DECIDING or seat.round_id is None:
                 raise IllegalAction("there is no hand of yours to decide on now")
             if seat.decision is not None:
                 raise IllegalAction("you have decided this hand; the dealer shows when all have")
@@ -375,15 +383,17 @@ class SharedTable:
                 self.deal = NewDeal(id=stored.deal_id, commitment=state["commitment"])
                 if stored.deal_sealed:  # it keeps its seed: its layout again
                     self.layout = await _reach(self.service.seal_deal, stored.deal_id, "", fence)
-            self.phase = stored.phase if stored.phase in _PHASES else "betting"
+            self.phase = _phase(stored.phase)
             over = await self._adopt()  # or its deal is shown: the showdown was written
             over = over or (
-                self.phase == "deciding" and stored.deal_id is not None and self.deal is None
+                self.phase == TablePhase.DECIDING
+                and stored.deal_id is not None
+                and self.deal is None
             )
             seconds = 0.0 if over else max(0.0, (stored.deadline or time.time()) - time.time())
-            if self.phase == "deciding":
+            if self.phase == TablePhase.DECIDING:
                 self._timer.arm(seconds, self._showdown)
-            elif self.phase in ("settling", "closed"):  # its showdown was not finished
+            elif self.phase in (TablePhase.SETTLING, TablePhase.CLOSED):  # showdown unfinished
                 playing = [seat for seat in self.seats if seat.round_id is not None]
                 self._settling = asyncio.get_running_loop().create_task(self._settle(playing, None))
             elif any(s.wagers for s in self.seats):
@@ -402,10 +412,14 @@ class SharedTable:
             if not ghosts or self.fence is None:
                 return
             self.seats = [s for s in self.seats if s not in ghosts]
-            if self.phase == "betting" and not any(s.wagers for s in self.seats):
+            if self.phase == TablePhase.BETTING and not any(s.wagers for s in self.seats):
                 self._timer.cancel()  # no bets left: betting need not close
             try:
-                if self.phase == "betting" and self.seats and all(s.wagers for s in self.seats):
+                if (
+                    self.phase == TablePhase.BETTING
+                    and self.seats
+                    and all(s.wagers for s in self.seats)
+                ):
                     await self._deal()  # the ghosts were all it waited for
                 else:
                     await self._broadcast()
@@ -425,7 +439,7 @@ class SharedTable:
     def _reset(self) -> None:
         self._timer.cancel()
         self._company_told()
-        self.seats, self.phase, self.fence = [], "betting", None
+        self.seats, self.phase, self.fence = [], TablePhase.BETTING, None
         self.deal, self.layout, self.next_place, self.road = None, None, 0, []
         self.handled = []
 
@@ -454,8 +468,12 @@ class SharedTable:
                 await self._next_deal(broadcast=False)
             return False
         shown = {s.round_id for s in self.seats if s.round_id is not None}
-        over = bool(shown) and not any(r.status == "open" for r in rounds if r.id in shown)
-        strays = [(r.player, r.id) for r in rounds if r.status == "open" and r.id not in shown]
+        over = bool(shown) and not any(
+            r.status == RoundStatus.OPEN for r in rounds if r.id in shown
+        )
+        strays = [
+            (r.player, r.id) for r in rounds if r.status == RoundStatus.OPEN and r.id not in shown
+        ]
         if not strays:
             return over
         await _reach(self.service.rounds.void_shared, strays, _VOID, self.fence)
@@ -552,12 +570,12 @@ class SharedTable:
         for seat, view in zip(bettors, await self._start(dealt), strict=True):
             if view is None:
                 continue
-            if view.status == "open":  # its chips stay on the felt until the showdown
+            if view.status == RoundStatus.OPEN:  # its chips stay on the felt until the showdown
                 seat.round_id = view.id
                 seat.playing, seat.playing_second = view.wagers, view.second
             await seat.send(DealtMessage(round=view))
         if any(s.round_id is not None for s in self.seats):
-            self.phase = "deciding"
+            self.phase = TablePhase.DECIDING
             self._timer.arm(self.decision_seconds, self._showdown)
             await self._broadcast()
         else:  # every wager refused or void: a fresh deck for the next deal
@@ -572,7 +590,7 @@ class SharedTable:
 
         async def settled(seat: Seat, view: RoundView) -> None:
             nonlocal coup
-            if view.status == "settled":
+            if view.status == RoundStatus.SETTLED:
                 coup = coup or CoupMessage(cards=view.cards, totals=view.totals, winner=view.winner)
                 await seat.send(ResultMessage(round=view))
 
@@ -660,7 +678,7 @@ class SharedTable:
         await deliver((seat, folded) for seat in playing if seat.decision is None)
         notes = await self._carry_out(decisions)
         if notes is None:  # nothing was carried out: the rounds are still open
-            self.phase = "settling"
+            self.phase = TablePhase.SETTLING
             self._settling = asyncio.get_running_loop().create_task(
                 self._settle(playing, decisions)
             )
@@ -726,8 +744,8 @@ class SharedTable:
         seats = [(s.player, s.round_id) for s in playing if s.round_id is not None]
         while (returned := await self._void(seats)) is None:
             async with self._lock:
-                if self.phase != "closed":
-                    self.phase = "closed"
+                if self.phase != TablePhase.CLOSED:
+                    self.phase = TablePhase.CLOSED
                     closed = ErrorMessage(message=_CLOSED)
                     await deliver((seat, closed) for seat in playing)
                     await self._broadcast()
@@ -790,7 +808,7 @@ class SharedTable:
         for seat in playing:
             seat.round_id, seat.decision = None, None
             seat.playing = seat.playing_second = None
-        self.phase = "betting"
+        self.phase = TablePhase.BETTING
         self.seats = [s for s in self.seats if s.listeners]  # those who left go now
         await self._broadcast()  # the next deal's commitment: bets follow it
 
@@ -798,7 +816,7 @@ class SharedTable:
         """Reveal the deal that is done with and commit to the next. The old deal is
         dropped first: whatever fails, no card of it is dealt again."""
         done, self.deal, self.layout = self.deal, None, None
-        self.next_place, self.phase = 0, "betting"
+        self.next_place, self.phase = 0, TablePhase.BETTING
         if done is not None:
             await asyncio.to_thread(self.service.reveal_deal, done.id, self.fence)
         self.deal = await asyncio.to_thread(
@@ -818,20 +836,20 @@ class SharedTable:
         state = seen.state
         left = None if seen.deadline is None else max(0.0, seen.deadline - time.time())
         seats = [Seat.restored(seat) for seat in state.get("seats", [])]
-        phase = seen.phase if seen.phase in _PHASES else "betting"
+        phase = _phase(seen.phase)
         road, cards_left = state.get("road", []), state.get("cards_left")
         view = self._view(phase, left, seats, road, cards_left, state.get("commitment"))
         return view.for_player(player, find_seat(seats, player))
 
     def _now(self) -> _TableView:
         """What every seat's snapshot shares, now."""
-        left = None if self.phase == "closed" else self._timer.seconds_left()
+        left = None if self.phase == TablePhase.CLOSED else self._timer.seconds_left()
         commitment = self.deal.commitment if self.deal else None
         return self._view(self.phase, left, self.seats, self.road, self._cards_left(), commitment)
 
     def _view(
         self,
-        phase: str,
+        phase: TablePhase,
         left: float | None,
         seats: list[Seat],
         road: list[str],
@@ -841,7 +859,7 @@ class SharedTable:
         shoe = None
         if self.spec.shoe is not None:
             shoe = ShoeView(cards_left=cards_left, road=list(road), roads=RoadsView.of(road))
-        total = self.decision_seconds if phase == "deciding" else self.betting_seconds
+        total = self.decision_seconds if phase == TablePhase.DECIDING else self.betting_seconds
         first = heapq.nsmallest(SEATS_SHOWN + 1, seats, key=_by_number)
         on_spots: dict[str, Cents] = {}
         for seat in seats:
@@ -859,7 +877,7 @@ class SharedTable:
             on_spots=on_spots,
             shoe=shoe,
         )
-        return _TableView(snapshot, [(s, s.view(0, self.spec)) for s in first], self.spec)
+        return _TableView(snapshot, [(s, s.view(0, self.spec, phase)) for s in first], self.spec)
 
     async def _broadcast(self) -> None:
         """Write the state, then show every seat the table (lock held)."""
@@ -954,6 +972,6 @@ class _TableView:
         """The snapshot ``player`` (at ``own`` seat, or None) is sent."""
         seats = [view for seat, view in self.first if seat is not own][:SEATS_SHOWN]
         if own is not None:
-            seats.append(own.view(player, self.spec))
+            seats.append(own.view(player, self.spec, self.snapshot.phase))
             seats.sort(key=lambda view: view.seat)
         return self.snapshot.model_copy(update={"seats": seats})

@@ -53,6 +53,7 @@ from riverboat.table.ledger import (
 from riverboat.table.live_state import Fence, check_fence
 from riverboat.table.rounds import at_table, outcome, round_values, settlement, wager_request
 from riverboat.table.sources import open_deal, sealed_order
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import RoundView
 
 __all__ = ["SharedRounds", "Stake"]
@@ -66,7 +67,7 @@ _LOCK_PLAYERS = (
 _OPEN_HERE = select(RoundRow.player_id, RoundRow.id).where(
     RoundRow.player_id.in_(bindparam("players", expanding=True)),
     RoundRow.game == bindparam("game"),
-    RoundRow.status == "open",
+    RoundRow.status == RoundStatus.OPEN,
     at_table(True),
 )
 _NEW_ROUNDS = insert(RoundRow).returning(RoundRow.id, sort_by_parameter_order=True)
@@ -214,7 +215,7 @@ def _write(
             _transaction("wager", one.stake.player, round_id, request_body("wager", asked), view)
         )
         if one.returned is not None:
-            kind = "settle" if row["status"] == "settled" else "void"
+            kind = "settle" if row["status"] == RoundStatus.SETTLED else "void"
             transactions.append(_transaction(kind, one.stake.player, round_id))
     transaction_ids = iter(session.connection().execute(_NEW_TRANSACTIONS, transactions).scalars())
     entries: list[dict[str, Any]] = []

@@ -29,6 +29,7 @@ from riverboat.games import GameSpec, Phase, Round, RulesError, find_game, repla
 from riverboat.games.codec import from_json
 from riverboat.games.events import Decision
 from riverboat.rng import FairSource, joined_seed
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import ExportedRound
 
 __all__ = [
@@ -168,7 +169,9 @@ def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str
     otherwise, named."""
     from riverboat.table.exports import totals, winner  # it builds exports on these
 
-    status = {Phase.SETTLED: "settled", Phase.VOID: "void"}.get(played.phase, "open")
+    status = {Phase.SETTLED: RoundStatus.SETTLED, Phase.VOID: RoundStatus.VOID}.get(
+        played.phase, RoundStatus.OPEN
+    )
     replayed = {
         "status": status,
         "net": played.net(),

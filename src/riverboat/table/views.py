@@ -29,6 +29,7 @@ from riverboat.money import Cents
 from riverboat.table.felt_rounds import HandOutcome
 from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyCardInfo
 from riverboat.table.paytables import felt_lines, pay_sections
+from riverboat.table.states import RoundStatus, SeatState, TablePhase
 
 __all__ = [
     "LOBBY_ROAD_COLUMNS",
@@ -108,7 +109,7 @@ class RoundView(_View):
 
     id: int
     game: str
-    status: str = Field(description="open, settled or void (G7)")
+    status: RoundStatus = Field(description="open, settled or void (G7)")
     shared: bool
     commitment: str
     client_seed: str
@@ -161,7 +162,7 @@ class ExportedRound(_View):
     winner: str | None = Field(description="a coup's side: Player, Banker or Tie (B7)")
     id: int
     game: str
-    status: str = Field(description="open, settled or void (G7)")
+    status: RoundStatus = Field(description="open, settled or void (G7)")
     shared: bool
     commitment: str
     server_seed: str | None
@@ -517,6 +518,10 @@ class SeatView(_View):
     second: bool
     in_round: bool
     decided: bool
+    state: SeatState = Field(
+        description="where the seat stands: waiting (no bet yet) or bet, for the next deal; "
+        "out (sitting out the hand in play), deciding or decided, while hands are decided"
+    )
     wagers: Wagers | None = Field(
         default=None,
         description="the first position's chips by line in cents (lines with none left "
@@ -548,7 +553,10 @@ class TableSnapshot(_View):
 
     type: Literal["table"] = "table"
     game: str
-    phase: str = Field(description="betting, deciding, or closed (its database cannot be reached)")
+    phase: TablePhase = Field(
+        description="betting, deciding, settling (a showdown its database did not take, tried "
+        "again) or closed (its database cannot be reached)"
+    )
     seconds_left: float | None
     seconds_total: float | None = Field(
         default=None,
@@ -687,7 +695,7 @@ class LobbyTable(_View):
     seats: int | None = Field(description="the table's seats; None: no limit")
     seats_taken: int = Field(description="the players seated")
     seats_free: int | None = Field(description="seats no one sits in; None: no limit")
-    phase: str = Field(description="betting, deciding, or closed")
+    phase: TablePhase = Field(description="betting, deciding, settling or closed")
     you: bool = Field(description="whether you are seated here")
     players: list[str] = Field(
         default_factory=list,

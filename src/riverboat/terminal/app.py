@@ -35,6 +35,7 @@ from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
 from riverboat.table.coach import coach_round, hint_round
 from riverboat.table.service import TOP_UP_BELOW
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import CoachVerdict, RoundView
 from riverboat.terminal.felt import GAME_KEYS, Road
 from riverboat.terminal.plain import result_text, round_net
@@ -126,7 +127,12 @@ class TableApp(Table):
         if view is not None:
             self._play(lambda: self.service.act(self.player, view.id, action, amount))
             done = self.view
-            if self.coaching and done is not None and done.id == view.id and done.status != "open":
+            if (
+                self.coaching
+                and done is not None
+                and done.id == view.id
+                and done.status != RoundStatus.OPEN
+            ):
                 self._weigh(view, action, amount)
 
     def action_most(self) -> None:
@@ -174,7 +180,7 @@ class TableApp(Table):
         """A round the service returned, at its table, with what to do next or its result."""
         self._take(view)
         self.balance = view.balance
-        if view.status == "open":
+        if view.status == RoundStatus.OPEN:
             self._say(self._decision_prompt(view))
         else:
             self._finished(view)
@@ -200,7 +206,7 @@ class TableApp(Table):
         shown = self.rounds[game]
         if waiting is not None:
             self._take(waiting)
-        elif shown is not None and shown.status == "open":  # finished elsewhere
+        elif shown is not None and shown.status == RoundStatus.OPEN:  # finished elsewhere
             self._take(self.service.round(self.player, shown.id))
         self._commit(game)  # another round may have been dealt there meanwhile
         return waiting
@@ -216,7 +222,7 @@ class TableApp(Table):
 
     def _finished(self, view: RoundView) -> None:
         text = result_text(view)
-        if view.status == "settled":
+        if view.status == RoundStatus.SETTLED:
             status = self.query_one(Status)
             status.rounds += 1
             status.net += round_net(view)
@@ -276,7 +282,7 @@ class TableApp(Table):
         self.hinting = False
         self.hints[round_id] = said
         view = self.view
-        if view is not None and view.id == round_id and view.status == "open":
+        if view is not None and view.id == round_id and view.status == RoundStatus.OPEN:
             self._say(said[0])
 
     # ----------------------------------------------------------------- coach

@@ -21,6 +21,7 @@ from riverboat.games import GAMES, find_game
 from riverboat.games.rules import Spot
 from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import RoundView
 from riverboat.terminal.cards import draw
 
@@ -62,7 +63,7 @@ def _face_down(view: RoundView | None, mine: str) -> tuple[int, int]:
     banker's) and, with a blind second position (C8), the blind hand's, which has as
     many cards as the player's own.
     """
-    if view is None or view.status != "open":
+    if view is None or view.status != RoundStatus.OPEN:
         return 0, 0
     blind = len(view.cards[mine]) if view.second is not None else 0
     return view.face_down - blind, blind
@@ -75,7 +76,7 @@ def _shown(game: str, view: RoundView | None) -> RoundView | None:
 
 
 def _is_open(view: RoundView | None) -> bool:
-    return view is not None and view.status == "open"
+    return view is not None and view.status == RoundStatus.OPEN
 
 
 class Hand(Static):

@@ -31,6 +31,7 @@ from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
 from riverboat.table.coach import coach_round
 from riverboat.table.service import TOP_UP_BELOW, TableService
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import CoachVerdict, RoundView
 
 __all__ = [
@@ -186,7 +187,7 @@ def play_rounds(
             shown = service.next_commitment(player, game)
             seed = client_seed or new_client_seed()  # drawn after the commitment
             view = service.start_round(player, game, placed, seed, second=second)
-        decision = auto.decide(view) if view.status == "open" else None
+        decision = auto.decide(view) if view.status == RoundStatus.OPEN else None
         verdict = None
         if decision is not None:
             verdict = coach_round(view, decision.action, decision.amount)
@@ -279,7 +280,7 @@ def result_text(view: RoundView | Mapping[str, Any]) -> str:
     else:
         description, status, second = view["description"], view["status"], view.get("second")
     text = " ".join(str(description or f"Round {status}.").split())
-    if second is not None and status == "settled":
+    if second is not None and status == RoundStatus.SETTLED:
         text += f" Both hands: {format_money(round_net(view), signed=True)}."
     return text
 

@@ -27,6 +27,7 @@ from riverboat.games.spec import GameSpec
 from riverboat.money import Cents, format_money
 from riverboat.table.coach import CoachTally
 from riverboat.table.service import TOP_UP_BELOW, TableService
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import ChoiceView, RoundView
 from riverboat.terminal.felt import GAME_KEYS, SHORT, SPECS, Chips, Hand, Road, Spots
 from riverboat.terminal.widgets import (
@@ -247,12 +248,12 @@ class Table(App[None]):
 
     def is_open(self) -> bool:
         view = self.view
-        return view is not None and view.status == "open"
+        return view is not None and view.status == RoundStatus.OPEN
 
     def choices(self) -> dict[str, ChoiceView]:
         """The decisions the engine allows now, by action."""
         view = self.view
-        if view is None or view.status != "open":
+        if view is None or view.status != RoundStatus.OPEN:
             return {}
         return {choice.action: choice for choice in view.choices}
 

@@ -15,6 +15,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from riverboat.money import Cents, format_money
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import ChoiceView, RoundView
 from riverboat.terminal.felt import GAME_KEYS, SHORT
 
@@ -77,7 +78,7 @@ class Choices(Static):
 
     def redraw(self) -> None:
         view = self.view
-        if view is None or view.status != "open" or not view.choices:
+        if view is None or view.status != RoundStatus.OPEN or not view.choices:
             self.update(self._felt())
             return
         text = Text("Your decision: ", "bold")
@@ -161,7 +162,7 @@ class Status(Static):
 
     def redraw(self) -> None:
         view, upcoming = self.view, self.commitments.get(self.game)
-        is_open = view is not None and view.status == "open"
+        is_open = view is not None and view.status == RoundStatus.OPEN
         commitment = Text()
         if is_open and view is not None:
             commitment.append(f"commitment {short_commitment(view.commitment)}")

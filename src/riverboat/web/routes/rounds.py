@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request, Response
 from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.table.coach import coach_round, hint_round
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import CoachVerdict, HintView, RoundView
 from riverboat.web.deps import Checked, GameName, Player, Service, get_service, in_worker
 from riverboat.web.errors import RESPONSES
@@ -75,7 +76,7 @@ def hint(round_id: RoundId, player_id: Player, service: Service) -> HintView:
     """Each legal option's expected value for this hand, best first (in Antes), and the
     hint in words in the round's dollars with its figures per $1 of Ante."""
     view = service.round(player_id, round_id)
-    if view.status != "open" or not view.choices:
+    if view.status != RoundStatus.OPEN or not view.choices:
         raise IllegalAction("hints are for rounds waiting for a decision")
     return hint_round(view)
 
@@ -91,6 +92,6 @@ def coach(
     """The coach: the decision ``action`` (staking ``amount`` cents, default its own
     stake) on this round's hand, against the best option, from the instant hint."""
     view = service.round(player_id, round_id)
-    if view.status == "void" or not find_game(view.game).spec().options:
+    if view.status == RoundStatus.VOID or not find_game(view.game).spec().options:
         raise IllegalAction("the coach weighs decisions: this round has none")
     return coach_round(view, action, amount)

@@ -676,11 +676,8 @@ export interface components {
             id: number;
             /** Game */
             game: string;
-            /**
-             * Status
-             * @description open, settled or void (G7)
-             */
-            status: string;
+            /** @description open, settled or void (G7) */
+            status: components["schemas"]["RoundStatus"];
             /** Shared */
             shared: boolean;
             /** Commitment */
@@ -930,11 +927,8 @@ export interface components {
              * @description seats no one sits in; None: no limit
              */
             seats_free: number | null;
-            /**
-             * Phase
-             * @description betting, deciding, or closed
-             */
-            phase: string;
+            /** @description betting, deciding, settling or closed */
+            phase: components["schemas"]["TablePhase"];
             /**
              * You
              * @description whether you are seated here
@@ -1160,6 +1154,12 @@ export interface components {
             idempotency_key?: string | null;
         };
         /**
+         * RoundStatus
+         * @description A round is open until it settles, or is void (G7: every wager returned).
+         * @enum {string}
+         */
+        RoundStatus: "open" | "settled" | "void";
+        /**
          * RoundView
          * @description A round as its player may see it: their own cards while it is open (never a blind
          *     second position's, C8), everything once it is over; the server seed once revealed.
@@ -1169,11 +1169,8 @@ export interface components {
             id: number;
             /** Game */
             game: string;
-            /**
-             * Status
-             * @description open, settled or void (G7)
-             */
-            status: string;
+            /** @description open, settled or void (G7) */
+            status: components["schemas"]["RoundStatus"];
             /** Shared */
             shared: boolean;
             /** Commitment */
@@ -1261,6 +1258,13 @@ export interface components {
             hand_outcome: ("won" | "lost" | "tied" | "folded" | "not_qualified" | "no_play") | null;
         };
         /**
+         * SeatState
+         * @description Where a seat stands: no bet yet for the next deal, or one placed; in a hand
+         *     being decided, sitting it out, deciding, or decided.
+         * @enum {string}
+         */
+        SeatState: "waiting" | "bet" | "out" | "deciding" | "decided";
+        /**
          * SeatView
          * @description A seat as everyone at the table sees it: its place, its name, its chips by line
          *     and whether it has decided; never anyone's cards, nor what a decision was.
@@ -1286,6 +1290,8 @@ export interface components {
             in_round: boolean;
             /** Decided */
             decided: boolean;
+            /** @description where the seat stands: waiting (no bet yet) or bet, for the next deal; out (sitting out the hand in play), deciding or decided, while hands are decided */
+            state: components["schemas"]["SeatState"];
             /**
              * Wagers
              * @description the first position's chips by line in cents (lines with none left out): the round's while it plays, else the next deal's; None before a bet
@@ -1359,6 +1365,13 @@ export interface components {
             /** Summary */
             summary: string;
         };
+        /**
+         * TablePhase
+         * @description A shared table takes bets, waits for its hands' decisions, tries again a
+         *     showdown its database did not take, or is closed until its rounds are refunded.
+         * @enum {string}
+         */
+        TablePhase: "betting" | "deciding" | "settling" | "closed";
         /**
          * CoupMessage
          * @description A Baccarat coup's cards, totals and winner, which every seat sees.
@@ -1470,11 +1483,8 @@ export interface components {
             type: "table";
             /** Game */
             game: string;
-            /**
-             * Phase
-             * @description betting, deciding, or closed (its database cannot be reached)
-             */
-            phase: string;
+            /** @description betting, deciding, settling (a showdown its database did not take, tried again) or closed (its database cannot be reached) */
+            phase: components["schemas"]["TablePhase"];
             /** Seconds Left */
             seconds_left: number | null;
             /**
@@ -1599,12 +1609,15 @@ export type SchemaRoadPreviewView = components['schemas']['RoadPreviewView'];
 export type SchemaRoadsView = components['schemas']['RoadsView'];
 export type SchemaRoundRecord = components['schemas']['RoundRecord'];
 export type SchemaRoundRequest = components['schemas']['RoundRequest'];
+export type SchemaRoundStatus = components['schemas']['RoundStatus'];
 export type SchemaRoundView = components['schemas']['RoundView'];
+export type SchemaSeatState = components['schemas']['SeatState'];
 export type SchemaSeatView = components['schemas']['SeatView'];
 export type SchemaShoeEnded = components['schemas']['ShoeEnded'];
 export type SchemaShoeInfo = components['schemas']['ShoeInfo'];
 export type SchemaSpotInfo = components['schemas']['SpotInfo'];
 export type SchemaStrategyCardInfo = components['schemas']['StrategyCardInfo'];
+export type SchemaTablePhase = components['schemas']['TablePhase'];
 export type SchemaCoupMessage = components['schemas']['CoupMessage'];
 export type SchemaDealtMessage = components['schemas']['DealtMessage'];
 export type SchemaDecidedMessage = components['schemas']['DecidedMessage'];

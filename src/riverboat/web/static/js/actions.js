@@ -3,6 +3,7 @@
 // that draw it follow (views.js). What belongs to one table (its round, chips,
 // verdict, hint, message) is reset when another is chosen: nothing outlives its table.
 import { keepLast, state, store, tableKey } from "./state.js";
+import { ROUND } from "./states.js";
 
 /** @typedef {import("./state.js").Wagers} Wagers */
 /** @typedef {import("./state.js").RoundView} RoundView */
@@ -58,7 +59,7 @@ export const chipsInFlight = (by) => store.act("chipsInFlight", { placing: Math.
  */
 export function roundShown(round) {
   const balance = typeof round.balance === "number" ? round.balance : state.balance;  // the round's answer carries it
-  store.act("roundShown", { round, balance, ...(round.status === "open" ? { wagers: { ...round.wagers } } : {}) });
+  store.act("roundShown", { round, balance, ...(round.status === ROUND.open ? { wagers: { ...round.wagers } } : {}) });
 }
 
 /**
@@ -76,7 +77,7 @@ export function wagersDealt(wagers) {
  * @param {RoundView} round
  */
 export function roundEnded(round) {
-  if (round.status !== "settled" || round.net === null || round.net === undefined) return;
+  if (round.status !== ROUND.settled || round.net === null || round.net === undefined) return;
   store.act("roundEnded", {
     session: { rounds: state.session.rounds + 1, net: state.session.net + round.net },
     lastWin: round.net > 0 ? round.net : state.lastWin,
@@ -85,7 +86,7 @@ export function roundEnded(round) {
 
 /** The player moved on from the settled round shown (a chip, a deal). */
 export function resultPassed() {
-  if (state.round && state.round.status !== "open" && state.round !== state.passed) store.act("resultPassed", { passed: state.round });
+  if (state.round && state.round.status !== ROUND.open && state.round !== state.passed) store.act("resultPassed", { passed: state.round });
 }
 
 /** @param {number} balance @param {boolean} signedIn */

@@ -6,6 +6,7 @@ import { info, money, onTheFelt, say, state, tableMinimum } from "./state.js";
 import { balanceKnown, roundEnded } from "./actions.js";
 import { loadHistory } from "./history.js";
 import { settled } from "./celebrate.js";
+import { ROUND } from "./states.js";
 
 /** The top-up's rule, as the server says it (/api/me): below `below`, back to `to`. */
 const topUp = { below: 0, to: 0 };
@@ -39,11 +40,11 @@ export function finished(round) {
 
 /** Whether the service would top the balance up now (its rule: below `top_up_below`). */
 export const canRefill = () => state.balance !== null && topUp.below > 0 && state.balance < topUp.below &&
-  !(state.round && state.round.status === "open");
+  !(state.round && state.round.status === ROUND.open);
 
 /** Whether the balance cannot cover the least this table's round stakes. */
 export const stranded = () => state.balance !== null && state.games.length > 0 && state.game !== null &&
-  state.balance < tableMinimum(info()) && !(state.round && state.round.status === "open");
+  state.balance < tableMinimum(info()) && !(state.round && state.round.status === ROUND.open);
 
 /**
  * A refusal said in the status line and, where it is for want of money (`short`) and
@@ -77,7 +78,7 @@ export async function refill() {
 export function drawBank() {
   const balance = state.balance;
   const bet = onTheFelt();
-  const shown = balance === null ? null : balance - (state.round && state.round.status === "open" ? 0 : bet);
+  const shown = balance === null ? null : balance - (state.round && state.round.status === ROUND.open ? 0 : bet);
   countTo(shown);
   const betLine = document.getElementById("bet-total");
   if (betLine) {

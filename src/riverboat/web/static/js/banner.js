@@ -3,6 +3,7 @@
 // eye alone (aria-hidden: the round's sentence is announced from the message line),
 // lets every tap through, and goes the moment a new deal or a chip is placed.
 import { $, escape, layout, money } from "./state.js";
+import { ROUND } from "./states.js";
 
 /** @typedef {import("./state.js").RoundView} RoundView */
 /** @typedef {import("./state.js").GameInfo} GameInfo */
@@ -65,7 +66,7 @@ function details(round, game) {
 /** Show the banner for a settled round, or clear it for anything else.
  * @param {RoundView | null} round @param {GameInfo} game */
 export function showBanner(round, game) {
-  if (!round || round.status === "open") return clearBanner();
+  if (!round || round.status === ROUND.open) return clearBanner();
   const hand = handOutcome(round, game), cash = moneyOutcome(round);
   if (!hand && !cash) return clearBanner();
   const banner = $("banner");

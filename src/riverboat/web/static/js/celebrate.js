@@ -9,6 +9,7 @@ import { $ } from "./state.js";
 /** @typedef {import("./state.js").RoundView} RoundView */
 import { cue } from "./sound.js";
 import { pace, reducedMotion } from "./settings.js";
+import { ROUND } from "./states.js";
 
 /** Each celebration shown: its amount and whether it was big (for tests).
  * @type {{ amount: number, big: boolean }[]} */
@@ -72,7 +73,7 @@ const staked = (round) => Object.values(round.stakes || round.wagers || {}).redu
  * @param {RoundView | null | undefined} round
  */
 export function settled(round) {
-  if (!round || round.status !== "settled" || round.net === null || round.net === undefined) return;
+  if (!round || round.status !== ROUND.settled || round.net === null || round.net === undefined) return;
   const net = round.net;  // a round is never changed once received
   const big = net > 0 && net >= BIG_WIN * Math.max(1, staked(round));
   const name = net > 0 ? (big ? "bigwin" : "win") : net < 0 ? "loss" : "push";

@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { about, details } from "./advice.js";
 import { $, $input, escape, say, state, tableKey } from "./state.js";
 import { verdictGiven } from "./actions.js";
+import { ROUND } from "./states.js";
 
 const SWITCH = "riverboat-coach", TALLY = "riverboat-coach-session";
 const tally = JSON.parse(sessionStorage.getItem(TALLY) || "null") || { decisions: 0, best: 0, cents: 0 };
@@ -54,7 +55,7 @@ export function coached(decide) {
     const round = state.round, table = tableKey();
     await decide(action, amount);
     const done = state.round;
-    if (!coaching() || state.shared || !round || !done || done.id !== round.id || done.status === "open") return;
+    if (!coaching() || state.shared || !round || !done || done.id !== round.id || done.status === ROUND.open) return;
     const query = new URLSearchParams({ action });
     if (amount !== null && amount !== undefined) query.set("amount", String(amount));
     try {

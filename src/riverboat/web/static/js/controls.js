@@ -7,6 +7,7 @@ import { offerRefill } from "./bank.js";
 import { keepFocus } from "./focus.js";
 import { on } from "./felt.js";
 import { describeTable, loadLobby, lobbyTable, miniRoad, miniSeats, sharedTables, watchLobby } from "./lobby.js";
+import { ROUND, PHASE } from "./states.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** A table in the menu: its game, and false (one's own) or the shared table's id. @typedef {[GameInfo, string | false]} MenuTable */
@@ -164,7 +165,7 @@ function closeTray() {
 // stakes ("Play $10", "Buy & Play $20"); Fold stakes nothing more
 export function renderChoices() {
   const round = state.round;
-  const open = !!round && round.status === "open";
+  const open = !!round && round.status === ROUND.open;
   $("deal").textContent = state.shared ? "Bet" : "Deal";
   $("action-bar").classList.toggle("deciding", open && !!round && round.choices.length > 0);
   $("blind-label").hidden = !layout(info()).blind;
@@ -209,8 +210,8 @@ export function focusAfterDeal() {
 export function renderButtons() {
   const round = state.round, busy = state.busy;
   const hadFocus = !!document.activeElement && document.activeElement.closest(".action-bar") !== null && document.activeElement !== $("choices");
-  const open = !!round && round.status === "open";
-  const betting = !state.shared || (!!state.table && state.table.phase === "betting");
+  const open = !!round && round.status === ROUND.open;
+  const betting = !state.shared || (!!state.table && state.table.phase === PHASE.betting);
   const waiting = busy || state.committing || state.placing > 0;
   $button("deal").disabled = busy || state.committing || open || !betting;
   $button("replay").disabled = busy || state.committing || open || !betting || !state.last[tableKey()];

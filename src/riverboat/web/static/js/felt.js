@@ -10,6 +10,7 @@ import { cardHtml } from "./cards.js";
 import { pileHtml, ringSvg } from "./circles.js";
 import { clothHtml } from "./cloth.js";
 import { clearBanner, showBanner } from "./banner.js";
+import { ROUND } from "./states.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** @typedef {import("./state.js").HandInfo} HandInfo */
@@ -38,7 +39,7 @@ const linesOf = (game) => game.lines || game.wagers.map((w) => ({ name: w.name, 
 function roundShown() {
   const round = state.round;
   if (!round) return null;
-  if (round.status === "open") return round;
+  if (round.status === ROUND.open) return round;
   return round.result && round !== state.passed ? round : null;
 }
 
@@ -145,7 +146,7 @@ function lineHtml(game, line, prefix, stakes, results) {
 /** @param {RoundView | null} round @param {HandInfo} hand @param {string} key @param {number} [hidden] face-down cards after them */
 function cardsHtml(round, hand, key, hidden = 0) {
   const cards = (round && round.cards[key]) || [];
-  const made = round && round.status !== "open" && round.made ? round.made[key] : undefined;
+  const made = round && round.status !== ROUND.open && round.made ? round.made[key] : undefined;
   const faces = cards.map((code, index) => cardHtml(code, {
     index,
     sideways: hand.fewest < hand.cards && index >= hand.fewest,
@@ -202,14 +203,14 @@ export function renderHands() {
   markWinner(round, mine, other);
   $("roads").hidden = !game.shoe;  // the bead plate and big road follow a shoe
   drawCircles();
-  if (round && round.status !== "open" && round !== state.passed) showBanner(round, game);
+  if (round && round.status !== ROUND.open && round !== state.passed) showBanner(round, game);
   else clearBanner();
 }
 
 // where the hands are two sides (no house), the winning side's box is lit
 /** @param {RoundView | null} round @param {HandInfo} mine @param {HandInfo} other */
 function markWinner(round, mine, other) {
-  const winner = round && round.status !== "open" ? round.winner : null;
+  const winner = round && round.status !== ROUND.open ? round.winner : null;
   $("player-area").classList.toggle("hand--won", winner === mine.title);
   $("dealer-area").classList.toggle("hand--won", winner === other.title);
 }

@@ -13,6 +13,7 @@ import { openSheet, sheet, sheetBody } from "./sheet.js";
 import { coupInWords, handsAfter, linesInWords, outcome, settlement } from "./record.js";
 import { handsHtml } from "./minicards.js";
 import { openReplay } from "./replay.js";
+import { ROUND } from "./states.js";
 
 /** A round of /api/history, its record's events in their shapes. @typedef {import("./record.js").PastRound} PastRound */
 /** @typedef {import("./record.js").Position} Position */
@@ -65,7 +66,7 @@ function rowHtml(r) {
   const events = r.record ? r.record.events : [];
   /** @type {Position[]} */
   const positions = game ? settlement(game, events) : [];
-  const lines = r.status === "void" ? "Void: every wager returned" : r.status === "open" ? "In play" :
+  const lines = r.status === ROUND.void ? "Void: every wager returned" : r.status === ROUND.open ? "In play" :
     [game ? coupInWords(game, r) : "", ...positions.map((p) => linesInWords(p.lines))].filter(Boolean).join(" · ");
   const net = r.net === null ? "" : `<strong class="net ${outcome(r.net)}">${r.net > 0 ? "+" : r.net < 0 ? "−" : ""}${money(Math.abs(r.net))}</strong>`;
   const hands = game && r.record ? handsHtml(r.game, handsAfter(events)) : "";

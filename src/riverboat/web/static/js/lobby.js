@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { $dialog, gameOf, state } from "./state.js";
 import { lobbyLoaded } from "./actions.js";
 import { progress } from "./seats.js";
+import { PHASE } from "./states.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** A shared table in the lobby (the server's LobbyTable). @typedef {import("./state.js").LobbyTable} LobbyTable */
@@ -60,8 +61,8 @@ export function describeTable(id) {
 function tableNow(table) {
   if (table.seconds_left === undefined) return null;
   const left = table.seconds_left === null ? null : Math.ceil(table.seconds_left);
-  if (table.phase === "closed") return "Now: closed until its last round is refunded";
-  if (table.phase === "deciding") return left === null ? "Now: a hand in play" : `Now: a hand in play, decisions close in ${left} s`;
+  if (table.phase === PHASE.closed) return "Now: closed until its last round is refunded";
+  if (table.phase === PHASE.deciding) return left === null ? "Now: a hand in play" : `Now: a hand in play, decisions close in ${left} s`;
   if (left !== null) return `Now: betting, next deal in ${left} s`;
   return table.seats_taken ? "Now: waiting for a first bet" : "Now: waiting for players";
 }
@@ -109,7 +110,7 @@ export function miniSeats(id) {
   for (let number = 1; number <= Math.max(table.seats, ...byNumber.keys()); number += 1) {
     const seat = byNumber.get(number), dot = document.createElement("i");
     if (seat) {
-      dot.className = `taken ${progress(seat, table.phase)[0]}${seat.you ? " you" : ""}`;
+      dot.className = `taken ${progress(seat)[0]}${seat.you ? " you" : ""}`;
       dot.textContent = [...seat.name][0].toUpperCase();
     } else dot.className = "free";
     seats.append(dot);

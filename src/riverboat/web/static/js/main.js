@@ -18,6 +18,7 @@ import { setupMessages } from "./messages.js";
 import { wireViews } from "./views.js";
 import { openSettings, setupSettings } from "./settings.js";
 import "./install.js";  // the service worker, registered after load; the page without its server
+import { ROUND } from "./states.js";
 
 let choosing = 0;  // counts the tables chosen: a table's load that finds a later choice stops
 
@@ -103,7 +104,7 @@ function onKey(event) {
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const menu = $dialog("tables").open && /^[1-9]$/.test(key);  // the table menu takes a table's number
   if ((document.querySelector("dialog[open]") && !menu) || typing(/** @type {HTMLElement | null} */ (event.target))) return;
-  const open = state.round && state.round.status === "open";
+  const open = state.round && state.round.status === ROUND.open;
   let handled = true;
   if (key === "?") showKeys();
   else if (key === "Escape") {

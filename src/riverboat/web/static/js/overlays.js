@@ -5,6 +5,7 @@ import { details } from "./advice.js";
 import { $, $dialog, $input, escape, info, money, say, state, tableKey } from "./state.js";
 import { gamesLoaded, hintAsked, hintShown } from "./actions.js";
 import { tableTitle, tables } from "./controls.js";
+import { ROUND } from "./states.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** @typedef {import("../../typing/api").SchemaLineInfo} LineInfo */
@@ -110,7 +111,7 @@ function strategyCard(game) {
  * it speaks of. */
 export function drawHint() {
   const hint = state.hint, round = state.round;
-  const here = !!hint && hint.table === tableKey() && !!round && round.id === hint.round && round.status === "open";
+  const here = !!hint && hint.table === tableKey() && !!round && round.id === hint.round && round.status === ROUND.open;
   $("hint-box").hidden = !here;
   if (!here || !hint) { $("hint-box").replaceChildren(); return; }
   $("hint-box").innerHTML = `<div class="hint-words">${hint.html}</div> <button type="button" id="hint-close">Dismiss</button>`;

@@ -10,6 +10,7 @@ import { clientSeed, showCommitment } from "./fairness.js";
 import { finished, offerRefill, refreshBalance } from "./bank.js";
 import { bet, blindWagers, send } from "./shared.js";
 import { cue } from "./sound.js";
+import { ROUND } from "./states.js";
 
 /** @typedef {import("./state.js").Wagers} Wagers */
 
@@ -29,7 +30,7 @@ export async function oneAtATime(work) {
   }
 }
 
-const roundOpen = () => !!state.round && state.round.status === "open";
+const roundOpen = () => !!state.round && state.round.status === ROUND.open;
 
 // ------------------------------------------------------------------ chips
 /** @typedef {{ spot: string, chip: number, hold: boolean }} Tap */
@@ -193,7 +194,7 @@ export async function deal(replay) {
     wagersDealt(round.wagers);
     roundShown(round);
     cue("deal");
-    if (round.status === "open") say("Your decision.");
+    if (round.status === ROUND.open) say("Your decision.");
     else finished(round);
     if (!fair) say("Warning: this round's commitment or client seed is not the one shown and drawn here before the deal.", "refusal");
     refreshBalance();
@@ -225,7 +226,7 @@ export async function decide(action, amount) {
     hintShown(null);
     roundShown(round);
     cue("card");
-    if (round.status !== "open") finished(round);
+    if (round.status !== ROUND.open) finished(round);
   });
   refreshBalance();
 }

@@ -9,10 +9,12 @@
 // never sends another seat's cards, and a name is only ever set as text.
 import { $, info, money } from "./state.js";
 import { chipStackHtml } from "./chips-stack.js";
+import { PHASE, SEAT } from "./states.js";
 
 /** @typedef {import("./state.js").TableSnapshot} TableSnapshot */
 /** @typedef {import("./state.js").Wagers} Wagers */
 /** @typedef {import("../../typing/api").SchemaSeatView} SeatView */
+/** @typedef {import("./states.js").SeatState} SeatState */
 /**
  * @typedef {object} Company
  * @property {Map<string, SeatView> | null} seen the seats last drawn, by number and name
@@ -97,19 +99,20 @@ function betsInWords(wagers) {
   return ordered(wagers).map(([name, amount]) => `${lineLabel(name)} ${money(amount)}`).join(", ");
 }
 
-// where a seat stands in its round: a tick once decided (or bet), else what it waits on
-/** @param {SeatView} seat @param {string} phase @returns {[string, string]} */
-export function progress(seat, phase) {
-  if (phase === "deciding") {
-    if (!seat.in_round) return ["out", "sitting out this hand"];
-    return seat.decided ? ["decided", "✓ decided"] : ["deciding", "deciding…"];
-  }
-  return seat.wagers ? ["bet", "✓ bet"] : ["waiting", "no bet yet"];
-}
+// where a seat stands (the server's state of it), in words: a tick once decided (or
+// bet), else what it waits on
+/** @type {Readonly<Record<SeatState, string>>} */
+const PROGRESS = Object.freeze({
+  [SEAT.waiting]: "no bet yet", [SEAT.bet]: "✓ bet", [SEAT.out]: "sitting out this hand",
+  [SEAT.deciding]: "deciding…", [SEAT.decided]: "✓ decided",
+});
 
-/** @param {SeatView} seat @param {string} phase */
-function seatElement(seat, phase) {
-  const [kind, words] = progress(seat, phase);
+/** @param {SeatView} seat @returns {[SeatState, string]} */
+export const progress = (seat) => [seat.state, PROGRESS[seat.state]];
+
+/** @param {SeatView} seat */
+function seatElement(seat) {
+  const [kind, words] = progress(seat);
   const place = element("li", `seat seat--taken seat--${kind}${seat.you ? " seat--you" : ""}`);
   place.dataset.seat = String(seat.seat);
   const shown = element("span", "seat__shown");
@@ -158,7 +161,7 @@ function drawSeats(table) {
   const places = [];
   for (let number = 1; number <= Math.max(total, byNumber.size); number += 1) {
     const seat = byNumber.get(number);
-    const place = seat ? seatElement(seat, table.phase) : freeElement(number);
+    const place = seat ? seatElement(seat) : freeElement(number);
     places.push(alongTheRail(place, number - 1, total));
   }
   $("seats").replaceChildren(...places);
@@ -179,7 +182,7 @@ function alongTheRail(place, at, total) {
 /** @param {TableSnapshot} table */
 function drawShown(table) {
   const shown = [...table.seats].sort((a, b) => a.seat - b.seat);
-  $("seats").replaceChildren(...shown.map((seat, at) => alongTheRail(seatElement(seat, table.phase), at, shown.length)));
+  $("seats").replaceChildren(...shown.map((seat, at) => alongTheRail(seatElement(seat), at, shown.length)));
   $("seats").hidden = false;
 }
 
@@ -204,13 +207,13 @@ function drawSummary(table) {
 function drawClock(table) {
   clearInterval(company.ticker ?? undefined);
   const clock = $("table-clock");
-  clock.hidden = table.phase === "closed";
+  clock.hidden = table.phase === PHASE.closed;
   const running = table.seconds_left !== null && table.seconds_left !== undefined;
   company.closes = Date.now() + (table.seconds_left || 0) * 1000;
   company.total = Math.max(table.seconds_total || table.seconds_left || 0, 0.001);
   clock.classList.toggle("table-clock--idle", !running);
-  const counts = table.phase === "deciding" ? "Decisions close" : table.phase === "betting" ? "Next deal" : "Settling";
-  $("table-clock-label").textContent = running ? counts : table.phase === "betting" ? "Clock starts at the first bet" : "Settling the hand";
+  const counts = table.phase === PHASE.deciding ? "Decisions close" : table.phase === PHASE.betting ? "Next deal" : "Settling";
+  $("table-clock-label").textContent = running ? counts : table.phase === PHASE.betting ? "Clock starts at the first bet" : "Settling the hand";
   const tick = () => {
     const left = running ? Math.max(0, (company.closes - Date.now()) / 1000) : company.total;
     const shown = Math.ceil(left);

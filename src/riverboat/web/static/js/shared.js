@@ -7,6 +7,7 @@ import { finished, refreshBalance } from "./bank.js";
 import { drawRoads } from "./roads.js";
 import { cue } from "./sound.js";
 import { clearCompany, drawCompany } from "./seats.js";
+import { ROUND, PHASE } from "./states.js";
 
 /** @typedef {import("../../typing/api").SchemaTableMessage} TableMessage */
 /** @typedef {import("./state.js").RoundView} RoundView */
@@ -117,7 +118,7 @@ function onTable(message) {
       const [p, b] = message.totals || [], [first, second] = info().hands;
       const outcome = message.winner === "Tie" ? "a tie" : `${message.winner} wins`;
       const description = `${first.title} ${p}, ${second.title} ${b}: ${outcome}.`;
-      roundShown(/** @type {RoundView} */ (/** @type {unknown} */ ({ cards: message.cards, status: "settled", face_down: 0, choices: [], description, totals: message.totals, winner: message.winner })));
+      roundShown(/** @type {RoundView} */ (/** @type {unknown} */ ({ cards: message.cards, status: ROUND.settled, face_down: 0, choices: [], description, totals: message.totals, winner: message.winner })));
       say(description, "result");
     }
     gotResult = false;
@@ -141,10 +142,10 @@ function renderSeats() {
   const closes = Date.now() + (table.seconds_left || 0) * 1000;
   const tick = () => {
     const left = Math.max(0, Math.round((closes - Date.now()) / 1000));
-    $("clock").textContent = table.phase === "betting" ? `Betting closes in ${left} s` : `Decisions close in ${left} s`;
+    $("clock").textContent = table.phase === PHASE.betting ? `Betting closes in ${left} s` : `Decisions close in ${left} s`;
   };
   clearInterval(ticker);
-  if (table.phase === "closed") {  // a showdown could not be written: void and refund pending
+  if (table.phase === PHASE.closed) {  // a showdown could not be written: void and refund pending
     $("clock").textContent = "Betting is closed until the last round is voided and refunded";
     $("clock").hidden = false;
     return;
