@@ -18,6 +18,7 @@ from riverboat.analysis.adapters import heads_up_game
 from riverboat.analysis.headsup import Counted, HeadsUpGame
 from riverboat.cli import app
 from riverboat.games import tri_card
+from riverboat.settings import reload
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -34,6 +35,7 @@ def no_edges_under_way() -> None:
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path))
+    reload()  # the settings read the environment again
     return tmp_path
 
 
@@ -192,6 +194,7 @@ def test_different_rules_version_or_format_make_different_keys(
     assert key.path != before
     monkeypatch.undo()
     monkeypatch.setenv(cache.ENVIRONMENT, str(folder))
+    reload()  # the settings read the environment again
     monkeypatch.setattr(cache, "FORMAT", cache.FORMAT + 1)
     assert key.path != before
 
@@ -227,6 +230,7 @@ def test_an_unwritable_folder_only_means_counting_again(
     blocker = tmp_path / "a file, not a folder"
     blocker.write_text("")
     monkeypatch.setenv(cache.ENVIRONMENT, str(blocker / "analysis"))
+    reload()  # the settings read the environment again
     game = fresh()
     assert game.counted().totals.shape[0] == len(game.hands[0])
     assert cache.entries() == []
@@ -236,6 +240,7 @@ def test_the_user_cache_folder_is_the_default(monkeypatch: pytest.MonkeyPatch) -
     from platformdirs import user_cache_dir
 
     monkeypatch.delenv(cache.ENVIRONMENT, raising=False)
+    reload()  # the settings read the environment again
     assert cache.cache_dir() == Path(user_cache_dir("riverboat")) / "analysis"
 
 

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import IllegalAction, Unavailable
+from riverboat.settings import reload
 from riverboat.store import commits, connect
 from riverboat.store.commits import GROUP_COMMIT, Writer, grouped
 from riverboat.store.models import KeptState, Player, Transaction
@@ -283,6 +284,7 @@ def test_in_memory_and_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert service.audit() == []
     assert grouped(service.engine) is grouped(service.engine) is not None
     monkeypatch.setenv(GROUP_COMMIT, "0")
+    reload()  # the settings read the environment again
     assert grouped(service.engine) is None
     view = service.start_round(me, "tri-card", {"ante": 500})  # one transaction a write
     assert service.act(me, view.id, "fold").status == "settled"

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from riverboat.settings import reload
 from riverboat.store import connect
 from riverboat.store.models import KeptState
 from riverboat.store.state import (
@@ -203,11 +204,13 @@ def test_the_redis_url_in_the_environment_chooses_redis(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("RIVERBOAT_REDIS_URL", REDIS)
+    reload()  # the settings read the environment again
     app = create_app(f"sqlite:///{tmp_path / 'env.db'}", house_edges=False)
     assert isinstance(app.state.limiter.store, RedisStore)  # the counts, shared
     # the sessions stay in the database: Redis restarted empty logs no one out
     assert isinstance(app.state.sessions.store, DatabaseStore)
     monkeypatch.delenv("RIVERBOAT_REDIS_URL")
+    reload()  # the settings read the environment again
     app = create_app(f"sqlite:///{tmp_path / 'env.db'}", house_edges=False)
     assert isinstance(app.state.sessions.store, DatabaseStore)
     assert not isinstance(app.state.limiter.store, RedisStore)

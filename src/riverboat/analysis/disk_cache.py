@@ -19,20 +19,16 @@ one asked for and the caller checks the arrays' shapes; a file failing any of th
 is counted again and replaced.
 
 >>> import tempfile
->>> before = os.environ.get(ENVIRONMENT)
->>> os.environ[ENVIRONMENT] = tempfile.mkdtemp()
+>>> from riverboat.settings import overridden
 >>> key = CacheKey("demo", "squares", {"up_to": 4})
 >>> squares = lambda: np.arange(4) ** 2
->>> remember(key, squares, lambda arrays: arrays["x"], lambda x: {"x": x})
+>>> with overridden(cache_dir=Path(tempfile.mkdtemp())):  # a folder of the example's
+...     remember(key, squares, lambda arrays: arrays["x"], lambda x: {"x": x})
+...     [entry.path.name.startswith("demo-squares-") for entry in entries()]
+...     clear()[0]
 array([0, 1, 4, 9])
->>> [entry.path.name.startswith("demo-squares-") for entry in entries()]
 [True]
->>> clear()[0]
 1
->>> if before is None:
-...     del os.environ[ENVIRONMENT]
-... else:
-...     os.environ[ENVIRONMENT] = before
 """
 
 from __future__ import annotations
@@ -51,6 +47,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+from riverboat.settings import settings
 
 __all__ = [
     "ENVIRONMENT",
@@ -78,9 +76,9 @@ _log = logging.getLogger(__name__)
 def cache_dir() -> Path:
     """Where the tables live: ``$RIVERBOAT_CACHE_DIR``, or ``analysis`` in the
     user's cache directory (``~/.cache/riverboat/analysis`` on Linux)."""
-    chosen = os.environ.get(ENVIRONMENT)
+    chosen = settings().cache_dir
     if chosen:
-        return Path(chosen)
+        return chosen
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("riverboat")) / "analysis"

@@ -14,20 +14,16 @@ its rules. A report read back writes the same bytes as the counted one; what nee
 the tables themselves (``Strategy.solution``, ``--strategy`` files, a card's
 ``choice``) is counted when first asked for.
 
->>> import os, tempfile
+>>> import tempfile
+>>> from pathlib import Path
 >>> from riverboat.analysis import analyze
->>> before = os.environ.get(disk_cache.ENVIRONMENT)
->>> os.environ[disk_cache.ENVIRONMENT] = tempfile.mkdtemp()
->>> counted = analyze("baccarat", wagers={"banker": 1})
->>> again = analyze("baccarat", wagers={"banker": 1})   # read back: the same figures
->>> again.figures == counted.figures, again.to_text() == counted.to_text()
-(True, True)
->>> [e.path.name.split("-")[1] for e in disk_cache.entries()]
-['report']
->>> if before is None:
-...     del os.environ[disk_cache.ENVIRONMENT]
-... else:
-...     os.environ[disk_cache.ENVIRONMENT] = before
+>>> from riverboat.settings import overridden
+>>> with overridden(cache_dir=Path(tempfile.mkdtemp())):  # a folder of the example's
+...     counted = analyze("baccarat", wagers={"banker": 1})
+...     again = analyze("baccarat", wagers={"banker": 1})   # read back: the same figures
+...     kept = [e.path.name.split("-")[1] for e in disk_cache.entries()]
+>>> again.figures == counted.figures, again.to_text() == counted.to_text(), kept
+(True, True, ['report'])
 """
 
 from __future__ import annotations

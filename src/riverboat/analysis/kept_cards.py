@@ -1,18 +1,14 @@
 """Strategy cards kept on disk (:mod:`riverboat.analysis.kept`): a card found once
 is read back by every later process, its rules, words and exact figures as found.
 
->>> import os, tempfile
->>> from riverboat.analysis import disk_cache
->>> before = os.environ.get(disk_cache.ENVIRONMENT)
->>> os.environ[disk_cache.ENVIRONMENT] = tempfile.mkdtemp()
->>> found = kept_card("tri-card", wagers={"ante": 1})
->>> again = kept_card("tri-card", wagers={"ante": 1})   # read back: a KeptCard
+>>> import tempfile
+>>> from pathlib import Path
+>>> from riverboat.settings import overridden
+>>> with overridden(cache_dir=Path(tempfile.mkdtemp())):  # a folder of the example's
+...     found = kept_card("tri-card", wagers={"ante": 1})
+...     again = kept_card("tri-card", wagers={"ante": 1})   # read back: a KeptCard
 >>> type(again).__name__, again.to_text() == found.to_text(), again.cost == found.cost
 ('KeptCard', True, True)
->>> if before is None:
-...     del os.environ[disk_cache.ENVIRONMENT]
-... else:
-...     os.environ[disk_cache.ENVIRONMENT] = before
 """
 
 from __future__ import annotations

@@ -56,6 +56,13 @@ def main(
     ] = False,
 ) -> None:
     """riverboat: casino table games, dealt fairly, with every number behind them exact."""
+    from riverboat.settings import SettingsError, reload
+
+    try:  # a command reads the environment's settings as it starts
+        reload()
+    except SettingsError as error:
+        typer.echo(f"Error: {error} (docs/settings.md)", err=True)
+        raise typer.Exit(2) from None
 
 
 for _command in (

@@ -17,6 +17,7 @@ from riverboat.cli._database import _check_database_url, _Database, _no_answer, 
 from riverboat.cli._extras import _need_extra
 from riverboat.cli._wagers import _parse_money_wagers
 from riverboat.errors import Refusal, Unavailable
+from riverboat.settings import settings as current_settings
 
 #: the table a command opens when none is named: the registry's first game
 _FIRST_GAME = "rabbit-hunter"
@@ -30,7 +31,8 @@ def serve(
         str | None,
         typer.Option(
             help="Behind a reverse proxy: the proxies' addresses (comma-separated, or '*') "
-            "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: nobody's."
+            "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: "
+            "RIVERBOAT_FORWARDED_ALLOW_IPS, else nobody's."
         ),
     ] = None,
     tables: Annotated[
@@ -99,7 +101,7 @@ def serve(
         "redis": redis,
         "redis_prefix": redis_prefix,
     }
-    options = server_options(forwarded_allow_ips)
+    options = server_options(forwarded_allow_ips or current_settings().forwarded_allow_ips)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     if workers == 1:
         application = create_app(**settings, tables=configs, recover=True)

@@ -19,6 +19,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.pool import StaticPool
 
+from riverboat.settings import settings
 from riverboat.store.statements import driver_sql
 
 __all__ = [
@@ -48,7 +49,7 @@ _TURNS_GUARD = threading.Lock()
 
 def database_url() -> str:
     """``RIVERBOAT_DATABASE_URL``, or an SQLite file in the user's data directory."""
-    url = os.environ.get("RIVERBOAT_DATABASE_URL")
+    url = settings().database_url
     if url:
         return url
     from platformdirs import user_data_dir

@@ -42,6 +42,7 @@ from sqlalchemy import Connection, Engine, RootTransaction
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from riverboat.errors import Unavailable
+from riverboat.settings import settings
 from riverboat.store import write_turn, writer
 
 __all__ = [
@@ -84,7 +85,7 @@ _RUNNING = threading.local()
 def grouped(engine: Engine) -> Writer | None:
     """The engine's group-committing writer: SQLite only, None on PostgreSQL (whose
     writers lock only their rows and run alongside) or with :data:`GROUP_COMMIT` off."""
-    if engine.dialect.name != "sqlite" or os.environ.get(GROUP_COMMIT, "1") == "0":
+    if engine.dialect.name != "sqlite" or not settings().group_commit:
         return None
     engine = getattr(engine, "_proxied", engine)  # an engine with options: its own engine
     with _WRITERS_GUARD:

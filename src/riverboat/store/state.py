@@ -25,7 +25,6 @@ whose pool serves every thread.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -38,6 +37,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from riverboat.errors import Unavailable
+from riverboat.settings import settings
 from riverboat.store import sqlite_engine, write_turn, writer
 from riverboat.store.commits import grouped
 from riverboat.store.models import KeptState
@@ -333,7 +333,7 @@ def open_store(
     """Redis at ``redis_url`` (default ``RIVERBOAT_REDIS_URL``) if one is named, its
     keys beginning with ``prefix`` (one deployment's, beside others on one Redis), else
     the database behind ``engine``."""
-    url = redis_url or os.environ.get(REDIS_URL)
+    url = redis_url or settings().redis_url
     if url:
         return RedisStore(url, prefix)
     return DatabaseStore(engine)

@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.errors import BadCredentials, Conflict, NotFound
+from riverboat.settings import settings
 from riverboat.store.models import Player
 from riverboat.table.ledger import Ledger
 from riverboat.table.names import check_name, check_password, name_key, reserved
@@ -53,15 +54,7 @@ _DUMMY_HASH = _hasher.hash("riverboat: a password nobody has")
 
 def _hash_slots() -> int:
     """``RIVERBOAT_HASH_SLOTS``, or half the cores (a hash works four lanes), at least one."""
-    given = os.environ.get("RIVERBOAT_HASH_SLOTS", "").strip()
-    if not given:
-        return max(1, (os.cpu_count() or 2) // 2)
-    if not given.isdigit() or int(given) < 1:
-        raise ValueError(
-            f"RIVERBOAT_HASH_SLOTS is {given[:20]!r}: the password hashes run at once, "
-            "a whole number from 1"
-        )
-    return int(given)
+    return settings().hash_slots or max(1, (os.cpu_count() or 2) // 2)
 
 
 #: password hashes at once (:func:`_hash_slots`)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import gc
 import inspect
 import json
-import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -32,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
 
+from riverboat.settings import settings as current_settings
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.hub import Hub, LocalHub, RedisHub
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
@@ -86,18 +86,20 @@ def _one_process(kept: StateStore, engine: Engine) -> bool:
 def create_app(
     database: str | None = None,
     local_player: bool = True,
-    rate_limit: int = 60,
+    rate_limit: int | None = None,
     house_edges: bool = True,
     allowed_hosts: list[str] | None = None,
     recover: bool = False,
-    betting_seconds: float = 15.0,
-    decision_seconds: float = 45.0,
+    betting_seconds: float | None = None,
+    decision_seconds: float | None = None,
     tables: Sequence[TableConfig] | None = None,
     state: StateStore | None = None,
     redis: str | None = None,
     redis_prefix: str = "riverboat:",
 ) -> FastAPI:
     """The app; ``local_player`` lets requests without a session play as the local player;
+    ``rate_limit`` and the shared tables' clocks default to the settings
+    (:mod:`riverboat.settings`);
     ``house_edges`` works out each game's edge in the background for the pay tables;
     the shared tables (``tables``, default one of each shared game) close betting and
     decisions after the given seconds. Failed log-ins and rate-limit counts are kept
@@ -120,7 +122,10 @@ def create_app(
         service.recover()
     if tables is None:
         tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))
-    lobby = Lobby(service, tables, betting_seconds, decision_seconds)
+    defaults = current_settings()
+    betting = defaults.betting_seconds if betting_seconds is None else betting_seconds
+    deciding = defaults.decision_seconds if decision_seconds is None else decision_seconds
+    lobby = Lobby(service, tables, betting, deciding)
     kept = state if state is not None else open_store(service.engine, redis, redis_prefix)
     service.players.throttle = StoreThrottle(kept)
 
@@ -154,7 +159,8 @@ def create_app(
     app.state.sessions = Sessions(durable, cache=alone)
     app.state.lobby, app.state.hub = lobby, hub
     counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
-    app.state.limiter = RateLimiter(rate_limit, store=counts)
+    limit = defaults.rate_limit if rate_limit is None else rate_limit
+    app.state.limiter = RateLimiter(limit, store=counts)
     app.state.budgets = Budgets()
     app.state.precache = worker.precache(page.STATIC)  # the service worker's files, read once
     routers = (page, worker, games, rounds, players, history, lobby_routes, table_routes)
@@ -181,7 +187,7 @@ def create_app(
 def app_from_environment() -> FastAPI:
     """The app for one of several worker processes: :func:`create_app` with the settings
     ``riverboat serve --workers`` put in :data:`SETTINGS` (tables as their configs)."""
-    settings = json.loads(os.environ.get(SETTINGS, "{}"))
+    settings = json.loads(current_settings().serve_settings or "{}")
     if settings.get("tables") is not None:
         settings["tables"] = [TableConfig.model_validate(t) for t in settings["tables"]]
     app = create_app(**settings)
