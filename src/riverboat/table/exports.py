@@ -1,9 +1,4 @@
-"""What a player may see of a round: its view while playing, its export to keep.
-
->>> from riverboat.games import find_game
->>> print(totals(find_game("tri-card").new_round()))
-None
-"""
+"""What a player may see of a round: its view while playing, its export to keep."""
 
 from __future__ import annotations
 
@@ -13,7 +8,6 @@ from typing import Any
 from sqlalchemy.orm import Session, object_session
 
 from riverboat.games import Round, replay
-from riverboat.games.baccarat import winner as side_winning
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table import records
@@ -24,12 +18,14 @@ from riverboat.table.felt_rounds import (
     made_cards,
     position_stakes,
     round_lines,
+    totals,
+    winner,
 )
 from riverboat.table.states import RoundStatus
 from riverboat.table.verify import own_places
 from riverboat.table.views import ChoiceView, ExportedRound, RoundRecord, RoundView
 
-__all__ = ["export_round", "reveal_state", "round_view", "shown_while_open", "totals", "winner"]
+__all__ = ["export_round", "reveal_state", "round_view", "shown_while_open"]
 
 
 def reveal_state(session: Session, row: RoundRow) -> tuple[bool, bool]:
@@ -118,21 +114,6 @@ def shown_while_open(game_round: Round[Any]) -> set[str]:
             if not position.blind
         )
     return shown
-
-
-def totals(game_round: Round[Any]) -> list[int] | None:
-    """The hands' totals, for a round whose hands have totals (a Baccarat coup's
-    Player and Banker, for the bead plate and big road), once dealt; else None."""
-    count = getattr(game_round, "totals", None)
-    if count is None or not callable(count) or not game_round.cards:
-        return None
-    return [int(total) for total in count()]
-
-
-def winner(game_round: Round[Any]) -> str | None:
-    """The side a round's totals favour (for the bead plate and big road), else None."""
-    found = totals(game_round)
-    return side_winning(*found) if found else None
 
 
 def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:

@@ -1,5 +1,7 @@
 """What a felt shows of a round beyond its cards: each line's stake, the cards that
-make each ranked hand, the hands' names and whether the dealer qualified.
+make each ranked hand, the hands' names, whether the dealer qualified, and a coup's
+totals and the side they favour (Baccarat's roads; its export and its check read
+them too).
 
 Every rank comes from the evaluator the game settles with (:mod:`riverboat.hands`):
 the made cards are a subset whose value in that evaluator's own table equals the
@@ -9,6 +11,9 @@ value of the whole hand.
 >>> from riverboat.hands import evaluate4of5
 >>> best_cards(parse_cards("Ah Ac Kd 7s 2c"), 4, evaluate4of5)
 [0, 1, 2, 3]
+>>> from riverboat.games import find_game
+>>> print(totals(find_game("tri-card").new_round()))
+None
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any, Literal
 from riverboat.cards import Card
 from riverboat.games import Phase, Position, Round
 from riverboat.games.baccarat import BaccaratRound
+from riverboat.games.baccarat import winner as side_winning
 from riverboat.games.events import BLIND_PLAY, NO_CHOICE
 from riverboat.hands import (
     FIVE_CARD,
@@ -46,6 +52,8 @@ __all__ = [
     "made_cards",
     "position_stakes",
     "round_lines",
+    "totals",
+    "winner",
 ]
 
 #: a poker game's evaluator of one hand and the ranking its values belong to
@@ -266,3 +274,18 @@ def _hand_value(
 def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int | None:
     size = getattr(evaluator, "size", len(cards))
     return evaluator(list(cards)) if len(cards) == size else None
+
+
+def totals(game_round: Round[Any]) -> list[int] | None:
+    """The hands' totals, for a round whose hands have totals (a Baccarat coup's
+    Player and Banker, for the bead plate and big road), once dealt; else None."""
+    count = getattr(game_round, "totals", None)
+    if count is None or not callable(count) or not game_round.cards:
+        return None
+    return [int(total) for total in count()]
+
+
+def winner(game_round: Round[Any]) -> str | None:
+    """The side a round's totals favour (for the bead plate and big road), else None."""
+    found = totals(game_round)
+    return side_winning(*found) if found else None

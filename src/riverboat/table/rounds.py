@@ -25,7 +25,8 @@ from riverboat.money import Cents, format_money
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
 from riverboat.table import records
-from riverboat.table.exports import export_round, reveal_state, round_view, totals, winner
+from riverboat.table.exports import export_round, reveal_state, round_view
+from riverboat.table.felt_rounds import totals, winner
 from riverboat.table.ledger import (
     Ledger,
     affordable,

@@ -29,6 +29,7 @@ from riverboat.games import GameSpec, Phase, Round, RulesError, find_game, repla
 from riverboat.games.codec import from_json
 from riverboat.games.events import Decision
 from riverboat.rng import FairSource, joined_seed
+from riverboat.table.felt_rounds import totals, winner
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import ExportedRound
 
@@ -167,7 +168,6 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
 def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str]:
     """Each exported field the replay settles (status, net, totals, winner) that says
     otherwise, named."""
-    from riverboat.table.exports import totals, winner  # it builds exports on these
 
     status = {Phase.SETTLED: RoundStatus.SETTLED, Phase.VOID: RoundStatus.VOID}.get(
         played.phase, RoundStatus.OPEN
