@@ -30,6 +30,7 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from riverboat import store
+from riverboat.settings import reload
 from riverboat.store.commits import GROUP_COMMIT
 from riverboat.store.models import Player
 from riverboat.table.service import TableService
@@ -82,6 +83,7 @@ class TimedTurn:
 def measure(template: Path, threads: int, seconds: float, mode: str) -> dict[str, float]:
     """Rounds per second, COMMITs and CPU seconds per round, for ``threads`` players."""
     os.environ[GROUP_COMMIT] = MODES[mode]
+    reload()  # the settings read the environment again: this mode's
     path = template.with_name(f"{mode}-{threads}.db")
     shutil.copy(template, path)
     turn = store._TURNS[os.path.abspath(path)] = TimedTurn()  # type: ignore[assignment]

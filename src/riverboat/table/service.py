@@ -17,10 +17,10 @@ job: :mod:`~riverboat.table.ledger` (entries, balances, idempotency),
 >>> service.balance(me)
 100000
 >>> view = service.start_round(me, "tri-card", {"ante": 1000}, client_seed="doc")
->>> view.status, [c.action for c in view.choices]
+>>> view.status.value, [c.action for c in view.choices]
 ('open', ['fold', 'raise'])
 >>> done = service.act(me, view.id, "fold")
->>> done.status, service.balance(me)
+>>> done.status.value, service.balance(me)
 ('settled', 99000)
 """
 

@@ -20,7 +20,7 @@ written.
 >>> deal = service.new_deal("baccarat")
 >>> layout = service.seal_deal(deal.id, "my seed")
 >>> stake = Stake(me, {"banker": 500}, range(layout.first, layout.first + 6))
->>> [view.status for view in service.start_shared("baccarat", deal.id, [seat])]
+>>> [view.status.value for view in service.start_shared("baccarat", deal.id, [stake])]
 ['settled']
 """
 
