@@ -153,8 +153,8 @@ def affordable(staked: Cents, balance: Cents) -> None:
 def request_body(kind: str, request: Mapping[str, object]) -> str:
     """What a transaction of ``kind`` asked for, as it keeps it (JSON, keys sorted).
 
-    >>> request_body("wager", {"player": 7, "game": "tri-card"})
-    '{"game": "tri-card", "kind": "wager", "player": 7}'
+    >>> request_body("top-up", {"player": 7})
+    '{"kind": "top-up", "player": 7}'
     """
     return json.dumps({"kind": kind, **request}, sort_keys=True, default=str)
 
