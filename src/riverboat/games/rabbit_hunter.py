@@ -101,7 +101,9 @@ def spec(rules: RabbitHunterRules) -> GameSpec:
             OptionSpec("fold", "Fold"),
             OptionSpec("play", "Play", Fraction(1), line="play"),
             # R4: a fee equal to the Ante and a Play wager equal to the Ante
-            OptionSpec("buy", "Buy & Play", Fraction(2), line="play", deals="rabbit"),
+            OptionSpec(
+                "buy", "Buy & Play", Fraction(2), line="play", fee_line="fee", deals="rabbit"
+            ),
         ),
         pay_tables={"bonus_table": rules.bonus_table},
     )

@@ -70,7 +70,9 @@ class OptionSpec:
     amount is fixed), in steps of ``step`` cents; ``most_from`` is the hand-ranking
     key a hand must reach for ``most`` (a pair of aces, C3), below it ``stake`` is
     the most (R4's Buy & Play stakes 2 Antes: its fee and its Play; settlement says
-    which is which). ``line`` is the result line of the wager it places; ``deals``
+    which is which). ``line`` is the result line of the wager it places; ``fee_line``
+    the line of a fee it pays beside that wager, never returned (R4's rabbit fee: the
+    wager is then what the option named ``line`` stakes, the fee the rest); ``deals``
     the hand it deals, which names this option as its ``dealt_on``.
     """
 
@@ -81,6 +83,7 @@ class OptionSpec:
     most_from: tuple[int, ...] = ()
     step: Cents = 100
     line: str | None = None
+    fee_line: str | None = None
     deals: str | None = None
 
     def __post_init__(self) -> None:
@@ -148,6 +151,8 @@ class GameSpec:
     #: the Play a blind second position always makes, in Antes (C8); None: no such position
     blind_play: Fraction | None = None
     pay_tables: Mapping[str, PayTable] = field(default_factory=dict)
+    #: lines settlement pays with no stake of their own (Tri-Card's Ante Bonus, T7)
+    settled_lines: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.table_seats is not None and not 1 <= self.table_seats <= self.max_seats:

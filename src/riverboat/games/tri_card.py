@@ -206,6 +206,7 @@ def spec(rules: TriCardRules) -> GameSpec:
             OptionSpec("raise", "Raise", Fraction(1), line="raise"),
         ),
         at_least_one=("ante", "pair_plus"),  # T1
+        settled_lines=("ante_bonus",),  # T7: paid on the Ante when raised
         pay_tables={
             "raise_table": rules.raise_table,
             "ante_bonus_table": rules.ante_bonus_table,

@@ -24,7 +24,7 @@ from math import comb
 from typing import Any, Literal
 
 from riverboat.cards import Card
-from riverboat.games import Phase, Position, Round
+from riverboat.games import GameSpec, Phase, Position, Round
 from riverboat.games.baccarat import BaccaratRound
 from riverboat.games.baccarat import winner as side_winning
 from riverboat.games.events import BLIND_PLAY, NO_CHOICE
@@ -62,31 +62,25 @@ _POKER: dict[str, tuple[Evaluator, HandRanking, int]] = {
     "tri-card": (evaluate3, THREE_CARD, 3),
     "crazy4": (evaluate4of5, FOUR_CARD, 4),
 }
-#: R4: Buy & Play stakes a Play equal to the Ante and, for the rest, the rabbit fee
-_FEES: dict[tuple[str, str], tuple[str, str]] = {("rabbit-hunter", "buy"): ("play", "fee")}
 
 
-def line_names(game: str, spots: Sequence[str], option_lines: Sequence[str]) -> list[str]:
-    """A game's betting lines, in order: its spots, then the lines decisions place, then
-    the lines settlement adds with no stake of their own (Tri-Card's Ante Bonus).
+def line_names(spec: GameSpec) -> list[str]:
+    """A game's betting lines, in order: its spots, then the lines decisions place (a
+    wager's, then a fee's), then the lines settlement adds with no stake of their own.
 
-    >>> line_names("tri-card", ["ante", "pair_plus"], ["raise"])
+    >>> from riverboat.games import find_game
+    >>> line_names(find_game("tri-card").spec())
     ['ante', 'pair_plus', 'raise', 'ante_bonus']
+    >>> line_names(find_game("rabbit-hunter").spec())
+    ['ante', 'bonus', 'bad_beat', 'play', 'fee']
     """
-    names = list(dict.fromkeys([*spots, *option_lines]))
-    for (name, _), (_, fee) in _FEES.items():
-        if name == game and fee not in names:
-            names.append(fee)
-    if game == "tri-card":  # T7: paid on the Ante when raised
-        names.append("ante_bonus")
-    return names
+    placed = [line for o in spec.options for line in (o.line, o.fee_line) if line]
+    return list(dict.fromkeys([*(spot.name for spot in spec.spots), *placed, *spec.settled_lines]))
 
 
 def round_lines(game_round: Round[Any]) -> list[str]:
-    """The betting lines of a round's game (:func:`line_names` from its spec)."""
-    spec = game_round.spec
-    options = [option.line for option in spec.options if option.line]
-    return line_names(game_round.game, [spot.name for spot in spec.spots], options)
+    """The betting lines of a round's game (:func:`line_names` of its spec)."""
+    return line_names(game_round.spec)
 
 
 def position_stakes(
@@ -118,13 +112,11 @@ def position_stakes(
         stakes[line] = stakes.get(line, 0) + amount
         return stakes
     option = spec.option(decision)
-    fee = _FEES.get((game_round.game, decision))
-    if fee is not None:
-        line, fee_line = fee
+    if option.line is not None and option.fee_line is not None:  # R4: a wager and a fee
         ante = position.wagers.get(spec.decides_with or "", 0)
-        played = int(spec.option(line).stake * ante)
-        stakes[line] = stakes.get(line, 0) + played
-        stakes[fee_line] = stakes.get(fee_line, 0) + amount - played
+        played = int(spec.option(option.line).stake * ante)
+        stakes[option.line] = stakes.get(option.line, 0) + played
+        stakes[option.fee_line] = stakes.get(option.fee_line, 0) + amount - played
     elif option.line is not None:
         stakes[option.line] = stakes.get(option.line, 0) + amount
     return stakes

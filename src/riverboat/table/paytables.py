@@ -80,12 +80,14 @@ def felt_lines(game: Game[Any], rules: Any = None) -> list[LineInfo]:
     for option in spec.options:
         if option.line and option.line not in placed_by:
             placed_by[option.line] = option.action
-    names = line_names(spec.name, list(spots), list(placed_by))
+    for option in spec.options:  # R4: a fee is first paid by the option that pays it
+        if option.fee_line and option.fee_line not in placed_by:
+            placed_by[option.fee_line] = option.action
+    names = line_names(spec)
     labels, pays = _line_words(rules)
     for name in names:
         if name not in placed_by and name not in spots:
             placed_by[name] = next(o.action for o in spec.options if o.stake and o.line)
-    placed_by.update(_FEE_PLACED_BY.get(spec.name, {}))
     return [
         LineInfo(
             name=name,
@@ -95,10 +97,6 @@ def felt_lines(game: Game[Any], rules: Any = None) -> list[LineInfo]:
         )
         for name in names
     ]
-
-
-#: R4: the rabbit fee is first paid on Buy & Play (the Play on Play)
-_FEE_PLACED_BY = {"rabbit-hunter": {"fee": "buy"}}
 
 
 def _line_words(rules: Any) -> tuple[dict[str, str], dict[str, str]]:
