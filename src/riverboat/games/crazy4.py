@@ -114,6 +114,7 @@ def spec(rules: Crazy4Rules) -> GameSpec:
             HandSpec("dealer", "Dealer", 5, house=True),
         ),
         spots=(rules.ante, rules.super_bonus, rules.queens_up),
+        evaluator=evaluate4of5,
         chips=rules.chips,
         options=(
             OptionSpec("fold", "Fold"),

@@ -96,6 +96,7 @@ def spec(rules: RabbitHunterRules) -> GameSpec:
             HandSpec("rabbit", "The rabbit", 1, dealt_on="buy"),
         ),
         spots=(rules.ante, rules.bonus, rules.bad_beat),
+        evaluator=evaluate5,
         chips=rules.chips,
         options=(
             OptionSpec("fold", "Fold"),

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from riverboat.games.rules import PayTable, RulesError, Spot
+from riverboat.hands import Evaluator
 from riverboat.money import Cents
 
 __all__ = ["GameSpec", "HandSpec", "OptionSpec", "ShoeSpec"]
@@ -153,6 +154,9 @@ class GameSpec:
     pay_tables: Mapping[str, PayTable] = field(default_factory=dict)
     #: lines settlement pays with no stake of their own (Tri-Card's Ante Bonus, T7)
     settled_lines: tuple[str, ...] = ()
+    #: a poker game's evaluator of one hand (its ranking names the hands, its ranking's
+    #: size is the cards a made hand keeps); None where hands are not ranked (Baccarat)
+    evaluator: Evaluator | None = None
 
     def __post_init__(self) -> None:
         if self.table_seats is not None and not 1 <= self.table_seats <= self.max_seats:

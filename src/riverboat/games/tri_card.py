@@ -200,6 +200,7 @@ def spec(rules: TriCardRules) -> GameSpec:
             HandSpec("dealer", "Dealer", 3, house=True),
         ),
         spots=(rules.ante, rules.pair_plus),
+        evaluator=evaluate3,
         chips=rules.chips,
         options=(
             OptionSpec("fold", "Fold"),

@@ -29,14 +29,7 @@ from riverboat.games.baccarat import BaccaratRound
 from riverboat.games.baccarat import winner as side_winning
 from riverboat.games.events import BLIND_PLAY, NO_CHOICE
 from riverboat.hands import (
-    FIVE_CARD,
-    FOUR_CARD,
-    THREE_CARD,
     Evaluator,
-    HandRanking,
-    evaluate3,
-    evaluate4of5,
-    evaluate5,
     evaluate6,
     hand_table,
 )
@@ -55,13 +48,6 @@ __all__ = [
     "totals",
     "winner",
 ]
-
-#: a poker game's evaluator of one hand and the ranking its values belong to
-_POKER: dict[str, tuple[Evaluator, HandRanking, int]] = {
-    "rabbit-hunter": (evaluate5, FIVE_CARD, 5),
-    "tri-card": (evaluate3, THREE_CARD, 3),
-    "crazy4": (evaluate4of5, FOUR_CARD, 4),
-}
 
 
 def line_names(spec: GameSpec) -> list[str]:
@@ -149,26 +135,29 @@ def made_cards(
     uses: Rabbit Hunter's best five of the player's five and the rabbit (split between
     ``player`` and ``rabbit``), Crazy 4's best four of five, Tri-Card's three; none at
     Baccarat, where every card counts, nor while a round is open or void."""
-    if game_round.phase is not Phase.SETTLED or game_round.game not in _POKER:
+    evaluator = game_round.spec.evaluator
+    if game_round.phase is not Phase.SETTLED or evaluator is None:
         return {}
-    _, ranking, size = _POKER[game_round.game]
+    size = evaluator.ranking.size
+    first = game_round.spec.hands[0].name
+    drawn = [h.name for h in game_round.spec.hands if h.dealt_on and h.name in visible]
     made: dict[str, list[int]] = {}
     for hand, cards in visible.items():
-        if game_round.game == "rabbit-hunter" and hand == "rabbit":
+        if hand in drawn:  # counted with the first hand, below
             continue
-        if game_round.game == "rabbit-hunter" and hand == "player" and "rabbit" in visible:
-            six = [*cards, *visible["rabbit"]]
-            kept = best_cards(six, 5, evaluate6)
-            made["player"] = [i for i in kept if i < len(cards)]
-            made["rabbit"] = [i - len(cards) for i in kept if i >= len(cards)]
+        if hand == first and drawn:  # the best of the hand and what a decision drew (R4)
+            extra = [card for name in drawn for card in visible[name]]
+            with_drawn = _WITH_DRAWN.get(len(cards) + len(extra))
+            if with_drawn is None:
+                continue
+            kept = best_cards([*cards, *extra], size, with_drawn)
+            made[first] = [i for i in kept if i < len(cards)]
+            made[drawn[0]] = [i - len(cards) for i in kept if i >= len(cards)]
             continue
-        evaluator = _POKER[game_round.game][0]
         if len(cards) != evaluator.size:
             continue
         made[hand] = (
-            best_cards(cards, size, evaluator)
-            if ranking.size < len(cards)
-            else list(range(len(cards)))
+            best_cards(cards, size, evaluator) if size < len(cards) else list(range(len(cards)))
         )
     return made
 
@@ -182,9 +171,9 @@ def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) ->
             player, banker = game_round.totals()
             return {"player": str(player), "banker": str(banker)}
         return {}
-    if game_round.game not in _POKER:
+    if game_round.spec.evaluator is None:
         return {}
-    ranking = _POKER[game_round.game][1]
+    ranking = game_round.spec.evaluator.ranking
     names: dict[str, str] = {}
     for hand in visible:
         value = _hand_value(game_round, hand, visible)
@@ -196,10 +185,10 @@ def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) ->
 def dealer_qualifies(game_round: Round[Any]) -> bool | None:
     """Whether the dealer's hand qualified, once a poker round is settled; else None."""
     key: tuple[int, ...] | None = getattr(game_round.rules, "dealer_qualifies", None)
-    if key is None or game_round.phase is not Phase.SETTLED or game_round.game not in _POKER:
+    evaluator = game_round.spec.evaluator
+    if key is None or game_round.phase is not Phase.SETTLED or evaluator is None:
         return None
-    evaluator, ranking, _ = _POKER[game_round.game]
-    return bool(evaluator(game_round.cards["dealer"]) >= ranking.lowest(*key))
+    return bool(evaluator(game_round.cards["dealer"]) >= evaluator.ranking.lowest(*key))
 
 
 #: how a poker round's hand ended for its player, for the felt's banner
@@ -224,7 +213,8 @@ def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
     >>> hand_outcome(game_round)
     'won'
     """
-    if game_round.phase is not Phase.SETTLED or game_round.game not in _POKER:
+    evaluator = game_round.spec.evaluator
+    if game_round.phase is not Phase.SETTLED or evaluator is None:
         return None
     position = game_round.positions[0]
     if position.decision == "fold":
@@ -233,7 +223,6 @@ def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
         return "no_play"
     if dealer_qualifies(game_round) is False:
         return "not_qualified"
-    evaluator = _POKER[game_round.game][0]
     mine = _hand_value(game_round, game_round.hand_name(0), game_round.cards)
     dealer = _value(evaluator, game_round.cards["dealer"])
     if mine is None or dealer is None:
@@ -243,7 +232,7 @@ def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
 
 #: a hand with the cards a decision dealt to it (a hand the spec deals ``dealt_on`` a
 #: decision), by its card count: the evaluator of its best five
-_WITH_DRAWN: dict[int, Callable[[list[Card]], int]] = {6: evaluate6}
+_WITH_DRAWN: dict[int, Evaluator] = {6: evaluate6}
 
 
 def _hand_value(
@@ -260,7 +249,8 @@ def _hand_value(
         cards = [*visible[hand], *extra]
         evaluator = _WITH_DRAWN.get(len(cards))
         return _value(evaluator, cards) if evaluator else None
-    return _value(_POKER[game_round.game][0], visible[hand])
+    evaluator = game_round.spec.evaluator
+    return None if evaluator is None else _value(evaluator, visible[hand])
 
 
 def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int | None:
