@@ -1,6 +1,6 @@
 """``python -m riverboat``: the same command as ``riverboat``."""
 
-from riverboat.cli import app
+from riverboat.cli import run
 
 if __name__ == "__main__":
-    app(prog_name="riverboat")
+    run()

@@ -5,8 +5,9 @@ the same thing (``--database``, ``--redis``, ``--redis-prefix``) name it as thei
 environment variable too, and a flag given wins. docs/settings.md lists them all.
 Nothing else in riverboat reads the environment: it asks :func:`settings`.
 
-A value that is not allowed is refused as the process starts (or first asks), with
-the variable, what it held and what is allowed:
+The environment is read the first time a setting is asked for (a command that needs
+none never imports pydantic-settings). A value that is not allowed is refused then,
+with the variable, what it held and what is allowed:
 
 >>> import os
 >>> os.environ["RIVERBOAT_HASH_SLOTS"] = "0"
@@ -25,79 +26,31 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
-__all__ = ["PREFIX", "Settings", "SettingsError", "overridden", "reload", "settings"]
+    from riverboat._settings_model import Settings
+
+__all__ = ["PREFIX", "Settings", "SettingsError", "forget", "overridden", "reload", "settings"]
 
 #: what every variable's name begins with
 PREFIX = "RIVERBOAT_"
 
 
+def __getattr__(name: str) -> Any:
+    """``Settings``, the model, imported when first named."""
+    if name == "Settings":
+        from riverboat._settings_model import Settings
+
+        return Settings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class SettingsError(ValueError):
     """A setting in the environment that is not allowed: which, what it held, and what
     is allowed."""
-
-
-class Settings(BaseSettings):
-    """riverboat's settings, from ``RIVERBOAT_*`` environment variables."""
-
-    model_config = SettingsConfigDict(
-        env_prefix=PREFIX, frozen=True, extra="ignore", env_ignore_empty=True
-    )
-
-    database_url: str | None = Field(
-        default=None,
-        description="the database, as an SQLAlchemy URL (sqlite:///FILE or "
-        "postgresql+psycopg://USER@HOST/NAME); unset: an SQLite file in the user's data "
-        "folder",
-    )
-    redis_url: str | None = Field(
-        default=None,
-        description="redis://HOST:PORT/DB: sessions' cache, log-in throttles and rate "
-        "limits, and the shared tables served by every process with this Redis "
-        "(PostgreSQL only); unset or empty: none",
-    )
-    redis_prefix: str = Field(
-        default="riverboat:", description="what this deployment's Redis keys begin with"
-    )
-    hash_slots: Annotated[int, Field(ge=1)] | None = Field(
-        default=None,
-        description="password hashes at once, a whole number from 1; unset: half the "
-        "cores, at least one",
-    )
-    group_commit: bool = Field(
-        default=True,
-        description="SQLite's writes committed together in batches (0 turns it off: each "
-        "write its own transaction)",
-    )
-    cache_dir: Path | None = Field(
-        default=None,
-        description="the folder of the exact analysis's tables; unset: analysis in the "
-        "user's cache folder",
-    )
-    rate_limit: Annotated[int, Field(ge=1)] = Field(
-        default=60, description="requests a minute one address may make to the web service"
-    )
-    betting_seconds: Annotated[float, Field(gt=0)] = Field(
-        default=15.0, description="a shared table's betting clock, from its first bet"
-    )
-    decision_seconds: Annotated[float, Field(gt=0)] = Field(
-        default=45.0, description="a shared table's clock for its hands' decisions"
-    )
-    forwarded_allow_ips: str | None = Field(
-        default=None,
-        description="behind a reverse proxy: the proxies' addresses (comma-separated, or "
-        "*) whose X-Forwarded-For and X-Forwarded-Proto are believed; unset: nobody's",
-    )
-    serve_settings: str | None = Field(
-        default=None,
-        description="set by riverboat serve --workers for its worker processes (the "
-        "app's settings as JSON); not for setting by hand",
-    )
 
 
 #: settings put in place of the environment's for a while (:func:`overridden`)
@@ -111,10 +64,20 @@ def settings() -> Settings:
 
 @cache
 def _from_environment() -> Settings:
+    from pydantic import ValidationError
+
+    from riverboat._settings_model import Settings
+
     try:
         return Settings()
     except ValidationError as error:
         raise SettingsError(_said(error)) from None
+
+
+def forget() -> None:
+    """Read the environment again when a setting is next asked for (a command starting
+    in a process that ran another: the tests' command runner)."""
+    _from_environment.cache_clear()
 
 
 def reload() -> Settings:

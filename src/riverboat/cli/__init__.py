@@ -56,13 +56,21 @@ def main(
     ] = False,
 ) -> None:
     """riverboat: casino table games, dealt fairly, with every number behind them exact."""
-    from riverboat.settings import SettingsError, reload
+    from riverboat.settings import forget
 
-    try:  # a command reads the environment's settings as it starts
-        reload()
+    forget()  # a command reads the environment's settings as it is then
+
+
+def run() -> None:
+    """``riverboat``: the commands, a setting the environment holds that is not allowed
+    said in one line (it is read when first needed, not at every start)."""
+    from riverboat.settings import SettingsError
+
+    try:
+        app(prog_name="riverboat")
     except SettingsError as error:
         typer.echo(f"Error: {error} (docs/settings.md)", err=True)
-        raise typer.Exit(2) from None
+        raise SystemExit(2) from None
 
 
 for _command in (
@@ -73,4 +81,4 @@ for _command in (
 app.add_typer(accounts, name="accounts")
 app.add_typer(cache, name="cache")
 
-__all__ = ["app"]
+__all__ = ["app", "run"]

@@ -19,8 +19,13 @@ from riverboat.cli._wagers import _parse_money_wagers
 from riverboat.errors import Refusal, Unavailable
 from riverboat.settings import settings as current_settings
 
-#: the table a command opens when none is named: the registry's first game
-_FIRST_GAME = "rabbit-hunter"
+
+def _first_game() -> str:
+    """The table a command opens when none is named: the registry's first game (read
+    when asked: the games are not imported for every command)."""
+    from riverboat.games import GAMES
+
+    return next(iter(GAMES))
 
 
 def serve(
@@ -218,9 +223,7 @@ def play(
     ] = False,
     blind: Annotated[
         bool,
-        typer.Option(
-            "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
-        ),
+        typer.Option("--blind", help="Crazy 4: a blind second position with the same wagers (C8)."),
     ] = False,
     output: Annotated[
         Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
@@ -241,7 +244,7 @@ def play(
     from riverboat.games.rules import RulesError, check_wagers
 
     try:
-        spec = find_game(game or _FIRST_GAME).spec()
+        spec = find_game(game or _first_game()).spec()
         spots = spec.spots
         placed = _parse_money_wagers(wagers, spots) if wagers is not None else None
         if placed is not None:
@@ -297,7 +300,7 @@ def _play_on_screen(
     TableApp(
         service,
         who,
-        game or _FIRST_GAME,
+        game or _first_game(),
         placed,
         client_seed,
         ascii_cards,
