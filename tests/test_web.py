@@ -464,6 +464,10 @@ def test_the_games_publish_their_shape_for_the_page(client: TestClient) -> None:
         ("dealer", "Dealer", 5, True),
     ]
     assert [o["action"] for o in crazy4["options"]] == ["fold", "play"]
+    # the lines each decision stakes, which the page's records read (R4: a wager and a fee)
+    buy = next(o for o in games["rabbit-hunter"]["options"] if o["action"] == "buy")
+    assert (buy["line"], buy["fee_line"]) == ("play", "fee")
+    assert [(o["line"], o["fee_line"]) for o in crazy4["options"]] == [(None, None), ("play", None)]
     assert (crazy4["blind_play"], crazy4["shoe"], crazy4["shared"]) == (1.0, None, True)
     assert [h["title"] for h in baccarat["hands"]] == ["Player", "Banker"]
     assert (baccarat["options"], baccarat["blind_play"]) == ([], None)

@@ -310,6 +310,10 @@ class OptionInfo(_View):
 
     action: str
     label: str
+    line: str | None = Field(default=None, description="the line of the wager it places")
+    fee_line: str | None = Field(
+        default=None, description="the line of a fee it pays beside that wager (R4's rabbit fee)"
+    )
 
 
 class ShoeInfo(_View):
@@ -390,7 +394,10 @@ class GameInfo(_View):
                     )
                     for hand in spec.hands
                 ],
-                "options": [OptionInfo(action=o.action, label=o.label) for o in spec.options],
+                "options": [
+                    OptionInfo(action=o.action, label=o.label, line=o.line, fee_line=o.fee_line)
+                    for o in spec.options
+                ],
                 "blind_play": None if spec.blind_play is None else float(spec.blind_play),
                 "shoe": None
                 if shoe is None

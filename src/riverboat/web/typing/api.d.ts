@@ -1043,6 +1043,16 @@ export interface components {
             action: string;
             /** Label */
             label: string;
+            /**
+             * Line
+             * @description the line of the wager it places
+             */
+            line?: string | null;
+            /**
+             * Fee Line
+             * @description the line of a fee it pays beside that wager (R4's rabbit fee)
+             */
+            fee_line?: string | null;
         };
         /**
          * PaySection

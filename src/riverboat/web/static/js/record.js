@@ -37,17 +37,19 @@ const RANKS = "23456789TJQKA", SUITS = "cdhs";
 /** @param {number} index */
 export const cardCode = (index) => RANKS[Math.floor((index % 52) / 4)] + SUITS[index % 4];
 
-// the lines a decision stakes money on (a line it only opens, like Tri-Card's Ante
-// Bonus, shows when it pays)
-/** @type {Record<string, string[]>} */
-const PLACED_BY = { buy: ["play", "fee"], play: ["play"], raise: ["raise"], blind: ["play"] };
-/** @type {Record<string, string>} */
-const LINE_LABELS = { play: "Play", fee: "Rabbit fee", raise: "Raise", ante_bonus: "Ante Bonus", cap: "Payout cap" };
+// the lines a decision stakes money on, as the game's spec says: its wager's and its
+// fee's (a line it only opens, like Tri-Card's Ante Bonus, shows when it pays); a blind
+// position's 1x Play (C8, the engine's "blind") goes on the game's first decision line
+/** @param {GameInfo} game @param {string} action @returns {string[]} */
+function placedBy(game, action) {
+  const option = action === "blind" ? game.options.find((o) => o.line) : game.options.find((o) => o.action === action);
+  return option ? [option.line, option.fee_line].filter((line) => !!line).map(String) : [];
+}
 
-/** A line's label: the spec's line or spot, else the engine's lines' names. @param {GameInfo} game @param {string} line */
+/** A line's label: the spec's line or spot, else the engine's words for it. @param {GameInfo} game @param {string} line */
 export function lineLabel(game, line) {
   const named = (game.lines || []).find((l) => l.name === line) || game.wagers.find((w) => w.name === line);
-  return named ? named.label : LINE_LABELS[line] || line.replaceAll("_", " ");
+  return named ? named.label : line === "cap" ? "Payout cap" : line.replaceAll("_", " ");
 }
 
 
@@ -91,7 +93,7 @@ export function settlement(game, events) {
     const staked = new Set();
     for (const event of events) {
       if (event.kind === "wagers" && samePosition(event, result)) for (const [line, cents] of Object.entries(event.wagers)) if (cents) staked.add(line);
-      if (event.kind === "decision" && samePosition(event, result) && event.amount) for (const line of PLACED_BY[event.action] || []) staked.add(line);
+      if (event.kind === "decision" && samePosition(event, result) && event.amount) for (const line of placedBy(game, event.action)) staked.add(line);
     }
     const lines = /** @type {[string, number][]} */ (Object.entries(nets)).filter(([line, net]) => staked.has(line) || net)
       .map(([line, net]) => ({ line, label: lineLabel(game, line), net }));
