@@ -19,9 +19,10 @@ import json
 import re
 from pathlib import Path
 
+from riverboat.games import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "riverboat"
-GAMES = ("rabbit-hunter", "tri-card", "crazy4", "baccarat")
 _NAMED = re.compile("|".join(rf"[\"']{re.escape(game)}[\"']" for game in GAMES))
 _READS_ENVIRONMENT = re.compile(r"os\.environ\.get|os\.getenv|environ\[[^\]]+\](?!\s*=)")
 

@@ -223,7 +223,9 @@ def play(
     ] = False,
     blind: Annotated[
         bool,
-        typer.Option("--blind", help="Crazy 4: a blind second position with the same wagers (C8)."),
+        typer.Option(
+            "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
+        ),
     ] = False,
     output: Annotated[
         Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")

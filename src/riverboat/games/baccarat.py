@@ -247,12 +247,20 @@ class BaccaratRound(Round[BaccaratRules]):
     def _total(cards: list[Card]) -> int:
         return int(card_values(cards).sum() % 10)
 
-    def totals(self) -> tuple[int, int]:
-        """The Player's and the Banker's totals."""
+    def totals(self) -> tuple[int, int] | None:
+        """The Player's and the Banker's totals, once dealt."""
+        return self._dealt_totals() if self.cards else None
+
+    def _dealt_totals(self) -> tuple[int, int]:
         return self._total(self.cards["player"]), self._total(self.cards["banker"])
 
+    def winner(self) -> str | None:
+        """The side the coup's totals favour (B7), once dealt."""
+        found = self.totals()
+        return None if found is None else winner(*found)
+
     def _settle(self) -> list[dict[str, Cents]]:
-        player_total, banker_total = self.totals()
+        player_total, banker_total = self._dealt_totals()
         results = []
         for position in self.positions:
             lines = settle(self.rules, player_total, banker_total, **position.wagers)
@@ -260,7 +268,7 @@ class BaccaratRound(Round[BaccaratRules]):
         return results
 
     def _describe(self) -> str:
-        player_total, banker_total = self.totals()
+        player_total, banker_total = self._dealt_totals()
         side = winner(player_total, banker_total)
         outcome = "Tie" if side == "Tie" else f"{side} wins"
         text = [

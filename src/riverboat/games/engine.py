@@ -344,6 +344,15 @@ class Round(ABC, Generic[RulesT]):
         """What the seat won (positive) or lost over all its positions."""
         return sum(p.net for p in self.positions if p.seat == seat)
 
+    def totals(self) -> tuple[int, ...] | None:
+        """The hands' totals once dealt, in the spec's order, where a game's hands have
+        totals (a Baccarat coup, for its roads); None where hands are ranked instead."""
+        return None
+
+    def winner(self) -> str | None:
+        """The side the totals favour, as the roads name it; None without totals."""
+        return None
+
     def record(self) -> dict[str, Any]:
         """The round as JSON-ready data; :func:`replay` reaches the same settlement."""
         from riverboat.games.codec import to_json

@@ -25,8 +25,6 @@ from typing import Any, Literal
 
 from riverboat.cards import Card
 from riverboat.games import GameSpec, Phase, Position, Round
-from riverboat.games.baccarat import BaccaratRound
-from riverboat.games.baccarat import winner as side_winning
 from riverboat.games.events import BLIND_PLAY, NO_CHOICE
 from riverboat.hands import (
     Evaluator,
@@ -166,11 +164,10 @@ def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) ->
     """The name of each visible hand as the description says it ("Pair of Sevens",
     "Ace-high"; a Baccarat hand its total, "9"); Rabbit Hunter's ``player`` names the
     best five with the rabbit once bought."""
-    if isinstance(game_round, BaccaratRound):
-        if {"player", "banker"} <= set(visible):
-            player, banker = game_round.totals()
-            return {"player": str(player), "banker": str(banker)}
-        return {}
+    found = game_round.totals()
+    if found is not None:  # hands with totals are named by them, once all show
+        hands = [hand.name for hand in game_round.spec.hands]
+        return dict(zip(hands, map(str, found), strict=True)) if set(hands) <= set(visible) else {}
     if game_round.spec.evaluator is None:
         return {}
     ranking = game_round.spec.evaluator.ranking
@@ -261,13 +258,10 @@ def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int
 def totals(game_round: Round[Any]) -> list[int] | None:
     """The hands' totals, for a round whose hands have totals (a Baccarat coup's
     Player and Banker, for the bead plate and big road), once dealt; else None."""
-    count = getattr(game_round, "totals", None)
-    if count is None or not callable(count) or not game_round.cards:
-        return None
-    return [int(total) for total in count()]
+    found = game_round.totals()
+    return None if found is None else [int(total) for total in found]
 
 
 def winner(game_round: Round[Any]) -> str | None:
     """The side a round's totals favour (for the bead plate and big road), else None."""
-    found = totals(game_round)
-    return side_winning(*found) if found else None
+    return game_round.winner()

@@ -46,6 +46,7 @@ __all__ = [
     "CUT_OFF",
     "CUT_OFF_REASON",
     "HISTORY_LIMIT",
+    "SETTLING",
     "KeptRounds",
     "Rounds",
     "at_table",
@@ -145,6 +146,10 @@ def round_values(
         "cards_drawn": json.dumps(record["cards_drawn"]),
         "result": None,
     }
+
+
+#: the kind of the transaction that finishes a round, by the status it leaves
+SETTLING = {RoundStatus.SETTLED: "settle", RoundStatus.VOID: "void"}
 
 
 def settlement(game_round: Round[Any]) -> tuple[Cents, Cents, RoundStatus]:
@@ -505,8 +510,7 @@ class Rounds:
         records.append(session, row, game_round, have, record)
         if game_round.settled:
             staked, returned, status = settlement(game_round)
-            kind = "settle" if status == RoundStatus.SETTLED else "void"
-            settle = self.ledger.transaction(session, kind, row.player_id, row.id)
+            settle = self.ledger.transaction(session, SETTLING[status], row.player_id, row.id)
             self.ledger.move(
                 session,
                 settle,

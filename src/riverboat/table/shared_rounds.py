@@ -51,7 +51,14 @@ from riverboat.table.ledger import (
     run,
 )
 from riverboat.table.live_state import Fence, check_fence
-from riverboat.table.rounds import at_table, outcome, round_values, settlement, wager_request
+from riverboat.table.rounds import (
+    SETTLING,
+    at_table,
+    outcome,
+    round_values,
+    settlement,
+    wager_request,
+)
 from riverboat.table.sources import open_deal, sealed_order
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import RoundView
@@ -104,6 +111,7 @@ class _Made:
     before: Cents  # the player's balance as the round begins
     staked: Cents
     returned: Cents | None  # None: still open (it waits for the showdown)
+    status: RoundStatus
     balance: Cents  # the player's once this round is written
 
 
@@ -177,9 +185,13 @@ def _play(
         raise IllegalAction("the deal has no such places") from None
     staked = sum(p.staked for p in game_round.positions)  # with a blind Play (C8)
     affordable(staked, balance)
-    returned = settlement(game_round)[1] if game_round.settled else None
+    returned: Cents | None = None
+    status = RoundStatus.OPEN
+    if game_round.settled:  # a coup: settled as dealt (a void one returns its stakes)
+        _, returned, status = settlement(game_round)
     after = balance - staked + (returned or 0)
-    return _Made(index, stake, game_round, game_round.record(), balance, staked, returned, after)
+    record = game_round.record()
+    return _Made(index, stake, game_round, record, balance, staked, returned, status, after)
 
 
 def _write(
@@ -198,7 +210,7 @@ def _write(
             found = outcome(
                 one.game_round, row["deal_cards"], seeds.server_seed, seeds.client_seed, 0
             )
-            row.update(status=settlement(one.game_round)[2], balance_after=one.balance)
+            row.update(status=one.status, balance_after=one.balance)
             row.update(result=json.dumps(found))
         rows.append(row)
     round_ids = list(session.connection().execute(_NEW_ROUNDS, rows).scalars())
@@ -215,7 +227,7 @@ def _write(
             _transaction("wager", one.stake.player, round_id, request_body("wager", asked), view)
         )
         if one.returned is not None:
-            kind = "settle" if row["status"] == RoundStatus.SETTLED else "void"
+            kind = SETTLING[one.status]
             transactions.append(_transaction(kind, one.stake.player, round_id))
     transaction_ids = iter(session.connection().execute(_NEW_TRANSACTIONS, transactions).scalars())
     entries: list[dict[str, Any]] = []

@@ -38,7 +38,7 @@ const RANKS = "23456789TJQKA", SUITS = "cdhs";
 export const cardCode = (index) => RANKS[Math.floor((index % 52) / 4)] + SUITS[index % 4];
 
 // the lines a decision stakes money on, as the game's spec says: its wager's and its
-// fee's (a line it only opens, like Tri-Card's Ante Bonus, shows when it pays); a blind
+// fee's (a line it only opens, one settlement pays with no stake, shows when it pays); a blind
 // position's 1x Play (C8, the engine's "blind") goes on the game's first decision line
 /** @param {GameInfo} game @param {string} action @returns {string[]} */
 function placedBy(game, action) {
