@@ -1,16 +1,16 @@
 """Test settings shared by every test module, and the databases the service runs on."""
 
+import importlib
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from fastapi.testclient import TestClient
     from playwright.sync_api import Browser, Page
 
@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 # takes longer than Hypothesis' default 200 ms deadline; speed is measured in bench/.
 settings.register_profile("riverboat", deadline=None, print_blob=True)
 settings.load_profile("riverboat")
+
+#: riverboat_showdown, a game in a package of its own (tests/plugins), installed only
+#: by the tests that ask for it (the fixture ``showdown``)
+collect_ignore = ["plugins"]
+PLUGINS = Path(__file__).resolve().parent / "plugins"
 
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
@@ -41,6 +46,22 @@ def database_url(
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def showdown(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Two-Card Showdown installed as a plug-in, as ``pip install`` would leave it: its
+    package and its distribution's metadata (the ``riverboat.games`` entry point) on
+    the path, for this process and the commands it starts. Uninstalled after."""
+    from riverboat.games import GAMES, discover, unregister
+
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    paths = [str(PLUGINS), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path for path in paths if path))
+    importlib.invalidate_caches()
+    assert "showdown" in discover() or "showdown" in GAMES
+    yield "showdown"
+    unregister("showdown")
 
 
 # ------------------------------------------------------------------ the browser tests

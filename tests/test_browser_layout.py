@@ -296,7 +296,7 @@ def test_the_house_edges_per_ante_and_per_initial_wager(
     """While the edges are being worked out the pay table says so; opened again once
     they are ready it asks the server again and shows them, each a percentage with what
     it is a share of."""
-    from riverboat.web.edges import edge_lines
+    from riverboat.table.edges import edge_lines
     from riverboat.web.routes import games
 
     own.set_viewport_size({"width": 1024, "height": 900})

@@ -22,6 +22,7 @@ from riverboat.games.tri_card import ANTE_BONUS_TABLES, PAIR_PLUS_TABLES, TriCar
 from riverboat.hands import FIVE_CARD, FOUR_CARD, THREE_CARD, evaluate3, evaluate4of5, evaluate5
 from riverboat.rng import SeededSource
 from riverboat.store.models import LedgerEntry
+from riverboat.table.edges import edge_lines, edges, figures_of
 from riverboat.table.felt_rounds import (
     dealer_qualifies,
     hand_names,
@@ -32,7 +33,6 @@ from riverboat.table.felt_rounds import (
 from riverboat.table.paytables import felt_lines, pay_sections
 from riverboat.table.views import GameInfo
 from riverboat.web.app import create_app
-from riverboat.web.edges import edge_lines, edges, figures_of
 
 from reference import CRAZY4, POKER, reference_keys
 

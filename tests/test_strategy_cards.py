@@ -16,7 +16,7 @@ from riverboat.analysis.headsup import colex_index
 from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
 from riverboat.cli import app
 from riverboat.games import RulesError
-from riverboat.web.edges import card_info
+from riverboat.table.edges import card_info
 from riverboat.web.routes import games
 
 if TYPE_CHECKING:

@@ -224,8 +224,8 @@ class HeadsUpGame:
         return cdf0, cdf1, cdf2, cdf3, _counting.quad_table(self.dealer_values)
 
     @cached_property
-    def _three_tables(self) -> tuple[Int64s, Int64s, Int64s]:
-        return _three_card_tables(self.dealer_values, self.dealer_ranking.count)
+    def _small_tables(self) -> tuple[Int64s, Int64s, Int64s]:
+        return _small_hand_tables(self.dealer_values, self.dealer_ranking.count, self.size)
 
     def count(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, Int64s]:
         """Dealer hands per outcome class for each hand: (player values, counts [n, k])."""
@@ -242,10 +242,12 @@ class HeadsUpGame:
                 self._tables,
                 counts,
             )
-        else:
-            counts[:] = _three_card_counts(
-                hands, values, boundaries, self.dealer_values, *self._three_tables
+        elif self.size <= 3:
+            counts[:] = _small_hand_counts(
+                hands, values, boundaries, self.dealer_values, *self._small_tables
             )
+        else:
+            raise RulesError(f"{self.name}: hands of {self.size} cards are not counted")
         return values, counts
 
     def count_draws(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, npt.NDArray[np.int32]]:
@@ -532,16 +534,19 @@ def colex_index(hands: npt.NDArray[np.uint8]) -> Int64s:
     return index
 
 
-def _three_card_tables(values: npt.NDArray[np.int16], levels: int) -> tuple[Int64s, Int64s, Int64s]:
-    """Cumulative counts of 3-card hands below each value: all, holding a card, a pair."""
-    hands = _counting.all_hands(3).astype(np.int64)
+def _small_hand_tables(
+    values: npt.NDArray[np.int16], levels: int, k: int
+) -> tuple[Int64s, Int64s, Int64s]:
+    """Cumulative counts of k-card hands (k <= 3) below each value: all, holding a
+    card, holding a pair of cards (k = 3; for fewer cards that term is the hand)."""
+    hands = _counting.all_hands(k).astype(np.int64)
     v = values.astype(np.int64) + 1
     cdf0 = np.bincount(v, minlength=levels + 1).cumsum()
     cdf1 = np.zeros((52, levels + 1), dtype=np.int64)
-    cdf2 = np.zeros((1326, levels + 1), dtype=np.int64)
-    for i in range(3):
+    cdf2 = np.zeros((1326 if k == 3 else 0, levels + 1), dtype=np.int64)
+    for i in range(k):
         np.add.at(cdf1, (hands[:, i], v), 1)
-        for j in range(i + 1, 3):
+        for j in range(i + 1, k if k == 3 else 0):
             np.add.at(cdf2, (_pair_index(hands[:, i], hands[:, j]), v), 1)
     return cdf0, cdf1.cumsum(axis=1), cdf2.cumsum(axis=1)
 
@@ -550,7 +555,7 @@ def _pair_index(low: Int64s, high: Int64s) -> Int64s:
     return low + high * (high - 1) // 2
 
 
-def _three_card_counts(
+def _small_hand_counts(
     hands: npt.NDArray[np.uint8],
     values: Int64s,
     boundaries: Int64s,
@@ -559,16 +564,24 @@ def _three_card_counts(
     cdf1: Int64s,
     cdf2: Int64s,
 ) -> Int64s:
-    """Dealer 3-card hands avoiding each player hand, per outcome class."""
+    """Dealer k-card hands (k <= 3) avoiding each player hand, per outcome class: by
+    inclusion and exclusion over the player's cards, the hand itself last."""
+    k = hands.shape[1]
     h = np.sort(hands.astype(np.int64), axis=1)
     own = dealer_values[colex_index(hands)].astype(np.int64)
     x = boundaries[values]  # [n, k + 1]
-    below = cdf0[x] - sum(cdf1[h[:, i, None], x] for i in range(3))
-    below = below + sum(
-        cdf2[_pair_index(h[:, i], h[:, j])[:, None], x] for i in range(3) for j in range(i + 1, 3)
-    )
-    below = below - (own[:, None] < x)
-    return np.diff(below, axis=1)
+    below: Int64s = cdf0[x]
+    if k > 1:
+        below = below - sum(cdf1[h[:, i, None], x] for i in range(k))
+    if k > 2:
+        below = below + sum(
+            cdf2[_pair_index(h[:, i], h[:, j])[:, None], x]
+            for i in range(k)
+            for j in range(i + 1, k)
+        )
+    below = below + (-1) ** k * (own[:, None] < x)
+    counts: Int64s = np.diff(below, axis=1)
+    return counts
 
 
 def option_index(game: HeadsUpGame, name: str) -> int:

@@ -1,6 +1,7 @@
 """The ``riverboat`` command: every user mistake ends in a clear message, exit code 2.
 
 riverboat serve                      the tables in the browser
+riverboat games                      the games installed (riverboat's and plug-ins')
 riverboat play [GAME]                the tables in the terminal; --auto for scripts
 riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand named
 riverboat analyze GAME               exact house edge, strategy and return tables
@@ -9,7 +10,7 @@ riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessi
 riverboat accounts create|balance|top-up, history, verify, audit, recover
 riverboat cache [clear]              the analyses' tables kept on this machine
 
-The commands live in ``cards``, ``analysis``, ``strategy``, ``rounds``, ``tables`` and
+The commands live in ``games``, ``cards``, ``analysis``, ``strategy``, ``rounds``, ``tables`` and
 ``accounts``; what several share in ``_extras``, ``_wagers``, ``_output`` and
 ``_database``. This module builds the app and registers them in the order
 ``riverboat --help`` lists them.
@@ -25,6 +26,7 @@ from riverboat.cli.accounts import accounts
 from riverboat.cli.analysis import analyze, bankroll, simulate
 from riverboat.cli.cache import cache
 from riverboat.cli.cards import deal, deck, name
+from riverboat.cli.games import games
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
 from riverboat.cli.tables import play, serve
@@ -74,7 +76,7 @@ def run() -> None:
 
 
 for _command in (
-    deal, deck, name, analyze, strategy, simulate, bankroll,
+    games, deal, deck, name, analyze, strategy, simulate, bankroll,
     history, verify, audit, recover, serve, play,
 ):  # fmt: skip
     app.command()(_command)

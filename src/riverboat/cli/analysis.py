@@ -25,6 +25,7 @@ from riverboat.cli._output import (
     _write_plot,
 )
 from riverboat.cli._wagers import _parse_money_wagers, _parse_wagers
+from riverboat.cli.games import GAME_HELP
 from riverboat.errors import Refusal
 
 #: a Dask scheduler's address: [PROTOCOL://]HOST:PORT, HOST a name or [IPv6]
@@ -64,7 +65,7 @@ class AnalysisFormat(StrEnum):
 
 
 def analyze(
-    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     variant: Annotated[
         str | None, typer.Option(help="A named rules variant, e.g. 'standard' or '6 decks'.")
     ] = None,
@@ -153,7 +154,7 @@ def _write_par_sheet(result: Any, path: Path | None) -> None:
 
 
 def simulate(
-    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 1_000_000,
     strategy: Annotated[
         str, typer.Option(help="optimal, simple, always-play or a CSV file (cards,best).")
@@ -202,7 +203,7 @@ def simulate(
 
 
 def bankroll(
-    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat.")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     bankroll: Annotated[float, typer.Option(help="Starting bankroll in dollars.")],
     wagers: Annotated[str, typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'.")],
     rounds_per_session: Annotated[int, typer.Option(min=1, help="Rounds in a session.")] = 200,

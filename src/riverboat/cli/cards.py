@@ -10,16 +10,28 @@ if TYPE_CHECKING:
     from riverboat.hands import Evaluator
 
 
-def _games_by_size() -> dict[int, list[tuple[str, Evaluator]]]:
-    """The games that name a hand of each size (the evaluators load numba)."""
-    from riverboat.hands import evaluate3, evaluate4of5, evaluate5, evaluate6, evaluate7
+_BEST = {3: "three", 4: "four", 5: "five"}
 
-    return {
-        3: [("Tri-Card Poker", evaluate3)],
-        5: [("Poker", evaluate5), ("Crazy 4 Poker (best four)", evaluate4of5)],
+
+def _games_by_size() -> dict[int, list[tuple[str, Evaluator]]]:
+    """The hands named at each size: poker's, then each game's that ranks hands its own
+    way (the evaluators load numba)."""
+    from riverboat.games import GAMES
+    from riverboat.hands import FIVE_CARD, evaluate5, evaluate6, evaluate7
+
+    sizes: dict[int, list[tuple[str, Evaluator]]] = {
+        5: [("Poker", evaluate5)],
         6: [("Poker (best five)", evaluate6)],
         7: [("Poker (best five)", evaluate7)],
     }
+    for game in GAMES.values():
+        evaluate = game.spec().evaluator
+        if evaluate is None or evaluate.ranking is FIVE_CARD:  # no ranking, or poker's
+            continue
+        kept = evaluate.ranking.size
+        best = f" (best {_BEST.get(kept, kept)})" if kept != evaluate.size else ""
+        sizes.setdefault(evaluate.size, []).append((game.title + best, evaluate))
+    return dict(sorted(sizes.items()))
 
 
 def deal(
@@ -94,10 +106,13 @@ def name(
         cards = parse_cards(hand)
     except CardError as error:
         raise typer.BadParameter(str(error), param_hint="HAND") from None
-    games = _games_by_size().get(len(cards))
+    by_size = _games_by_size()
+    games = by_size.get(len(cards))
     if not games:
+        sizes = [str(size) for size in by_size]
         raise typer.BadParameter(
-            f"{len(cards)} cards: a hand here has 3, 5, 6 or 7 cards", param_hint="HAND"
+            f"{len(cards)} cards: a hand here has {', '.join(sizes[:-1])} or {sizes[-1]} cards",
+            param_hint="HAND",
         )
     typer.echo(format_cards(cards, unicode=True))
     for game, evaluate in games:

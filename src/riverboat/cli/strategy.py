@@ -13,7 +13,9 @@ from riverboat.errors import Refusal
 
 
 def strategy(
-    game: Annotated[str, typer.Argument(help="rabbit-hunter, tri-card or crazy4.")],
+    game: Annotated[
+        str, typer.Argument(help="A game played against a dealer (riverboat games lists them).")
+    ],
     wagers: Annotated[
         str | None,
         typer.Option(

@@ -16,6 +16,7 @@ from riverboat.cli import _database
 from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
 from riverboat.cli._extras import _need_extra
 from riverboat.cli._wagers import _parse_money_wagers
+from riverboat.cli.games import GAME_HELP
 from riverboat.errors import Refusal, Unavailable
 from riverboat.settings import settings as current_settings
 
@@ -198,7 +199,7 @@ class Lines(StrEnum):
 def play(
     game: Annotated[
         str | None,
-        typer.Argument(help="rabbit-hunter, tri-card, crazy4 or baccarat (the first table)."),
+        typer.Argument(help=GAME_HELP.removesuffix(".") + "; the first table by default."),
     ] = None,
     auto: Annotated[
         str | None,

@@ -1,4 +1,7 @@
-"""The four games: rules as data, round engines, one settlement function each.
+"""The games: each a package with one :class:`GameDefinition`, registered here.
+
+riverboat's four games are registered first, then every game installed in the
+``riverboat.games`` entry-point group (docs/adding-a-game.md).
 
 >>> game = find_game("tri-card")
 >>> game.title, sorted(game.variants)
@@ -11,23 +14,27 @@ riverboat.games.rules.RulesError: no game 'poker'; the games are rabbit-hunter, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, TypeAlias, TypeVar
+import warnings
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
-from riverboat.games.codec import from_json, to_json
+from riverboat.games.codec import from_json
+from riverboat.games.definition import GameDefinition, GameRules
 from riverboat.games.engine import Choice, Phase, Position, Round
 from riverboat.games.events import Dealt, Decision, Event, Voided, Wagered, event_from_json
-from riverboat.games.rules import IllegalAction, PayTable, RulesError, Spot
+from riverboat.games.game_math import GameMath
+from riverboat.games.rules import IllegalAction, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec, ShoeSpec
 
 __all__ = [
+    "ENTRY_POINTS",
     "GAMES",
     "Choice",
     "Event",
-    "Game",
+    "GameDefinition",
+    "GameMath",
     "GameRules",
     "GameSpec",
     "HandSpec",
@@ -40,165 +47,127 @@ __all__ = [
     "RulesError",
     "ShoeSpec",
     "Spot",
+    "discover",
     "find_game",
+    "game_of",
+    "register",
     "replay",
+    "unregister",
 ]
 
-RulesT = TypeVar("RulesT")
+#: the entry-point group a game in a package of its own registers in
+ENTRY_POINTS = "riverboat.games"
 
-#: the rules of some game: one of the four games' rules types
-GameRules: TypeAlias = (
-    tri_card.TriCardRules
-    | rabbit_hunter.RabbitHunterRules
-    | crazy4.Crazy4Rules
-    | baccarat.BaccaratRules
-)
+class _Registry(Mapping[str, GameDefinition[Any]]):
+    """The games by name, riverboat's own first: the installed plug-ins are looked
+    up when the games are first read, so a command that reads none pays nothing."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, GameDefinition[Any]] = {}
+        self._by_rules: dict[type, GameDefinition[Any]] = {}
+        self._discovered = False
+
+    def __getitem__(self, name: str) -> GameDefinition[Any]:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def rules_of(self, rules: type) -> GameDefinition[Any] | None:
+        """The game whose rules are of type ``rules``, if any."""
+        self._all()
+        return self._by_rules.get(rules)
+
+    def add(self, game: GameDefinition[Any]) -> None:
+        known = self._games.get(game.name)
+        if known is not None:
+            raise RulesError(f"there is already a game {game.name!r} ({known.title})")
+        if game.rules_type in self._by_rules:
+            taken = self._by_rules[game.rules_type].name
+            raise RulesError(f"{game.rules_type.__name__} are already the rules of {taken!r}")
+        self._games[game.name] = game
+        self._by_rules[game.rules_type] = game
+
+    def remove(self, name: str) -> None:
+        game = self._games.pop(name)
+        del self._by_rules[game.rules_type]
+
+    def _all(self) -> dict[str, GameDefinition[Any]]:
+        if not self._discovered:
+            self._discovered = True
+            discover()
+        return self._games
 
 
-@dataclass(frozen=True)
-class Game(Generic[RulesT]):
-    """A game: its name, its rules type and named variants, its shape (spec), its
-    round engine and its settlement."""
+#: every game riverboat knows, by name: the four of its own, then the plug-ins
+GAMES = _Registry()
 
-    name: str
-    title: str
-    rules_type: type[RulesT]
-    round_type: type[Round[RulesT]]
-    variants: Mapping[str, RulesT]
-    settle: Callable[..., dict[str, Any]]
-    make_spec: Callable[[RulesT], GameSpec]
-    how_to_play: tuple[str, ...] = ()  # the rules in brief, for people (R11)
 
-    def spec(self, rules: RulesT | None = None) -> GameSpec:
-        """The game's shape under ``rules`` (the default variant's if None)."""
-        return self.make_spec(self.rules() if rules is None else rules)
+def register(game: GameDefinition[Any]) -> GameDefinition[Any]:
+    """Add a game to :data:`GAMES` (the same definition twice is a no-op).
 
-    def rules(self, variant: str | None = None) -> RulesT:
-        """The rules of a named variant (the first is the default)."""
-        if variant is None:
-            return next(iter(self.variants.values()))
-        if variant not in self.variants:
-            raise RulesError(
-                f"{self.title} has no variant {variant!r}; the variants are "
-                + ", ".join(self.variants)
+    Raises :class:`RulesError` when another game has its name or its rules type.
+    """
+    if not isinstance(game, GameDefinition):
+        raise RulesError(f"a game is a GameDefinition, not {type(game).__name__}")
+    if GAMES._games.get(game.name) is not game:
+        GAMES.add(game)
+    return game
+
+
+def unregister(name: str) -> None:
+    """Take a game out of :data:`GAMES` (tests that install a plug-in and remove it)."""
+    GAMES.remove(name)
+
+
+def discover() -> list[str]:
+    """Register every game installed in the :data:`ENTRY_POINTS` group that is not
+    registered yet; the names of those added.
+
+    An entry point names a :class:`GameDefinition` (``package.module:GAME``). One
+    that cannot be loaded or is not a game is left out with a warning naming it,
+    so one broken plug-in never stops the others or riverboat's own games.
+    """
+    from importlib.metadata import entry_points
+
+    added = []
+    for point in entry_points(group=ENTRY_POINTS):
+        if point.name in GAMES._games:
+            continue
+        try:
+            game = point.load()
+            register(game)
+        except Exception as error:
+            warnings.warn(
+                f"the game {point.name!r} ({point.value}) is left out: {error}",
+                RuntimeWarning,
+                stacklevel=2,
             )
-        return self.variants[variant]
-
-    def new_round(self, rules: RulesT | None = None) -> Round[RulesT]:
-        return self.round_type(self.rules() if rules is None else rules)
-
-    def table_info(self, rules: RulesT | None = None) -> dict[str, Any]:
-        """The wagers, chips and pay tables a front end shows without betting (R11)."""
-        rules = self.rules() if rules is None else rules
-        spots = self.spec(rules).spots
-        tables = self.spec(rules).pay_tables
-        return {
-            "game": self.name,
-            "title": self.title,
-            "variant": getattr(rules, "variant", ""),
-            "wagers": [to_json(spot) for spot in spots],
-            "chips": list(getattr(rules, "chips", ())),
-            "pay_tables": {
-                name: [list(row) for row in table.describe()]
-                for name, table in tables.items()
-                if isinstance(table, PayTable)
-            },
-            "how_to_play": list(self.how_to_play),
-            "rules": to_json(rules),
-        }
+            continue
+        added.append(game.name)
+    return added
 
 
-def _variants(*rules: Any) -> dict[str, Any]:
-    return {r.variant: r for r in rules}
-
-
-GAMES: dict[str, Game[Any]] = {
-    game.name: game
-    for game in (
-        Game(
-            "rabbit-hunter",
-            "Rabbit Hunter",
-            rabbit_hunter.RabbitHunterRules,
-            rabbit_hunter.RabbitHunterRound,
-            _variants(rabbit_hunter.RabbitHunterRules()),
-            rabbit_hunter.settle,
-            rabbit_hunter.spec,
-            (
-                "Place an Ante; the Bonus (equal to the Ante) and the 2-Way Bad Beat are optional.",
-                "You and the dealer get five cards. Fold (every wager lost), Play (a Play wager "
-                "equal to the Ante) or Buy & Play: pay a fee equal to the Ante for a sixth card, "
-                "the rabbit, and play the best five of six.",
-                "The dealer qualifies with ace-high or better; if not, the Ante pushes. The Play "
-                "wager always meets the dealer's hand: higher wins 1 to 1, equal pushes.",
-                "The Bonus pays on your final hand, from a pair of tens up, win or lose.",
-                "Bad Beat pays 10 to 1 when the losing hand, yours or the dealer's, is a pair of "
-                "tens or better; a tie is not a loss.",
-                "A round's winnings are capped at $50,000.",
-            ),
-        ),
-        Game(
-            "tri-card",
-            "Tri-Card Poker",
-            tri_card.TriCardRules,
-            tri_card.TriCardRound,
-            _variants(tri_card.TriCardRules()),
-            tri_card.settle,
-            tri_card.spec,
-            (
-                "Place an Ante, a Pair Plus, or both. Three cards each.",
-                "With an Ante, fold (Ante and Pair Plus lost) or raise an amount equal to "
-                "the Ante.",
-                "The dealer qualifies with queen-high or better; if not, the Ante wins 1 to 1 "
-                "and the Raise pushes. Otherwise the higher hand wins both at 1 to 1.",
-                "Straights beat flushes. The Ante Bonus pays on a straight or better when you "
-                "raise; Pair Plus pays on your hand alone.",
-            ),
-        ),
-        Game(
-            "crazy4",
-            "Crazy 4 Poker",
-            crazy4.Crazy4Rules,
-            crazy4.Crazy4Round,
-            _variants(crazy4.Crazy4Rules(), crazy4.Crazy4Rules.standard()),
-            crazy4.settle,
-            crazy4.spec,
-            (
-                "Ante and Super Bonus (equal) are required; Queens Up is optional.",
-                "Five cards each; the best four count. Four Aces top the ranking, and a flush "
-                "beats a straight.",
-                "Fold, or play 1x the Ante; with a pair of aces or better, up to 3x.",
-                "The dealer qualifies with king-high or better; if not, the Ante pushes and "
-                "the Play wins. A hand that does not beat a qualifying dealer loses.",
-                "The Super Bonus pays on a straight or better, win or lose; below that it pushes "
-                "unless the dealer's hand is higher.",
-            ),
-        ),
-        Game(
-            "baccarat",
-            "Baccarat",
-            baccarat.BaccaratRules,
-            baccarat.BaccaratRound,
-            _variants(baccarat.BaccaratRules(), baccarat.BaccaratRules.six_decks()),
-            baccarat.settle,
-            baccarat.spec,
-            (
-                "Bet on Player, Banker or Tie, in any combination. Tens and pictures count "
-                "0, aces 1; a total is the sum's last digit.",
-                "Eight or nine on two cards is a natural: both stand. Otherwise the Player "
-                "draws on 0 to 5 and the Banker draws by the third-card table.",
-                "Player pays 1 to 1, Banker 1 to 1 less 5% commission, Tie 8 to 1 (Player "
-                "and Banker push on a tie).",
-            ),
-        ),
-    )
-}
-
-
-def find_game(name: str) -> Game[Any]:
-    """The game called ``name``: rabbit-hunter, tri-card, crazy4 or baccarat."""
+def find_game(name: str) -> GameDefinition[Any]:
+    """The game called ``name``: rabbit-hunter, tri-card, crazy4, baccarat or a plug-in."""
     if name not in GAMES:
         raise RulesError(f"no game {name!r}; the games are {', '.join(GAMES)}")
     return GAMES[name]
+
+
+def game_of(rules: object) -> GameDefinition[Any]:
+    """The game a rules object belongs to, by its type."""
+    game = GAMES.rules_of(type(rules))
+    if game is None:
+        raise RulesError(f"no game has rules of type {type(rules).__name__}")
+    return game
+
+
+for _game in (rabbit_hunter.GAME, tri_card.GAME, crazy4.GAME, baccarat.GAME):
+    register(_game)
 
 
 class ReplayMismatch(ValueError):  # noqa: N818 - a finding, not a failure of the code

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis.adapters import GameMath, game_math
+from riverboat.analysis.adapters import game_math
+from riverboat.analysis.headsup import colex_index
 from riverboat.deck import burn_count, cut_card_reached
 from riverboat.games import GameRules, find_game
+from riverboat.games.game_math import GameMath
 from riverboat.games.spec import GameSpec
 from riverboat.hands._kernels import lookup3, lookup5
 from riverboat.rng import Generator, deal_prefixes, shuffled_shoes
@@ -33,8 +35,13 @@ class Batch:
 
 
 def _decisions(cards: npt.NDArray[np.uint8], table: npt.NDArray[np.int16]) -> Ints:
+    """Each hand's entry in a table by colex index: compiled for 3 and 5 cards, by
+    numpy for a game whose hands have another size."""
+    lookup = {3: lookup3, 5: lookup5}.get(cards.shape[1])
+    if lookup is None:
+        return table[colex_index(cards)].astype(np.int64)
     out = np.empty(len(cards), dtype=np.int32)
-    (lookup3 if cards.shape[1] == 3 else lookup5)(np.ascontiguousarray(cards), table, out)
+    lookup(np.ascontiguousarray(cards), table, out)
     return out.astype(np.int64)
 
 

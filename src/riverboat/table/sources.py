@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.errors import IllegalAction, NotFound
-from riverboat.games import Game, Round, find_game
+from riverboat.games import GameDefinition, Round, find_game
 from riverboat.games.codec import to_json
 from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
@@ -86,7 +86,7 @@ class CardSource(ABC):
     def __init__(self, game: str, client_seed: str | None) -> None:
         self.game, self.client_seed = game, client_seed
 
-    def rules(self, session: Session, kind: Game[Any], variant: str | None) -> Any:
+    def rules(self, session: Session, kind: GameDefinition[Any], variant: str | None) -> Any:
         """The rules the round plays by: the variant's, unless the source has its own."""
         return kind.rules(variant)
 

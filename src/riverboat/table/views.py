@@ -23,7 +23,7 @@ from pydantic import (
     model_serializer,
 )
 
-from riverboat.games import Game
+from riverboat.games import GameDefinition
 from riverboat.games.roads import ROWS, DerivedRoad, Preview, roads
 from riverboat.money import Cents
 from riverboat.table.felt_rounds import HandOutcome
@@ -370,7 +370,7 @@ class GameInfo(_View):
     @classmethod
     def of(
         cls,
-        game: Game[Any],
+        game: GameDefinition[Any],
         house_edge: float | None = None,
         edges: list[EdgeLine] | None = None,
         strategy_card: StrategyCardInfo | None = None,

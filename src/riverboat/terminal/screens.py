@@ -63,10 +63,10 @@ _EDGES_LOCK = threading.Lock()
 
 
 def _edge_text(game: str) -> str:
-    """The felt's house-edge lines (:func:`riverboat.web.edges.edge_lines`), one a
+    """The felt's house-edge lines (:func:`riverboat.table.edges.edge_lines`), one a
     line: per Ante and per total initial wager, the element of risk, each side wager;
     then the strategy card for the required wagers, if the game has decisions."""
-    from riverboat.web.edges import card_info, edge_lines
+    from riverboat.table.edges import card_info, edge_lines
 
     lines = [f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game)]
     card = card_info(game)

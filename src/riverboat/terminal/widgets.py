@@ -43,19 +43,35 @@ def short_commitment(commitment: str) -> str:
 
 
 class GamesBar(Static):
-    """The tables and their keys; the current one in brackets (and reversed)."""
+    """The tables and their keys; the current one in brackets (and reversed). Where
+    every name does not fit (many games at 80 columns), the others show their key
+    alone."""
 
     game: var[str] = var("")
 
     def watch_game(self, game: str) -> None:
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        text = self._text(names=True)
+        if self.size.width and text.cell_len > self.size.width:
+            text = self._text(names=False)
+        self.update(text)
+
+    def _text(self, names: bool) -> Text:
         text = Text(" ")
         for key, name in GAME_KEYS.items():
-            current = name == game
+            current = name == self.game
             text.append(f" {key} ", "bold reverse")
-            text.append(f"[{SHORT[name]}]" if current else f" {SHORT[name]} ",
-                        "bold underline" if current else "")  # fmt: skip
+            if current:
+                text.append(f"[{SHORT[name]}]", "bold underline")
+            elif names:
+                text.append(f" {SHORT[name]} ")
             text.append(" ")
-        self.update(text)
+        return text
 
 
 class Balance(Static):

@@ -33,6 +33,7 @@ from sqlalchemy import Engine, event
 
 from riverboat.settings import settings as current_settings
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
+from riverboat.table.edges import start_house_edges
 from riverboat.table.hub import Hub, LocalHub, RedisHub
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
@@ -41,7 +42,6 @@ from riverboat.table.throttle import StoreThrottle
 from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import Budgets, RateLimiter, RateLimits, Sessions
-from riverboat.web.edges import start_house_edges
 from riverboat.web.guards import (
     BODY_LIMIT,
     BodyGuard,

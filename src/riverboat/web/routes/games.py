@@ -8,9 +8,9 @@ from fastapi import APIRouter
 from riverboat.errors import IllegalAction
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import double, hold, tap
+from riverboat.table.edges import edges, house_edge, strategy_card
 from riverboat.table.views import GameInfo, NextCommitment, RoadsView, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
-from riverboat.web.edges import edges, house_edge, strategy_card
 from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ChipRequest, DoubleRequest
 

@@ -34,7 +34,9 @@ __all__ = [
 _EDGES: dict[str, float] = {}
 _LINES: dict[str, list[EdgeLine]] = {}
 _CARDS: dict[str, StrategyCardInfo | None] = {}
-_STARTED = threading.Event()
+#: the games whose edges are worked out or being worked out
+_BEGUN: set[str] = set()
+_BEGUN_LOCK = threading.Lock()
 
 
 def house_edge(game: str) -> float | None:
@@ -117,11 +119,11 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
     base = spec.decides_with
     required = {s.name for s in spec.spots if s.required or s.name == base}
     required_words = " and ".join(s.label for s in spec.spots if s.name in required)
-    # the lines a decision stakes (the Ante Bonus stakes nothing of its own)
+    # the lines a decision stakes (not those settlement pays on another's stake, T7)
     placed = [
         line.label
         for line in felt_lines(kind, rules)
-        if line.placed_by is not None and line.name != "ante_bonus"
+        if line.placed_by is not None and line.name not in spec.settled_lines
     ]
     all_words = ", ".join([*(s.label for s in spec.spots if s.name in required), *placed[:-1]])
     all_words += f" and {placed[-1]}" if placed else ""
@@ -174,14 +176,17 @@ def _loss(figures: Figures) -> Fraction:
 
 
 def start_house_edges() -> None:
-    """Start working out every registered game's edges and card, once per process."""
-    if _STARTED.is_set():
+    """Start working out the edges and card of every registered game not yet begun:
+    once per game and process (a game installed later is worked out when asked again)."""
+    with _BEGUN_LOCK:
+        names = [name for name in GAMES if name not in _BEGUN]
+        _BEGUN.update(names)
+    if not names:
         return
-    _STARTED.set()
+    # the games with the fewest cards a round first: their analyses are the quickest
+    names.sort(key=lambda name: GAMES[name].spec().cards_per_round())
 
     def work() -> None:
-        # the games with the fewest cards a round first: their analyses are the quickest
-        names = sorted(GAMES, key=lambda name: GAMES[name].spec().cards_per_round())
         for name in names:
             _EDGES[name] = float(figures_of(name).house_edge)
             _LINES[name] = edge_lines(name)

@@ -1,0 +1,87 @@
+"""Rabbit Hunter's betting circles and pay tables in words, from its rules."""
+
+from __future__ import annotations
+
+from riverboat.games.rabbit_hunter.play import RabbitHunterRules
+from riverboat.games.words import LineWords, Section, at_least, pays_table, pays_text, rows
+from riverboat.hands import FIVE_CARD
+from riverboat.money import format_money
+
+__all__ = ["line_words", "pay_sections"]
+
+
+def line_words(rules: RabbitHunterRules) -> LineWords:
+    """The Play's and the rabbit fee's labels, and what every line pays."""
+    return LineWords(
+        {"play": "Play", "fee": "Rabbit fee"},
+        {
+            "ante": "1 to 1",
+            "play": "1 to 1",
+            "fee": "never returned",
+            "bonus": pays_table(rules.bonus_table),
+            "bad_beat": f"{pays_text(rules.bad_beat_pays)} both ways",
+        },
+    )
+
+
+def pay_sections(rules: RabbitHunterRules) -> list[Section]:
+    """Ante and Play (R5-R6), the rabbit fee (R4), the Bonus (R7), Bad Beat (R8), the cap (R9)."""
+    qualifies = at_least(FIVE_CARD, rules.dealer_qualifies)
+    bad_beat = at_least(FIVE_CARD, rules.bad_beat_at_least)
+    sections = [
+        Section(
+            title="Ante and Play",
+            rows=[
+                ["Your hand beats a qualifying dealer's", "Ante and Play 1 to 1"],
+                ["The dealer does not qualify, your hand is higher", "Ante pushes, Play 1 to 1"],
+                ["Equal hands", "Ante and Play push"],
+                ["The dealer's hand is higher", "Ante and Play lose"],
+            ],
+            notes=[
+                f"The dealer qualifies with {qualifies} or better; if not, the Ante pushes.",
+                "The Play always meets the dealer's hand, qualified or not: the higher hand "
+                "wins 1 to 1, equal hands push.",
+                "Play places a Play wager equal to the Ante; Fold loses every wager, the "
+                "Bonus and Bad Beat included.",
+            ],
+        ),
+        Section(
+            title="Rabbit fee",
+            rows=[["Buy & Play", "a fee equal to the Ante, never returned"]],
+            notes=[
+                "Buy & Play pays a fee equal to the Ante for a sixth card, the rabbit, and "
+                "places a Play wager equal to the Ante.",
+                "The fee goes to the house: it is never returned and never paid on.",
+                "Your hand is the best five of your six cards.",
+            ],
+        ),
+        Section(
+            title="Bonus",
+            rows=rows(rules.bonus_table),
+            notes=[
+                "Equal to the Ante. Pays on your final hand (with the rabbit when bought), "
+                "win or lose, whatever the dealer holds.",
+                "Any other hand loses. Lost on Fold.",
+            ],
+        ),
+        Section(
+            title="2-Way Bad Beat",
+            rows=[[f"The losing hand is {bad_beat} or better", pays_text(rules.bad_beat_pays)]],
+            notes=[
+                "Both ways: it pays when the hand that loses the showdown, yours or the "
+                f"dealer's, is {bad_beat} or better (two pair and above count).",
+                "A tie is not a loss: the wager loses. Lost on Fold.",
+            ],
+        ),
+    ]
+    if rules.max_payout is not None:
+        sections.append(
+            Section(
+                title="Maximum payout",
+                notes=[
+                    f"A round's winnings, all wagers together, are capped at "
+                    f"{format_money(rules.max_payout)}."
+                ],
+            )
+        )
+    return sections

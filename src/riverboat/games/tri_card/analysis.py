@@ -1,0 +1,43 @@
+"""How the analyzer and the simulator meet Tri-Card: its :class:`GameMath`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.cards import Rank
+from riverboat.games.game_math import GameMath, Lines, Threshold
+from riverboat.games.tri_card.play import FOLD, NO_DECISION, RAISE, TriCardRules, settle, spec
+from riverboat.hands import THREE_CARD, ThreeCard, evaluate3, hand_table
+
+__all__ = ["MATH"]
+
+_CODES = {"fold": FOLD, "raise": RAISE}
+
+
+def _settle(
+    rules: TriCardRules,
+    p: npt.ArrayLike,
+    d: npt.ArrayLike,
+    code: npt.ArrayLike,
+    stakes: Mapping[str, npt.ArrayLike],
+) -> Lines:
+    ante = np.where(np.asarray(code) == NO_DECISION, 0, stakes["ante"])
+    return settle(rules, p, d, code, ante, stakes["pair_plus"])
+
+
+MATH: GameMath[TriCardRules] = GameMath(
+    spec=spec,
+    line_wagers={"ante": "ante", "raise": "ante", "ante_bonus": "ante", "pair_plus": "pair_plus"},
+    settle=_settle,
+    code=lambda action, bet: _CODES[action],
+    ranking=THREE_CARD,
+    table=lambda: hand_table(THREE_CARD),
+    evaluate=evaluate3,
+    dealer_qualifies=lambda rules: rules.dealer_qualifies,  # T4
+    pay_tables=lambda rules: {"pair_plus": rules.pair_plus_table},
+    simple=(Threshold("raise", (ThreeCard.HIGH_CARD, Rank.QUEEN)),),
+    no_decision=NO_DECISION,
+)

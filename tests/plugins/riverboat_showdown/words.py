@@ -1,0 +1,39 @@
+"""Two-Card Showdown's circles and pay tables in words."""
+
+from __future__ import annotations
+
+from riverboat.games.words import LineWords, Section, at_least, pays_table, rows
+from riverboat_showdown.play import TWO_CARD, ShowdownRules
+
+__all__ = ["line_words", "pay_sections"]
+
+
+def line_words(rules: ShowdownRules) -> LineWords:
+    return LineWords(
+        {"play": "Play"},
+        {"ante": "1 to 1", "play": "1 to 1", "pair_up": pays_table(rules.pair_up_table)},
+    )
+
+
+def pay_sections(rules: ShowdownRules) -> list[Section]:
+    qualifies = at_least(TWO_CARD, rules.dealer_qualifies)
+    return [
+        Section(
+            title="Ante and Play",
+            rows=[
+                ["Your hand beats a qualifying dealer's", "Ante and Play 1 to 1"],
+                ["The dealer does not qualify", "Ante 1 to 1, Play pushes"],
+                ["Equal hands", "Ante and Play push"],
+                ["The dealer's hand is higher", "Ante and Play lose"],
+            ],
+            notes=[
+                f"The dealer qualifies with {qualifies} or better.",
+                "A pair beats two different cards; suits never count.",
+            ],
+        ),
+        Section(
+            title="Pair Up",
+            rows=rows(rules.pair_up_table),
+            notes=["Pays on your hand alone. Lost on Fold."],
+        ),
+    ]
