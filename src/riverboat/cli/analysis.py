@@ -42,14 +42,16 @@ def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any
         raise typer.BadParameter(
             f"{game} has one pay table per variant; choose with --variant", param_hint="--paytable"
         )
+    import inspect
+
+    kinds = list(inspect.signature(rules.with_tables).parameters)  # the tables it names
     chosen = {}
     for table in tables:
         kind, _, name = table.partition("=")
         key = kind.strip().replace("-", "_")
-        if key not in ("ante_bonus", "pair_plus") or not name:
-            raise typer.BadParameter(
-                f"{table!r}: use ante-bonus=NAME or pair-plus=NAME", param_hint="--paytable"
-            )
+        if key not in kinds or not name:
+            uses = " or ".join(f"{kind.replace('_', '-')}=NAME" for kind in kinds)
+            raise typer.BadParameter(f"{table!r}: use {uses}", param_hint="--paytable")
         chosen[key] = name.strip()
     return rules.with_tables(**chosen)
 

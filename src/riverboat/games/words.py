@@ -36,8 +36,8 @@ class Section:
 class LineWords:
     """What a game's betting circles are called and pay, under one set of rules.
 
-    ``labels``: the lines a decision places (the spots carry their own labels);
-    ``pays``: what every line pays, in words.
+    ``labels``: the lines a decision places and those settlement adds (the spots
+    carry their own labels); ``pays``: what every betting circle pays, in words.
     """
 
     labels: Mapping[str, str]

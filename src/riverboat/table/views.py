@@ -358,6 +358,9 @@ class GameInfo(_View):
     max_seats: int = 1
     #: every betting circle, the pre-deal spots then the lines a decision places
     lines: list[LineInfo] = []
+    #: what every result line is called, the circles' and those settlement adds with
+    #: no circle of their own (R9's cap)
+    line_labels: dict[str, str] = {}
     #: the pay tables and rules in words, one section per wager
     pay_table: list[PaySection] = []
     #: the house edge of the required wagers and of each side wager; None while
@@ -405,6 +408,10 @@ class GameInfo(_View):
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
                 "lines": felt_lines(game),
+                "line_labels": {
+                    **{spot.name: spot.label for spot in spec.spots},
+                    **game.line_words(game.rules()).labels,
+                },
                 "pay_table": pay_sections(game),
                 "edges": edges,
                 "strategy_card": strategy_card,

@@ -11,9 +11,10 @@ __all__ = ["line_words", "pay_sections"]
 
 
 def line_words(rules: RabbitHunterRules) -> LineWords:
-    """The Play's and the rabbit fee's labels, and what every line pays."""
+    """The Play's, the rabbit fee's and the cap's labels (R9's cap is a line of the
+    settlement with no circle), and what every line pays."""
     return LineWords(
-        {"play": "Play", "fee": "Rabbit fee"},
+        {"play": "Play", "fee": "Rabbit fee", "cap": "Payout cap"},
         {
             "ante": "1 to 1",
             "play": "1 to 1",

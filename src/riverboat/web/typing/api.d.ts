@@ -769,6 +769,13 @@ export interface components {
              */
             lines: components["schemas"]["LineInfo"][];
             /**
+             * Line Labels
+             * @default {}
+             */
+            line_labels: {
+                [key: string]: string;
+            };
+            /**
              * Pay Table
              * @default []
              */

@@ -46,10 +46,9 @@ function placedBy(game, action) {
   return option ? [option.line, option.fee_line].filter((line) => !!line).map(String) : [];
 }
 
-/** A line's label: the spec's line or spot, else the engine's words for it. @param {GameInfo} game @param {string} line */
+/** A line's label, as the game names its result lines. @param {GameInfo} game @param {string} line */
 export function lineLabel(game, line) {
-  const named = (game.lines || []).find((l) => l.name === line) || game.wagers.find((w) => w.name === line);
-  return named ? named.label : line === "cap" ? "Payout cap" : line.replaceAll("_", " ");
+  return (game.line_labels || {})[line] || line.replaceAll("_", " ");
 }
 
 
