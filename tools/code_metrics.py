@@ -5,10 +5,11 @@
 
 It counts, over ``src/riverboat`` (its migrations left out): the largest modules and
 functions by lines; the lines that mention ``Any``; the reads of the environment
-outside :mod:`riverboat.settings`; and the lines outside ``games/`` (Python) and in
+outside :mod:`riverboat.settings`; the lines outside ``games/`` (Python) and in
 the page's JavaScript that name a game in quotes, which is knowledge of one game
 kept outside its home (docstrings and comments are left out: their examples and
-words may name a game).
+words may name a game); and the imports of one game's own module or package
+(``riverboat.games.tri_card``...) outside ``games/``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from riverboat.games import GAMES
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "riverboat"
 _NAMED = re.compile("|".join(rf"[\"']{re.escape(game)}[\"']" for game in GAMES))
+#: each game's own module or package (riverboat.games.tri_card), from its rules' home
+_GAME_HOMES = {".".join(game.rules_type.__module__.split(".")[:3]) for game in GAMES.values()}
 _READS_ENVIRONMENT = re.compile(r"os\.environ\.get|os\.getenv|environ\[[^\]]+\](?!\s*=)")
 
 
@@ -48,11 +51,26 @@ def _docstring_lines(tree: ast.Module) -> set[int]:
     return found
 
 
+def _imports_a_game(node: ast.AST) -> bool:
+    """Whether an import statement imports one game's own module or package."""
+    if isinstance(node, ast.Import):
+        return any(_in_a_game(alias.name) for alias in node.names)
+    if isinstance(node, ast.ImportFrom) and node.module:
+        return _in_a_game(node.module) or any(
+            _in_a_game(f"{node.module}.{alias.name}") for alias in node.names
+        )
+    return False
+
+
+def _in_a_game(module: str) -> bool:
+    return any(module == home or module.startswith(home + ".") for home in _GAME_HOMES)
+
+
 def figures() -> dict[str, object]:
     """The figures, by name."""
     modules: list[tuple[int, str]] = []
     functions: list[tuple[int, str]] = []
-    any_lines = environment = named = 0
+    any_lines = environment = named = game_imports = 0
     for path in _sources():
         text = path.read_text()
         lines = text.splitlines()
@@ -66,6 +84,7 @@ def figures() -> dict[str, object]:
                 1 for line in lines if _READS_ENVIRONMENT.search(line) and not _example(line)
             )
         if "games" not in path.relative_to(PACKAGE).parts:
+            game_imports += sum(1 for node in ast.walk(tree) if _imports_a_game(node))
             named += sum(
                 1
                 for number, line in enumerate(lines, start=1)
@@ -88,6 +107,7 @@ def figures() -> dict[str, object]:
         "environment_reads_outside_settings": environment,
         "game_names_outside_games_python": named,
         "game_names_in_the_page": named_js,
+        "game_modules_imported_outside_games": game_imports,
     }
 
 
