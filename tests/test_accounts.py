@@ -16,6 +16,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
+from riverboat.admission.budgets import Busy
+from riverboat.admission.logins import ADDRESS_FREE, FREE, LONGEST, MemoryThrottle
 from riverboat.cli import app as cli
 from riverboat.cli.accounts import NAME_HELP
 from riverboat.errors import BadCredentials, Conflict, IllegalAction
@@ -24,7 +26,6 @@ from riverboat.table import players as players_module
 from riverboat.table.names import NAME_RULE, PASSWORD_RULE, RESERVED
 from riverboat.table.players import WRONG, Throttled
 from riverboat.table.service import TableService
-from riverboat.table.throttle import ADDRESS_FREE, FREE, LONGEST, Busy, MemoryThrottle
 from riverboat.web.app import create_app
 from riverboat.web.deps import Sessions
 from test_budgets import wait_for

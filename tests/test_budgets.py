@@ -22,11 +22,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from riverboat.admission.budgets import Budget, Busy, Rate, Tarpit
+from riverboat.admission.gates import LoginWaits
+from riverboat.admission.logins import FREE, MemoryThrottle
 from riverboat.table import players as players_module
 from riverboat.table.players import Throttled
-from riverboat.table.throttle import FREE, Budget, Busy, MemoryThrottle, Rate, Tarpit
 from riverboat.web.app import create_app
-from riverboat.web.deps import LoginWaits
 from riverboat.web.errors import CLOSE_TRY_LATER
 
 PASSWORD = "a long password"

@@ -25,10 +25,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
+from riverboat.admission.gates import RateLimiter
 from riverboat.cli import app as cli
 from riverboat.table.service import TableService, verify_round
 from riverboat.web.app import server_options
-from riverboat.web.deps import RateLimiter
 from riverboat.web.errors import CLOSE_TRY_LATER, MESSAGE_LIMIT, database_unavailable
 from riverboat.web.guards import BODY_LIMIT, CONTENT_SECURITY_POLICY
 

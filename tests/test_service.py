@@ -12,12 +12,13 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from riverboat.admission.budgets import Busy
+from riverboat.admission.logins import MemoryThrottle
 from riverboat.errors import BadCredentials, Conflict, NotFound, Unavailable
 from riverboat.games import IllegalAction
 from riverboat.store.models import LedgerEntry, RoundRow
 from riverboat.table import records
 from riverboat.table.service import STARTING_CREDIT, TableService, verify_round
-from riverboat.table.throttle import Busy, MemoryThrottle
 
 
 @pytest.fixture

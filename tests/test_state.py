@@ -13,6 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from riverboat.admission.budgets import Tarpit
+from riverboat.admission.logins import FREE, StoreThrottle
 from riverboat.settings import reload
 from riverboat.store import connect
 from riverboat.store.models import KeptState
@@ -23,7 +25,6 @@ from riverboat.store.state import (
     StateStore,
     open_store,
 )
-from riverboat.table.throttle import FREE, StoreThrottle, Tarpit
 from riverboat.web.app import create_app
 
 REDIS = "redis://127.0.0.1:6379/0"

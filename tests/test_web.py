@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from riverboat.admission.gates import RateLimiter
 from riverboat.errors import (
     REFUSALS,
     BadCredentials,
@@ -23,7 +24,7 @@ from riverboat.errors import (
 )
 from riverboat.store.state import MemoryStore
 from riverboat.web.app import create_app
-from riverboat.web.deps import SESSION_SECONDS, RateLimiter
+from riverboat.web.deps import SESSION_SECONDS
 
 
 def post(client: TestClient, path: str, body: dict[str, object]) -> object:

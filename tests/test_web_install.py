@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from riverboat.admission.gates import RateLimiter
 from riverboat.web.app import create_app
-from riverboat.web.deps import RateLimiter
 from riverboat.web.guards import CONTENT_SECURITY_POLICY
 from riverboat.web.routes.page import STATIC
 from riverboat.web.routes.worker import WORKER, precache

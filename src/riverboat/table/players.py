@@ -5,7 +5,7 @@ so it never runs inside a database transaction: log-in reads the stored hash in 
 short transaction, checks it with none open, and writes (only to upgrade an old hash)
 in another. A made-up name is checked against a fixed hash, so it takes as long as a
 real one. Names and passwords follow :mod:`riverboat.table.names`; failed log-ins are
-throttled per address (:mod:`riverboat.table.throttle`), never by locking an account.
+throttled per address (:mod:`riverboat.admission.budgets`), never by locking an account.
 
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
 :data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is
@@ -26,12 +26,13 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from riverboat.admission.budgets import Budget, Busy
+from riverboat.admission.logins import LoginThrottle, MemoryThrottle
 from riverboat.errors import BadCredentials, Conflict, NotFound
 from riverboat.settings import settings
 from riverboat.store.models import Player
 from riverboat.table.ledger import Ledger
 from riverboat.table.names import check_name, check_password, name_key, reserved
-from riverboat.table.throttle import Budget, Busy, LoginThrottle, MemoryThrottle
 
 __all__ = [
     "HASH_QUEUE",

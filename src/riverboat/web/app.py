@@ -31,6 +31,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
 
+from riverboat.admission.gates import Budgets, RateLimiter, RateLimits
+from riverboat.admission.logins import StoreThrottle
 from riverboat.settings import settings as current_settings
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.edges import start_house_edges
@@ -38,10 +40,9 @@ from riverboat.table.hub import Hub, LocalHub, RedisHub
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES
-from riverboat.table.throttle import StoreThrottle
 from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
-from riverboat.web.deps import Budgets, RateLimiter, RateLimits, Sessions
+from riverboat.web.deps import Sessions
 from riverboat.web.guards import (
     BODY_LIMIT,
     BodyGuard,

@@ -15,7 +15,7 @@ refused by                status  code
 ``Unavailable``           503     ``unavailable`` (also a database that did not answer a read)
 a malformed request       422     ``invalid_request`` (FastAPI's validation, and
                                   :class:`riverboat.web.guards.BodyGuard`'s)
-the rate limit            429     ``rate_limited`` (:class:`riverboat.web.deps.RateLimits`)
+the rate limit            429     ``rate_limited`` (:class:`riverboat.admission.gates.RateLimits`)
 ``Throttled``, ``Busy``   429     ``rate_limited``, with ``Retry-After``: failed log-ins
                                   from one address; a budget of slow work spent
 an unknown path, method   404/405 ``not_found`` / ``method_not_allowed``
@@ -52,6 +52,7 @@ from sqlalchemy.exc import DatabaseError, DBAPIError, InternalError, Operational
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from riverboat.admission.budgets import Busy
 from riverboat.errors import (
     REFUSALS,
     BadCredentials,
@@ -66,7 +67,6 @@ from riverboat.errors import (
 from riverboat.games.rules import RulesError
 from riverboat.store.commits import unreachable
 from riverboat.table.players import Throttled
-from riverboat.table.throttle import Busy
 from riverboat.web.models import first_problem
 
 __all__ = [

@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from riverboat.admission.budgets import Busy
+from riverboat.admission.gates import Budgets
 from riverboat.table.service import TableService
-from riverboat.table.throttle import Busy
 from riverboat.table.views import CreditView, ExportedRound
-from riverboat.web.deps import Budgets, Player, Service, Spend
+from riverboat.web.deps import Player, Service, Spend
 from riverboat.web.errors import RESPONSES, ErrorBody
 
 __all__ = ["router"]

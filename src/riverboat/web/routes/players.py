@@ -7,11 +7,11 @@ from contextlib import nullcontext
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from riverboat.admission.budgets import Busy
 from riverboat.errors import BadCredentials
 from riverboat.rng import new_token
 from riverboat.table.players import Throttled
 from riverboat.table.service import STARTING_CREDIT, TOP_UP_BELOW, TableService
-from riverboat.table.throttle import Busy
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (
     CSRF_COOKIE,

@@ -8,7 +8,7 @@ A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT
 bytes: a larger one closes the connection (1009, "message too big"); a binary frame
 or text that is not a message is refused with an error message and the seat stays.
 A handshake is counted in its address's rate limit and in the handshake budget
-(:class:`riverboat.web.deps.Budgets`).
+(:class:`riverboat.admission.gates.Budgets`).
 
 A refused handshake is accepted, then closed with a code of the app's own and a
 reason, so that the page can say why and lead the player on (a close before the
@@ -29,12 +29,12 @@ import anyio.to_thread
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
+from riverboat.admission.budgets import Busy
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
 from riverboat.table.hub import Hub
 from riverboat.table.seats import Send
 from riverboat.table.shared import SharedTable
-from riverboat.table.throttle import Busy
 from riverboat.table.views import (
     Bet,
     ErrorMessage,

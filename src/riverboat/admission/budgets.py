@@ -1,25 +1,6 @@
-"""Failed log-ins, throttled per (account, address) and per address, never per account;
-and :class:`Budget`, the share of a slow kind of work (a password check, a history
-page) the whole process gives at once.
-
-A few failures are free; after that each failure makes the next try wait twice as
-long as the last (1 s, 2 s, 4 s, ... up to :data:`LONGEST`). A stranger guessing at
-an account slows only their own address: its owner, from anywhere else, logs in as
-ever. The account is named by its key whether or not it exists, so the answer never
-tells a real name from a made-up one.
-
-An attempt counts as failed from the moment it starts until it succeeds, so guesses
-sent at once are counted at once.
-
->>> clock = [0.0]
->>> throttle = MemoryThrottle(clock=lambda: clock[0])
->>> [throttle.attempt("ann", "10.0.0.66") for _ in range(6)]
-[0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
->>> throttle.attempt("ann", "10.0.0.1")  # ann's own address is not slowed
-0.0
->>> clock[0] = 1.0
->>> throttle.attempt("ann", "10.0.0.66"), throttle.attempt("ann", "10.0.0.66")
-(0.0, 2.0)
+"""The shares of slow work the whole process gives at once: :class:`Budget` (a
+password check, a history page), :class:`Rate` (work a second per key) and
+:class:`Tarpit` (refusals answered late).
 
 A budget runs ``slots`` calls at once, lets ``queue`` more wait their turn in order of
 arrival and refuses the rest at once (:class:`Busy`), so the callers it refuses hold
@@ -48,6 +29,7 @@ A :class:`Rate` lets each key take so much work a second (a token bucket), and s
 how long to wait for more; a :class:`Tarpit` answers a refusal late, so a loop that
 ignores ``Retry-After`` asks again only when its wait is over:
 
+>>> clock = [0.0]
 >>> pages = Rate("history pages", capacity=100, per_second=10, clock=lambda: clock[0])
 >>> pages.take("ann", 100), pages.take("ann", 20), pages.take("bob", 20)
 (0.0, 2.0, 0.0)
@@ -62,33 +44,11 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
 
 from riverboat.errors import Unavailable
-from riverboat.store.state import MemoryStore, StateStore
 
-__all__ = [
-    "ADDRESS_FREE",
-    "FORGET",
-    "FREE",
-    "LONGEST",
-    "RESERVE",
-    "Budget",
-    "Busy",
-    "LoginThrottle",
-    "MemoryThrottle",
-    "Rate",
-    "StoreThrottle",
-    "Tarpit",
-]
+__all__ = ["KEEP", "RESERVE", "Budget", "Busy", "Rate", "Tarpit"]
 
-#: failures allowed for one account from one address, and for one address over all
-#: accounts (several people may share an address), before each next try waits
-FREE = 5
-ADDRESS_FREE = 20
-#: the longest wait, in seconds; and how long failures are counted
-LONGEST = 600.0
-FORGET = 24 * 3600.0
 #: the longest a refusal is held back (:class:`Tarpit`); refusals held back at once,
 #: from one address and in all, before the next is answered at once
 TARPIT_SECONDS, TARPIT_EACH, TARPIT_ALL = 5.0, 2, 256
@@ -96,59 +56,6 @@ TARPIT_SECONDS, TARPIT_EACH, TARPIT_ALL = 5.0, 2, 256
 KEEP = 10_000
 #: slots a :class:`Budget` keeps, beyond its own, for the calls it was told to let in
 RESERVE = 1
-
-
-class LoginThrottle(Protocol):
-    """Where failed log-ins are counted."""
-
-    def attempt(self, account: str, address: str) -> float:
-        """Seconds to wait before this address may try this account again; 0.0 means go
-        ahead, and the try counts as a failure until :meth:`succeeded`."""
-        ...
-
-    def succeeded(self, account: str, address: str) -> None:
-        """The try was right: forget this address's failures at this account."""
-        ...
-
-
-class StoreThrottle:
-    """:class:`LoginThrottle` kept in a :class:`StateStore`: in the database or Redis,
-    every server process counts the same failures and a restart forgets none. Each
-    key's failures are a counter (forgotten :data:`FORGET` seconds after the first);
-    a wait is a value that expires when the wait is over."""
-
-    def __init__(self, store: StateStore) -> None:
-        self._store = store
-
-    def attempt(self, account: str, address: str) -> float:
-        store, now = self._store, self._store.now()
-        keys = _keys(account, address)
-        wait = max(float(store.get(key + "|wait") or 0.0) - now for key in keys)
-        if wait > 0:
-            return wait
-        for key, free in zip(keys, (FREE, ADDRESS_FREE), strict=True):
-            failures = store.increment(key, FORGET)  # counted at once, by every process
-            if failures >= free:
-                pause = min(2.0 ** (failures - free), LONGEST)
-                store.put(key + "|wait", repr(now + pause), pause)
-        return 0.0
-
-    def succeeded(self, account: str, address: str) -> None:
-        pair, alone = _keys(account, address)
-        self._store.delete(pair, pair + "|wait")
-        # this try was counted against the address: take it back
-        if self._store.increment(alone, FORGET, by=-1) < ADDRESS_FREE:
-            self._store.delete(alone + "|wait")
-
-
-def _keys(account: str, address: str) -> tuple[str, str]:
-    """The store's keys for an (account, address) pair's failures and the address's."""
-    return f"login:{account}|{address}", f"login-address:{address}"
-
-
-def MemoryThrottle(clock: Callable[[], float] = time.time) -> StoreThrottle:  # noqa: N802
-    """:class:`LoginThrottle` in this process's memory (the command line, tests)."""
-    return StoreThrottle(MemoryStore(clock))
 
 
 class Busy(Unavailable):
