@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.store.models import LedgerEntry, RoundRow
 from riverboat.table.ledger import STARTING_CREDIT
-from riverboat.table.rounds import resume
+from riverboat.table.round_rows import resume
 from riverboat.table.service import TableService
 
 KILLS = 5

@@ -9,7 +9,8 @@ from sqlalchemy.orm import Session
 
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.ledger import Ledger, player_account, round_account
-from riverboat.table.rounds import Rounds, resume
+from riverboat.table.round_rows import resume
+from riverboat.table.rounds import Rounds
 from riverboat.table.states import RoundStatus
 
 __all__ = ["Audit", "one_snapshot"]

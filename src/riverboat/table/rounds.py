@@ -1,5 +1,6 @@
 """Rounds: start (check and debit the wagers, deal), decide, the shared showdown,
-quick replay, resuming and history.
+quick replay and resuming; what is read of them (a round, history) is
+:mod:`~riverboat.table.round_reads`, a round's row :mod:`~riverboat.table.round_rows`.
 
 A player has two tables of each game: their own, and a shared table's seat. Each
 holds at most one unfinished round (G7).
@@ -11,54 +12,43 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, exists, func, insert, select
-from sqlalchemy.orm import Session, object_session
+from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy.orm import Session
 
-from riverboat.deck import Deck
-from riverboat.errors import Conflict, IllegalAction, NotFound
-from riverboat.games import Phase, Round, find_game, replay
+from riverboat.errors import Conflict, IllegalAction
+from riverboat.games import Round, find_game
 from riverboat.games.chips import quick_replay
 from riverboat.money import Cents, format_money
-from riverboat.rng import FairSource
-from riverboat.store.models import Deal, RoundEvent, RoundRow, Transaction
+from riverboat.store.models import RoundEvent, RoundRow, Transaction
 from riverboat.table import records
-from riverboat.table.exports import export_round, reveal_state, round_view
-from riverboat.table.felt_rounds import totals, winner
+from riverboat.table.exports import reveal_state
 from riverboat.table.ledger import (
     Ledger,
     affordable,
-    first,
     inserted,
     player_account,
     round_account,
     scalar,
 )
 from riverboat.table.live_state import Fence, check_fence
-from riverboat.table.sources import Dealt, card_source, running_shoe
+from riverboat.table.round_reads import RoundReads, outcome
+from riverboat.table.round_rows import (
+    SETTLING,
+    at_table,
+    owned,
+    resume,
+    round_values,
+    settlement,
+    wager_request,
+)
+from riverboat.table.sources import Dealt, card_source
 from riverboat.table.states import RoundStatus
-from riverboat.table.verify import fair_cards, own_places
-from riverboat.table.views import ExportedRound, RoundRecord, RoundView
+from riverboat.table.views import RoundView
 
-__all__ = [
-    "CUT_OFF",
-    "CUT_OFF_REASON",
-    "HISTORY_LIMIT",
-    "SETTLING",
-    "KeptRounds",
-    "Rounds",
-    "at_table",
-    "outcome",
-    "resume",
-    "round_values",
-    "settlement",
-    "wager_request",
-]
+__all__ = ["CUT_OFF", "CUT_OFF_REASON", "KeptRounds", "Rounds"]
 
-#: the most rounds one page of history shows
-HISTORY_LIMIT = 1000
 #: a shared table's showdown "decision" for a seat whose connection the servers lost
 #: (its process died) and that never came back before its decision: void (G7)
 CUT_OFF = "(cut off)"
@@ -69,13 +59,6 @@ _NEW_ROUND = insert(RoundRow)
 _STORED_EVENTS = select(func.count()).where(RoundEvent.round_id == bindparam("round"))
 
 
-def at_table(shared: bool) -> ColumnElement[bool]:
-    """Rounds at a shared table of the game, or at the player's own: two tables, each
-    with at most one unfinished round (G7). A shared table's deals belong to no player."""
-    shared_deal = exists().where(Deal.id == RoundRow.deal_id, Deal.player_id.is_(None))
-    return shared_deal if shared else ~shared_deal
-
-
 #: the id of the player's unfinished round of a game at their own table
 _UNFINISHED = select(RoundRow.id).where(
     RoundRow.player_id == bindparam("player"),
@@ -83,104 +66,6 @@ _UNFINISHED = select(RoundRow.id).where(
     RoundRow.status == RoundStatus.OPEN,
     at_table(False),
 )
-
-
-def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
-    """The round rebuilt from its record, dealing on from its provably fair deck; its
-    events read in ``session``, else in the row's own."""
-    record = records.load(row, session)
-    seeds = FairSource(row.server_seed, row.client_seed, row.nonce)
-    cards = fair_cards(row.game, record["rules"], seeds)
-    if row.deal_cards is not None:  # its places in a shoe or a shared deal
-        cards = Deck.stacked(cards.order[place] for place in json.loads(row.deal_cards))
-    return replay(record, cards)
-
-
-_ROUNDS = RoundRow.__table__
-_ROUND_KEYS = tuple(_ROUNDS.columns.keys())
-_OWNED = select(*_ROUNDS.columns).where(_ROUNDS.c.id == bindparam("round"))
-_OWNED_LOCKED = _OWNED.with_for_update()
-
-
-def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
-    """The player's round, or :class:`NotFound` (whether it is nobody's or another's).
-
-    Read as one Core statement (:func:`~riverboat.table.ledger.first`), not through the
-    ORM: the row is a :class:`RoundRow` outside the session, as :func:`_new_row` makes
-    one, so its record is read with the session given (``resume(row, session)``)."""
-    found = first(session, _OWNED_LOCKED if lock else _OWNED, {"round": round_id})
-    row = None if found is None else RoundRow(**dict(zip(_ROUND_KEYS, found, strict=True)))
-    if row is None or row.player_id != player_id:
-        raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is
-    return row
-
-
-def round_values(
-    player_id: int,
-    game: str,
-    balance: Cents,
-    seeds: FairSource,
-    deal_id: int | None,
-    places: Sequence[int] | None,
-    record: dict[str, Any],
-) -> dict[str, Any]:
-    """A new round's row, open, as its columns: its seeds, the balance before it, the
-    deal and places its cards came from and the columns of its ``record``."""
-    now = datetime.now(UTC)
-    return {
-        "player_id": player_id,
-        "game": game,
-        "status": RoundStatus.OPEN,
-        "server_seed": seeds.server_seed,
-        "commitment": seeds.commitment,
-        "client_seed": seeds.client_seed,
-        "nonce": seeds.nonce,
-        "balance_before": balance,
-        "balance_after": None,
-        "created_at": now,
-        "updated_at": now,
-        "deal_id": deal_id,
-        "deal_cards": json.dumps(list(places)) if places else None,
-        "record_format": record["format"],
-        "rules": json.dumps(record["rules"]),
-        "cards_drawn": json.dumps(record["cards_drawn"]),
-        "result": None,
-    }
-
-
-#: the kind of the transaction that finishes a round, by the status it leaves
-SETTLING = {RoundStatus.SETTLED: "settle", RoundStatus.VOID: "void"}
-
-
-def settlement(game_round: Round[Any]) -> tuple[Cents, Cents, RoundStatus]:
-    """A finished round's money: what it staked (a blind Play with it, C8), what goes
-    back to the player (the stakes of a void round) and its status."""
-    staked = sum(p.staked for p in game_round.positions)
-    if game_round.phase is Phase.SETTLED:
-        return staked, staked + game_round.net(), RoundStatus.SETTLED
-    return staked, staked, RoundStatus.VOID
-
-
-def wager_request(
-    player_id: int,
-    game: str,
-    wagers: Mapping[str, Cents],
-    second: Mapping[str, Cents] | None,
-    client_seed: str | None = None,
-    variant: str | None = None,
-    shared: tuple[int, Sequence[int]] | None = None,
-) -> dict[str, Any]:
-    """What a wager asked for, as its transaction keeps it (its idempotency key's
-    request): ``shared``, a shared table's deal and places."""
-    return {
-        "player": player_id,
-        "game": game,
-        "wagers": dict(wagers),
-        "second": dict(second) if second is not None else None,
-        "client_seed": client_seed,
-        "variant": variant,
-        "shared": [shared[0], list(shared[1])] if shared else None,
-    }
 
 
 def _new_row(
@@ -233,7 +118,7 @@ class KeptRounds:
             return self._rounds.pop(round_id, None)
 
 
-class Rounds:
+class Rounds(RoundReads):
     """The rounds of one ledger's database."""
 
     def __init__(self, ledger: Ledger) -> None:
@@ -531,95 +416,6 @@ class Rounds:
             return self.shown(session, row, game_round, balance)
         return self.shown(session, row, game_round, balance)
 
-    def shown(
-        self,
-        session: Session,
-        row: RoundRow,
-        game_round: Round[Any] | None = None,
-        balance: Cents | None = None,
-    ) -> RoundView:
-        """The round as its player sees it now (``balance``: theirs, if already read)."""
-        if balance is None:
-            balance = self.ledger.balance(session, row.player_id)
-        played = resume(row, session) if game_round is None else game_round
-        return round_view(row, played, balance, *reveal_state(session, row))
-
-    def open_round(self, player_id: int, game: str) -> RoundView | None:
-        """The player's unfinished round at their own table of the game, to resume it
-        (G7), or None; a shared table's round is resumed at the shared table."""
-        find_game(game)
-        with Session(self.ledger.engine) as session:
-            row = session.scalar(
-                select(RoundRow).where(
-                    RoundRow.player_id == player_id,
-                    RoundRow.game == game,
-                    RoundRow.status == RoundStatus.OPEN,
-                    at_table(False),
-                )
-            )
-            return None if row is None else self.shown(session, row)
-
-    def round(self, player_id: int, round_id: int) -> RoundView:
-        with Session(self.ledger.engine) as session:
-            return self.shown(session, owned(session, player_id, round_id))
-
-    def shoe_winners(self, player_id: int, game: str) -> list[str]:
-        """The winners, in order, of the finished coups of the player's own shoe of
-        ``game`` in play; none once that shoe has ended (cut card or ended early), until
-        the next coup starts a new one."""
-        find_game(game)
-        with Session(self.ledger.engine) as session:
-            shoe = running_shoe(session, player_id, game)
-            if shoe is None:
-                return []
-            rows = session.scalars(
-                select(RoundRow)
-                .where(
-                    RoundRow.player_id == player_id,
-                    RoundRow.deal_id == shoe.id,
-                    RoundRow.status == RoundStatus.SETTLED,
-                )
-                .order_by(RoundRow.id)
-            ).all()
-            found = (winner(replay(records.load(row))) for row in rows)
-            return [side for side in found if side is not None]
-
-    def history(
-        self,
-        player_id: int,
-        limit: int = 20,
-        commitment: str | None = None,
-        before: int | None = None,
-    ) -> list[ExportedRound]:
-        """The player's last rounds, newest first, each with its seeds once finished;
-        with ``commitment``, only the rounds dealt on that seed (a shoe's coups); with
-        ``before``, the page of those older than that round (keyset pages).
-
-        A page costs three queries whatever the history holds: its rounds, their events
-        and their deals. A finished round's outcome is read from its stored ``result``,
-        not replayed.
-        """
-        if not 1 <= limit <= HISTORY_LIMIT:  # a bad value for the query, at either end
-            raise IllegalAction(f"history shows 1 to {HISTORY_LIMIT} rounds, not {limit}")
-        if before is not None and before < 1:
-            raise IllegalAction(f"before is a round id (1 or more), not {before}")
-        query = select(RoundRow).where(RoundRow.player_id == player_id)
-        if commitment is not None:
-            query = query.where(RoundRow.commitment == commitment)
-        if before is not None:
-            query = query.where(RoundRow.id < before)
-        with Session(self.ledger.engine) as session:
-            rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(limit)).all()
-            events = records.stored_events(session, [row.id for row in rows])
-            deal_ids = {row.deal_id for row in rows if row.deal_id is not None}
-            deals = {
-                deal.id: deal
-                for deal in (
-                    session.scalars(select(Deal).where(Deal.id.in_(deal_ids))) if deal_ids else []
-                )
-            }
-            return [_exported(row, events[row.id], deals.get(row.deal_id or 0)) for row in rows]
-
 
 def _cost(game_round: Round[Any], action: str, amount: Cents | None, balance: Cents) -> Cents:
     """The decision's cost, once the rules allow it and ``balance`` covers it (G6)."""
@@ -630,62 +426,3 @@ def _cost(game_round: Round[Any], action: str, amount: Cents | None, balance: Ce
             f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
         )
     return cost
-
-
-def outcome(
-    game_round: Round[Any],
-    deal_cards: str | None,
-    server_seed: str,
-    client_seed: str,
-    nonce: int,
-) -> dict[str, Any]:
-    """What history shows of a finished round besides its record (stored as the
-    round's ``result``): its net, its hands' totals and the side they favour (a coup's,
-    B7), and the places its cards came from: ``deal_cards`` (a JSON list) at a shared
-    table or in a shoe, else the top of a fresh deck, or its run after a shoe's burn."""
-    if deal_cards is not None:
-        places = json.loads(deal_cards)
-    elif game_round.spec.shoe is None:  # a fresh deck: its top cards, no burn
-        places = list(range(len(game_round.drawn)))
-    else:
-        record = game_round.record()
-        places = own_places(record["game"], record, server_seed, client_seed, nonce)
-    return {
-        "net": game_round.net(),
-        "totals": totals(game_round),
-        "winner": winner(game_round),
-        "places": places,
-    }
-
-
-def _exported(row: RoundRow, events: Sequence[RoundEvent], deal: Deal | None) -> ExportedRound:
-    """A round of a history page as :func:`~riverboat.table.exports.export_round` gives
-    it, from its stored outcome, events and deal (a round finished without a stored
-    outcome is replayed)."""
-    if row.status != RoundStatus.OPEN and row.result is None:
-        session = object_session(row)
-        assert session is not None  # read in the page's session
-        return export_round(row, *reveal_state(session, row))
-    shared = deal is not None and deal.player_id is None
-    revealed = row.status != RoundStatus.OPEN and (deal is None or deal.revealed)
-    found = json.loads(row.result) if row.result is not None else {}
-    record = records.build(row, events) if row.status != RoundStatus.OPEN else None
-    return ExportedRound(
-        totals=found.get("totals"),
-        winner=found.get("winner"),
-        id=row.id,
-        game=row.game,
-        status=RoundStatus(row.status),
-        shared=shared,
-        commitment=row.commitment,
-        server_seed=row.server_seed if revealed else None,
-        client_seed=row.client_seed,
-        seeds=deal.seeds if deal is not None else None,
-        nonce=row.nonce,
-        places=found.get("places") if revealed else None,
-        balance_before=row.balance_before,
-        balance_after=row.balance_after,
-        net=found.get("net"),
-        played_at=row.created_at.isoformat(),
-        record=RoundRecord.model_validate(record) if record is not None else None,
-    )

@@ -51,10 +51,10 @@ from riverboat.table.ledger import (
     run,
 )
 from riverboat.table.live_state import Fence, check_fence
-from riverboat.table.rounds import (
+from riverboat.table.round_reads import outcome
+from riverboat.table.round_rows import (
     SETTLING,
     at_table,
-    outcome,
     round_values,
     settlement,
     wager_request,
