@@ -15,7 +15,8 @@ import riverboat
 from damage import spoil
 from riverboat.analysis import disk_cache as cache
 from riverboat.analysis.adapters import heads_up_game
-from riverboat.analysis.headsup import Counted, HeadsUpGame
+from riverboat.analysis.headsup import HeadsUpGame
+from riverboat.analysis.solution import Counted
 from riverboat.cli import app
 from riverboat.games import tri_card
 from riverboat.settings import reload

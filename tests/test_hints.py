@@ -16,8 +16,9 @@ import pytest
 
 from riverboat.analysis import best_action, heads_up, wager_units
 from riverboat.analysis._dealing import dealer_counts
-from riverboat.analysis.headsup import HeadsUpGame, colex_index
+from riverboat.analysis.headsup import HeadsUpGame
 from riverboat.analysis.hints import line_totals, solve
+from riverboat.analysis.solution import colex_index
 from riverboat.games import GameRules, RulesError, crazy4, find_game
 from riverboat.hands import FIVE_CARD, THREE_CARD, HandRanking, hand_table
 

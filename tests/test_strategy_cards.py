@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from riverboat.analysis.headsup import colex_index
+from riverboat.analysis.solution import colex_index
 from riverboat.analysis.strategy_cards import StrategyCard, strategy_card
 from riverboat.cli import app
 from riverboat.games import RulesError

@@ -32,7 +32,8 @@ import numpy.typing as npt
 
 from riverboat.analysis._dealing import dealer_counts
 from riverboat.analysis.adapters import game_math
-from riverboat.analysis.headsup import Counted, HeadsUpGame, Solution, colex_index
+from riverboat.analysis.headsup import HeadsUpGame
+from riverboat.analysis.solution import Counted, Solution, colex_index
 from riverboat.cards import parse_cards
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError

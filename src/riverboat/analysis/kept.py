@@ -42,7 +42,7 @@ from riverboat.games import GameRules
 from riverboat.games.codec import to_json
 
 if TYPE_CHECKING:
-    from riverboat.analysis.headsup import Solution
+    from riverboat.analysis.solution import Solution
 
 __all__ = ["figures_data", "figures_from", "kept_ranges", "key", "remember", "remember_report"]
 

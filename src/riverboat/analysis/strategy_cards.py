@@ -36,9 +36,10 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import _card_shapes as shapes
-from riverboat.analysis import analyze, heads_up_outcomes
-from riverboat.analysis.headsup import Solution, colex_index
+from riverboat.analysis import analyze
+from riverboat.analysis.outcomes import heads_up_outcomes
 from riverboat.analysis.report import Figures, figures, percent
+from riverboat.analysis.solution import Solution, colex_index
 from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 

@@ -306,8 +306,8 @@ def _exact_for(
     """The analyzer's exact figures under the simulated strategy."""
     from dataclasses import replace
 
-    from riverboat.analysis import heads_up_outcomes
-    from riverboat.analysis.headsup import colex_index
+    from riverboat.analysis.outcomes import heads_up_outcomes
+    from riverboat.analysis.solution import colex_index
 
     model = heads_up(game, rules)
     solution = model.solve(placed)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis.adapters import game_math
-from riverboat.analysis.headsup import colex_index
+from riverboat.analysis.solution import colex_index
 from riverboat.deck import burn_count, cut_card_reached
 from riverboat.games import GameRules, find_game
 from riverboat.games.game_math import GameMath

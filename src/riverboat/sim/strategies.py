@@ -25,7 +25,8 @@ import numpy.typing as npt
 from riverboat.analysis import heads_up
 from riverboat.analysis._counting import all_hands
 from riverboat.analysis.adapters import game_math
-from riverboat.analysis.headsup import HeadsUpGame, colex_index
+from riverboat.analysis.headsup import HeadsUpGame
+from riverboat.analysis.solution import colex_index
 from riverboat.cards import CardError, parse_cards
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError

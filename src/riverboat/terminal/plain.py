@@ -114,7 +114,7 @@ class AutoPlayer:
     def decide(self, view: RoundView) -> Decision | None:
         """The decision for an open round's view, or None when it has none to make."""
         from riverboat.analysis import best_action, heads_up
-        from riverboat.analysis.headsup import colex_index
+        from riverboat.analysis.solution import colex_index
         from riverboat.cards import parse_cards
 
         choices = {choice.action: choice for choice in view.choices}
