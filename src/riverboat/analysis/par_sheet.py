@@ -20,27 +20,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
-from math import sqrt
-from statistics import NormalDist
+from importlib.resources import files
 from typing import Protocol
 
 from riverboat.analysis import Analysis
 from riverboat.analysis._html import Markup, join, table, tag
-from riverboat.analysis.kept import kept_ranges
+from riverboat.analysis._par_ranges import (
+    CONFIDENCES,
+    ROUNDS,
+    chart,
+    distribution_of,
+    ranges,
+    std_dev,
+    z,
+)
 from riverboat.analysis.kept_cards import kept_card
-from riverboat.analysis.net_chart import bar_chart, net_text
-from riverboat.analysis.net_ranges import MAX_POINTS, NetRange
-from riverboat.analysis.report import ReturnRow, WagerFigures, percent
+from riverboat.analysis.net_chart import net_text
+from riverboat.analysis.net_ranges import MAX_POINTS
+from riverboat.analysis.report import WagerFigures, percent
 from riverboat.analysis.strategy_cards import StrategyCard
 from riverboat.games import find_game
 
 __all__ = ["CONFIDENCES", "ROUNDS", "PaySectionText", "card_for", "default_wagers", "render"]
-
-#: the session lengths and confidences of the ranges of a player's result
-ROUNDS = (100, 1_000, 10_000)
-CONFIDENCES = (0.90, 0.95)
-
 
 class PaySectionText(Protocol):
     """One wager's pay table and rules in words (the table service's ``PaySection``)."""
@@ -95,11 +98,11 @@ def render(
             _section("Return tables", *(_returns(w, analysis) for w in analysis.figures.per_wager)),
             _section(
                 "Net result of a round",
-                _chart(_distribution(analysis.figures.net_table), f"{title}: net result"),
+                chart(distribution_of(analysis.figures.net_table), f"{title}: net result"),
             ),
             _section(
                 "A player's result over many rounds",
-                _ranges(_distribution(analysis.figures.net_table), max_points),
+                ranges(distribution_of(analysis.figures.net_table), max_points),
             ),
         ]
     body.append(_section("Definitions", _definitions()))
@@ -110,7 +113,7 @@ def render(
             Markup('<meta charset="utf-8">'),
             Markup('<meta name="viewport" content="width=device-width, initial-scale=1">'),
             tag("title", f"{title}: PAR sheet"),
-            tag("style", Markup(_STYLE)),
+            tag("style", Markup(_style())),
         ),
         tag("body", tag("main", *body)),
         lang="en",
@@ -119,6 +122,12 @@ def render(
 
 
 # ------------------------------------------------------------------ parts
+@cache
+def _style() -> str:
+    """The sheet's CSS (par_sheet.css beside this module), for a page of one file."""
+    return files("riverboat.analysis").joinpath("par_sheet.css").read_text()
+
+
 def _section(heading: str, *content: object) -> Markup:
     return tag("section", tag("h2", heading), *content)
 
@@ -332,86 +341,13 @@ def _returns(wager: WagerFigures, analysis: Analysis, heading: bool = True) -> M
     )
 
 
-def _distribution(rows: Iterable[ReturnRow]) -> dict[Fraction, int]:
-    """Deals per net result (rows with the same result added together)."""
-    counts: dict[Fraction, int] = {}
-    for row in rows:
-        counts[row.pays] = counts.get(row.pays, 0) + row.combinations
-    return counts
-
-
-def _chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
-    return tag(
-        "figure",
-        tag("div", bar_chart(distribution, title), class_="chart"),
-        tag(
-            "figcaption",
-            "The probability of each net result of a round (log scale), in initial wagers. "
-            "Red: a loss; grey: a push; green: a win.",
-        ),
-    )
-
-
-def _range_text(r: NetRange) -> str:
-    return f"{r.low:+,.1f} to {r.high:+,.1f}"
-
-
-def _ranges(distribution: Mapping[Fraction, int], max_points: int) -> Markup:
-    rows = []
-    methods = set()
-    for rounds, ranges in zip(
-        ROUNDS, kept_ranges(distribution, ROUNDS, CONFIDENCES, max_points), strict=True
-    ):
-        methods.add(ranges[0].method)
-        rows.append(
-            (
-                f"{rounds:,}",
-                f"{ranges[0].mean:+,.1f}",
-                *(_range_text(r) for r in ranges),
-                ranges[0].method,
-            )
-        )
-    return join(
-        [
-            tag(
-                "div",
-                table(
-                    ["Rounds", "Expected", *(f"{c:.0%} range" for c in CONFIDENCES), "Method"],
-                    rows,
-                    numeric=[0, 1, 2, 3],
-                ),
-                class_="wide",
-            ),
-            tag(
-                "p",
-                "The player's net result after that many independent rounds, in initial "
-                "wagers: the central range holding at least that share of results (half "
-                "the rest cut from each end). ",
-                _METHODS["exact"] if "exact" in methods else "",
-                " " if len(methods) == 2 else "",
-                _METHODS["normal approximation"] if "normal approximation" in methods else "",
-                class_="note",
-            ),
-        ]
-    )
-
-
-_METHODS = {
-    "exact": "Exact: the distribution of one round convolved with itself once per round "
-    "(by Fourier transform), its percentiles read off.",
-    "normal approximation": "Normal approximation: the expected result plus or minus z "
-    "standard deviations times the square root of the rounds (z = 1.645 at 90%, 1.960 "
-    "at 95%), where the exact sum has too many possible values to count.",
-}
-
-
 def _wager_alone(
     wager: WagerFigures, labels: Mapping[str, str], analysis: Analysis, max_points: int
 ) -> Markup:
     """One wager of a game without decisions: its figures, returns, chart and ranges."""
     label = labels.get(wager.name, wager.name)
-    distribution = _distribution(wager.return_table)
-    sd = _std_dev(distribution)
+    distribution = distribution_of(wager.return_table)
+    sd = std_dev(distribution)
     rows = [
         (
             _figure("House edge", "per unit wagered; with nothing to decide, also the "
@@ -425,7 +361,7 @@ def _wager_alone(
         ),
         (
             _volatility_figure(),
-            _value(" / ".join(f"{_z(c) * sd:.4f}" for c in CONFIDENCES)),
+            _value(" / ".join(f"{z(c) * sd:.4f}" for c in CONFIDENCES)),
         ),
         (
             _figure("Cycle", "deals counted, each equally likely"),
@@ -436,29 +372,17 @@ def _wager_alone(
         analysis.wager_scope(wager.name),
         _figures_table(rows),
         _returns(wager, analysis, heading=False),
-        _chart(distribution, f"{label}: net result"),
-        _ranges(distribution, max_points),
+        chart(distribution, f"{label}: net result"),
+        ranges(distribution, max_points),
     )
-
-
-def _std_dev(distribution: Mapping[Fraction, int]) -> float:
-    total = sum(distribution.values())
-    mean = sum((v * c for v, c in distribution.items()), Fraction(0)) / total
-    second = sum((v * v * c for v, c in distribution.items()), Fraction(0)) / total
-    return sqrt(second - mean * mean)
 
 
 def _volatility_figure() -> Markup:
     """The volatility index's heading: its confidences and their z, from
     :data:`CONFIDENCES`."""
     levels = " / ".join(f"{c:.0%}" for c in CONFIDENCES)
-    zs = " and ".join(f"{_z(c):.3f}" for c in CONFIDENCES)
+    zs = " and ".join(f"{z(c):.3f}" for c in CONFIDENCES)
     return _figure(f"Volatility index {levels}", f"{zs} standard deviations")
-
-
-def _z(confidence: float) -> float:
-    """The two-sided normal quantile: 1.645 at 90%, 1.960 at 95%."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def _definitions() -> Markup:
@@ -477,63 +401,3 @@ def _definitions() -> Markup:
          "a count of them over the cycle."),
     ]  # fmt: skip
     return tag("dl", *(join([tag("dt", term), tag("dd", text)]) for term, text in terms))
-
-
-_STYLE = """
-:root { color-scheme: light; --ink: #1b1f23; --muted: #57606a; --rule: #d0d7de;
-  --loss: #c0392b; --push: #8c959f; --win: #1f7a3f; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); background: #fff;
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-main { max-width: 1040px; margin: 0 auto; padding: 24px 20px 48px; }
-h1 { font-size: 1.7rem; margin: 0 0 .4rem; }
-h2 { font-size: 1.25rem; margin: 2rem 0 .6rem; padding-bottom: .2rem;
-  border-bottom: 2px solid var(--ink); }
-h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
-p, ul, dl { margin: .4rem 0 .8rem; }
-.note, figcaption { color: var(--muted); font-size: .9rem; }
-table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem;
-  font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid var(--rule); padding: .3rem .5rem; text-align: left;
-  vertical-align: top; }
-th { background: #f3f5f7; font-weight: 600; }
-.num { text-align: right; white-space: nowrap; }
-.basis { display: block; color: var(--muted); font-size: .85em; }
-.exact { display: block; color: var(--muted); font-size: .8em; white-space: normal;
-  font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
-code { font-family: ui-monospace, Menlo, Consolas, monospace; background: #f3f5f7;
-  padding: 0 .25em; border-radius: 3px; }
-.returns, .rules, table, .card { break-inside: avoid; }
-ol.card { font-size: 1.05rem; font-weight: 600; }
-.figures, .rules { max-width: 760px; }
-figure { margin: .4rem 0 1rem; }
-.chart { overflow-x: auto; }
-.chart svg { display: block; width: 100%; height: auto; }
-.chart svg.wide { min-width: 640px; }
-.grid line { stroke: var(--rule); stroke-width: 1; }
-.tick, .axis { font-size: 12px; fill: var(--muted); }
-.tick.y { text-anchor: end; }
-.tick.x, .axis { text-anchor: middle; }
-rect.loss { fill: var(--loss); } rect.push { fill: var(--push); } rect.win { fill: var(--win); }
-dt { font-weight: 600; } dd { margin: 0 0 .5rem 1.2rem; }
-@media (max-width: 600px) {
-  main { padding: 16px 10px 32px; }
-  body { font-size: 14px; }
-  th, td { padding: .25rem .3rem; }
-  table { font-size: 13px; }
-  .returns table, .wide table { display: block; overflow-x: auto; }
-  .returns td:first-child { min-width: 9em; }
-  .chart svg.wide { min-width: 560px; }
-}
-@media print {
-  @page { size: A4; margin: 14mm; }
-  body { font-size: 10pt; }
-  main { max-width: none; padding: 0; }
-  h2 { break-after: avoid; }
-  section { break-inside: auto; }
-  .chart { overflow: visible; }
-  .chart svg.wide { min-width: 0; }
-  th { background: none; }
-  * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-}
-"""

@@ -22,9 +22,10 @@ from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.games.codec import from_json
 from riverboat.games.definition import GameDefinition, GameRules
-from riverboat.games.engine import Choice, Phase, Position, Round
+from riverboat.games.engine import Round
 from riverboat.games.events import Dealt, Decision, Event, Voided, Wagered, event_from_json
 from riverboat.games.game_math import GameMath
+from riverboat.games.positions import Choice, Phase, Position
 from riverboat.games.rules import IllegalAction, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec, ShoeSpec
 

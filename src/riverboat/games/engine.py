@@ -1,11 +1,11 @@
 """The round engine every game shares: wagers, deal, decisions, settlement, record.
 
-A round moves through :class:`Phase` BETTING -> DECIDING -> SETTLED (or VOID on a
-misdeal, G7). Every action has a check that says why it is illegal and the action
-itself, which refuses what the check refuses and changes nothing when it does
-(G6, ARCHITECTURE principle 5). What happened is an append-only list of frozen, typed
-events (:mod:`riverboat.games.events`); :func:`replay` rebuilds a round from them and must reach
-the same settlement.
+A round moves through :class:`~riverboat.games.positions.Phase` BETTING -> DECIDING
+-> SETTLED (or VOID on a misdeal, G7). Every action has a check that says why it is
+illegal and the action itself, which refuses what the check refuses and changes
+nothing when it does (G6, ARCHITECTURE principle 5). What happened is an append-only
+list of frozen, typed events (:mod:`riverboat.games.events`); :func:`replay` rebuilds
+a round from them and must reach the same settlement.
 
 A round holds one or more *positions* (betting boxes): one for the player in
 Rabbit Hunter, Tri-Card and Baccarat; up to two per seat at Crazy 4 (C8). What a
@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from riverboat.cards import Card, format_cards
@@ -35,62 +33,14 @@ from riverboat.games.events import (
     Voided,
     Wagered,
 )
+from riverboat.games.positions import Choice, Phase, Position
 from riverboat.games.rules import IllegalAction, Spot, check_wagers
 from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
 
-__all__ = [
-    "Choice",
-    "Event",
-    "Phase",
-    "Position",
-    "Round",
-]
+__all__ = ["Round"]
 
 RulesT = TypeVar("RulesT")
-
-
-class Phase(StrEnum):
-    BETTING = "betting"
-    DECIDING = "deciding"
-    SETTLED = "settled"
-    VOID = "void"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A decision a position may make now, with the amount it puts in play.
-
-    ``minimum``/``maximum`` bound the cents the choice adds (Play wager plus any
-    fee); ``step`` is their granularity (100: whole dollars, C3).
-    """
-
-    action: str
-    label: str
-    minimum: Cents = 0
-    maximum: Cents = 0
-    step: Cents = 100
-
-
-@dataclass
-class Position:
-    """A betting box: whose it is, its wagers, its decision and its result."""
-
-    seat: str
-    wagers: dict[str, Cents]
-    blind: bool = False
-    decision: str | None = None
-    amount: Cents = 0
-    result: dict[str, Cents] = field(default_factory=dict)
-
-    @property
-    def net(self) -> Cents:
-        return sum(self.result.values())
-
-    @property
-    def staked(self) -> Cents:
-        """Everything this box put in play: initial wagers plus the decision's amount."""
-        return sum(self.wagers.values()) + self.amount
 
 
 class Round(ABC, Generic[RulesT]):
