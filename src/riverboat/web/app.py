@@ -22,14 +22,15 @@ from __future__ import annotations
 import gc
 import inspect
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, event
+from starlette.routing import BaseRoute
 
 from riverboat.admission.gates import Budgets, RateLimiter, RateLimits
 from riverboat.admission.logins import StoreThrottle
@@ -113,14 +114,7 @@ def create_app(
     so serves the same shared tables (:class:`~riverboat.table.hub.RedisHub`, its keys
     beginning with ``redis_prefix``); ``recover`` is then left to the tables' takeover,
     since another process's rounds in play are not a stopped server's."""
-    service = TableService(database)
-    if redis is not None and service.engine.dialect.name == "sqlite":
-        raise ValueError(
-            "shared tables across processes need PostgreSQL: an SQLite file is one "
-            "machine's, and one process serves it; leave RIVERBOAT_REDIS_URL unset"
-        )
-    if recover and redis is None:  # G7: a stopped server's rounds before their first decision
-        service.recover()
+    service = _service(database, redis, recover)
     if tables is None:
         tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))
     defaults = current_settings()
@@ -135,14 +129,6 @@ def create_app(
         if redis is None
         else RedisHub(redis, table_routes.act_on, prefix=redis_prefix)
     )
-
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await hub.start(lobby.tables.values())
-        yield
-        await hub.stop()
-        await lobby.close()
-
     _short_waits(service.engine)
     app = FastAPI(
         title="riverboat",
@@ -150,29 +136,17 @@ def create_app(
         redoc_url=None,
         description="Casino table games, dealt fairly.",
         version="1",
-        lifespan=lifespan,
+        lifespan=_lifespan(hub, lobby),
         **_no_telemetry(),
     )
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
-    alone = _one_process(kept, service.engine)
-    durable = DatabaseStore(service.engine) if isinstance(kept, RedisStore) else kept
-    app.state.sessions = Sessions(durable, cache=alone)
     app.state.lobby, app.state.hub = lobby, hub
-    counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
     limit = defaults.rate_limit if rate_limit is None else rate_limit
-    app.state.limiter = RateLimiter(limit, store=counts)
-    app.state.budgets = Budgets()
-    app.state.precache = worker.precache(page.STATIC)  # the service worker's files, read once
+    _keep_state(app, service, kept, limit)
     routers = (page, worker, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]
-    app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
-    app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
-    if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
-        app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
-    # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
-    app.add_middleware(LargeAnswersGzipped, minimum_size=1024)
-    app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
+    _add_middleware(app, routes, allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
     if house_edges:
         start_house_edges()
@@ -183,6 +157,60 @@ def create_app(
     # each router, and every request would be matched through the wrappers twice
     app.router.routes.extend(routes)
     return app
+
+
+def _service(database: str | None, redis: str | None, recover: bool) -> TableService:
+    """The table service on ``database``; a stopped server's rounds before their first
+    decision void and refunded first when ``recover`` (G7), unless tables run across
+    processes (another process's rounds in play are not a stopped server's)."""
+    service = TableService(database)
+    if redis is not None and service.engine.dialect.name == "sqlite":
+        raise ValueError(
+            "shared tables across processes need PostgreSQL: an SQLite file is one "
+            "machine's, and one process serves it; leave RIVERBOAT_REDIS_URL unset"
+        )
+    if recover and redis is None:
+        service.recover()
+    return service
+
+
+def _lifespan(hub: Hub, lobby: Lobby) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's life: the shared tables' hub started with them, stopped and the
+    tables closed at the end."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await hub.start(lobby.tables.values())
+        yield
+        await hub.stop()
+        await lobby.close()
+
+    return lifespan
+
+
+def _keep_state(app: FastAPI, service: TableService, kept: StateStore, limit: int) -> None:
+    """Sessions, the rate limit's counts and the budgets on ``app.state``: sessions in
+    the database when ``kept`` is Redis (a Redis restarted empty logs no one out),
+    cached and counted in memory when one process serves alone."""
+    alone = _one_process(kept, service.engine)
+    durable = DatabaseStore(service.engine) if isinstance(kept, RedisStore) else kept
+    app.state.sessions = Sessions(durable, cache=alone)
+    counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
+    app.state.limiter = RateLimiter(limit, store=counts)
+    app.state.budgets = Budgets()
+    app.state.precache = worker.precache(page.STATIC)  # the service worker's files, read once
+
+
+def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[str] | None) -> None:
+    """The middleware, innermost first: the body guard, the rate limit, the host check,
+    gzip for longer answers, the security headers on every answer."""
+    app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
+    app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
+    if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
+        app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
+    # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
+    app.add_middleware(LargeAnswersGzipped, minimum_size=1024)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
 
 
 def app_from_environment() -> FastAPI:
