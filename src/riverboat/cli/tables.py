@@ -29,58 +29,76 @@ def _first_game() -> str:
     return next(iter(GAMES))
 
 
+#: serve's options
+_Host = Annotated[str, typer.Option(help="Address to listen on.")]
+
+_Port = Annotated[int, typer.Option(min=1, max=65535, help="Port.")]
+
+_ForwardedAllowIps = Annotated[
+    str | None,
+    typer.Option(
+        help="Behind a reverse proxy: the proxies' addresses (comma-separated, or '*') "
+        "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: "
+        "RIVERBOAT_FORWARDED_ALLOW_IPS, else nobody's."
+    ),
+]
+
+_Tables = Annotated[
+    str | None,
+    typer.Option(
+        help="Shared tables per game, e.g. 'crazy4=3,baccarat=2' (each 1 to 50). "
+        "Default: one of each."
+    ),
+]
+
+_TablesFile = Annotated[
+    Path | None,
+    typer.Option(
+        help="A TOML file of [[table]] entries (id, game, name, optional variant) "
+        "instead of --tables; see docs/service.md."
+    ),
+]
+
+_Workers = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=64,
+        help="Server processes (PostgreSQL only; SQLite serves from one). Sessions, "
+        "log-in throttles and rate limits are shared by every process (the database, "
+        "or Redis with --redis); the shared tables too with --redis; without it each "
+        "process deals its own copy of each shared table.",
+    ),
+]
+
+_Redis = Annotated[
+    str | None,
+    typer.Option(
+        "--redis",
+        envvar="RIVERBOAT_REDIS_URL",
+        help="redis://HOST:PORT/DB: serve the shared tables together with every other "
+        "process started with this Redis and database (PostgreSQL only; docs/deploy.md).",
+    ),
+]
+
+_RedisPrefix = Annotated[
+    str,
+    typer.Option(
+        envvar="RIVERBOAT_REDIS_PREFIX", help="What this deployment's Redis keys begin with."
+    ),
+]
+
+
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+    host: _Host = "127.0.0.1",
+    port: _Port = 8000,
     database: _Database = None,
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(
-            help="Behind a reverse proxy: the proxies' addresses (comma-separated, or '*') "
-            "whose X-Forwarded-For and X-Forwarded-Proto are believed. Default: "
-            "RIVERBOAT_FORWARDED_ALLOW_IPS, else nobody's."
-        ),
-    ] = None,
-    tables: Annotated[
-        str | None,
-        typer.Option(
-            help="Shared tables per game, e.g. 'crazy4=3,baccarat=2' (each 1 to 50). "
-            "Default: one of each."
-        ),
-    ] = None,
-    tables_file: Annotated[
-        Path | None,
-        typer.Option(
-            help="A TOML file of [[table]] entries (id, game, name, optional variant) "
-            "instead of --tables; see docs/service.md."
-        ),
-    ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            max=64,
-            help="Server processes (PostgreSQL only; SQLite serves from one). Sessions, "
-            "log-in throttles and rate limits are shared by every process (the database, "
-            "or Redis with --redis); the shared tables too with --redis; without it each "
-            "process deals its own copy of each shared table.",
-        ),
-    ] = 1,
-    redis: Annotated[
-        str | None,
-        typer.Option(
-            "--redis",
-            envvar="RIVERBOAT_REDIS_URL",
-            help="redis://HOST:PORT/DB: serve the shared tables together with every other "
-            "process started with this Redis and database (PostgreSQL only; docs/deploy.md).",
-        ),
-    ] = None,
-    redis_prefix: Annotated[
-        str,
-        typer.Option(
-            envvar="RIVERBOAT_REDIS_PREFIX", help="What this deployment's Redis keys begin with."
-        ),
-    ] = "riverboat:",
+    forwarded_allow_ips: _ForwardedAllowIps = None,
+    tables: _Tables = None,
+    tables_file: _TablesFile = None,
+    workers: _Workers = 1,
+    redis: _Redis = None,
+    redis_prefix: _RedisPrefix = "riverboat:",
 ) -> None:
     """Serve the tables in the browser.
 
@@ -96,7 +114,7 @@ def serve(
         _check_redis(redis, database)
     import uvicorn
 
-    from riverboat.web.app import SETTINGS, create_app, freeze_startup, server_options
+    from riverboat.web.app import create_app, freeze_startup, server_options
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
@@ -114,8 +132,25 @@ def serve(
         freeze_startup()
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return
-    from riverboat.table.service import TableService
+    _serve_workers(settings, configs, workers, host, port, options)
 
+
+def _serve_workers(
+    settings: dict[str, Any],
+    configs: list[Any] | None,
+    workers: int,
+    host: str,
+    port: int,
+    options: dict[str, Any],
+) -> None:
+    """``workers`` server processes, each building its app from ``settings``; the
+    database migrated and a stopped server's rounds recovered once, first."""
+    import uvicorn
+
+    from riverboat.table.service import TableService
+    from riverboat.web.app import SETTINGS
+
+    database, redis = settings["database"], settings["redis"]
     service = TableService(database)  # migrated once, before the workers start
     if redis is None:  # with Redis, the tables' takeover finishes what a stopped server left
         service.recover()  # G7, once, before any worker deals
