@@ -12,9 +12,10 @@ import threading
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from riverboat.games import GAMES, find_game
+from riverboat.games import GAMES, GameDefinition, GameRules, find_game
+from riverboat.games.rules import Spot
 from riverboat.table.felt_views import CardLine, EdgeLine, StrategyCardInfo
 from riverboat.table.paytables import felt_lines
 
@@ -118,6 +119,20 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
         ]
     base = spec.decides_with
     required = {s.name for s in spec.spots if s.required or s.name == base}
+    figures = figures_of(game, variant, dict.fromkeys(required, 1))
+    lines = _required_lines(kind, rules, required, figures)
+    for spot in spec.spots:
+        if spot.name not in required:
+            lines.append(_side_line(game, variant, spot, required, figures))
+    return lines
+
+
+def _required_lines(
+    kind: GameDefinition[Any], rules: GameRules, required: set[str], figures: Figures
+) -> list[EdgeLine]:
+    """The required wagers' edge per Ante and per total initial wager, and the element
+    of risk, each with what it is a share of."""
+    spec = kind.spec(rules)
     required_words = " and ".join(s.label for s in spec.spots if s.name in required)
     # the lines a decision stakes (not those settlement pays on another's stake, T7)
     placed = [
@@ -127,9 +142,8 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
     ]
     all_words = ", ".join([*(s.label for s in spec.spots if s.name in required), *placed[:-1]])
     all_words += f" and {placed[-1]}" if placed else ""
-    figures = figures_of(game, variant, dict.fromkeys(required, 1))
     assert figures.house_edge_per_ante is not None  # the Ante is among the required
-    lines = [
+    return [
         EdgeLine(
             label="House edge per Ante (as published)",
             value=float(figures.house_edge_per_ante),
@@ -148,26 +162,30 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
             basis=f"The same loss as a share of the average total wagered, {placed[0]} included.",
         ),
     ]
-    for spot in spec.spots:
-        if spot.name in required:
-            continue
-        if not any(s.required for s in spec.spots):
-            # it may be placed alone (Pair Plus without an Ante, T1): analyze it alone
-            alone = figures_of(game, variant, {spot.name: 1}).house_edge
-            basis = f"The {spot.label} placed alone, as a share of it."
-        else:
-            # it needs the required wagers: analyze them with and without it, each
-            # under its own best play, and charge it the difference in expected loss.
-            # Not per_wager: Rabbit Hunter books the rabbit fee to the Ante, so a Bonus
-            # that makes buying right would look far better than it is.
-            both = figures_of(game, variant, {**dict.fromkeys(required, 1), spot.name: 1})
-            alone = _loss(both) - _loss(figures)
-            basis = (
-                f"What a {spot.label} equal to the Ante adds to the expected loss, under "
-                "the play best with it, as a share of it (below zero: it lowers the loss)."
-            )
-        lines.append(EdgeLine(label=f"{spot.label} alone", value=float(alone), basis=basis))
-    return lines
+
+
+def _side_line(
+    game: str, variant: str | None, spot: Spot, required: set[str], figures: Figures
+) -> EdgeLine:
+    """An optional wager's edge: alone where it may be placed alone (Pair Plus, T1),
+    else what it adds to the required wagers' expected loss."""
+    spec = find_game(game).spec(find_game(game).rules(variant))
+    if not any(s.required for s in spec.spots):
+        # it may be placed alone (Pair Plus without an Ante, T1): analyze it alone
+        alone = figures_of(game, variant, {spot.name: 1}).house_edge
+        basis = f"The {spot.label} placed alone, as a share of it."
+    else:
+        # it needs the required wagers: analyze them with and without it, each
+        # under its own best play, and charge it the difference in expected loss.
+        # Not per_wager: Rabbit Hunter books the rabbit fee to the Ante, so a Bonus
+        # that makes buying right would look far better than it is.
+        both = figures_of(game, variant, {**dict.fromkeys(required, 1), spot.name: 1})
+        alone = _loss(both) - _loss(figures)
+        basis = (
+            f"What a {spot.label} equal to the Ante adds to the expected loss, under "
+            "the play best with it, as a share of it (below zero: it lowers the loss)."
+        )
+    return EdgeLine(label=f"{spot.label} alone", value=float(alone), basis=basis)
 
 
 def _loss(figures: Figures) -> Fraction:
