@@ -139,33 +139,13 @@ def bankroll(
 ) -> BankrollStudy:
     """Play ``sessions`` sessions of up to ``rounds`` rounds from ``start`` cents with
     ``wagers`` in cents (the table's limits apply)."""
-    for name, value in (
-        ("bankroll", start),
-        ("rounds per session", rounds),
-        ("sessions", sessions),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise RulesError(f"the {name} must be a whole number >= 1, not {value!r}")
-    if target is not None and target <= start:
-        raise RulesError(
-            f"the target ({format_money(target)}) must be above the bankroll "
-            f"({format_money(start)})"
-        )
+    _check_study(start, rounds, sessions, target)
     kind = find_game(game)
     rules = kind.rules() if rules is None else rules
     game_round = kind.new_round(rules)
     placed = check_wagers(game_round.spots, wagers, game_round.at_least_one)
     seed = SecureSource().randbelow(2**63) if seed is None else seed
-    spec = kind.spec(rules)
-    if not spec.options:  # nothing to decide
-        table, codes, most = None, np.zeros(1, dtype=np.int64), 0
-    else:
-        model = heads_up(game, rules)
-        # the strategy depends on the wagers relative to the Ante
-        units = wagers_in_units(placed, spec.decides_with)
-        table = strategy_table(game, rules, units, strategy)
-        codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
-        most = int(max(o.bet for o in model.options) * placed.get(spec.decides_with or "", 0))
+    table, codes, most = _decisions(game, rules, placed, strategy)
     needed = sum(placed.values()) + most
     if start < needed:
         raise RulesError(
@@ -188,20 +168,8 @@ def bankroll(
         )
         net = sum(np.broadcast_to(v, count * rounds).astype(np.int64) for v in batch.lines.values())
         money = start + np.cumsum(np.asarray(net).reshape(count, rounds), axis=1)
-        before = np.concatenate(
-            [np.full((count, 1), start), money[:, :-1]], axis=1
-        )  # before each round
-        stop = before < needed
-        if target is not None:
-            stop |= before >= target
-        ended = np.where(stop.any(axis=1), stop.argmax(axis=1), rounds)
-        finals.append(
-            np.where(
-                ended < rounds,
-                before[np.arange(count), np.minimum(ended, rounds - 1)],
-                money[:, -1],
-            )
-        )
+        final, ended = _sessions_end(money, start, needed, target)
+        finals.append(final)
         played.append(ended)
         if not paths:
             paths = [
@@ -218,6 +186,55 @@ def bankroll(
         np.concatenate(played).astype(np.int64),
         paths,
     )
+
+
+def _decisions(
+    game: str, rules: GameRules, placed: Mapping[str, int], strategy: str | Path
+) -> tuple[npt.NDArray[np.int16] | None, npt.NDArray[np.int64], int]:
+    """The strategy's table for these wagers (it depends on them relative to the Ante),
+    each option's settle code, and the most a decision adds to a round, in cents."""
+    spec = find_game(game).spec(rules)
+    if not spec.options:  # nothing to decide
+        return None, np.zeros(1, dtype=np.int64), 0
+    model = heads_up(game, rules)
+    units = wagers_in_units(placed, spec.decides_with)
+    table = strategy_table(game, rules, units, strategy)
+    codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
+    most = int(max(o.bet for o in model.options) * placed.get(spec.decides_with or "", 0))
+    return table, codes, most
+
+
+def _check_study(start: int, rounds: int, sessions: int, target: int | None) -> None:
+    """A study's figures, each a whole number from 1 and the target above the start."""
+    for name, value in (
+        ("bankroll", start),
+        ("rounds per session", rounds),
+        ("sessions", sessions),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise RulesError(f"the {name} must be a whole number >= 1, not {value!r}")
+    if target is not None and target <= start:
+        raise RulesError(
+            f"the target ({format_money(target)}) must be above the bankroll "
+            f"({format_money(start)})"
+        )
+
+
+def _sessions_end(
+    money: npt.NDArray[np.int64], start: int, needed: int, target: int | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each session's final bankroll and rounds played, from its bankroll after each
+    round: it stops before a round it cannot cover, or once it reaches ``target``."""
+    count, rounds = money.shape
+    before = np.concatenate([np.full((count, 1), start), money[:, :-1]], axis=1)
+    stop = before < needed
+    if target is not None:
+        stop |= before >= target
+    ended = np.where(stop.any(axis=1), stop.argmax(axis=1), rounds)
+    final = np.where(
+        ended < rounds, before[np.arange(count), np.minimum(ended, rounds - 1)], money[:, -1]
+    )
+    return final, ended
 
 
 def _dollars(amount: float) -> str:
