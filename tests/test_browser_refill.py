@@ -5,7 +5,6 @@ the starting credit."""
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -14,9 +13,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from riverboat.table.service import TableService
 
-from browser_support import serving
+from browser_support import SHOTS, serving
 
-SHOTS = Path("/work/shots/credits")
 LEFT = 300  # $3: below every table's minimum
 
 
