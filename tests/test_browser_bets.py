@@ -368,6 +368,40 @@ def test_on_a_touch_phone_the_header_is_one_row_without_keys(server: str, browse
     page.context.close()
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "touch"), [(844, 390, True), (1024, 768, True), (1440, 900, False)]
+)
+def test_the_keys_button_and_keyboard_words_only_where_there_is_a_keyboard(
+    server: str, browser: Browser, width: int, height: int, touch: bool
+) -> None:
+    page = _tab(server, browser, width, height, touch=touch)
+    assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches") is touch
+    choose(page, "Tri-Card Poker")
+    _finish_open_round(page)
+    choose(page, "Tri-Card Poker")  # its prompt, between rounds
+    message = page.locator("#message")
+    expect(message).to_contain_text("press and hold to clear it")
+    if touch:
+        page.locator("#logo").tap()
+    else:
+        page.click("#logo")
+    note = page.locator("#tables-note")
+    expect(note).to_contain_text(re.compile("shared tables show their seats free", re.I))
+    numbers = page.locator("#games .table-key").first
+    if touch:
+        expect(page.locator("#keys-toggle")).to_be_hidden()
+        expect(message).not_to_contain_text(re.compile("key", re.I))
+        expect(note).not_to_contain_text(re.compile("key", re.I))
+        expect(numbers).to_be_hidden()
+    else:
+        expect(page.locator("#keys-toggle")).to_be_visible()
+        expect(message).to_contain_text("By keyboard: Enter on a spot")
+        expect(note).to_contain_text("Keys 1 to 6 choose a table too")
+        expect(numbers).to_be_visible()
+    page.locator("#tables .close").click()
+    page.context.close()
+
+
 def test_a_verdict_message_or_hint_never_shows_at_another_table(
     server: str, browser: Browser
 ) -> None:
