@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from browser_support import SHOTS, choose
+from browser_support import SHOTS, choose, won
 
 Box = dict[str, float]
 
@@ -58,6 +58,19 @@ def _clear_felt(page: Page) -> None:
     if not page.locator("#clear").is_disabled():
         page.click("#clear")
     expect(page.locator("#bet-total")).to_be_hidden()
+
+
+def _cents(text: str | None) -> int:
+    """ "$1,234.50" in cents."""
+    figure = (text or "").strip().replace(",", "")
+    assert re.fullmatch(r"-?\$\d+(\.\d\d)?", figure), text
+    return round(float(figure.replace("$", "")) * 100)
+
+
+def _money(cents: int) -> str:
+    """Cents as the page writes them: "$5", "$1,000", "$2.50"."""
+    dollars = abs(cents) / 100
+    return ("-$" if cents < 0 else "$") + (f"{dollars:,.2f}" if cents % 100 else f"{dollars:,.0f}")
 
 
 def test_a_chip_shows_at_once_and_the_bet_total_and_balance_follow(tab: Page) -> None:
@@ -400,6 +413,45 @@ def test_the_keys_button_and_keyboard_words_only_where_there_is_a_keyboard(
         expect(numbers).to_be_visible()
     page.locator("#tables .close").click()
     page.context.close()
+
+
+# the balance's figure and trend each time it changes, from here on
+COUNTING = """() => {
+  const balance = document.getElementById("balance");
+  window.counted = [];
+  if (window.countWatch) return;
+  window.countWatch = new MutationObserver(
+    () => window.counted.push([balance.dataset.trend, balance.textContent]));
+  window.countWatch.observe(balance, { attributes: true, attributeFilter: ["data-trend"],
+                                       childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_win_shows_the_last_win_and_the_balance_counts_up_to_it(tab: Page) -> None:
+    choose(tab, "Baccarat")
+    _clear_felt(tab)
+    tab.click("[data-spot=player]")
+    expect(tab.locator("#bet-total")).to_have_text("$5")
+    balance = tab.locator("#balance")
+    before: list[int] = []
+
+    def watch() -> None:  # before each coup: the last one's count done, and watched afresh
+        expect(balance).to_have_attribute("data-trend", "")
+        before[:] = [_cents(balance.text_content())]
+        tab.evaluate(COUNTING)
+
+    round_ = won(tab, before=watch)
+    expect(tab.locator("#last-win")).to_be_visible()
+    expect(tab.locator("#last-win")).to_have_text(f"Last win +{_money(round_['net'])}")
+    final = round_["balance"] - 500  # the chips stay on the felt for the next coup
+    expect(balance).to_have_text(_money(final))
+    expect(balance).to_have_attribute("data-trend", "")  # done counting
+    counted: list[list[str]] = tab.evaluate("window.counted")
+    moving = [_cents(text) for trend, text in counted if trend == "up"]
+    assert moving, f"the balance never showed it was counting up: {counted}"
+    assert all(before[0] <= figure <= final for figure in moving), counted
+    assert any(before[0] < figure < final for figure in moving), f"no figure between: {counted}"
+    assert "down" not in [trend for trend, _ in counted], counted
 
 
 def test_a_verdict_message_or_hint_never_shows_at_another_table(
