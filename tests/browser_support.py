@@ -93,6 +93,30 @@ def pick_chip(page: Page, cents: int) -> None:
     page.locator(f"#chips [data-chip='{cents}']").click()
 
 
+def won(
+    page: Page, *, touch: bool = False, before: Callable[[], object] | None = None, tries: int = 40
+) -> dict[str, Any]:
+    """Rounds dealt from the chips on the felt (a game with no decisions: Baccarat's
+    Player wins about 45 coups in 100) until one wins: the winning round as the server
+    answered it. Deal is tapped (``touch``) or clicked once it can be pressed, after
+    ``before``, if given."""
+    for _ in range(tries):
+        expect(page.locator("#deal")).to_be_enabled()
+        if before is not None:
+            before()
+        dealt = lambda r: r.request.method == "POST" and r.url.endswith("/api/rounds")  # noqa: E731
+        with page.expect_response(dealt) as answer:
+            if touch:
+                page.locator("#deal").tap()
+            else:
+                page.locator("#deal").click()
+        round_: dict[str, Any] = answer.value.json()
+        assert round_["status"] == "settled", round_
+        if round_["net"] > 0:
+            return round_
+    raise AssertionError(f"no win in {tries} rounds")
+
+
 def finish(page: Page, name: str) -> None:
     expect(page.locator("#message")).to_contain_text("Net")
     page.wait_for_timeout(400)  # the dealing animation

@@ -1,9 +1,12 @@
 """The bet tools and what a player sees of their money, in a real browser: chips that
 show at once and are taken back when refused, the bet total beside the balance, chips
-the balance cannot cover greyed, Undo, Clear and Double, Quick Replay after a reload,
-the decisions' stakes, the banner's words, the focus after Deal, the toast above the
-action bar, the hand and decisions in view at a decision on phones in both
-orientations, and nothing of one table showing at another (the store, js/store.js)."""
+the balance cannot cover greyed, Undo, Clear and Double (by touch on a phone too), a
+tap past the maximum and a hold (by key, mouse and finger) saying what they did, Quick
+Replay after a reload, the decisions' stakes, the banner's words, the focus after
+Deal, the toast above the action bar, the hand and decisions in view at a decision on
+phones in both orientations, keyboard words only where there is a keyboard, the last
+win and the balance counting to it, and nothing of one table showing at another, the
+shared tables included (the store, js/store.js)."""
 
 import json
 import re
@@ -13,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from browser_support import SHOTS, choose
+from browser_support import SHOTS, choose, won
 
 Box = dict[str, float]
 
@@ -58,6 +61,48 @@ def _clear_felt(page: Page) -> None:
     if not page.locator("#clear").is_disabled():
         page.click("#clear")
     expect(page.locator("#bet-total")).to_be_hidden()
+
+
+def _cents(text: str | None) -> int:
+    """ "$1,234.50" in cents."""
+    figure = (text or "").strip().replace(",", "")
+    assert re.fullmatch(r"-?\$\d+(\.\d\d)?", figure), text
+    return round(float(figure.replace("$", "")) * 100)
+
+
+def _money(cents: int) -> str:
+    """Cents as the page writes them: "$5", "$1,000", "$2.50"."""
+    dollars = abs(cents) / 100
+    return ("-$" if cents < 0 else "$") + (f"{dollars:,.2f}" if cents % 100 else f"{dollars:,.0f}")
+
+
+def _hold(page: Page, spot: str) -> None:
+    """Press and hold on ``spot`` with the mouse, past the hold's 600 ms."""
+    box = page.locator(f"[data-spot={spot}]").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    with page.expect_response("**/api/chips"):
+        page.mouse.down()
+        page.wait_for_timeout(800)
+        page.mouse.up()
+
+
+def _touch_hold(page: Page, spot: str) -> None:
+    """Press and hold on ``spot`` with a finger (touch events, as a phone sends them)."""
+    circle = page.locator(f"[data-spot={spot}]")
+    circle.scroll_into_view_if_needed()
+    box = circle.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    under = "([x, y]) => document.elementFromPoint(x, y)?.closest('[data-spot]')?.dataset.spot"
+    assert page.evaluate(under, [x, y]) == spot, "the finger would land on something else"
+    touch = page.context.new_cdp_session(page)
+    with page.expect_response("**/api/chips"):
+        finger = {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+        touch.send("Input.dispatchTouchEvent", finger)
+        page.wait_for_timeout(800)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch.detach()
 
 
 def test_a_chip_shows_at_once_and_the_bet_total_and_balance_follow(tab: Page) -> None:
@@ -121,6 +166,44 @@ def test_undo_clear_and_double_by_touch_and_key(tab: Page) -> None:
     expect(_amount(tab, "ante")).to_have_text("$20")
 
 
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
+def test_undo_clear_and_double_by_touch_on_a_phone(
+    server: str, browser: Browser, width: int, height: int
+) -> None:
+    page = _tab(server, browser, width, height, touch=True)
+    choose(page, "Tri-Card Poker")
+    _finish_open_round(page)
+    _clear_felt(page)
+
+    def shows(ante: str, pair_plus: str, total: str | None) -> None:
+        expect(_amount(page, "ante")).to_have_text(ante)
+        expect(_amount(page, "pair_plus")).to_have_text(pair_plus)
+        if total is None:
+            expect(page.locator("#bet-total")).to_be_hidden()
+        else:
+            expect(page.locator("#bet-total")).to_have_text(total)
+
+    for spot in ("ante", "ante", "pair_plus"):
+        page.locator(f"[data-spot={spot}]").tap()
+    shows("$10", "$5", "$15")
+    with page.expect_response("**/api/chips/double"):
+        page.locator("#double").tap()
+    shows("$20", "$10", "$30")
+    page.locator("#undo").tap()  # the Double taken back
+    shows("$10", "$5", "$15")
+    page.locator("#clear").tap()
+    shows("$0", "$0", None)
+    expect(page.locator("#message")).to_contain_text("Undo puts them back")
+    page.locator("#undo").tap()  # the Clear taken back
+    shows("$10", "$5", "$15")
+    page.locator("#undo").tap()  # the last chip: the Pair Plus's
+    shows("$10", "$0", "$10")
+    expect(page.locator("#balance")).to_have_attribute("data-trend", "")  # done counting
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"bet-tools-touch-{width}x{height}.png"))
+    page.context.close()
+
+
 def test_double_past_a_spots_maximum_is_refused_and_changes_nothing(tab: Page) -> None:
     choose(tab, "Tri-Card Poker")
     _clear_felt(tab)
@@ -157,6 +240,33 @@ def test_a_tap_past_the_maximum_and_a_hold_say_what_they_did(tab: Page) -> None:
     tab.locator("[data-spot=ante]").focus()
     tab.keyboard.press("Backspace")  # the keyboard's hold
     expect(tab.locator("#message")).to_have_text("Ante and Bonus cleared.")
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=bonus]")
+    expect(_amount(tab, "bonus")).to_have_text("$5")
+    _hold(tab, "bonus")  # the mouse's hold: the Bonus alone
+    expect(tab.locator("#message")).to_have_text("Bonus cleared.")
+    expect(_amount(tab, "bonus")).to_have_text("$0")
+    expect(_amount(tab, "ante")).to_have_text("$5")
+    _hold(tab, "bad_beat")  # nothing there
+    expect(tab.locator("#message")).to_have_text("Bad Beat has no chips to clear.")
+    expect(_amount(tab, "ante")).to_have_text("$5")
+
+
+def test_a_hold_by_touch_on_a_phone_says_what_it_cleared(server: str, browser: Browser) -> None:
+    page = _tab(server, browser, 390, 844, touch=True)
+    choose(page, "Tri-Card Poker")
+    _finish_open_round(page)
+    _clear_felt(page)
+    page.locator("[data-spot=ante]").tap()
+    page.locator("[data-spot=pair_plus]").tap()
+    expect(_amount(page, "pair_plus")).to_have_text("$5")
+    expect(page.locator("#bet-total")).to_have_text("$10")
+    _touch_hold(page, "pair_plus")
+    expect(page.locator("#message")).to_have_text("Pair Plus cleared.")
+    expect(_amount(page, "pair_plus")).to_have_text("$0")  # a hold, not a tap as well
+    expect(_amount(page, "ante")).to_have_text("$5")
+    expect(page.locator("#bet-total")).to_have_text("$5")
+    page.context.close()
 
 
 def test_chips_the_balance_cannot_cover_are_greyed_and_say_why(tab: Page) -> None:
@@ -223,6 +333,53 @@ def test_decisions_show_their_stake_and_fold_stakes_nothing(tab: Page) -> None:
     expect(banner.locator(".banner__head")).to_have_text("You folded")
     expect(banner.locator(".banner__money")).to_have_text("Net −$10")
     expect(banner).to_have_attribute("data-outcome", "loss")
+
+
+def _stake_of(button: Any, label: str) -> int:
+    """The amount a decision's button says it stakes ("Raise $10": 1000)."""
+    text = button.text_content() or ""
+    assert text.startswith(f"{label} $"), text
+    return _cents(text.removeprefix(f"{label} "))
+
+
+def test_raise_and_play_show_what_they_stake_against_the_ante(tab: Page) -> None:
+    choose(tab, "Tri-Card Poker")  # T: the Raise is the Ante's amount
+    _finish_open_round(tab)
+    _clear_felt(tab)
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=ante]")  # $10: not the $5 chip's amount
+    expect(_amount(tab, "ante")).to_have_text("$10")
+    ante = _cents(_amount(tab, "ante").text_content())
+    with tab.expect_response("**/api/rounds"):
+        tab.click("#deal")
+    expect(tab.locator("[data-action=raise]")).to_have_count(1)
+    assert _stake_of(tab.locator("[data-action=raise]"), "Raise") == ante
+    expect(tab.locator("[data-action=fold]")).to_have_text("Fold")
+    tab.click("[data-action=fold]")
+    expect(tab.locator("#banner")).to_be_visible()
+
+    choose(tab, "Crazy 4 Poker")  # C3: Play 1x the Ante; with aces or better, up to 3x
+    _finish_open_round(tab)
+    _clear_felt(tab)
+    tab.click("[data-spot=ante]")
+    tab.click("[data-spot=ante]")
+    expect(_amount(tab, "ante")).to_have_text("$10")
+    ante = _cents(_amount(tab, "ante").text_content())
+    seen: set[tuple[int, ...]] = set()
+    for _ in range(30):  # about one deal in five offers 3x: both kinds of offer seen
+        expect(tab.locator("#deal")).to_be_enabled()
+        with tab.expect_response("**/api/rounds"):
+            tab.click("#deal")
+        expect(tab.locator("[data-action=play]").first).to_be_visible()
+        plays = tab.locator("[data-action=play]").all()
+        offered = tuple(_stake_of(play, "Play") for play in plays)
+        assert offered in ((ante,), (ante, 3 * ante)), offered
+        seen.add(offered)
+        tab.click("[data-action=fold]")
+        expect(tab.locator("#banner")).to_be_visible()
+        if len(seen) == 2:
+            break
+    assert seen == {(ante,), (ante, 3 * ante)}, seen
 
 
 def test_focus_after_deal_never_lands_on_a_decision(tab: Page) -> None:
@@ -368,40 +525,153 @@ def test_on_a_touch_phone_the_header_is_one_row_without_keys(server: str, browse
     page.context.close()
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "touch"), [(844, 390, True), (1024, 768, True), (1440, 900, False)]
+)
+def test_the_keys_button_and_keyboard_words_only_where_there_is_a_keyboard(
+    server: str, browser: Browser, width: int, height: int, touch: bool
+) -> None:
+    page = _tab(server, browser, width, height, touch=touch)
+    assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches") is touch
+    choose(page, "Tri-Card Poker")
+    _finish_open_round(page)
+    choose(page, "Tri-Card Poker")  # its prompt, between rounds
+    message = page.locator("#message")
+    expect(message).to_contain_text("press and hold to clear it")
+    if touch:
+        page.locator("#logo").tap()
+    else:
+        page.click("#logo")
+    note = page.locator("#tables-note")
+    expect(note).to_contain_text(re.compile("shared tables show their seats free", re.I))
+    numbers = page.locator("#games .table-key").first
+    if touch:
+        expect(page.locator("#keys-toggle")).to_be_hidden()
+        expect(message).not_to_contain_text(re.compile("key", re.I))
+        expect(note).not_to_contain_text(re.compile("key", re.I))
+        expect(numbers).to_be_hidden()
+    else:
+        expect(page.locator("#keys-toggle")).to_be_visible()
+        expect(message).to_contain_text("By keyboard: Enter on a spot")
+        expect(note).to_contain_text("Keys 1 to 6 choose a table too")
+        expect(numbers).to_be_visible()
+    page.locator("#tables .close").click()
+    page.context.close()
+
+
+# the balance's figure and trend each time it changes, from here on
+COUNTING = """() => {
+  const balance = document.getElementById("balance");
+  window.counted = [];
+  if (window.countWatch) return;
+  window.countWatch = new MutationObserver(
+    () => window.counted.push([balance.dataset.trend, balance.textContent]));
+  window.countWatch.observe(balance, { attributes: true, attributeFilter: ["data-trend"],
+                                       childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_win_shows_the_last_win_and_the_balance_counts_up_to_it(tab: Page) -> None:
+    choose(tab, "Baccarat")
+    _clear_felt(tab)
+    tab.click("[data-spot=player]")
+    expect(tab.locator("#bet-total")).to_have_text("$5")
+    balance = tab.locator("#balance")
+    before: list[int] = []
+
+    def watch() -> None:  # before each coup: the last one's count done, and watched afresh
+        expect(balance).to_have_attribute("data-trend", "")
+        before[:] = [_cents(balance.text_content())]
+        tab.evaluate(COUNTING)
+
+    round_ = won(tab, before=watch)
+    expect(tab.locator("#last-win")).to_be_visible()
+    expect(tab.locator("#last-win")).to_have_text(f"Last win +{_money(round_['net'])}")
+    final = round_["balance"] - 500  # the chips stay on the felt for the next coup
+    expect(balance).to_have_text(_money(final))
+    expect(balance).to_have_attribute("data-trend", "")  # done counting
+    counted: list[list[str]] = tab.evaluate("window.counted")
+    moving = [_cents(text) for trend, text in counted if trend == "up"]
+    assert moving, f"the balance never showed it was counting up: {counted}"
+    assert all(before[0] <= figure <= final for figure in moving), counted
+    assert any(before[0] < figure < final for figure in moving), f"no figure between: {counted}"
+    assert "down" not in [trend for trend, _ in counted], counted
+
+
+def _chips_shown(page: Page) -> dict[str, str]:
+    """The spots with chips on them and their amounts, and the bet total ("bet") if it
+    shows."""
+    shown = {
+        spot.get_attribute("data-spot") or "": spot.locator(".pile__amount").text_content() or ""
+        for spot in page.locator("#spots .circle--staked").all()
+    }
+    if page.locator("#bet-total").is_visible():
+        shown["bet"] = page.locator("#bet-total").text_content() or ""
+    return shown
+
+
 def test_a_verdict_message_or_hint_never_shows_at_another_table(
     server: str, browser: Browser
 ) -> None:
+    """Every table in the menu, the shared ones too, visited mid-round: nothing of one
+    shows at another (a verdict, the hint, a decision, cards, chips or the bet total);
+    each table shows only its own chips (its round's, or the last it dealt: chips
+    placed and not dealt stay behind with the table left)."""
     page = _tab(server, browser)
     page.evaluate("localStorage.setItem('riverboat-coach', 'on')")
     page.reload()
     page.wait_for_selector(".spot")
     choose(page, "Rabbit Hunter")
     _finish_open_round(page)
+    _clear_felt(page)
     page.click("[data-spot=ante]")
     page.click("#deal")
     page.click("[data-action=play]")
     expect(page.locator("#coach-line")).to_be_visible()  # the verdict on the Play
     told = page.locator("#message").text_content() or ""
+    own = {"Rabbit Hunter": {"ante": "$5", "bet": "$5"}}  # the chips each table keeps
     choose(page, "Tri-Card Poker")  # mid-verdict, to another game
     expect(page.locator("#coach-line")).to_be_hidden()
     expect(page.locator("#message")).not_to_have_text(told)
     expect(page.locator("#banner")).to_be_hidden()
-    _clear_felt(page)
+    expect(page.locator("#bet-total")).to_be_hidden()  # none of Rabbit Hunter's chips
+    assert _chips_shown(page) == {}
     page.click("[data-spot=ante]")
+    page.click("[data-spot=ante]")  # $10: not Rabbit Hunter's $5
     page.click("#deal")
     expect(page.locator("[data-action=raise]")).to_be_visible()
+    own["Tri-Card Poker"] = {"ante": "$10", "bet": "$10"}
     page.click("#hint")
     expect(page.locator("#hint-box")).to_be_visible()
-    for other in ("Crazy 4 Poker", "Baccarat", "Rabbit Hunter"):  # mid-round, everywhere else
+    # mid-round, everywhere else; at a shared table chips go down too ($10, unlike
+    # Rabbit Hunter's $5), and are left there
+    visits = [
+        ("Crazy 4 Poker", None),
+        ("Baccarat · shared", "banker"),
+        ("Baccarat", None),  # the same circles as the shared table's: none of its chips
+        ("Crazy 4 Poker · shared", "ante"),
+        ("Rabbit Hunter", None),
+        ("Baccarat · shared", None),  # its chips were never bet: gone with the seat
+    ]
+    for other, spot in visits:
         choose(page, other)
         expect(page.locator("#hint-box")).to_be_hidden()
         expect(page.locator("#coach-line")).to_be_hidden()
         expect(page.locator("[data-action=raise]")).to_have_count(0)
         expect(page.locator("#player .card")).to_have_count(0)
+        page.wait_for_timeout(300)  # anything carried over would be drawn by now
+        assert _chips_shown(page) == own.get(other, {}), other
+        if spot:
+            for _ in range(2):
+                with page.expect_response("**/api/chips"):
+                    page.click(f"[data-spot={spot}]")
+            expect(_amount(page, spot)).to_have_text("$10")
+            expect(page.locator("#bet-total")).to_be_visible()
     choose(page, "Tri-Card Poker")  # back: the round picked up, nothing else of before
     expect(page.locator("[data-action=raise]")).to_be_visible()
     expect(page.locator("#coach-line")).to_be_hidden()
     expect(page.locator("#hint-box")).to_be_hidden()
+    assert _chips_shown(page) == own["Tri-Card Poker"]
     page.click("[data-action=fold]")
     expect(page.locator("#coach-line")).to_be_visible()  # this round's own verdict
     page.evaluate("localStorage.setItem('riverboat-coach', 'off')")

@@ -108,6 +108,7 @@ function countTo(target) {
   if (!element) return;
   if (target === null) { element.textContent = "…"; return; }
   const from = Number(element.dataset.value);
+  if (from === target && element.textContent !== "…") return;  // already there, or counting there: left to run
   element.dataset.value = String(target);
   cancelAnimationFrame(counting);
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches || document.documentElement.classList.contains("reduce-motion");
@@ -119,7 +120,7 @@ function countTo(target) {
   element.dataset.trend = target > from ? "up" : "down";
   const start = performance.now(), span = 450;
   const step = (/** @type {number} */ now) => {
-    const t = Math.min(1, (now - start) / span);
+    const t = Math.max(0, Math.min(1, (now - start) / span));  // a frame's time can precede the start
     const eased = 1 - (1 - t) ** 3;
     element.textContent = money(Math.round(from + (target - from) * eased));
     if (t < 1) counting = requestAnimationFrame(step);

@@ -1,6 +1,6 @@
 // The controls: the table menu (a dialog), the chip tray, Deal and Quick Replay, the decisions the
 // server offers, and which of them can be pressed now.
-import { $, $button, $dialog, info, layout, money, onTheFelt, state, tableKey } from "./state.js";
+import { $, $button, $dialog, info, layout, money, onTheFelt, state, tableKey, touchOnly } from "./state.js";
 import { chipChosen } from "./actions.js";
 import { chipFaceHtml } from "./chips-stack.js";
 import { offerRefill } from "./bank.js";
@@ -89,7 +89,9 @@ function describe(button, game, shared, number) {
 }
 
 function drawGames() {
-  $("tables-note").textContent = `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`;
+  $("tables-note").textContent = touchOnly()  // a touch screen alone has no keys to name
+    ? "Shared tables show their seats free."
+    : `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`;
   $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
 }
 

@@ -1,7 +1,7 @@
 // riverboat's table in the browser: the wiring. Choosing a table, and the page's
 // buttons bound to what they do; the parts live in the modules beside this one.
 import { api } from "./api.js";
-import { $, $button, $dialog, gameOf, info, say, state, store } from "./state.js";
+import { $, $button, $dialog, gameOf, info, say, state, store, touchOnly } from "./state.js";
 import { chipChosen, commitmentShown, gamesLoaded, roundShown, tableChosen } from "./actions.js";
 import { on } from "./felt.js";
 import { decisionKey, focusAfterDeal, openTables, toggleTray } from "./controls.js";
@@ -46,7 +46,8 @@ async function selectGame(name, shared = false) {
   if (state.message) { /* kept */ }
   else if (shared) say("A shared table: place your wagers and Bet; the cards come when every seat has bet, or when betting time runs out.");
   else if (open) say("Your round is still open: your decision.");
-  else say("Tap a spot to place the selected chip; press and hold to clear it. By keyboard: Enter on a spot, Backspace clears it, ? lists the keys.");
+  else say("Tap a spot to place the selected chip; press and hold to clear it." +
+    (touchOnly() ? "" : " By keyboard: Enter on a spot, Backspace clears it, ? lists the keys."));  // none on a touch screen alone
   store.flush();
   delete document.body.dataset.choosing;
 }

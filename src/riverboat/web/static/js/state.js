@@ -136,6 +136,10 @@ export function layout(game) {
   return { mine, other, drawn, blind: game.blind_play === null ? null : `${mine.name}:blind` };
 }
 
+/** Whether the screen is touch alone (no fine pointer that hovers): the page's
+ * keyboard-only words and the Keys button are not shown there. */
+export const touchOnly = () => matchMedia("(hover: none) and (pointer: coarse)").matches;
+
 /** The chips on the felt now, in cents. */
 export const onTheFelt = () => Object.values(state.wagers).reduce((sum, cents) => sum + cents, 0);
 
