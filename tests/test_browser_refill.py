@@ -166,6 +166,8 @@ def test_the_header_stays_one_row_with_a_bet_a_last_win_and_refill(
     expect(page.locator("#balance")).to_have_attribute("data-trend", "")  # done counting
     if width >= 768:  # the last win and the tally show beside the money from 48rem up
         expect(page.locator("#last-win")).to_be_visible()
+    else:  # on a phone the bet on the felt has the line under the balance
+        expect(page.locator("#last-win")).to_be_hidden()
     header = page.locator(".topbar").bounding_box()
     assert header is not None
     assert header["height"] < 60, f"the header is {header['height']} px tall at {width}"
@@ -183,4 +185,11 @@ def test_the_header_stays_one_row_with_a_bet_a_last_win_and_refill(
     assert page.evaluate("document.body.scrollWidth") <= width
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"header-won-refill-{width}x{height}.png"))
+    page.locator("#clear").tap()  # no chips down: on a phone the last win takes the bet's place
+    expect(page.locator("#bet-total")).to_be_hidden()
+    expect(page.locator("#last-win")).to_be_visible()
+    header = page.locator(".topbar").bounding_box()
+    assert header is not None and header["height"] < 60, header
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(SHOTS / f"header-last-win-{width}x{height}.png"))
     context.close()
