@@ -7,8 +7,8 @@ A front end seats a player, passes on their messages and lets them go through a
   calls it directly; nothing else to start.
 * :class:`RedisHub` (``RIVERBOAT_REDIS_URL``, on PostgreSQL): any number of processes
   serve the same tables. One at a time runs a table's clock, holding its lease
-  (:mod:`riverboat.table.lease`) and writing its state to the database
-  (:mod:`riverboat.table.live_state`). A player's messages go into the table's inbox,
+  (:mod:`riverboat.table.live.across.lease`) and writing its state to the database
+  (:mod:`riverboat.table.live.across.live_state`). A player's messages go into the table's inbox,
   a Redis stream that every holder reads in one consumer group, in order: a message
   stays pending until the holder that read it has carried it out (or refused it) and
   acknowledged it, so one read by a holder that then froze or died is read again by
@@ -42,10 +42,10 @@ from pydantic import TypeAdapter
 
 from riverboat.errors import Refusal, Unavailable
 from riverboat.rng import new_token
-from riverboat.table import live_state
-from riverboat.table.lease import LEASE_SECONDS, Lease
-from riverboat.table.live_state import LeaseLostError
-from riverboat.table.seats import SEND_SECONDS, Send, SendText, find_seat
+from riverboat.table.live.across import live_state
+from riverboat.table.live.across.lease import LEASE_SECONDS, Lease
+from riverboat.table.live.across.live_state import LeaseLostError
+from riverboat.table.live.seats import SEND_SECONDS, Send, SendText, find_seat
 from riverboat.table.shared import SharedTable
 from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
 

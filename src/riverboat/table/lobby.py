@@ -41,9 +41,9 @@ from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.games.codec import to_json
 from riverboat.games.rules import RulesError
-from riverboat.table import live_state
-from riverboat.table.live_state import Seen
-from riverboat.table.seats import find_seat
+from riverboat.table.live.across import live_state
+from riverboat.table.live.across.live_state import Seen
+from riverboat.table.live.seats import find_seat
 from riverboat.table.service import TableService
 from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.table.views import (

@@ -36,7 +36,7 @@ from riverboat.table.ledger import (
     round_account,
     scalar,
 )
-from riverboat.table.live_state import Fence, check_fence
+from riverboat.table.live.across.live_state import Fence, check_fence
 from riverboat.table.sources import Dealt, card_source, running_shoe
 from riverboat.table.states import RoundStatus
 from riverboat.table.verify import fair_cards, own_places

@@ -35,14 +35,15 @@ giving a ``send`` coroutine for the messages meant for that player, then calls
 player's own round, as the service shows it), ``coup`` (a Baccarat coup's cards, which
 every seat sees), ``decided`` and ``error``.
 
-The seats and sending to their connections are :mod:`riverboat.table.seats`; the
-betting and decision deadlines are a :class:`riverboat.table.clock.Timer`.
+The seats and sending to their connections are :mod:`riverboat.table.live.seats`; the
+betting and decision deadlines are a :class:`riverboat.table.live.clock.Timer`.
 
 Several server processes may serve one table (:mod:`riverboat.table.hub`): the one
-holding the table's lease runs it with that lease's :class:`~riverboat.table.live_state.Fence`
-(:meth:`SharedTable.take_over`), writes its state to the database before each
-message it sends (phase, deadline, deal, seats' bets and decisions), and stops
-(:meth:`SharedTable.step_down`) once the lease is lost. The process that takes over
+holding the table's lease runs it with that lease's
+:class:`~riverboat.table.live.across.live_state.Fence` (:meth:`SharedTable.take_over`),
+writes its state to the database before each message it sends (phase, deadline, deal,
+seats' bets and decisions), and stops (:meth:`SharedTable.step_down`) once the lease is
+lost. The process that takes over
 finishes the hand in play at its deadline; a deal it finds half made is void and
 refunded (G7). Without a fence (one process) nothing is written but the rounds.
 """
@@ -62,12 +63,11 @@ from riverboat.errors import IllegalAction, Refusal, Unavailable
 from riverboat.games import GAMES, find_game
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_token
-from riverboat.table import live_state
-from riverboat.table.clock import Timer
 from riverboat.table.ledger import affordable
-from riverboat.table.live_state import Fence, LeaseLostError
-from riverboat.table.rounds import CUT_OFF
-from riverboat.table.seats import (
+from riverboat.table.live.across import live_state
+from riverboat.table.live.across.live_state import Fence, LeaseLostError
+from riverboat.table.live.clock import Timer
+from riverboat.table.live.seats import (
     CONNECTIONS,
     Seat,
     Send,
@@ -76,6 +76,7 @@ from riverboat.table.seats import (
     free_number,
     seated,
 )
+from riverboat.table.rounds import CUT_OFF
 from riverboat.table.service import DealLayout, TableService
 from riverboat.table.shared_rounds import Stake
 from riverboat.table.states import RoundStatus, TablePhase

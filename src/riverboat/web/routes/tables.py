@@ -32,7 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
 from riverboat.table.hub import Hub
-from riverboat.table.seats import Send
+from riverboat.table.live.seats import Send
 from riverboat.table.shared import SharedTable
 from riverboat.table.throttle import Busy
 from riverboat.table.views import (
