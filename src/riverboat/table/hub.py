@@ -46,7 +46,7 @@ from riverboat.table.live.across import live_state
 from riverboat.table.live.across.lease import LEASE_SECONDS, Lease
 from riverboat.table.live.across.live_state import LeaseLostError
 from riverboat.table.live.seats import SEND_SECONDS, Send, SendText, find_seat
-from riverboat.table.shared import SharedTable
+from riverboat.table.live.table import SharedTable
 from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
 
 __all__ = ["Close", "Handler", "Hub", "LocalHub", "RedisHub", "table_key"]

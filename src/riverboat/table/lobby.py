@@ -44,8 +44,8 @@ from riverboat.games.rules import RulesError
 from riverboat.table.live.across import live_state
 from riverboat.table.live.across.live_state import Seen
 from riverboat.table.live.seats import find_seat
+from riverboat.table.live.table import SHARED_GAMES, SharedTable
 from riverboat.table.service import TableService
-from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.table.views import (
     LOBBY_ROAD_COLUMNS,
     BigRoadEntryView,

@@ -35,9 +35,9 @@ from riverboat.settings import settings as current_settings
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.edges import start_house_edges
 from riverboat.table.hub import Hub, LocalHub, RedisHub
+from riverboat.table.live.table import SHARED_GAMES
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
-from riverboat.table.shared import SHARED_GAMES
 from riverboat.table.throttle import StoreThrottle
 from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
