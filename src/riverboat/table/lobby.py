@@ -299,8 +299,9 @@ class Lobby:
 
     def seen_elsewhere(self) -> dict[str, Seen]:
         """The states last written of the tables this process does not run (when several
-        processes serve them, :class:`~riverboat.table.hub.RedisHub`), in one query: the
-        lobby then shows every table's true seats and phase. Run in a worker thread."""
+        processes serve them, :class:`~riverboat.table.live.across.redis_hub.RedisHub`),
+        in one query: the lobby then shows every table's true seats and phase. Run in a
+        worker thread."""
         elsewhere = [key for key, table in self.tables.items() if table.fence is None]
         if not elsewhere:
             return {}

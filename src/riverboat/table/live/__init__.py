@@ -8,7 +8,8 @@ database when several processes serve it), ``snapshots`` (what the seats see),
 road), ``showdown`` (a deck's hands, decided and shown down), ``betting`` (sitting,
 leaving, betting, deciding) and ``handover`` (taken over from another process).
 ``seats``: who sits at a table and sending them its messages. ``clock``: the table's
-timer. ``across/``: what lets several server processes serve one table.
+timer. ``across/``: the hubs that carry players' messages to a table, and what lets
+several server processes serve one table (the lease, the fenced state).
 
 This package imports nothing itself, so the service can use ``across`` while the
 tables import the service.

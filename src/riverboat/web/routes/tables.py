@@ -1,7 +1,7 @@
 """Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.live.table`.
 
 The route checks each message and passes it on through the server's
-:class:`~riverboat.table.hub.Hub`: to the table in this process, or to the process
+:class:`~riverboat.table.live.across.hub.Hub`: to the table in this process, or to the process
 that runs the table's clock (:func:`act_on` carries it out there).
 
 A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT`
@@ -31,7 +31,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
-from riverboat.table.hub import Hub
+from riverboat.table.live.across.hub import Hub
 from riverboat.table.live.seats import Send
 from riverboat.table.live.table import SharedTable
 from riverboat.table.throttle import Busy
