@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from arguments import at_least
 from chaos import Cluster, check, figures, run, settle_down
-from riverboat.table.lease import LEASE_SECONDS as LEASE
+from riverboat.table.live.across.lease import LEASE_SECONDS as LEASE
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from riverboat.table.shared import COMPANY_AT_ONCE
+from riverboat.table.live.snapshots import COMPANY_AT_ONCE
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = COMPANY_AT_ONCE + 15

@@ -189,7 +189,8 @@ def test_the_header_stays_one_row_with_a_bet_a_last_win_and_refill(
     expect(page.locator("#bet-total")).to_be_hidden()
     expect(page.locator("#last-win")).to_be_visible()
     header = page.locator(".topbar").bounding_box()
-    assert header is not None and header["height"] < 60, header
+    assert header is not None
+    assert header["height"] < 60, header
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.screenshot(path=str(SHOTS / f"header-last-win-{width}x{height}.png"))
     context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from riverboat.table.live_state import LeaseLostError, claim, save
+from riverboat.table.live.across.live_state import LeaseLostError, claim, save
 from riverboat.table.service import TableService
 
 

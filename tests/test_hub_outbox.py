@@ -1,7 +1,8 @@
-"""What a table's holder publishes for connections (riverboat.table.hub._Outbox): in
-the order asked, each process's share of a burst in one PUBLISH, and a Redis that does
-not answer failing every body of its sending, not hanging it. Needs Redis at
-127.0.0.1:6379 (as tests/test_multi_process.py)."""
+"""What a table's holder publishes for connections
+(riverboat.table.live.across.connections._Outbox): in the order asked, each process's
+share of a burst in one PUBLISH, and a Redis that does not answer failing every body of
+its sending, not hanging it. Needs Redis at 127.0.0.1:6379 (as
+tests/test_multi_process.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from riverboat.table.hub import _Outbox
+from riverboat.table.live.across.connections import _Outbox
 
 REDIS = os.environ.get("RIVERBOAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 

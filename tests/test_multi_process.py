@@ -36,9 +36,10 @@ from websockets.typing import Origin
 
 from riverboat.store.models import Deal, LedgerEntry, RoundRow
 from riverboat.table.ledger import STARTING_CREDIT
-from riverboat.table.live_state import LeaseLostError, claim
+from riverboat.table.live.across.live_state import LeaseLostError, claim
+from riverboat.table.live.core import HANDLED_KEPT
+from riverboat.table.live.table import SharedTable
 from riverboat.table.service import SharedCards, TableService
-from riverboat.table.shared import HANDLED_KEPT, SharedTable
 from riverboat.table.views import TableMessage
 from riverboat.web.errors import CLOSE_NO_TABLE
 

@@ -29,9 +29,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from riverboat.games.rules import IllegalAction
 from riverboat.store.models import RoundRow, Transaction
-from riverboat.table import seats
+from riverboat.table.live import seats
+from riverboat.table.live.table import SharedTable
 from riverboat.table.service import TableService
-from riverboat.table.shared import SharedTable
 from riverboat.table.views import TableMessage
 
 Messages = list[dict[str, Any]]

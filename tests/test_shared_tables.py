@@ -12,14 +12,14 @@ import pytest
 from pydantic import TypeAdapter
 
 from riverboat.games.rules import IllegalAction
-from riverboat.table.lobby import TableConfig
-from riverboat.table.service import SharedCards, TableService, verify_round, verify_shoe
-from riverboat.table.shared import (
+from riverboat.table.live.snapshots import (
     COMPANY_AT_ONCE,
     COMPANY_MOST_SECONDS,
     COMPANY_SECONDS_PER_SEAT,
-    SharedTable,
 )
+from riverboat.table.live.table import SharedTable
+from riverboat.table.lobby import TableConfig
+from riverboat.table.service import SharedCards, TableService, verify_round, verify_shoe
 from riverboat.table.views import SEATS_SHOWN, TableMessage
 
 Messages = list[dict[str, Any]]

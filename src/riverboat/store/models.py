@@ -207,7 +207,7 @@ class KeptState(Base):
 
 class SharedTableRow(Base):
     """A shared table's live state, written by the server process that runs its clock
-    (:mod:`riverboat.table.live_state`), so another can take the table over.
+    (:mod:`riverboat.table.live.across.live_state`), so another can take the table over.
 
     ``token`` is the fencing token of the last claim: each claim adds one and hands it
     to its holder, and a write with any other token is refused. ``deadline`` is the pending

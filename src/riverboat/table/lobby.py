@@ -41,11 +41,11 @@ from riverboat.errors import IllegalAction
 from riverboat.games import find_game
 from riverboat.games.codec import to_json
 from riverboat.games.rules import RulesError
-from riverboat.table import live_state
-from riverboat.table.live_state import Seen
-from riverboat.table.seats import find_seat
+from riverboat.table.live.across import live_state
+from riverboat.table.live.across.live_state import Seen
+from riverboat.table.live.seats import find_seat
+from riverboat.table.live.table import SHARED_GAMES, SharedTable
 from riverboat.table.service import TableService
-from riverboat.table.shared import SHARED_GAMES, SharedTable
 from riverboat.table.views import (
     LOBBY_ROAD_COLUMNS,
     BigRoadEntryView,
@@ -299,8 +299,9 @@ class Lobby:
 
     def seen_elsewhere(self) -> dict[str, Seen]:
         """The states last written of the tables this process does not run (when several
-        processes serve them, :class:`~riverboat.table.hub.RedisHub`), in one query: the
-        lobby then shows every table's true seats and phase. Run in a worker thread."""
+        processes serve them, :class:`~riverboat.table.live.across.redis_hub.RedisHub`),
+        in one query: the lobby then shows every table's true seats and phase. Run in a
+        worker thread."""
         elsewhere = [key for key, table in self.tables.items() if table.fence is None]
         if not elsewhere:
             return {}

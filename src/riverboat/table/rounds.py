@@ -32,7 +32,7 @@ from riverboat.table.ledger import (
     round_account,
     scalar,
 )
-from riverboat.table.live_state import Fence, check_fence
+from riverboat.table.live.across.live_state import Fence, check_fence
 from riverboat.table.round_reads import RoundReads, outcome
 from riverboat.table.round_rows import (
     SETTLING,

@@ -39,7 +39,7 @@ from riverboat.table.audit import Audit
 from riverboat.table.credits import credits
 from riverboat.table.exports import export_round
 from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
-from riverboat.table.live_state import Fence
+from riverboat.table.live.across.live_state import Fence
 from riverboat.table.players import LOCAL_PLAYER, Players
 from riverboat.table.rounds import Rounds
 from riverboat.table.shared_rounds import SharedRounds, Stake

@@ -50,7 +50,7 @@ from riverboat.table.ledger import (
     round_account,
     run,
 )
-from riverboat.table.live_state import Fence, check_fence
+from riverboat.table.live.across.live_state import Fence, check_fence
 from riverboat.table.round_reads import outcome
 from riverboat.table.round_rows import (
     SETTLING,

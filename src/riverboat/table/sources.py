@@ -39,7 +39,7 @@ from riverboat.games.codec import to_json
 from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table.ledger import Ledger, first, run
-from riverboat.table.live_state import Fence, check_fence
+from riverboat.table.live.across.live_state import Fence, check_fence
 from riverboat.table.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
 

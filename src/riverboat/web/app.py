@@ -37,10 +37,11 @@ from riverboat.admission.logins import StoreThrottle
 from riverboat.settings import settings as current_settings
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.edges import start_house_edges
-from riverboat.table.hub import Hub, LocalHub, RedisHub
+from riverboat.table.live.across.hub import Hub, LocalHub
+from riverboat.table.live.across.redis_hub import RedisHub
+from riverboat.table.live.table import SHARED_GAMES
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
-from riverboat.table.shared import SHARED_GAMES
 from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import Sessions
@@ -111,9 +112,10 @@ def create_app(
     logs no one out.
 
     With ``redis`` (a URL; the database must then be PostgreSQL) every process started
-    so serves the same shared tables (:class:`~riverboat.table.hub.RedisHub`, its keys
-    beginning with ``redis_prefix``); ``recover`` is then left to the tables' takeover,
-    since another process's rounds in play are not a stopped server's."""
+    so serves the same shared tables
+    (:class:`~riverboat.table.live.across.redis_hub.RedisHub`, its keys beginning with
+    ``redis_prefix``); ``recover`` is then left to the tables' takeover, since another
+    process's rounds in play are not a stopped server's."""
     service = _service(database, redis, recover)
     if tables is None:
         tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))

@@ -1,7 +1,7 @@
-"""Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.shared`.
+"""Shared tables, live over a WebSocket: the messages of :mod:`riverboat.table.live.table`.
 
 The route checks each message and passes it on through the server's
-:class:`~riverboat.table.hub.Hub`: to the table in this process, or to the process
+:class:`~riverboat.table.live.across.hub.Hub`: to the table in this process, or to the process
 that runs the table's clock (:func:`act_on` carries it out there).
 
 A message is a JSON text frame of at most :data:`riverboat.web.guards.BODY_LIMIT`
@@ -32,9 +32,9 @@ from pydantic import TypeAdapter, ValidationError
 from riverboat.admission.budgets import Busy
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
-from riverboat.table.hub import Hub
-from riverboat.table.seats import Send
-from riverboat.table.shared import SharedTable
+from riverboat.table.live.across.hub import Hub
+from riverboat.table.live.seats import Send
+from riverboat.table.live.table import SharedTable
 from riverboat.table.views import (
     Bet,
     ErrorMessage,
@@ -178,7 +178,7 @@ async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
 @router.websocket("/ws/tables/{name}")
 async def shared_table(websocket: WebSocket, name: str) -> None:
     """A shared table (Crazy 4 or Baccarat), live: the messages of
-    :mod:`riverboat.table.shared` as JSON. ``name`` is a table's id from the lobby
+    :mod:`riverboat.table.live.table` as JSON. ``name`` is a table's id from the lobby
     (``/api/lobby``), or a game's name for that game's first table. Send
     ``{"type": "bet", "wagers": {...}, "second": {...}, "client_seed": "..."}`` and
     ``{"type": "decide", "action": "play", "amount": 2000}``."""

@@ -4,7 +4,7 @@ The lease is a key set only if absent (``SET NX PX``) to the holder's name, for
 :attr:`Lease.seconds`; its holder renews it well before it runs out (every third of
 it) and hands it back when it stops. The lease only says who should run the table;
 what makes a holder that paused past its lease harmless is the fencing token its
-claim of the table draws from the database (:func:`riverboat.table.live_state.claim`),
+claim of the table draws from the database (:func:`riverboat.table.live.across.live_state.claim`),
 never from Redis, whose counters start again from nothing when it restarts empty.
 A holder that stops renewing (killed, cut off) loses the table when the key expires,
 and the next process that asks takes it.

@@ -3,7 +3,7 @@ table's clock keeps there so that another process can take the table over.
 
 The state is a row of ``shared_tables`` per table key: the phase, the pending step's
 deadline, the deal in play and the seats' bets and decisions. A process that gets the
-table's lease (:mod:`riverboat.table.lease`) claims the row, which hands it the next
+table's lease (:mod:`riverboat.table.live.across.lease`) claims the row, which hands it the next
 fencing token: one more than the row's, in the same transaction, so tokens never
 repeat, whatever happened to Redis, and a claim is one step however many came before
 it. Every write of the table's (its state, a new deal, sealing and revealing its

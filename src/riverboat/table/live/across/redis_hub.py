@@ -1,28 +1,21 @@
-"""Where a shared table's messages go: one server process, or several over Redis.
+"""Shared tables served by several server processes over Redis (:class:`RedisHub`).
 
-A front end seats a player, passes on their messages and lets them go through a
-:class:`Hub`, chosen once as the server starts:
-
-* :class:`LocalHub` (the default): every table lives in this process, and the hub
-  calls it directly; nothing else to start.
-* :class:`RedisHub` (``RIVERBOAT_REDIS_URL``, on PostgreSQL): any number of processes
-  serve the same tables. One at a time runs a table's clock, holding its lease
-  (:mod:`riverboat.table.lease`) and writing its state to the database
-  (:mod:`riverboat.table.live_state`). A player's messages go into the table's inbox,
-  a Redis stream that every holder reads in one consumer group, in order: a message
-  stays pending until the holder that read it has carried it out (or refused it) and
-  acknowledged it, so one read by a holder that then froze or died is read again by
-  the next, and each carries an id the table carries out only once. What the holder
-  sends a player's connection is published on the channel of the process that
-  connection is open on, and only that connection gets it: no process passes one
-  player's cards to another (C8). A message is made into JSON once, by the holder,
-  and passed to the connection as that text; what the holder sends while its last
-  publishing is under way goes in one ``PUBLISH`` a process, all in one pipeline
-  (:class:`_Outbox`), so a coup's results for a thousand players are a few Redis
-  commands, not a thousand. When a process takes a table over it says so on the
-  table's channel, and every process seats its connections at that table again.
-
-Every Redis key and channel of a table goes by :func:`table_key`.
+One process at a time runs a table's clock, holding its lease
+(:mod:`~riverboat.table.live.across.lease`) and writing its state to the database
+(:mod:`~riverboat.table.live.across.live_state`). A player's messages go into the
+table's inbox, a Redis stream that every holder reads in one consumer group, in order:
+a message stays pending until the holder that read it has carried it out (or refused
+it) and acknowledged it, so one read by a holder that then froze or died is read again
+by the next, and each carries an id the table carries out only once. What the holder
+sends a player's connection is published on the channel of the process that
+connection is open on, and only that connection gets it: no process passes one
+player's cards to another (C8). A message is made into JSON once, by the holder, and
+passed to the connection as that text; what the holder sends while its last
+publishing is under way goes in one ``PUBLISH`` a process, all in one pipeline
+(:mod:`~riverboat.table.live.across.connections`), so a coup's results for a thousand
+players are a few Redis commands, not a thousand. When a process takes a table over
+it says so on the table's channel, and every process seats its connections at that
+table again.
 """
 
 from __future__ import annotations
@@ -33,41 +26,37 @@ import itertools
 import json
 import logging
 import os
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from riverboat.errors import Refusal, Unavailable
 from riverboat.rng import new_token
-from riverboat.table import live_state
-from riverboat.table.lease import LEASE_SECONDS, Lease
-from riverboat.table.live_state import LeaseLostError
-from riverboat.table.seats import SEND_SECONDS, Send, SendText, find_seat
-from riverboat.table.shared import SharedTable
-from riverboat.table.views import ErrorMessage, PlayerMessage, TableMessage
+from riverboat.table.live.across import live_state
+from riverboat.table.live.across.connections import (
+    _TABLE_MESSAGES,
+    _Connection,
+    _Outbox,
+    _Remote,
+)
+from riverboat.table.live.across.hub import Close, Handler, Hub, table_key
+from riverboat.table.live.across.lease import LEASE_SECONDS, Lease
+from riverboat.table.live.across.live_state import LeaseLostError
+from riverboat.table.live.seats import Send, SendText, find_seat
+from riverboat.table.live.table import SharedTable
+from riverboat.table.views import ErrorMessage, PlayerMessage
 
-__all__ = ["Close", "Handler", "Hub", "LocalHub", "RedisHub", "table_key"]
+__all__ = ["INBOX_GROUP", "INBOX_KEPT", "RedisHub"]
 
 _log = logging.getLogger(__name__)
-#: a player's message carried out at their table; the refusal to send back, if any
-Handler = Callable[[SharedTable, int, PlayerMessage], Awaitable[ErrorMessage | None]]
-#: closes a player's connection (after a refusal to seat them)
-Close = Callable[[], Awaitable[None]]
+
 _PLAYER_MESSAGES: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
-_TABLE_MESSAGES: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 _UNREACHED = "the table's messages could not reach the server running it; try again shortly"
 #: the consumer group every holder of a table reads its inbox (a Redis stream) in
 INBOX_GROUP = "holders"
 #: about how many messages an inbox keeps, acknowledged or not (``XADD MAXLEN ~``)
 INBOX_KEPT = 10_000
-
-
-def table_key(table: SharedTable) -> str:
-    """The name a table's lease, inbox, channel and stored state go by."""
-    return table.config.id if table.config is not None else table.game
 
 
 def _read(fields: dict[str, str]) -> dict[str, Any] | None:
@@ -98,193 +87,6 @@ def _bettors(ops: Iterable[dict[str, Any] | None]) -> list[int]:
 
 def _refusal(error: Refusal) -> ErrorMessage:
     return ErrorMessage(message=str(error), error=str(error), code=error.code)
-
-
-class Hub(ABC):
-    """Seats players at shared tables and carries their messages."""
-
-    #: whether other processes run some of the tables (their state is then read from
-    #: the database, as the last holder wrote it)
-    across_processes = False
-
-    def __init__(self, handler: Handler) -> None:
-        self.handler = handler
-
-    async def start(self, tables: Iterable[SharedTable]) -> None:  # noqa: B027
-        """Begin serving ``tables`` (the server has started)."""
-
-    @abstractmethod
-    async def stop(self) -> None:
-        """Stop serving the tables (the server is stopping)."""
-
-    @abstractmethod
-    async def sit(
-        self,
-        table: SharedTable,
-        player: int,
-        send: Send,
-        close: Close,
-        send_text: SendText | None = None,
-    ) -> None:
-        """Seat the player at the table with this connection (``send``); a refusal to
-        seat them is raised, or sent and the connection closed. ``send_text``, where
-        the connection has it, sends a message already made into its JSON text."""
-
-    @abstractmethod
-    async def act(
-        self, table: SharedTable, player: int, send: Send, message: PlayerMessage
-    ) -> ErrorMessage | None:
-        """The player's message at the table; a refusal to send back now, if any."""
-
-    @abstractmethod
-    async def leave(self, table: SharedTable, player: int, send: Send) -> None:
-        """The connection has gone."""
-
-
-class LocalHub(Hub):
-    """Every table in this process: the hub calls it."""
-
-    def __init__(self, handler: Handler) -> None:
-        super().__init__(handler)
-        self.tables: list[SharedTable] = []
-
-    async def start(self, tables: Iterable[SharedTable]) -> None:
-        self.tables = list(tables)
-
-    async def stop(self) -> None:
-        for table in self.tables:
-            await table.close()
-
-    async def sit(
-        self,
-        table: SharedTable,
-        player: int,
-        send: Send,
-        close: Close,
-        send_text: SendText | None = None,
-    ) -> None:
-        await table.sit(player, send)
-
-    async def act(
-        self, table: SharedTable, player: int, send: Send, message: PlayerMessage
-    ) -> ErrorMessage | None:
-        return await self.handler(table, player, message)
-
-    async def leave(self, table: SharedTable, player: int, send: Send) -> None:
-        await table.leave(player, send)
-
-
-@dataclass
-class _Connection:
-    """A player's connection open on this process, and what the holder sent it, handed
-    over in order by a task of its own, so that one slow connection delays no other.
-    One that does not take a message within :data:`SEND_SECONDS` is closed, as the
-    table would drop it in one process (its page connects again)."""
-
-    key: str
-    player: int
-    send: Send
-    close: Close
-    send_text: SendText | None = None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
-    pump: asyncio.Task[None] | None = None
-
-    async def hand_over(self) -> None:
-        while True:
-            body = await self.queue.get()
-            try:
-                if "text" in body:  # as the holder made it: passed on as it is
-                    text = body["text"]
-                    if self.send_text is not None:
-                        await asyncio.wait_for(self.send_text(text), SEND_SECONDS)
-                    else:
-                        message = _TABLE_MESSAGES.validate_json(text)
-                        await asyncio.wait_for(self.send(message), SEND_SECONDS)
-                elif "message" in body:
-                    message = _TABLE_MESSAGES.validate_python(body["message"])
-                    await asyncio.wait_for(self.send(message), SEND_SECONDS)
-                if body.get("close"):
-                    await self.close()
-            except Exception:  # it has gone, or hangs: closed, its handler leaves
-                with contextlib.suppress(Exception):
-                    await self.close()
-                return
-
-
-class _Remote:
-    """A connection as the table's holder sees it: sending to it publishes on the
-    channel of the process it is open on; a process that no longer listens (it has
-    stopped) drops it. A message goes as its JSON text, passed on as it is; a refusal
-    goes as its fields (the connection's process words a table's own note)."""
-
-    def __init__(self, hub: RedisHub, key: str, conn: str) -> None:
-        self.hub, self.key, self.conn = hub, key, conn
-
-    async def __call__(self, message: TableMessage) -> None:
-        body: dict[str, Any] = {"conn": self.conn}
-        if isinstance(message, ErrorMessage):
-            body["message"] = _TABLE_MESSAGES.dump_python(message, mode="json")
-        else:
-            body["text"] = _TABLE_MESSAGES.dump_json(message).decode()
-        if not await self.hub.publish_to(self.conn, body):
-            self.hub.remotes.get(self.key, {}).pop(self.conn, None)
-            raise ConnectionError(f"connection {self.conn} has gone")
-
-
-class _Outbox:
-    """What a holder publishes for connections, sent in order by one task: whatever
-    was asked while the last sending was under way goes next, one ``PUBLISH`` to each
-    process's channel (a JSON list of the bodies for it), all in one pipeline.
-    :meth:`publish` answers how many processes heard it, as ``PUBLISH`` does.
-
-    One task sends, so bodies leave in the order they were asked for; a Redis that
-    does not answer fails every body of that sending (each connection is dropped, as
-    a failed publish of its own would be)."""
-
-    def __init__(self, redis: Any) -> None:
-        self.redis = redis
-        self.waiting: list[tuple[str, str, asyncio.Future[int]]] = []
-        self.ready = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-
-    async def publish(self, channel: str, body: str) -> int:
-        """Publish ``body`` (JSON text) on ``channel``, with whatever else is waiting."""
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._send())
-        heard: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.waiting.append((channel, body, heard))
-        self.ready.set()
-        return await heard
-
-    async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-        for _, _, heard in self.waiting:
-            heard.cancel()
-
-    async def _send(self) -> None:
-        while True:
-            await self.ready.wait()
-            self.ready.clear()
-            batch, self.waiting = self.waiting, []
-            by_channel: dict[str, list[tuple[str, asyncio.Future[int]]]] = {}
-            for channel, body, heard in batch:
-                by_channel.setdefault(channel, []).append((body, heard))
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, bodies in by_channel.items():
-                        pipe.publish(channel, "[" + ",".join(body for body, _ in bodies) + "]")
-                    answers = await pipe.execute()
-            except Exception as error:
-                for _, _, heard in batch:
-                    if not heard.done():
-                        heard.set_exception(ConnectionError(f"publishing failed: {error}"))
-                continue
-            for bodies, count in zip(by_channel.values(), answers, strict=True):
-                for _, heard in bodies:
-                    if not heard.done():
-                        heard.set_result(int(count))
 
 
 class RedisHub(Hub):
