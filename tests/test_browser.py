@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Error, Page, Route, WebSocketRoute, expect
 
 from riverboat.table.live.table import SharedTable
+from riverboat.table.live.views import TableMessage
 from riverboat.table.service import TableService
-from riverboat.table.views import TableMessage
 
 from browser_support import SHOTS, choose, finish, table_tab, tap
 

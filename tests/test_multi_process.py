@@ -39,8 +39,8 @@ from riverboat.table.ledger import STARTING_CREDIT
 from riverboat.table.live.across.live_state import LeaseLostError, claim
 from riverboat.table.live.core import HANDLED_KEPT
 from riverboat.table.live.table import SharedTable
+from riverboat.table.live.views import TableMessage
 from riverboat.table.service import SharedCards, TableService
-from riverboat.table.views import TableMessage
 from riverboat.web.errors import CLOSE_NO_TABLE
 
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")

@@ -28,7 +28,7 @@ from riverboat.games.roads import (
     preview,
     roads,
 )
-from riverboat.table.views import RoadsView
+from riverboat.table.road_views import RoadsView
 
 LETTERS = {"B": "Banker", "P": "Player", "T": "Tie"}
 

@@ -31,8 +31,8 @@ from riverboat.games.rules import IllegalAction
 from riverboat.store.models import RoundRow, Transaction
 from riverboat.table.live import seats
 from riverboat.table.live.table import SharedTable
+from riverboat.table.live.views import TableMessage
 from riverboat.table.service import TableService
-from riverboat.table.views import TableMessage
 
 Messages = list[dict[str, Any]]
 Sent: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)

@@ -18,9 +18,9 @@ from riverboat.table.live.snapshots import (
     COMPANY_SECONDS_PER_SEAT,
 )
 from riverboat.table.live.table import SharedTable
+from riverboat.table.live.views import SEATS_SHOWN, TableMessage
 from riverboat.table.lobby import TableConfig
 from riverboat.table.service import SharedCards, TableService, verify_round, verify_shoe
-from riverboat.table.views import SEATS_SHOWN, TableMessage
 
 Messages = list[dict[str, Any]]
 

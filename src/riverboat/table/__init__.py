@@ -1,16 +1,24 @@
 """The table service's typed views: what crosses from the service to a front end
 (see :mod:`riverboat.table.views`)."""
 
-from riverboat.table.views import (
-    SEED_CHARACTERS,
-    BalanceView,
+from riverboat.table.live.views import (
     Bet,
-    ChoiceView,
     CoupMessage,
     DealtMessage,
     Decide,
     DecidedMessage,
     ErrorMessage,
+    PlayerMessage,
+    ResultMessage,
+    SeatView,
+    ShoeView,
+    TableMessage,
+    TableSnapshot,
+)
+from riverboat.table.views import (
+    SEED_CHARACTERS,
+    BalanceView,
+    ChoiceView,
     ExportedRound,
     GameInfo,
     HintOption,
@@ -20,16 +28,10 @@ from riverboat.table.views import (
     NewDeal,
     NextCommitment,
     OkView,
-    PlayerMessage,
-    ResultMessage,
     RoundRecord,
     RoundView,
-    SeatView,
     ShoeEnded,
-    ShoeView,
     SpotInfo,
-    TableMessage,
-    TableSnapshot,
     Wagers,
 )
 

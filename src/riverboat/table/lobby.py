@@ -45,16 +45,16 @@ from riverboat.table.live.across import live_state
 from riverboat.table.live.across.live_state import Seen
 from riverboat.table.live.seats import find_seat
 from riverboat.table.live.table import SHARED_GAMES, SharedTable
-from riverboat.table.service import TableService
-from riverboat.table.views import (
+from riverboat.table.live.views import (
     LOBBY_ROAD_COLUMNS,
-    BigRoadEntryView,
     LobbyShoe,
     LobbyTable,
     LobbyView,
     ShoeView,
-    SpotInfo,
 )
+from riverboat.table.road_views import BigRoadEntryView
+from riverboat.table.service import TableService
+from riverboat.table.views import SpotInfo
 
 __all__ = [
     "MOST_TABLES",

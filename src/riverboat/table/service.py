@@ -41,11 +41,12 @@ from riverboat.table.exports import export_round
 from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
 from riverboat.table.live.across.live_state import Fence
 from riverboat.table.players import LOCAL_PLAYER, Players
+from riverboat.table.road_views import RoadsView
 from riverboat.table.rounds import Rounds
 from riverboat.table.shared_rounds import SharedRounds, Stake
 from riverboat.table.sources import Deals, SharedCards
 from riverboat.table.verify import DealLayout, verify_round, verify_shoe
-from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoadsView, RoundView
+from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoundView
 
 __all__ = [
     "LOCAL_PLAYER",

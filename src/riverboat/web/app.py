@@ -40,9 +40,9 @@ from riverboat.table.edges import start_house_edges
 from riverboat.table.live.across.hub import Hub, LocalHub
 from riverboat.table.live.across.redis_hub import RedisHub
 from riverboat.table.live.table import SHARED_GAMES
+from riverboat.table.live.views import PlayerMessage, TableMessage
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
-from riverboat.table.views import PlayerMessage, TableMessage
 from riverboat.web import errors
 from riverboat.web.deps import Sessions
 from riverboat.web.guards import (

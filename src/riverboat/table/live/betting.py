@@ -18,8 +18,9 @@ from riverboat.table.ledger import affordable
 from riverboat.table.live.core import _UNREACHABLE, _reach
 from riverboat.table.live.seats import CONNECTIONS, Seat, Send, find_seat, free_number, seated
 from riverboat.table.live.showdown import TableShowdown
+from riverboat.table.live.views import DealtMessage, DecidedMessage
 from riverboat.table.states import TablePhase
-from riverboat.table.views import SEED_CHARACTERS, DealtMessage, DecidedMessage
+from riverboat.table.views import SEED_CHARACTERS
 
 __all__ = ["TableBetting"]
 

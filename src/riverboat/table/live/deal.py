@@ -19,9 +19,10 @@ from riverboat.errors import Refusal
 from riverboat.table.live.across.live_state import LeaseLostError
 from riverboat.table.live.seats import Seat
 from riverboat.table.live.snapshots import TableSnapshots
+from riverboat.table.live.views import ErrorMessage
 from riverboat.table.shared_rounds import Stake
 from riverboat.table.states import TablePhase
-from riverboat.table.views import ErrorMessage, RoundView
+from riverboat.table.views import RoundView
 
 __all__ = ["DEALT_TOGETHER", "WRITTEN_AT_ONCE", "TableDeal"]
 

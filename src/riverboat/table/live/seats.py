@@ -18,8 +18,8 @@ from typing import Any
 from riverboat.errors import IllegalAction
 from riverboat.games.spec import GameSpec
 from riverboat.money import Cents
+from riverboat.table.live.views import SeatView, TableMessage
 from riverboat.table.states import TablePhase, seat_state
-from riverboat.table.views import SeatView, TableMessage
 
 __all__ = [
     "CONNECTIONS",

@@ -9,8 +9,9 @@ from riverboat.deck import cut_card_reached
 from riverboat.table.live.across import live_state
 from riverboat.table.live.deal import TableDeal
 from riverboat.table.live.seats import Seat
+from riverboat.table.live.views import CoupMessage, ResultMessage
 from riverboat.table.states import RoundStatus
-from riverboat.table.views import CoupMessage, ResultMessage, RoundView
+from riverboat.table.views import RoundView
 
 __all__ = ["TableShoe"]
 

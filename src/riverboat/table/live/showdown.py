@@ -25,9 +25,9 @@ from riverboat.table.live.across.live_state import LeaseLostError
 from riverboat.table.live.core import _UNREACHABLE, _reach, _short
 from riverboat.table.live.seats import Seat, deliver
 from riverboat.table.live.shoe import TableShoe
+from riverboat.table.live.views import DealtMessage, ErrorMessage, ResultMessage, TableMessage
 from riverboat.table.rounds import CUT_OFF
 from riverboat.table.states import RoundStatus, TablePhase
-from riverboat.table.views import DealtMessage, ErrorMessage, ResultMessage, TableMessage
 
 __all__ = ["TableShowdown"]
 

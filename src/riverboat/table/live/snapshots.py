@@ -18,8 +18,9 @@ from riverboat.money import Cents
 from riverboat.table.live.across import live_state
 from riverboat.table.live.core import TableCore, _phase
 from riverboat.table.live.seats import Seat, deliver, find_seat
+from riverboat.table.live.views import SEATS_SHOWN, SeatView, ShoeView, TableSnapshot
+from riverboat.table.road_views import RoadsView
 from riverboat.table.states import TablePhase
-from riverboat.table.views import SEATS_SHOWN, RoadsView, SeatView, ShoeView, TableSnapshot
 
 if TYPE_CHECKING:
     from riverboat.games.spec import GameSpec

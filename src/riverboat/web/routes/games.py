@@ -9,7 +9,8 @@ from riverboat.errors import IllegalAction
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import double, hold, tap
 from riverboat.table.edges import edges, house_edge, strategy_card
-from riverboat.table.views import GameInfo, NextCommitment, RoadsView, RoundView, ShoeEnded
+from riverboat.table.road_views import RoadsView
+from riverboat.table.views import GameInfo, NextCommitment, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
 from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ChipRequest, DoubleRequest

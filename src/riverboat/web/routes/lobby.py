@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio.to_thread
 from fastapi import APIRouter, Request
 
-from riverboat.table.views import LobbyView
+from riverboat.table.live.views import LobbyView
 from riverboat.web.deps import SessionToken, get_lobby, player_of
 from riverboat.web.errors import RESPONSES
 

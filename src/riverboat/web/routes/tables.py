@@ -35,12 +35,7 @@ from riverboat.games.rules import RulesError
 from riverboat.table.live.across.hub import Hub
 from riverboat.table.live.seats import Send
 from riverboat.table.live.table import SharedTable
-from riverboat.table.views import (
-    Bet,
-    ErrorMessage,
-    PlayerMessage,
-    TableMessage,
-)
+from riverboat.table.live.views import Bet, ErrorMessage, PlayerMessage, TableMessage
 from riverboat.web.deps import (
     SESSION_COOKIE,
     get_budgets,

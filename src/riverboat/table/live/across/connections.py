@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 
 from riverboat.table.live.across.hub import Close
 from riverboat.table.live.seats import SEND_SECONDS, Send, SendText
-from riverboat.table.views import ErrorMessage, TableMessage
+from riverboat.table.live.views import ErrorMessage, TableMessage
 
 if TYPE_CHECKING:
     from riverboat.table.live.across.redis_hub import RedisHub

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from riverboat.table.live.seats import Send, SendText
 from riverboat.table.live.table import SharedTable
-from riverboat.table.views import ErrorMessage, PlayerMessage
+from riverboat.table.live.views import ErrorMessage, PlayerMessage
 
 __all__ = ["Close", "Handler", "Hub", "LocalHub", "table_key"]
 

@@ -45,7 +45,7 @@ from riverboat.table.live.across.lease import LEASE_SECONDS, Lease
 from riverboat.table.live.across.live_state import LeaseLostError
 from riverboat.table.live.seats import Send, SendText, find_seat
 from riverboat.table.live.table import SharedTable
-from riverboat.table.views import ErrorMessage, PlayerMessage
+from riverboat.table.live.views import ErrorMessage, PlayerMessage
 
 __all__ = ["INBOX_GROUP", "INBOX_KEPT", "RedisHub"]
 
