@@ -8,7 +8,7 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -231,47 +231,60 @@ class Lines(StrEnum):
     json = "json"
 
 
+#: play's arguments and options
+_PlayGame = Annotated[
+    str | None,
+    typer.Argument(help=GAME_HELP.removesuffix(".") + "; the first table by default."),
+]
+_Auto = Annotated[
+    str | None,
+    typer.Option(
+        help="Play without a screen: optimal, simple, always-play or a CSV strategy file."
+    ),
+]
+_Rounds = Annotated[int, typer.Option(min=1, help="Rounds to play with --auto.")]
+_Wagers = Annotated[
+    str | None,
+    typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'. --auto default: the minimums."),
+]
+_ClientSeed = Annotated[
+    str | None,
+    typer.Option(
+        help="Your seed for every provably fair deal. Default: a fresh one for each "
+        "deal, drawn here after the house has committed to its seed."
+    ),
+]
+_TopUp = Annotated[
+    bool, typer.Option("--top-up", help="With --auto, top up play money below $100.")
+]
+_Blind = Annotated[
+    bool,
+    typer.Option(
+        "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
+    ),
+]
+_LinesFormat = Annotated[
+    Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
+]
+_NoColor = Annotated[
+    bool, typer.Option("--no-color", help="Monochrome (also when NO_COLOR is set).")
+]
+_AsciiCards = Annotated[
+    bool, typer.Option("--ascii", help="Cards drawn in plain ASCII (As, Th).")
+]
+
+
 def play(
-    game: Annotated[
-        str | None,
-        typer.Argument(help=GAME_HELP.removesuffix(".") + "; the first table by default."),
-    ] = None,
-    auto: Annotated[
-        str | None,
-        typer.Option(
-            help="Play without a screen: optimal, simple, always-play or a CSV strategy file."
-        ),
-    ] = None,
-    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play with --auto.")] = 1,
-    wagers: Annotated[
-        str | None,
-        typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'. --auto default: the minimums."),
-    ] = None,
-    client_seed: Annotated[
-        str | None,
-        typer.Option(
-            help="Your seed for every provably fair deal. Default: a fresh one for each "
-            "deal, drawn here after the house has committed to its seed."
-        ),
-    ] = None,
-    top_up: Annotated[
-        bool, typer.Option("--top-up", help="With --auto, top up play money below $100.")
-    ] = False,
-    blind: Annotated[
-        bool,
-        typer.Option(
-            "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
-        ),
-    ] = False,
-    output: Annotated[
-        Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
-    ] = Lines.text,
-    no_color: Annotated[
-        bool, typer.Option("--no-color", help="Monochrome (also when NO_COLOR is set).")
-    ] = False,
-    ascii_cards: Annotated[
-        bool, typer.Option("--ascii", help="Cards drawn in plain ASCII (As, Th).")
-    ] = False,
+    game: _PlayGame = None,
+    auto: _Auto = None,
+    rounds: _Rounds = 1,
+    wagers: _Wagers = None,
+    client_seed: _ClientSeed = None,
+    top_up: _TopUp = False,
+    blind: _Blind = False,
+    output: _LinesFormat = Lines.text,
+    no_color: _NoColor = False,
+    ascii_cards: _AsciiCards = False,
     player: _PlayerName = None,
     database: _Database = None,
 ) -> None:
@@ -290,22 +303,32 @@ def play(
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     if blind and spec.blind_play is None:
-        from riverboat.games import GAMES
-
-        with_blind = [name for name, kind in GAMES.items() if kind.spec().blind_play is not None]
-        raise typer.BadParameter(
-            f"--blind goes with {' or '.join(with_blind)} (C8)", param_hint="--blind"
-        )
+        _no_blind()
     if auto is None:
-        for flag, given in (("--rounds", rounds != 1), ("--top-up", top_up),
-                            ("--format", output is not Lines.text)):  # fmt: skip
-            if given:
-                raise typer.BadParameter(f"{flag} goes with --auto STRATEGY", param_hint=flag)
+        _check_screen_only(rounds, top_up, output)
         _play_on_screen(game, placed, client_seed, no_color, ascii_cards, blind, player, database)
         return
     if game is None:
         raise typer.BadParameter("--auto plays one game: name it, e.g. riverboat play tri-card")
     _play_plain(game, auto, rounds, placed, client_seed, top_up, blind, output, player, database)
+
+
+def _no_blind() -> NoReturn:
+    """--blind at a game without a blind second position: which games have one."""
+    from riverboat.games import GAMES
+
+    with_blind = [name for name, kind in GAMES.items() if kind.spec().blind_play is not None]
+    raise typer.BadParameter(
+        f"--blind goes with {' or '.join(with_blind)} (C8)", param_hint="--blind"
+    )
+
+
+def _check_screen_only(rounds: int, top_up: bool, output: Lines) -> None:
+    """The options that go with --auto alone, refused on the screen."""
+    for flag, given in (("--rounds", rounds != 1), ("--top-up", top_up),
+                        ("--format", output is not Lines.text)):  # fmt: skip
+        if given:
+            raise typer.BadParameter(f"{flag} goes with --auto STRATEGY", param_hint=flag)
 
 
 def _play_on_screen(
