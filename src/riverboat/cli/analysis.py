@@ -66,31 +66,42 @@ class AnalysisFormat(StrEnum):
     html = "html"
 
 
+#: analyze's arguments and options
+_Game = Annotated[str, typer.Argument(help=GAME_HELP)]
+_Variant = Annotated[
+    str | None, typer.Option(help="A named rules variant, e.g. 'standard' or '6 decks'.")
+]
+_Paytable = Annotated[
+    list[str] | None,
+    typer.Option(help="Tri-Card tables: ante-bonus=1-3-4, pair-plus=1-3-6-30-40."),
+]
+_Wagers = Annotated[
+    str | None,
+    typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: required."),
+]
+_AnalyzeOutput = Annotated[
+    AnalysisFormat, typer.Option("--format", help="Output format (html: a PAR sheet).")
+]
+_Page = Annotated[
+    Path | None, typer.Option("--output", help="With --format html: write the page here.")
+]
+_Plot = Annotated[
+    Path | None, typer.Option(help="Write a chart of the net result (PNG, SVG or PDF).")
+]
+_Strategy = Annotated[
+    Path | None, typer.Option(help="Write every hand's option values (.csv or .json).")
+]
+
+
 def analyze(
-    game: Annotated[str, typer.Argument(help=GAME_HELP)],
-    variant: Annotated[
-        str | None, typer.Option(help="A named rules variant, e.g. 'standard' or '6 decks'.")
-    ] = None,
-    paytable: Annotated[
-        list[str] | None,
-        typer.Option(help="Tri-Card tables: ante-bonus=1-3-4, pair-plus=1-3-6-30-40."),
-    ] = None,
-    wagers: Annotated[
-        str | None,
-        typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: required."),
-    ] = None,
-    output: Annotated[
-        AnalysisFormat, typer.Option("--format", help="Output format (html: a PAR sheet).")
-    ] = AnalysisFormat.text,
-    page: Annotated[
-        Path | None, typer.Option("--output", help="With --format html: write the page here.")
-    ] = None,
-    plot: Annotated[
-        Path | None, typer.Option(help="Write a chart of the net result (PNG, SVG or PDF).")
-    ] = None,
-    strategy: Annotated[
-        Path | None, typer.Option(help="Write every hand's option values (.csv or .json).")
-    ] = None,
+    game: _Game,
+    variant: _Variant = None,
+    paytable: _Paytable = None,
+    wagers: _Wagers = None,
+    output: _AnalyzeOutput = AnalysisFormat.text,
+    page: _Page = None,
+    plot: _Plot = None,
+    strategy: _Strategy = None,
 ) -> None:
     """Exact house edge, element of risk, strategy and return tables of a game."""
     if plot is not None:

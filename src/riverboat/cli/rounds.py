@@ -24,24 +24,31 @@ def _deals_from_shoe(game: object) -> bool:
     return isinstance(game, str) and game in GAMES and GAMES[game].spec().shoe is not None
 
 
+#: history's options
+_Rounds = Annotated[int, typer.Option("-n", "--rounds", min=1, max=1000, help="How many.")]
+_Before = Annotated[
+    int | None, typer.Option("--before", min=1, help="Only rounds older than this round id.")
+]
+_HistoryOutput = Annotated[
+    Format, typer.Option("--format", help="text, json (records with seeds), csv or markdown.")
+]
+_Credits = Annotated[
+    bool,
+    typer.Option(
+        "--credits",
+        help="The credits of play money instead (starting credit, top-ups); "
+        "--before takes a credit's id.",
+    ),
+]
+
+
 def history(
-    rounds: Annotated[int, typer.Option("-n", "--rounds", min=1, max=1000, help="How many.")] = 20,
-    before: Annotated[
-        int | None, typer.Option("--before", min=1, help="Only rounds older than this round id.")
-    ] = None,
+    rounds: _Rounds = 20,
+    before: _Before = None,
     player: _PlayerName = None,
     database: _Database = None,
-    output: Annotated[
-        Format, typer.Option("--format", help="text, json (records with seeds), csv or markdown.")
-    ] = Format.text,
-    credits: Annotated[
-        bool,
-        typer.Option(
-            "--credits",
-            help="The credits of play money instead (starting credit, top-ups); "
-            "--before takes a credit's id.",
-        ),
-    ] = False,
+    output: _HistoryOutput = Format.text,
+    credits: _Credits = False,
 ) -> None:
     """The last rounds, newest first; JSON gives each round's record and seeds.
     ``--before`` the oldest id shown gives the next page. ``--credits``: the starting
