@@ -250,12 +250,7 @@ def simulate(
     ``strategy`` is ``optimal``, ``simple``, ``always-play`` or a CSV file (cards,
     best). The same ``seed`` gives the same result for any ``workers`` or scheduler.
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise RulesError(f"rounds must be a whole number >= 1, not {rounds!r}")
-    if not isinstance(workers, int) or workers < 1:
-        raise RulesError(f"workers must be a whole number >= 1, not {workers!r}")
-    if isinstance(strategy, str) and strategy not in NAMED and not Path(strategy).exists():
-        raise RulesError(f"strategy {strategy!r}: use {', '.join(NAMED)} or a CSV file that exists")
+    _check_run(rounds, workers, strategy)
     kind = find_game(game)
     rules = kind.rules() if rules is None else rules
     placed = wager_units(game, wagers)
@@ -287,6 +282,25 @@ def simulate(
         exact = _exact_for(game, rules, placed, table)
         options = tuple(o.name for o in model.options)
     totals = _executor_map(spec, workers, scheduler, progress)
+    estimates = _estimates(totals, stakes, exact)
+    return Simulation(game, rules, str(strategy), seed, totals, estimates, placed, options)
+
+
+def _check_run(rounds: int, workers: int, strategy: str | Path) -> None:
+    """Whole numbers of rounds and workers from 1, and a strategy named or on disk."""
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise RulesError(f"rounds must be a whole number >= 1, not {rounds!r}")
+    if not isinstance(workers, int) or workers < 1:
+        raise RulesError(f"workers must be a whole number >= 1, not {workers!r}")
+    if isinstance(strategy, str) and strategy not in NAMED and not Path(strategy).exists():
+        raise RulesError(f"strategy {strategy!r}: use {', '.join(NAMED)} or a CSV file that exists")
+
+
+def _estimates(
+    totals: Totals, stakes: Mapping[str, int], exact: Figures
+) -> dict[str, WagerEstimate]:
+    """Each wager's simulated mean per unit staked and its standard error, beside the
+    exact figure; ``net`` for the whole round per unit of initial wager."""
     estimates = {}
     per_wager_exact = {w.name: -float(w.house_edge) for w in exact.per_wager}
     for name, stake in [*stakes.items(), ("net", sum(stakes.values()))]:
@@ -297,7 +311,7 @@ def simulate(
         error = math.sqrt(max(variance, 0.0) / totals.rounds)
         exact_value = -float(exact.house_edge) if name == "net" else per_wager_exact[name]
         estimates[name] = WagerEstimate(mean / stake, error / stake, exact_value)
-    return Simulation(game, rules, str(strategy), seed, totals, estimates, placed, options)
+    return estimates
 
 
 def _exact_for(

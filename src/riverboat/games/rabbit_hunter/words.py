@@ -76,13 +76,11 @@ def pay_sections(rules: RabbitHunterRules) -> list[Section]:
         ),
     ]
     if rules.max_payout is not None:
-        sections.append(
-            Section(
-                title="Maximum payout",
-                notes=[
-                    f"A round's winnings, all wagers together, are capped at "
-                    f"{format_money(rules.max_payout)}."
-                ],
-            )
-        )
+        sections.append(_cap(rules.max_payout))
     return sections
+
+
+def _cap(max_payout: int) -> Section:
+    """R9: a round's winnings capped."""
+    capped = f"A round's winnings, all wagers together, are capped at {format_money(max_payout)}."
+    return Section(title="Maximum payout", notes=[capped])
