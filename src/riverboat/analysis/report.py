@@ -116,6 +116,33 @@ def _grouped(keys: npt.NDArray[np.int64], weights: npt.NDArray[np.int64]) -> dic
     return {int(k): int(v) for k, v in zip(unique, sums, strict=True)}
 
 
+def _wager_figures(
+    outcomes: Outcomes, wager: str, stake: Fraction, weights: npt.NDArray[np.int64]
+) -> WagerFigures:
+    """One wager's house edge, return table and hit frequency: its lines' results
+    summed, the outcomes grouped by their label and pay."""
+    total = int(weights.sum())
+    columns = [j for j, line in enumerate(outcomes.lines) if outcomes.line_wagers[line] == wager]
+    pays = outcomes.results[:, columns].sum(axis=1)
+    names, label_index = np.unique(np.asarray(outcomes.labels[wager]), return_inverse=True)
+    keys = label_index.reshape(-1).astype(np.int64) * (1 << 40) + (pays + (1 << 39))
+    table = {
+        (
+            str(names[key >> 40]),
+            Fraction((key & ((1 << 40) - 1)) - (1 << 39), outcomes.unit),
+        ): count
+        for key, count in _grouped(keys, weights).items()
+    }
+    returns = _table(table, total)
+    return WagerFigures(
+        wager,
+        stake,
+        -sum((r.contribution for r in returns), Fraction(0)),
+        returns,
+        Fraction(int(weights[pays > 0].sum()), total),
+    )
+
+
 def figures(outcomes: Outcomes, wagers: Mapping[str, Fraction]) -> Figures:
     """The figures of a distribution for stakes ``wagers`` (in units of the base wager)."""
     weights = outcomes.weights.astype(np.int64)
@@ -142,31 +169,7 @@ def figures(outcomes: Outcomes, wagers: Mapping[str, Fraction]) -> Figures:
         Fraction(0),
     )
     hit = ((outcomes.results > 0) & (line_stakes > 0)).any(axis=1)
-    per_wager = []
-    for wager, stake in stakes.items():
-        columns = [
-            j for j, line in enumerate(outcomes.lines) if outcomes.line_wagers[line] == wager
-        ]
-        pays = outcomes.results[:, columns].sum(axis=1)
-        names, label_index = np.unique(np.asarray(outcomes.labels[wager]), return_inverse=True)
-        keys = label_index.reshape(-1).astype(np.int64) * (1 << 40) + (pays + (1 << 39))
-        table = {
-            (
-                str(names[key >> 40]),
-                Fraction((key & ((1 << 40) - 1)) - (1 << 39), outcomes.unit),
-            ): count
-            for key, count in _grouped(keys, weights).items()
-        }
-        returns = _table(table, total)
-        per_wager.append(
-            WagerFigures(
-                wager,
-                stake,
-                -sum((r.contribution for r in returns), Fraction(0)),
-                returns,
-                Fraction(int(weights[pays > 0].sum()), total),
-            )
-        )
+    per_wager = [_wager_figures(outcomes, wager, stake, weights) for wager, stake in stakes.items()]
     qualifies = None
     if outcomes.qualifies is not None:
         qualifies = Fraction(int(weights[outcomes.qualifies].sum()), total)
