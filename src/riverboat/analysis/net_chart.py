@@ -10,7 +10,7 @@ times rarer than the commonest), losses red, pushes grey, wins green.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from riverboat.analysis._html import Markup, tag
@@ -56,6 +56,42 @@ def _exactly(value: Fraction) -> str:
     return text if value.denominator == 1 else f"{text} ({value})"
 
 
+def _grid(bottom: int, width: int, y: Callable[[float], float]) -> list[Markup]:
+    """A line and a label at each power of ten from 1 down to ``10**bottom``."""
+    grid = []
+    for exponent in range(0, bottom - 1, -1):
+        height = y(10.0**exponent)
+        grid.append(
+            tag("line", x1=_LEFT, x2=width - _RIGHT, y1=f"{height:.1f}", y2=f"{height:.1f}")
+        )
+        grid.append(
+            tag("text", _decade(exponent), x=_LEFT - 6, y=f"{height + 4:.1f}", class_="tick y")
+        )
+    return grid
+
+
+def _bar(
+    value: Fraction,
+    count: int,
+    probability: float,
+    left: float,
+    slot: float,
+    top: float,
+    base: float,
+) -> Markup:
+    """One net result's bar, from ``top`` down to ``base``, coloured by loss, push or win."""
+    kind = "loss" if value < 0 else "win" if value > 0 else "push"
+    return tag(
+        "rect",
+        tag("title", f"net {_exactly(value)}: {probability:.6%} ({count:,} deals)"),
+        class_=kind,
+        x=f"{left + slot * 0.1:.1f}",
+        y=f"{top:.1f}",
+        width=f"{max(slot * 0.8, 1):.1f}",
+        height=f"{base - top:.1f}",
+    )
+
+
 def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
     """``distribution`` maps each net result to its number of deals."""
     total = sum(distribution.values())
@@ -68,15 +104,7 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
     def y(probability: float) -> float:
         return _TOP + plot_h * math.log10(probability) / bottom
 
-    grid = []
-    for exponent in range(0, bottom - 1, -1):
-        height = y(10.0**exponent)
-        grid.append(
-            tag("line", x1=_LEFT, x2=width - _RIGHT, y1=f"{height:.1f}", y2=f"{height:.1f}")
-        )
-        grid.append(
-            tag("text", _decade(exponent), x=_LEFT - 6, y=f"{height + 4:.1f}", class_="tick y")
-        )
+    grid = _grid(bottom, width, y)
     slot = plot_w / len(rows)
     label_every = math.ceil(len(rows) / 24)
     # labels fall every ``label_every`` bars, counted from the push (or the first bar)
@@ -85,19 +113,8 @@ def bar_chart(distribution: Mapping[Fraction, int], title: str) -> Markup:
     for index, (value, count) in enumerate(rows):
         probability = count / total
         top = y(probability)
-        kind = "loss" if value < 0 else "win" if value > 0 else "push"
         left = _LEFT + index * slot
-        bars.append(
-            tag(
-                "rect",
-                tag("title", f"net {_exactly(value)}: {probability:.6%} ({count:,} deals)"),
-                class_=kind,
-                x=f"{left + slot * 0.1:.1f}",
-                y=f"{top:.1f}",
-                width=f"{max(slot * 0.8, 1):.1f}",
-                height=f"{_TOP + plot_h - top:.1f}",
-            )
-        )
+        bars.append(_bar(value, count, probability, left, slot, top, _TOP + plot_h))
         if (index - anchor) % label_every == 0:
             labels.append(
                 tag(
