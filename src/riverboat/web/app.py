@@ -117,34 +117,20 @@ def create_app(
     ``redis_prefix``); ``recover`` is then left to the tables' takeover, since another
     process's rounds in play are not a stopped server's."""
     service = _service(database, redis, recover)
-    if tables is None:
-        tables = default_tables(dict.fromkeys(SHARED_GAMES, 1))
-    defaults = current_settings()
-    betting = defaults.betting_seconds if betting_seconds is None else betting_seconds
-    deciding = defaults.decision_seconds if decision_seconds is None else decision_seconds
-    lobby = Lobby(service, tables, betting, deciding)
+    lobby = _lobby(service, tables, betting_seconds, decision_seconds)
     kept = state if state is not None else open_store(service.engine, redis, redis_prefix)
     service.players.throttle = StoreThrottle(kept)
-
     hub: Hub = (  # chosen once: this process alone, or every process sharing Redis
         LocalHub(table_routes.act_on)
         if redis is None
         else RedisHub(redis, table_routes.act_on, prefix=redis_prefix)
     )
     _short_waits(service.engine)
-    app = FastAPI(
-        title="riverboat",
-        docs_url=None,  # the schema alone: see the module's docstring
-        redoc_url=None,
-        description="Casino table games, dealt fairly.",
-        version="1",
-        lifespan=_lifespan(hub, lobby),
-        **_no_telemetry(),
-    )
+    app = _bare_app(_lifespan(hub, lobby))
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, local_player
     app.state.lobby, app.state.hub = lobby, hub
-    limit = defaults.rate_limit if rate_limit is None else rate_limit
+    limit = current_settings().rate_limit if rate_limit is None else rate_limit
     _keep_state(app, service, kept, limit)
     routers = (page, worker, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]
@@ -174,6 +160,37 @@ def _service(database: str | None, redis: str | None, recover: bool) -> TableSer
     if recover and redis is None:
         service.recover()
     return service
+
+
+def _bare_app(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) -> FastAPI:
+    """The FastAPI app before its state, middleware and routes: the schema without
+    its docs pages (see the module's docstring), FastAPI's telemetry checks off."""
+    return FastAPI(
+        title="riverboat",
+        docs_url=None,
+        redoc_url=None,
+        description="Casino table games, dealt fairly.",
+        version="1",
+        lifespan=lifespan,
+        **_no_telemetry(),
+    )
+
+
+def _lobby(
+    service: TableService,
+    tables: Sequence[TableConfig] | None,
+    betting_seconds: float | None,
+    decision_seconds: float | None,
+) -> Lobby:
+    """The shared tables (one of each shared game by default), their clocks the
+    settings' unless given."""
+    defaults = current_settings()
+    return Lobby(
+        service,
+        default_tables(dict.fromkeys(SHARED_GAMES, 1)) if tables is None else tables,
+        defaults.betting_seconds if betting_seconds is None else betting_seconds,
+        defaults.decision_seconds if decision_seconds is None else decision_seconds,
+    )
 
 
 def _lifespan(hub: Hub, lobby: Lobby) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
