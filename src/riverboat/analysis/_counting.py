@@ -38,6 +38,8 @@ Tables = tuple[
 
 # one thread each: the machines it runs on share their cores between processes
 _compiled = nb.njit(cache=True, nogil=True)
+#: the steps of an inner loop, compiled into the loop that calls them
+_inlined = nb.njit(cache=True, nogil=True, inline="always")
 
 
 @_compiled
@@ -311,6 +313,49 @@ def class_counts(
             below = upper
 
 
+@_inlined
+def _best_with(
+    player: npt.NDArray[np.int64],
+    rabbit: int,
+    own: int,
+    values: Table,
+    fives: npt.NDArray[np.int64],
+) -> int:
+    """The best five of the player's five and ``rabbit``: ``fives[skip]`` gets the value
+    of the rabbit with the player's cards but the one at ``skip``."""
+    best = own
+    for skip in range(5):  # the rabbit and four of the player's cards
+        rest = [player[i] for i in range(5) if i != skip]
+        fives[skip] = _value5(rest[0], rest[1], rest[2], rest[3], rabbit, values)
+        best = max(best, fives[skip])
+    return best
+
+
+@_inlined
+def _holding_rabbit(
+    rabbit: int,
+    x: int,
+    fives: npt.NDArray[np.int64],
+    with_pairs: npt.NDArray[np.int64],
+    with_triples: npt.NDArray[np.int64],
+    with_fours: npt.NDArray[np.int64],
+    tables: Tables,
+) -> int:
+    """Dealer hands below value ``x`` that avoid the player's cards but hold the drawn
+    card ``rabbit``: the sum over S within the player's cards of (-1)**|S| hands
+    holding S and the rabbit (the four-card subsets with it are single hands)."""
+    _, cdf1, cdf2, cdf3, holding = tables
+    count = cdf1[rabbit, x]
+    for i in range(5):
+        count -= cdf2[with_pairs[i], x]
+        if fives[i] < x:
+            count += 1
+    for i in range(10):
+        count += cdf3[with_triples[i], x]
+        count -= _below(holding[with_fours[i]], x)
+    return int(count)
+
+
 @_compiled
 def draw_class_counts(
     hands: npt.NDArray[np.int64],
@@ -334,9 +379,8 @@ def draw_class_counts(
     player's cards (counted once per hand and value, remembered) less those holding
     r: the sum over S within the player's cards of (-1)**|S| hands holding S and r.
     """
-    cdf0, cdf1, cdf2, cdf3, holding = tables
     classes = boundaries.shape[1] - 1
-    levels = cdf0.shape[0] - 1
+    levels = tables[0].shape[0] - 1
     everything = BINOMIAL[5, 46]  # dealer hands from the 46 cards left
     subsets = (np.empty(10, np.int64), np.empty(10, np.int64), np.empty(10, np.int64))
     with_pairs = np.empty(10, np.int64)
@@ -354,11 +398,7 @@ def draw_class_counts(
         for rabbit in range(52):
             if rabbit in (player[0], player[1], player[2], player[3], player[4]):
                 continue
-            best = own
-            for skip in range(5):  # the rabbit and four of the player's cards
-                rest = [player[i] for i in range(5) if i != skip]
-                fives[skip] = _value5(rest[0], rest[1], rest[2], rest[3], rabbit, values)
-                best = max(best, fives[skip])
+            best = _best_with(player, rabbit, own, values, fives)
             best_out[n, j] = best
             _subsets(player, rabbit, with_pairs, with_triples, with_fours)
             previous = 0
@@ -373,15 +413,9 @@ def draw_class_counts(
                         known[x] = _below_avoiding(player, x, own, subsets, tables)
                         seen[remembered] = x
                         remembered += 1
-                    holding_rabbit = cdf1[rabbit, x]
-                    for i in range(5):
-                        holding_rabbit -= cdf2[with_pairs[i], x]
-                        if fives[i] < x:
-                            holding_rabbit += 1
-                    for i in range(10):
-                        holding_rabbit += cdf3[with_triples[i], x]
-                        holding_rabbit -= _below(holding[with_fours[i]], x)
-                    below = known[x] - holding_rabbit
+                    below = known[x] - _holding_rabbit(
+                        rabbit, x, fives, with_pairs, with_triples, with_fours, tables
+                    )
                 if k > 0:
                     out[n, j, k - 1] = below - previous
                 previous = below
