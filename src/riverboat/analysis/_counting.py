@@ -373,19 +373,14 @@ def draw_class_counts(
     dealer's five come before the sixth card from the same 47, so the (sixth card,
     dealer hand) pairs count every deal once. ``values`` serves both the player's
     and the dealer's five-card hands; ``tables`` are their :func:`subset_tables`
-    and :func:`quad_table`.
-
-    Hands avoiding the player's cards and the drawn card r = hands avoiding the
-    player's cards (counted once per hand and value, remembered) less those holding
-    r: the sum over S within the player's cards of (-1)**|S| hands holding S and r.
+    and :func:`quad_table`. Hands avoiding the player's cards and the drawn card are
+    those avoiding the player's (counted once per hand and value, remembered) less
+    those holding the drawn card (:func:`_holding_rabbit`).
     """
-    classes = boundaries.shape[1] - 1
-    levels = tables[0].shape[0] - 1
+    classes, levels = boundaries.shape[1] - 1, tables[0].shape[0] - 1
     everything = BINOMIAL[5, 46]  # dealer hands from the 46 cards left
     subsets = (np.empty(10, np.int64), np.empty(10, np.int64), np.empty(10, np.int64))
-    with_pairs = np.empty(10, np.int64)
-    with_triples = np.empty(10, np.int64)
-    with_fours = np.empty(10, np.int64)
+    with_pairs, with_triples, with_fours = np.empty((3, 10), np.int64)
     fives = np.empty(5, np.int64)
     known = np.full(levels + 1, -1, np.int64)  # hands avoiding the player's, by x
     seen = np.empty(levels + 1, np.int64)
