@@ -362,7 +362,7 @@ def _newest_columns(entries: Sequence[BigRoadEntryView]) -> list[BigRoadEntryVie
     """The big road's entries in its last :data:`LOBBY_ROAD_COLUMNS` grid columns (the
     lobby's miniature), each where the table's own road puts it.
 
-    >>> from riverboat.table.views import RoadsView
+    >>> from riverboat.table.road_views import RoadsView
     >>> road = RoadsView.of(["Banker", "Player"] * 15).big_road  # 30 columns of one
     >>> [(e.column, e.winner) for e in _newest_columns(road)][:2]
     [(10, 'Banker'), (11, 'Player')]
