@@ -163,7 +163,7 @@ class Budgets:
     history a second (``pages``, a :class:`~riverboat.admission.budgets.Rate`); WebSocket
     handshakes, one per address at a time, two in all. Anything beyond is refused
     (429), so readers never take the threads or the database the players' wagers
-    need. (Password checks have their own, ``service.players.hashes``.) The addresses
+    need. (Password checks have their own, ``service.password_checks``.) The addresses
     waiting out a throttle (:class:`LoginWaits`); and the ``tarpit`` that answers
     refused log-ins and pages late (:meth:`late`)."""
 
@@ -227,7 +227,7 @@ class RateLimits:
             client = scope["client"][0] if scope.get("client") else "unknown"
             if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
                 state = connection.app.state
-                budgets, hashes = state.budgets, state.service.players.hashes
+                budgets, hashes = state.budgets, state.service.password_checks
                 waits = budgets.log_ins
                 told = waits.refusal(client) or hashes.refusal(client, waits.clean(client))
                 if told is not None:  # answered late, at no thread's cost (Budgets.late)

@@ -5,7 +5,7 @@ so it never runs inside a database transaction: log-in reads the stored hash in 
 short transaction, checks it with none open, and writes (only to upgrade an old hash)
 in another. A made-up name is checked against a fixed hash, so it takes as long as a
 real one. Names and passwords follow :mod:`riverboat.table.names`; failed log-ins are
-throttled per address (:mod:`riverboat.admission.budgets`), never by locking an account.
+throttled per address (:mod:`riverboat.admission.logins`), never by locking an account.
 
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
 :data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from riverboat.admission.budgets import Budget
+from riverboat.admission.logins import LoginThrottle
 from riverboat.errors import IllegalAction, Refusal
 from riverboat.money import Cents
 from riverboat.store import connect
@@ -80,6 +82,16 @@ class TableService:
         with Session(self.engine) as session:
             found = session.scalar(select(Player.id).where(Player.name == LOCAL_PLAYER))
         return found if found is not None else self.players.local_player()
+
+    def count_log_ins(self, throttle: LoginThrottle) -> None:
+        """Count failed log-ins in ``throttle`` (by default this process's memory; a
+        server passes the state store every process shares)."""
+        self.players.throttle = throttle
+
+    @property
+    def password_checks(self) -> Budget:
+        """The process's budget of password hashes (:func:`~riverboat.table.players.hashes`)."""
+        return self.players.hashes
 
     def register(self, name: str, password: str) -> int:
         """A named account for a shared server; the password is kept as an argon2 hash."""
@@ -180,6 +192,13 @@ class TableService:
         """A shared table's decisions carried out together (C8); notes by round. With
         ``fence``, only while that lease runs the table."""
         return self.rounds.showdown(decisions, fence)
+
+    def void_shared(
+        self, seats: Sequence[tuple[int, int]], reason: str, fence: Fence | None = None
+    ) -> dict[int, Cents]:
+        """A shared table's rounds, ``(player, round)``, that its showdown could not
+        carry out, void and their wagers returned (G7); what each returned, by round."""
+        return self.rounds.void_shared(seats, reason, fence)
 
     def check_decision(
         self, player_id: int, round_id: int, action: str, amount: Cents | None = None

@@ -119,7 +119,7 @@ def create_app(
     service = _service(database, redis, recover)
     lobby = _lobby(service, tables, betting_seconds, decision_seconds)
     kept = state if state is not None else open_store(service.engine, redis, redis_prefix)
-    service.players.throttle = StoreThrottle(kept)
+    service.count_log_ins(StoreThrottle(kept))
     hub: Hub = (  # chosen once: this process alone, or every process sharing Redis
         LocalHub(table_routes.act_on)
         if redis is None

@@ -89,7 +89,7 @@ class TableShowdown(TableShoe):
         ]
         if not strays:
             return over
-        await _reach(self.service.rounds.void_shared, strays, _VOID, self.fence)
+        await _reach(self.service.void_shared, strays, _VOID, self.fence)
         for seat in self.seats:
             if any(player == seat.player for player, _ in strays):
                 seat.wagers = seat.second = None
@@ -194,7 +194,7 @@ class TableShowdown(TableShoe):
         showdown settled after all is left settled), or None if the void failed."""
         try:
             return await asyncio.to_thread(
-                self.service.rounds.void_shared, seats, _VOID, self.fence
+                self.service.void_shared, seats, _VOID, self.fence
             )
         except LeaseLostError:
             raise

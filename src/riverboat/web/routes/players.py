@@ -76,7 +76,7 @@ async def login(
     address with no recent failures may take the checks' reserve, ahead of the
     guesses (``LoginWaits.vouch``)."""
     address = request.client.host if request.client else "unknown"
-    waits, hashes = budgets.log_ins, service.players.hashes
+    waits, hashes = budgets.log_ins, service.password_checks
     try:
         with hashes.vouch(address) if waits.vouch(address) else nullcontext():
             player_id = await run_in_threadpool(service.login, body.name, body.password, address)
