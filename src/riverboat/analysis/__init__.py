@@ -327,7 +327,8 @@ def _distribution(game: str, rules: GameRules, placed: Mapping[str, Fraction]) -
     from riverboat.analysis.adapters import game_math
 
     outcomes = game_math(rules).outcomes
-    assert outcomes is not None
+    if outcomes is None:
+        raise RulesError(f"{game} has no decision and no exact outcomes to count")
     return Analysis(game, rules, placed, figures(outcomes(rules), placed))
 
 

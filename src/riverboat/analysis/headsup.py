@@ -362,8 +362,8 @@ def _small_hand_tables(
     cdf2 = np.zeros((1326 if k == 3 else 0, levels + 1), dtype=np.int64)
     for i in range(k):
         np.add.at(cdf1, (hands[:, i], v), 1)
-        for j in range(i + 1, k if k == 3 else 0):
-            np.add.at(cdf2, (_pair_index(hands[:, i], hands[:, j]), v), 1)
+    for i, j in [(0, 1), (0, 2), (1, 2)] if k == 3 else []:  # for fewer cards, the hand
+        np.add.at(cdf2, (_pair_index(hands[:, i], hands[:, j]), v), 1)
     return cdf0, cdf1.cumsum(axis=1), cdf2.cumsum(axis=1)
 
 

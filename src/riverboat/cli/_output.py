@@ -16,6 +16,13 @@ from typing import Any
 import typer
 
 
+class Lines(StrEnum):
+    """A line of text or of JSON per item (``play --auto``, ``games``)."""
+
+    text = "text"
+    json = "json"
+
+
 class Format(StrEnum):
     text = "text"
     json = "json"

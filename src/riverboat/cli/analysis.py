@@ -33,18 +33,23 @@ _SCHEDULER = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9
 
 
 def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any:
+    import inspect
+
     from riverboat.games import find_game
 
     rules = find_game(game).rules(variant)
     if not tables:
         return rules
-    if not hasattr(rules, "with_tables"):  # only some games choose tables one by one
+    kinds = (
+        [name for name, p in inspect.signature(rules.with_tables).parameters.items()
+         if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        if hasattr(rules, "with_tables")
+        else []
+    )  # fmt: skip
+    if not kinds:  # only some games choose tables one by one
         raise typer.BadParameter(
             f"{game} has one pay table per variant; choose with --variant", param_hint="--paytable"
         )
-    import inspect
-
-    kinds = list(inspect.signature(rules.with_tables).parameters)  # the tables it names
     chosen = {}
     for table in tables:
         kind, _, name = table.partition("=")

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from typing import Annotated
 
 import typer
+
+from riverboat.cli._output import Lines
 
 #: what a command's GAME argument says
 GAME_HELP = "A game's name (riverboat games lists them)."
 
 
-class Listing(StrEnum):
-    text = "text"
-    json = "json"
-
-
 def games(
-    output: Annotated[Listing, typer.Option("--format", help="text or json.")] = Listing.text,
+    output: Annotated[Lines, typer.Option("--format", help="text or json.")] = Lines.text,
 ) -> None:
     """The games installed: each one's name, title, variants and package."""
     from importlib.metadata import packages_distributions
@@ -38,7 +34,7 @@ def games(
                 "distribution": (distributions.get(package) or [package])[0],
             }
         )
-    if output is Listing.json:
+    if output is Lines.json:
         typer.echo(json.dumps(rows, indent=2))
         return
     width = max(len(row["name"]) for row in rows)

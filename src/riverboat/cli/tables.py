@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -15,6 +14,7 @@ import typer
 from riverboat.cli import _database
 from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
 from riverboat.cli._extras import _need_extra
+from riverboat.cli._output import Lines
 from riverboat.cli._wagers import _parse_money_wagers
 from riverboat.cli.games import GAME_HELP
 from riverboat.errors import Refusal, Unavailable
@@ -224,11 +224,6 @@ def _check_redis(redis: str, database: str | None) -> None:
     except Exception as error:
         typer.echo(f"Error: --redis: {redis} does not answer: {error}", err=True)
         raise typer.Exit(1) from None
-
-
-class Lines(StrEnum):
-    text = "text"
-    json = "json"
 
 
 #: play's arguments and options

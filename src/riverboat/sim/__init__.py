@@ -260,7 +260,8 @@ def simulate(
     scale = lcm(*(v.denominator for v in placed.values()))
     if not kind.spec(rules).options:  # nothing to decide: every round bets as placed
         outcomes = game_math(rules).outcomes
-        assert outcomes is not None
+        if outcomes is None:
+            raise RulesError(f"{game} has no decision and no exact outcomes to count")
         distribution = outcomes(rules)
         unit = distribution.unit
         stakes = {k: int(v * scale * unit) for k, v in placed.items()}

@@ -55,6 +55,8 @@ def _simple(model: HeadsUpGame, values: npt.NDArray[np.int16]) -> Table:
     """The game's rule of thumb: each threshold's option from its hand up, else fold."""
     ranking = model.player_ranking
     rules = game_math(model.rules).simple
+    if not rules:
+        raise RulesError(f"{model.name} has no simple strategy; use optimal or a CSV file")
     return np.select(
         [values >= ranking.lowest(*rule.at_least) for rule in rules],
         [_of(model, rule.action, rule.most) for rule in rules],

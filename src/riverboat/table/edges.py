@@ -8,6 +8,7 @@ under optimal play, turned to a float only at the end.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping
 from fractions import Fraction
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from riverboat.games import GAMES, GameDefinition, GameRules, find_game
 from riverboat.games.rules import Spot
+from riverboat.games.spec import GameSpec
 from riverboat.table.felt_views import CardLine, EdgeLine, StrategyCardInfo
 from riverboat.table.paytables import felt_lines
 
@@ -35,6 +37,7 @@ __all__ = [
 _EDGES: dict[str, float] = {}
 _LINES: dict[str, list[EdgeLine]] = {}
 _CARDS: dict[str, StrategyCardInfo | None] = {}
+_log = logging.getLogger(__name__)
 #: the games whose edges are worked out or being worked out
 _BEGUN: set[str] = set()
 _BEGUN_LOCK = threading.Lock()
@@ -123,7 +126,7 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
     lines = _required_lines(kind, rules, required, figures)
     for spot in spec.spots:
         if spot.name not in required:
-            lines.append(_side_line(game, variant, spot, required, figures))
+            lines.append(_side_line(game, variant, spec, spot, required, figures))
     return lines
 
 
@@ -165,11 +168,15 @@ def _required_lines(
 
 
 def _side_line(
-    game: str, variant: str | None, spot: Spot, required: set[str], figures: Figures
+    game: str,
+    variant: str | None,
+    spec: GameSpec,
+    spot: Spot,
+    required: set[str],
+    figures: Figures,
 ) -> EdgeLine:
     """An optional wager's edge: alone where it may be placed alone (Pair Plus, T1),
     else what it adds to the required wagers' expected loss."""
-    spec = find_game(game).spec(find_game(game).rules(variant))
     if not any(s.required for s in spec.spots):
         # it may be placed alone (Pair Plus without an Ante, T1): analyze it alone
         alone = figures_of(game, variant, {spot.name: 1}).house_edge
@@ -206,8 +213,11 @@ def start_house_edges() -> None:
 
     def work() -> None:
         for name in names:
-            _EDGES[name] = float(figures_of(name).house_edge)
-            _LINES[name] = edge_lines(name)
-            _CARDS[name] = card_info(name)
+            try:
+                _EDGES[name] = float(figures_of(name).house_edge)
+                _LINES[name] = edge_lines(name)
+                _CARDS[name] = card_info(name)
+            except Exception:  # one game's math (a plug-in's) never stops the others'
+                _log.exception("the house edges of %r could not be worked out", name)
 
     threading.Thread(target=work, daemon=True, name="house-edges").start()

@@ -31,7 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -77,9 +76,8 @@ def _classify(ranks: tuple[int, ...], flush: bool) -> tuple[int, ...]:
 TWO_CARD = HandRanking("Two-Card Showdown", 2, TwoCard, _classify)
 
 
-@cache
 def _table() -> npt.NDArray[np.int16]:
-    return hand_table(TWO_CARD)
+    return hand_table(TWO_CARD)  # built once, kept by hand_table
 
 
 def _values(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
