@@ -21,8 +21,8 @@ from typing import Any
 from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
 from riverboat.games.codec import from_json
-from riverboat.games.definition import GameDefinition, GameRules
-from riverboat.games.engine import Round
+from riverboat.games.definition import GameDefinition, GameRules, SomeGame
+from riverboat.games.engine import Round, RoundRecord
 from riverboat.games.events import Dealt, Decision, Event, Voided, Wagered, event_from_json
 from riverboat.games.game_math import GameMath
 from riverboat.games.positions import Choice, Phase, Position
@@ -45,8 +45,10 @@ __all__ = [
     "Position",
     "ReplayMismatch",
     "Round",
+    "RoundRecord",
     "RulesError",
     "ShoeSpec",
+    "SomeGame",
     "Spot",
     "discover",
     "find_game",
@@ -59,18 +61,18 @@ __all__ = [
 #: the entry-point group a game in a package of its own registers in
 ENTRY_POINTS = "riverboat.games"
 
-class _Registry(Mapping[str, GameDefinition[Any]]):
+class _Registry(Mapping[str, SomeGame]):
     """The games by name, riverboat's own first: the installed plug-ins are looked
     up when the games are first read, so a command that reads none does not pay for
     the lookup (27-38 ms more on ``python -X importtime -c "import riverboat.games"``
     when it ran at import)."""
 
     def __init__(self) -> None:
-        self._games: dict[str, GameDefinition[Any]] = {}
-        self._by_rules: dict[type, GameDefinition[Any]] = {}
+        self._games: dict[str, SomeGame] = {}
+        self._by_rules: dict[type, SomeGame] = {}
         self._discovered = False
 
-    def __getitem__(self, name: str) -> GameDefinition[Any]:
+    def __getitem__(self, name: str) -> SomeGame:
         return self._all()[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -79,12 +81,12 @@ class _Registry(Mapping[str, GameDefinition[Any]]):
     def __len__(self) -> int:
         return len(self._all())
 
-    def rules_of(self, rules: type) -> GameDefinition[Any] | None:
+    def rules_of(self, rules: type) -> SomeGame | None:
         """The game whose rules are of type ``rules``, if any."""
         self._all()
         return self._by_rules.get(rules)
 
-    def add(self, game: GameDefinition[Any]) -> None:
+    def add(self, game: SomeGame) -> None:
         known = self._games.get(game.name)
         if known is not None:
             raise RulesError(f"there is already a game {game.name!r} ({known.title})")
@@ -98,7 +100,7 @@ class _Registry(Mapping[str, GameDefinition[Any]]):
         game = self._games.pop(name)
         del self._by_rules[game.rules_type]
 
-    def _all(self) -> dict[str, GameDefinition[Any]]:
+    def _all(self) -> dict[str, SomeGame]:
         if not self._discovered:
             self._discovered = True
             discover()
@@ -109,7 +111,7 @@ class _Registry(Mapping[str, GameDefinition[Any]]):
 GAMES = _Registry()
 
 
-def register(game: GameDefinition[Any]) -> GameDefinition[Any]:
+def register(game: SomeGame) -> SomeGame:
     """Add a game to :data:`GAMES` (the same definition twice is a no-op).
 
     Raises :class:`RulesError` when another game has its name or its rules type.
@@ -169,14 +171,14 @@ def _check_plugin(game: object) -> None:
             raise RulesError(f"{game.name}: no label for the lines {', '.join(missing)}")
 
 
-def find_game(name: str) -> GameDefinition[Any]:
+def find_game(name: str) -> SomeGame:
     """The game called ``name``: rabbit-hunter, tri-card, crazy4, baccarat or a plug-in."""
     if name not in GAMES:
         raise RulesError(f"no game {name!r}; the games are {', '.join(GAMES)}")
     return GAMES[name]
 
 
-def game_of(rules: object) -> GameDefinition[Any]:
+def game_of(rules: object) -> SomeGame:
     """The game a rules object belongs to, by its type."""
     game = GAMES.rules_of(type(rules))
     if game is None:
@@ -192,7 +194,7 @@ class ReplayMismatch(ValueError):  # noqa: N818 - a finding, not a failure of th
     """A round record whose replay does not reach the settlement it records."""
 
 
-def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round[Any]:
+def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round[GameRules]:
     """Play a round record again from its rules, cards and decisions.
 
     ``source`` deals the cards (by default exactly the recorded ones); a round still
@@ -216,7 +218,7 @@ def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round
     return game_round
 
 
-def _apply_events(game_round: Round[Any], events: list[Any], source: CardSource) -> None:
+def _apply_events(game_round: Round[GameRules], events: list[Any], source: CardSource) -> None:
     for event in map(event_from_json, events):
         match event:
             case Wagered(seat=seat, blind=blind, wagers=wagers):

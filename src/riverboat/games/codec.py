@@ -19,31 +19,42 @@ import types
 import typing
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from riverboat.games.once import by_identity
+from riverboat.json_types import JsonObject, JsonValue
 
-__all__ = ["from_json", "to_json"]
+__all__ = ["from_json", "rules_json", "to_json"]
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 T = TypeVar("T")
 
 
-def to_json(value: Any) -> Any:
+def rules_json(rules: object) -> JsonObject:
+    """A rules object (a frozen dataclass) as a JSON object."""
+    if not dataclasses.is_dataclass(rules) or isinstance(rules, type):
+        raise TypeError(f"rules are a dataclass, not {type(rules).__name__}")
+    return typing.cast(JsonObject, to_json(rules))
+
+
+def to_json(value: object) -> JsonValue:
     """A JSON-ready copy of a rules value (a fresh one each call: the caller may keep
     or change it; a frozen dataclass's is worked out once and copied)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         try:
-            return json.loads(_text(value))
+            return typing.cast(JsonValue, json.loads(_text(value)))
         except TypeError:  # not hashable: not a frozen value, so not kept
             return _dataclass_json(value)
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
-    return value
+    return typing.cast(JsonValue, value)
 
 
-def from_json(kind: type[T], data: Any) -> T:
+def from_json(kind: type[T], data: JsonValue) -> T:
     """Rebuild a value of type ``kind`` from :func:`to_json` output; the same rules
     give the same frozen value, built once."""
     params = getattr(kind, "__dataclass_params__", None)
@@ -58,24 +69,25 @@ def from_json(kind: type[T], data: Any) -> T:
 
 
 @by_identity
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     """A frozen dataclass's JSON text, found by identity before equality (hashing a
     rules object, its pay tables and fractions field by field, costs more than the
     text's copy); :class:`TypeError` if it is not hashable."""
-    return _dataclass_text(typing.cast(Hashable, value))
+    return _dataclass_text(value)
 
 
 @functools.lru_cache(maxsize=256)
-def _dataclass_text(value: Any) -> str:
+def _dataclass_text(value: Hashable) -> str:
     return json.dumps(_dataclass_json(value))
 
 
-def _dataclass_json(value: Any) -> dict[str, Any]:
-    return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+def _dataclass_json(value: object) -> JsonObject:
+    fields = dataclasses.fields(typing.cast("DataclassInstance", value))
+    return {f.name: to_json(getattr(value, f.name)) for f in fields}
 
 
 @functools.lru_cache(maxsize=256)
-def _built(kind: Any, text: str) -> Any:
+def _built(kind: Hashable, text: str) -> object:
     return _build(kind, json.loads(text))
 
 
@@ -87,7 +99,7 @@ def _fields(kind: type) -> tuple[dict[str, Any], frozenset[str]]:
     return typing.get_type_hints(kind), names
 
 
-def _build(kind: Any, data: Any) -> Any:
+def _build(kind: object, data: Any) -> object:  # data: JSON, checked by the build
     origin = typing.get_origin(kind)
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         hints, names = _fields(kind)

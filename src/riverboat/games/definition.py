@@ -19,34 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from riverboat.games.codec import to_json
 from riverboat.games.engine import Round
 from riverboat.games.game_math import GameMath
-from riverboat.games.rules import PayTable, RulesError
+from riverboat.games.rules import GameRules, PayTable, RulesError
 from riverboat.games.spec import GameSpec
 from riverboat.games.words import LineWords, Section
-from riverboat.money import Cents
 
-__all__ = ["GameDefinition", "GameRules"]
-
-
-class GameRules(Protocol):
-    """What every game's rules object has: a variant's name and the chips it offers.
-
-    Rules are frozen dataclasses of the game's own fields (pay tables, qualifiers,
-    limits), hashable, written to a round record as JSON and read back by the
-    game's type.
-    """
-
-    @property
-    def variant(self) -> str: ...
-
-    @property
-    def chips(self) -> tuple[Cents, ...]: ...
-
-    def __hash__(self) -> int: ...  # frozen: rules key the analyzer's caches
+__all__ = ["GameDefinition", "GameRules", "SomeGame"]
 
 
 RulesT = TypeVar("RulesT", bound=GameRules)
@@ -118,6 +100,12 @@ class GameDefinition(Generic[RulesT]):
             "how_to_play": list(self.how_to_play),
             "rules": to_json(rules),
         }
+
+
+#: a game whose rules type the code does not know (a registry's entry, a stored round's
+#: game). Python has no existential types and a definition both takes and gives its
+#: rules, so its parameter is erased here, in this one place.
+SomeGame: TypeAlias = "GameDefinition[Any]"
 
 
 def variants(*rules: RulesT) -> dict[str, RulesT]:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypedDict, TypeVar
 
 from riverboat.cards import Card, format_cards
 from riverboat.deck import CardSource, Deck, DeckEmptyError, Shoe
+from riverboat.games.codec import rules_json
 from riverboat.games.events import (
     BLIND_PLAY,
     NO_CHOICE,
@@ -34,13 +35,26 @@ from riverboat.games.events import (
     Wagered,
 )
 from riverboat.games.positions import Choice, Phase, Position
-from riverboat.games.rules import IllegalAction, Spot, check_wagers
+from riverboat.games.rules import GameRules, IllegalAction, Spot, check_wagers
 from riverboat.games.spec import GameSpec, HandSpec
+from riverboat.json_types import JsonObject
 from riverboat.money import Cents, format_money
 
-__all__ = ["Round"]
+__all__ = ["Round", "RoundRecord"]
 
-RulesT = TypeVar("RulesT")
+#: a round's rules type; covariant, so ``Round[GameRules]`` is a round of any game
+RulesT = TypeVar("RulesT", bound=GameRules, covariant=True)
+
+
+class RoundRecord(TypedDict):
+    """A round as JSON (:meth:`Round.record`): the game, its exact rules, every card
+    drawn in order and every event; :func:`riverboat.games.replay` plays it again."""
+
+    format: int
+    game: str
+    rules: JsonObject
+    cards_drawn: list[int]
+    events: list[JsonObject]
 
 
 class Round(ABC, Generic[RulesT]):
@@ -303,14 +317,12 @@ class Round(ABC, Generic[RulesT]):
         """The side the totals favour, as the roads name it; None without totals."""
         return None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RoundRecord:
         """The round as JSON-ready data; :func:`replay` reaches the same settlement."""
-        from riverboat.games.codec import to_json
-
         return {
             "format": 1,
             "game": self.game,
-            "rules": to_json(self.rules),
+            "rules": rules_json(self.rules),
             "cards_drawn": [int(c) for c in self.drawn],
             "events": [event.to_json() for event in self.events],
         }

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +29,7 @@ from riverboat.hands import HandRanking
 from riverboat.money import Cents, format_money
 
 __all__ = [
+    "GameRules",
     "IllegalAction",
     "PayLine",
     "PayTable",
@@ -35,6 +37,23 @@ __all__ = [
     "Spot",
     "check_wagers",
 ]
+
+
+class GameRules(Protocol):
+    """What every game's rules object has: a variant's name and the chips it offers.
+
+    Rules are frozen dataclasses of the game's own fields (pay tables, qualifiers,
+    limits), hashable, written to a round record as JSON and read back by the
+    game's type.
+    """
+
+    @property
+    def variant(self) -> str: ...
+
+    @property
+    def chips(self) -> tuple[Cents, ...]: ...
+
+    def __hash__(self) -> int: ...  # frozen: rules key the analyzer's caches
 
 
 class RulesError(ValueError):

@@ -24,16 +24,19 @@ and so on). On any other database (PostgreSQL) they run as SQLAlchemy runs them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import Connection, Executable
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["driver_sql", "insert", "rows", "write"]
+__all__ = ["Parameters", "driver_sql", "insert", "rows", "write"]
 
-Processor = Callable[[Any], Any] | None
+#: one row's parameters, by name, as the driver takes them
+Parameters: TypeAlias = Mapping[str, object]
+#: SQLAlchemy's conversion of one value to or from the driver's form
+Processor: TypeAlias = Callable[[object], object] | None
 
 
 class _Compiled:
@@ -45,7 +48,7 @@ class _Compiled:
         assert compiled.positiontup is not None  # SQLite's parameters are positional
         self.sql = compiled.string
         self.insert = compiled.isinsert
-        processors: Mapping[str, Any] = compiled._bind_processors
+        processors: Mapping[str, Any] = compiled._bind_processors  # SQLAlchemy's own
         #: the values bound in the statement itself (``rounds_dealt + 1``'s 1)
         self.fixed = {
             name: bind.effective_value
@@ -56,7 +59,7 @@ class _Compiled:
             (name, processors.get(name)) for name in compiled.positiontup
         ]
         #: the columns whose Python-side default (insert) or onupdate (update) is filled
-        self.defaults: list[tuple[str, Callable[[], Any]]] = [
+        self.defaults: list[tuple[str, Callable[[], object]]] = [
             (column.key, _default(column.default)) for column in compiled.insert_prefetch
         ] + [(column.key, _default(column.onupdate)) for column in compiled.update_prefetch]
         self.results: list[Processor] = [
@@ -64,7 +67,7 @@ class _Compiled:
         ]
         self.processed = any(self.results)
 
-    def values(self, parameters: Mapping[str, Any]) -> tuple[Any, ...]:
+    def values(self, parameters: Parameters) -> tuple[object, ...]:
         """The driver's positional parameters for one row of ``parameters``."""
         given = parameters
         if self.fixed or self.defaults:
@@ -74,7 +77,7 @@ class _Compiled:
         )
 
 
-def _default(default: Any) -> Callable[[], Any]:
+def _default(default: Any) -> Callable[[], object]:  # a SQLAlchemy ColumnDefault
     """A column default SQLAlchemy fills in on the client: a constant or a callable."""
     if default is None or not (default.is_scalar or default.is_callable):
         raise TypeError(f"a default run on the server: {default!r}")
@@ -97,7 +100,7 @@ def _compiled(connection: Connection, statement: Executable, names: tuple[str, .
     return found[1]
 
 
-def driver_sql(connection: Connection, sql: str, parameters: Sequence[Any] = ()) -> Any:
+def driver_sql(connection: Connection, sql: str, parameters: Sequence[object] = ()) -> Any:
     """``sql`` on the connection's own ``sqlite3`` connection, in its transaction: the
     driver's cursor; its errors raised as SQLAlchemy's."""
     driver = connection.connection.driver_connection
@@ -108,13 +111,15 @@ def driver_sql(connection: Connection, sql: str, parameters: Sequence[Any] = ())
         raise _wrapped(connection, sql, parameters, error) from error
 
 
-def _wrapped(connection: Connection, sql: str, parameters: Any, error: Exception) -> Exception:
+def _wrapped(
+    connection: Connection, sql: str, parameters: Sequence[object], error: Exception
+) -> Exception:
     dbapi = connection.dialect.loaded_dbapi
     return DBAPIError.instance(sql, parameters, error, dbapi.Error, dialect=connection.dialect)
 
 
 def rows(
-    connection: Connection, statement: Executable, parameters: Mapping[str, Any]
+    connection: Connection, statement: Executable, parameters: Parameters
 ) -> Sequence[Sequence[Any]]:
     """The rows a SELECT gives, each a tuple of its columns' values."""
     if connection.dialect.name != "sqlite":
@@ -130,7 +135,7 @@ def rows(
     ]  # fmt: skip
 
 
-def insert(connection: Connection, statement: Executable, values: Mapping[str, Any]) -> int:
+def insert(connection: Connection, statement: Executable, values: Parameters) -> int:
     """The id of the row an INSERT adds with ``values`` (a table keyed by an integer
     ``id``)."""
     if connection.dialect.name != "sqlite":
@@ -144,7 +149,7 @@ def insert(connection: Connection, statement: Executable, values: Mapping[str, A
 def write(
     connection: Connection,
     statement: Executable,
-    parameters: Mapping[str, Any] | list[Any],
+    parameters: Parameters | Sequence[Parameters],
 ) -> None:
     """An INSERT, UPDATE or DELETE with one row's ``parameters``, or a list of them:
     one statement, many rows, all with the same names (none: nothing runs)."""

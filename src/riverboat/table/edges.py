@@ -13,9 +13,9 @@ import threading
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from riverboat.games import GAMES, GameDefinition, GameRules, find_game
+from riverboat.games import GAMES, GameRules, SomeGame, find_game
 from riverboat.games.rules import Spot
 from riverboat.games.spec import GameSpec
 from riverboat.table.felt_views import CardLine, EdgeLine, StrategyCardInfo
@@ -131,7 +131,7 @@ def edge_lines(game: str, variant: str | None = None) -> list[EdgeLine]:
 
 
 def _required_lines(
-    kind: GameDefinition[Any], rules: GameRules, required: set[str], figures: Figures
+    kind: SomeGame, rules: GameRules, required: set[str], figures: Figures
 ) -> list[EdgeLine]:
     """The required wagers' edge per Ante and per total initial wager, and the element
     of risk, each with what it is a share of."""

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sqlalchemy.orm import Session, object_session
 
-from riverboat.games import Round, replay
+from riverboat.games import GameRules, Round, replay
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table import records
@@ -48,7 +47,7 @@ def _deal_seeds(row: RoundRow) -> str | None:
 
 
 def round_view(
-    row: RoundRow, game_round: Round[Any], balance: Cents, revealed: bool, shared: bool
+    row: RoundRow, game_round: Round[GameRules], balance: Cents, revealed: bool, shared: bool
 ) -> RoundView:
     """What the player may see: their own cards while the round is open (never the blind
     second position's, C8, nor the house's), everything after; the seed once
@@ -93,7 +92,7 @@ def round_view(
     )
 
 
-def shown_while_open(game_round: Round[Any]) -> set[str]:
+def shown_while_open(game_round: Round[GameRules]) -> set[str]:
     """The hands a round's player sees while it is open, by its spec: the hand of each
     position they act on and what their decisions dealt (the rabbit, R4); never the
     house's hand nor a blind second position's (C8).

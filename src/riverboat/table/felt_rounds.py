@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from math import comb
-from typing import Any, Literal
+from typing import Literal
 
 from riverboat.cards import Card
-from riverboat.games import GameSpec, Phase, Position, Round
+from riverboat.games import GameRules, GameSpec, Phase, Position, Round
 from riverboat.games.events import BLIND_PLAY, NO_CHOICE
 from riverboat.hands import (
     Evaluator,
@@ -62,13 +62,13 @@ def line_names(spec: GameSpec) -> list[str]:
     return list(dict.fromkeys([*(spot.name for spot in spec.spots), *placed, *spec.settled_lines]))
 
 
-def round_lines(game_round: Round[Any]) -> list[str]:
+def round_lines(game_round: Round[GameRules]) -> list[str]:
     """The betting lines of a round's game (:func:`line_names` of its spec)."""
     return line_names(game_round.spec)
 
 
 def position_stakes(
-    game_round: Round[Any], position: Position, lines: Sequence[str]
+    game_round: Round[GameRules], position: Position, lines: Sequence[str]
 ) -> dict[str, Cents]:
     """Every line's stake for one position now, 0 where nothing is staked: its wagers
     and what its decision placed (a blind position's 1x Play too, C8); the sum is
@@ -127,7 +127,7 @@ def best_cards(cards: Sequence[Card], size: int, evaluator: Evaluator) -> list[i
 
 
 def made_cards(
-    game_round: Round[Any], visible: Mapping[str, Sequence[Card]]
+    game_round: Round[GameRules], visible: Mapping[str, Sequence[Card]]
 ) -> dict[str, list[int]]:
     """For a settled round, per visible hand, the indices of the cards its ranked hand
     uses: Rabbit Hunter's best five of the player's five and the rabbit (split between
@@ -160,7 +160,9 @@ def made_cards(
     return made
 
 
-def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) -> dict[str, str]:
+def hand_names(
+    game_round: Round[GameRules], visible: Mapping[str, Sequence[Card]]
+) -> dict[str, str]:
     """The name of each visible hand as the description says it ("Pair of Sevens",
     "Ace-high"; a Baccarat hand its total, "9"); Rabbit Hunter's ``player`` names the
     best five with the rabbit once bought."""
@@ -179,7 +181,7 @@ def hand_names(game_round: Round[Any], visible: Mapping[str, Sequence[Card]]) ->
     return names
 
 
-def dealer_qualifies(game_round: Round[Any]) -> bool | None:
+def dealer_qualifies(game_round: Round[GameRules]) -> bool | None:
     """Whether the dealer's hand qualified, once a poker round is settled; else None."""
     key: tuple[int, ...] | None = getattr(game_round.rules, "dealer_qualifies", None)
     evaluator = game_round.spec.evaluator
@@ -192,7 +194,7 @@ def dealer_qualifies(game_round: Round[Any]) -> bool | None:
 HandOutcome = Literal["won", "lost", "tied", "folded", "not_qualified", "no_play"]
 
 
-def hand_outcome(game_round: Round[Any]) -> HandOutcome | None:
+def hand_outcome(game_round: Round[GameRules]) -> HandOutcome | None:
     """How the first position's hand ended against the dealer's, once a poker round is
     settled: ``folded``, ``no_play`` (nothing to decide: Pair Plus alone, T3),
     ``not_qualified`` (the dealer did not qualify) or the hands compared, ``won``,
@@ -233,7 +235,7 @@ _WITH_DRAWN: dict[int, Evaluator] = {6: evaluate6}
 
 
 def _hand_value(
-    game_round: Round[Any], hand: str, visible: Mapping[str, Sequence[Card]]
+    game_round: Round[GameRules], hand: str, visible: Mapping[str, Sequence[Card]]
 ) -> int | None:
     """A visible poker hand's value in its game's evaluator. A hand a decision deals
     (the spec's ``dealt_on``) counts with the first hand, not alone: the first hand's
@@ -255,13 +257,13 @@ def _value(evaluator: Callable[[list[Card]], int], cards: Sequence[Card]) -> int
     return evaluator(list(cards)) if len(cards) == size else None
 
 
-def totals(game_round: Round[Any]) -> list[int] | None:
+def totals(game_round: Round[GameRules]) -> list[int] | None:
     """The hands' totals, for a round whose hands have totals (a Baccarat coup's
     Player and Banker, for the bead plate and big road), once dealt; else None."""
     found = game_round.totals()
     return None if found is None else [int(total) for total in found]
 
 
-def winner(game_round: Round[Any]) -> str | None:
+def winner(game_round: Round[GameRules]) -> str | None:
     """The side a round's totals favour (for the bead plate and big road), else None."""
     return game_round.winner()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
@@ -51,6 +51,7 @@ from riverboat.store.commits import (
     unreachable,
 )
 from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
+from riverboat.store.statements import Parameters
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import BalanceView
 
@@ -110,7 +111,9 @@ _ANSWERED = (
 )
 
 
-def run(session: Session, statement: Executable, parameters: Mapping[str, Any] | list[Any]) -> None:
+def run(
+    session: Session, statement: Executable, parameters: Parameters | Sequence[Parameters]
+) -> None:
     """``statement`` (Core, built once: an INSERT, UPDATE or DELETE) on the session's
     connection, in its transaction, with ``parameters`` (a dict, or a list of them for
     many rows); no flush of the session's ORM objects first. On SQLite it runs on the
@@ -118,20 +121,20 @@ def run(session: Session, statement: Executable, parameters: Mapping[str, Any] |
     statements.write(session.connection(), statement, parameters)
 
 
-def first(session: Session, statement: Executable, parameters: Mapping[str, Any]) -> Any:
+def first(session: Session, statement: Executable, parameters: Parameters) -> Any:
     """The first row a Core SELECT (built once) gives, a tuple of its columns, or None;
     as :func:`run` runs it."""
     found = statements.rows(session.connection(), statement, parameters)
     return found[0] if found else None
 
 
-def scalar(session: Session, statement: Executable, parameters: Mapping[str, Any]) -> Any:
+def scalar(session: Session, statement: Executable, parameters: Parameters) -> Any:
     """The first column of :func:`first`'s row, or None."""
     found = first(session, statement, parameters)
     return None if found is None else found[0]
 
 
-def inserted(session: Session, statement: Executable, values: Mapping[str, Any]) -> int:
+def inserted(session: Session, statement: Executable, values: Parameters) -> int:
     """The id of the row that ``statement``, an insert, adds with ``values``."""
     return statements.insert(session.connection(), statement, values)
 

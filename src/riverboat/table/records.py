@@ -40,13 +40,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import Update, bindparam, insert, select, update
 from sqlalchemy.orm import Session, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from riverboat.games import Round
+from riverboat.games import GameRules, Round, RoundRecord
+from riverboat.json_types import JsonObject
 from riverboat.store import statements
 from riverboat.store.models import RoundEvent, RoundRow
 
@@ -64,9 +64,9 @@ class RecordError(ValueError):
 def append(
     session: Session,
     row: RoundRow,
-    game_round: Round[Any],
+    game_round: Round[GameRules],
     have: int | None = None,
-    record: dict[str, Any] | None = None,
+    record: RoundRecord | None = None,
 ) -> int:
     """Store the round's events that are not stored yet (by ``seq``), and the cards it
     has drawn since; how many events were added. Nothing stored is changed: the
@@ -89,7 +89,7 @@ def append(
     elif have > len(events):
         raise RecordError(f"round {row.id} stores {have} events; the round has {len(events)}")
     rules = json.dumps(record["rules"])
-    changed: dict[str, Any] = {}
+    changed: dict[str, object] = {}
     if row.rules is None:
         changed.update(rules=rules, record_format=record["format"])
     elif (row.rules, row.record_format) != (rules, record["format"]):
@@ -110,7 +110,7 @@ def append(
     return len(added)
 
 
-def update_row(session: Session, row: RoundRow, **values: Any) -> None:
+def update_row(session: Session, row: RoundRow, **values: object) -> None:
     """Write ``values`` to the round's columns (one Core statement, no flush) and set
     them on ``row`` as stored (an ORM row in the session is not written again)."""
     if not values:
@@ -118,7 +118,7 @@ def update_row(session: Session, row: RoundRow, **values: Any) -> None:
     names = tuple(sorted(values))
     statement = _UPDATES.get(names)
     if statement is None:  # built once for each set of columns
-        settings: dict[str, Any] = {name: bindparam(f"new_{name}") for name in names}
+        settings: dict[str, object] = {name: bindparam(f"new_{name}") for name in names}
         statement = update(RoundRow).where(RoundRow.id == bindparam("round")).values(settings)
         _UPDATES[names] = statement
     parameters = {f"new_{name}": value for name, value in values.items()}
@@ -127,7 +127,7 @@ def update_row(session: Session, row: RoundRow, **values: Any) -> None:
         set_committed_value(row, name, value)
 
 
-def _check_stored(session: Session, row: RoundRow, events: Sequence[dict[str, Any]]) -> int:
+def _check_stored(session: Session, row: RoundRow, events: Sequence[JsonObject]) -> int:
     """How many events the round stores, once checked to be the first of ``events``."""
     kept = stored(session, row)
     have = len(kept)
@@ -164,7 +164,7 @@ def stored_events(session: Session, round_ids: Sequence[int]) -> dict[int, list[
     return found
 
 
-def load(row: RoundRow, session: Session | None = None) -> dict[str, Any]:
+def load(row: RoundRow, session: Session | None = None) -> RoundRecord:
     """The round's record rebuilt from its stored events and columns, as
     :meth:`~riverboat.games.Round.record` gave it; read in ``session``, else in the
     row's own. :class:`RecordError` (a ``ValueError``) if what is stored is not a
@@ -175,12 +175,12 @@ def load(row: RoundRow, session: Session | None = None) -> dict[str, Any]:
     return build(row, stored(session, row))
 
 
-def build(row: RoundRow, rows: Sequence[RoundEvent]) -> dict[str, Any]:
+def build(row: RoundRow, rows: Sequence[RoundEvent]) -> RoundRecord:
     """The round's record from its columns and its event ``rows`` (in order), as
     :func:`load` gives it; :class:`RecordError` if they are not a record."""
     if row.rules is None or row.record_format is None or row.cards_drawn is None:
         raise RecordError(f"round {row.id} has no record stored")
-    events = []
+    events: list[JsonObject] = []
     for seq, event in enumerate(rows):
         if event.seq != seq:
             raise RecordError(f"round {row.id} has no event {seq}")

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from riverboat.errors import IllegalAction
-from riverboat.games import Round, find_game, replay
+from riverboat.games import GameRules, Round, find_game, replay
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundEvent, RoundRow
 from riverboat.table import records
@@ -42,7 +42,7 @@ class RoundReads:
         self,
         session: Session,
         row: RoundRow,
-        game_round: Round[Any] | None = None,
+        game_round: Round[GameRules] | None = None,
         balance: Cents | None = None,
     ) -> RoundView:
         """The round as its player sees it now (``balance``: theirs, if already read)."""
@@ -129,7 +129,7 @@ class RoundReads:
 
 
 def outcome(
-    game_round: Round[Any],
+    game_round: Round[GameRules],
     deal_cards: str | None,
     server_seed: str,
     client_seed: str,

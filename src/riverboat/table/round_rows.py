@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import ColumnElement, bindparam, exists, select
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck
 from riverboat.errors import NotFound
-from riverboat.games import Phase, Round, replay
+from riverboat.games import GameRules, Phase, Round, RoundRecord, replay
 from riverboat.money import Cents
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundRow
@@ -28,6 +28,8 @@ from riverboat.table.verify import fair_cards
 
 __all__ = [
     "SETTLING",
+    "NewRound",
+    "WagerRequest",
     "at_table",
     "owned",
     "resume",
@@ -37,6 +39,40 @@ __all__ = [
 ]
 
 
+class NewRound(TypedDict):
+    """A new round's columns (:func:`round_values`), as a statement inserts them."""
+
+    player_id: int
+    game: str
+    status: RoundStatus
+    server_seed: str
+    commitment: str
+    client_seed: str
+    nonce: int
+    balance_before: Cents
+    balance_after: Cents | None
+    created_at: datetime
+    updated_at: datetime
+    deal_id: int | None
+    deal_cards: str | None
+    record_format: int
+    rules: str
+    cards_drawn: str
+    result: str | None
+
+
+class WagerRequest(TypedDict):
+    """What a wager asked for (:func:`wager_request`)."""
+
+    player: int
+    game: str
+    wagers: dict[str, Cents]
+    second: dict[str, Cents] | None
+    client_seed: str | None
+    variant: str | None
+    shared: list[int | list[int]] | None
+
+
 def at_table(shared: bool) -> ColumnElement[bool]:
     """Rounds at a shared table of the game, or at the player's own: two tables, each
     with at most one unfinished round (G7). A shared table's deals belong to no player."""
@@ -44,7 +80,7 @@ def at_table(shared: bool) -> ColumnElement[bool]:
     return shared_deal if shared else ~shared_deal
 
 
-def resume(row: RoundRow, session: Session | None = None) -> Round[Any]:
+def resume(row: RoundRow, session: Session | None = None) -> Round[GameRules]:
     """The round rebuilt from its record, dealing on from its provably fair deck; its
     events read in ``session``, else in the row's own."""
     record = records.load(row, session)
@@ -81,8 +117,8 @@ def round_values(
     seeds: FairSource,
     deal_id: int | None,
     places: Sequence[int] | None,
-    record: dict[str, Any],
-) -> dict[str, Any]:
+    record: RoundRecord,
+) -> NewRound:
     """A new round's row, open, as its columns: its seeds, the balance before it, the
     deal and places its cards came from and the columns of its ``record``."""
     now = datetime.now(UTC)
@@ -111,7 +147,7 @@ def round_values(
 SETTLING = {RoundStatus.SETTLED: "settle", RoundStatus.VOID: "void"}
 
 
-def settlement(game_round: Round[Any]) -> tuple[Cents, Cents, RoundStatus]:
+def settlement(game_round: Round[GameRules]) -> tuple[Cents, Cents, RoundStatus]:
     """A finished round's money: what it staked (a blind Play with it, C8), what goes
     back to the player (the stakes of a void round) and its status."""
     staked = sum(p.staked for p in game_round.positions)
@@ -128,7 +164,7 @@ def wager_request(
     client_seed: str | None = None,
     variant: str | None = None,
     shared: tuple[int, Sequence[int]] | None = None,
-) -> dict[str, Any]:
+) -> WagerRequest:
     """What a wager asked for, as its transaction keeps it (its idempotency key's
     request): ``shared``, a shared table's deal and places."""
     return {

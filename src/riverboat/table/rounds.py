@@ -12,14 +12,14 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from riverboat.errors import Conflict, IllegalAction
-from riverboat.games import Round, find_game
+from riverboat.games import GameRules, Round, RoundRecord, find_game
 from riverboat.games.chips import quick_replay
+from riverboat.games.events import Wagered, event_from_json
 from riverboat.money import Cents, format_money
 from riverboat.store.models import RoundEvent, RoundRow, Transaction
 from riverboat.table import records
@@ -74,7 +74,7 @@ def _new_row(
     game: str,
     balance: Cents,
     dealt: Dealt,
-    record: dict[str, Any],
+    record: RoundRecord,
 ) -> RoundRow:
     """A new round's row, inserted now (one Core statement, no flush); the row as a
     :class:`RoundRow` outside the session, its ``id`` set."""
@@ -101,10 +101,10 @@ class KeptRounds:
 
     def __init__(self, size: int = KEPT_ROUNDS) -> None:
         self.size = size
-        self._rounds: OrderedDict[int, tuple[str | None, Round[Any]]] = OrderedDict()
+        self._rounds: OrderedDict[int, tuple[str | None, Round[GameRules]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def keep(self, round_id: int, cards_drawn: str | None, game_round: Round[Any]) -> None:
+    def keep(self, round_id: int, cards_drawn: str | None, game_round: Round[GameRules]) -> None:
         """Keep the round as stored (its ``cards_drawn`` column), the oldest dropped."""
         with self._lock:
             self._rounds[round_id] = (cards_drawn, game_round)
@@ -112,7 +112,7 @@ class KeptRounds:
             while len(self._rounds) > self.size:
                 self._rounds.popitem(last=False)
 
-    def take(self, round_id: int) -> tuple[str | None, Round[Any]] | None:
+    def take(self, round_id: int) -> tuple[str | None, Round[GameRules]] | None:
         """The round kept (its cards drawn, the round), no longer kept; or None."""
         with self._lock:
             return self._rounds.pop(round_id, None)
@@ -144,7 +144,7 @@ class Rounds(RoundReads):
         source = card_source(game, variant, client_seed)
         request = wager_request(player_id, game, wagers, second, client_seed, variant)
 
-        made: list[tuple[RoundRow, Round[Any]]] = []
+        made: list[tuple[RoundRow, Round[GameRules]]] = []
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
@@ -202,7 +202,7 @@ class Rounds(RoundReads):
         cards, ahead = (
             kept if kept is not None else (None, self._resumed_ahead(player_id, round_id))
         )
-        made: list[tuple[RoundRow, Round[Any]]] = []
+        made: list[tuple[RoundRow, Round[GameRules]]] = []
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
@@ -234,7 +234,7 @@ class Rounds(RoundReads):
         self._keep(view, made)
         return view
 
-    def _keep(self, view: RoundView, made: list[tuple[RoundRow, Round[Any]]]) -> None:
+    def _keep(self, view: RoundView, made: list[tuple[RoundRow, Round[GameRules]]]) -> None:
         """Keep the round a committed transaction left open (:class:`KeptRounds`): the
         one its last attempt made, if that is the answer given (not a stored one). A
         shared table's round is not kept: it is decided at its table's showdown."""
@@ -247,7 +247,7 @@ class Rounds(RoundReads):
             row, game_round = made[0]
             self.kept.keep(row.id, row.cards_drawn, game_round)
 
-    def _resumed_ahead(self, player_id: int, round_id: int) -> Round[Any] | None:
+    def _resumed_ahead(self, player_id: int, round_id: int) -> Round[GameRules] | None:
         """The player's open round rebuilt outside any write transaction, or None if it
         is not one or does not rebuild (the write transaction then says why)."""
         with Session(self.ledger.engine) as session:
@@ -370,10 +370,11 @@ class Rounds(RoundReads):
             )
             if last is None:
                 raise IllegalAction("there is no previous round to replay: place wagers and deal")
-            placed = [e for e in records.load(last)["events"] if e["kind"] == "wagers"]
+            events = map(event_from_json, records.load(last)["events"])
+            placed = [e for e in events if isinstance(e, Wagered)]
             balance = self.ledger.balance(session, player_id)
-        wagers = placed[0]["wagers"]
-        second = placed[1]["wagers"] if len(placed) > 1 else None  # a blind position (C8)
+        wagers = placed[0].wagers
+        second = placed[1].wagers if len(placed) > 1 else None  # a blind position (C8)
         probe = kind.new_round()
         quick_replay(wagers, probe.spots, balance, probe.at_least_one)
         return self.start_round(
@@ -384,10 +385,10 @@ class Rounds(RoundReads):
         self,
         session: Session,
         row: RoundRow,
-        game_round: Round[Any],
+        game_round: Round[GameRules],
         have: int | None = None,
         balance: Cents | None = None,
-        record: dict[str, Any] | None = None,
+        record: RoundRecord | None = None,
     ) -> RoundView:
         """Save the round's record (``have``, ``record``: see :func:`records.append`);
         settle its money when it has settled or is void. ``balance``: the player's now,
@@ -417,7 +418,7 @@ class Rounds(RoundReads):
         return self.shown(session, row, game_round, balance)
 
 
-def _cost(game_round: Round[Any], action: str, amount: Cents | None, balance: Cents) -> Cents:
+def _cost(game_round: Round[GameRules], action: str, amount: Cents | None, balance: Cents) -> Cents:
     """The decision's cost, once the rules allow it and ``balance`` covers it (G6)."""
     choice = game_round.check_action(action, amount)
     cost = choice.minimum if amount is None else amount

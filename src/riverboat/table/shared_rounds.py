@@ -29,14 +29,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck
 from riverboat.errors import Conflict, IllegalAction, NotFound, Refusal
-from riverboat.games import Round, find_game
+from riverboat.games import GameRules, Round, RoundRecord, find_game
 from riverboat.games.codec import from_json
 from riverboat.money import Cents
 from riverboat.rng import FairSource
@@ -54,6 +53,7 @@ from riverboat.table.live.across.live_state import Fence, check_fence
 from riverboat.table.round_reads import outcome
 from riverboat.table.round_rows import (
     SETTLING,
+    NewRound,
     at_table,
     round_values,
     settlement,
@@ -106,8 +106,8 @@ class _Made:
 
     index: int
     stake: Stake
-    game_round: Round[Any]
-    record: dict[str, Any]
+    game_round: Round[GameRules]
+    record: RoundRecord
     before: Cents  # the player's balance as the round begins
     staked: Cents
     returned: Cents | None  # None: still open (it waits for the showdown)
@@ -172,7 +172,7 @@ class SharedRounds:
 
 
 def _play(
-    index: int, stake: Stake, game_round: Round[Any], order: Sequence[int], balance: Cents
+    index: int, stake: Stake, game_round: Round[GameRules], order: Sequence[int], balance: Cents
 ) -> _Made:
     """The seat's round dealt from ``order`` at its places, checked against its
     player's ``balance``, and settled where the deal settles it (a coup)."""
@@ -202,7 +202,7 @@ def _write(
     balances; each round as its player sees it."""
     if not made:
         return []
-    rows: list[dict[str, Any]] = []
+    rows: list[NewRound] = []
     for one in made:
         places = list(one.stake.places)[: len(one.game_round.drawn)]
         row = round_values(one.stake.player, game, one.before, seeds, deal_id, places, one.record)
@@ -210,12 +210,12 @@ def _write(
             found = outcome(
                 one.game_round, row["deal_cards"], seeds.server_seed, seeds.client_seed, 0
             )
-            row.update(status=one.status, balance_after=one.balance)
-            row.update(result=json.dumps(found))
+            row["status"], row["balance_after"] = one.status, one.balance
+            row["result"] = json.dumps(found)
         rows.append(row)
     round_ids = list(session.connection().execute(_NEW_ROUNDS, rows).scalars())
     views: list[RoundView] = []
-    transactions: list[dict[str, Any]] = []
+    transactions: list[dict[str, object]] = []
     for one, round_id, row in zip(made, round_ids, rows, strict=True):
         view = round_view(RoundRow(id=round_id, **row), one.game_round, one.balance, False, True)
         views.append(view)
@@ -230,9 +230,9 @@ def _write(
             kind = SETTLING[one.status]
             transactions.append(_transaction(kind, one.stake.player, round_id))
     transaction_ids = iter(session.connection().execute(_NEW_TRANSACTIONS, transactions).scalars())
-    entries: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    moved: list[dict[str, Any]] = []
+    entries: list[dict[str, object]] = []
+    events: list[dict[str, object]] = []
+    moved: list[dict[str, int]] = []
     for one, round_id in zip(made, round_ids, strict=True):
         player, account = player_account(one.stake.player), round_account(round_id)
         wager = next(transaction_ids)
@@ -257,7 +257,7 @@ def _write(
 
 def _transaction(
     kind: str, player: int, round_id: int, request: str | None = None, view: RoundView | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A transaction row: a wager keeps what it asked for and its answer, as one at the
     player's own table does (:meth:`~riverboat.table.ledger.Ledger.idempotent`)."""
     return {
@@ -270,5 +270,5 @@ def _transaction(
     }
 
 
-def _entry(transaction_id: int, account: str, amount: Cents) -> dict[str, Any]:
+def _entry(transaction_id: int, account: str, amount: Cents) -> dict[str, object]:
     return {"transaction_id": transaction_id, "account": account, "amount": amount}

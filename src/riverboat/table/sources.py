@@ -34,8 +34,8 @@ from sqlalchemy.orm import Session
 
 from riverboat.deck import Deck, Shoe, cut_card_reached
 from riverboat.errors import IllegalAction, NotFound
-from riverboat.games import GameDefinition, Round, find_game
-from riverboat.games.codec import to_json
+from riverboat.games import GameRules, Round, SomeGame, find_game
+from riverboat.games.codec import rules_json, to_json
 from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
 from riverboat.table.ledger import Ledger, first, run
@@ -86,12 +86,14 @@ class CardSource(ABC):
     def __init__(self, game: str, client_seed: str | None) -> None:
         self.game, self.client_seed = game, client_seed
 
-    def rules(self, session: Session, kind: GameDefinition[Any], variant: str | None) -> Any:
+    def rules(self, session: Session, kind: SomeGame, variant: str | None) -> Any:
         """The rules the round plays by: the variant's, unless the source has its own."""
         return kind.rules(variant)
 
     @abstractmethod
-    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
+    def deal(
+        self, session: Session, player_id: int, game_round: Round[GameRules], nonce: int
+    ) -> Dealt:
         """Deal the round's cards from this source; ``nonce`` is how many rounds the
         player has been dealt so far (:meth:`Ledger.lock` read it): their own deck's
         nonce (G2)."""
@@ -104,13 +106,15 @@ class CardSource(ABC):
 class FreshDeck(CardSource):
     """A fresh deck of the round's own on the player's committed seed (G2)."""
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
+    def deal(
+        self, session: Session, player_id: int, game_round: Round[GameRules], nonce: int
+    ) -> Dealt:
         committed = take_committed_seed(session, player_id, self.game)  # shown, if asked
         if committed is None:  # none was asked for: a fresh seed, never stored unused
             seeds = FairSource.new(self.client_seed, nonce)
         else:
             seeds = FairSource.new(self.client_seed, nonce, committed)
-        game_round.deal(fair_cards(self.game, to_json(game_round.rules), seeds))
+        game_round.deal(fair_cards(self.game, rules_json(game_round.rules), seeds))
         return Dealt(seeds, None, None, last=True)
 
     def commitment(self, session: Session, player_id: int) -> str:
@@ -121,8 +125,10 @@ class OwnShoe(CardSource):
     """The player's own shoe, coup after coup until its cut card (B1): the one in play,
     or a new one on their committed seed, sealed with this client seed."""
 
-    def deal(self, session: Session, player_id: int, game_round: Round[Any], nonce: int) -> Dealt:
-        rules = to_json(game_round.rules)
+    def deal(
+        self, session: Session, player_id: int, game_round: Round[GameRules], nonce: int
+    ) -> Dealt:
+        rules = rules_json(game_round.rules)
         deal = running_shoe(session, player_id, self.game)
         if deal is not None and json.loads(deal.rules) != rules:
             raise IllegalAction("the shoe in play deals by its own rules until its cut card")

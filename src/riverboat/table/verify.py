@@ -25,7 +25,7 @@ from typing import Any
 
 from riverboat.deck import Deck, Shoe
 from riverboat.fairness import commitment as commit_to
-from riverboat.games import GameSpec, Phase, Round, RulesError, find_game, replay
+from riverboat.games import GameRules, GameSpec, Phase, Round, RulesError, find_game, replay
 from riverboat.games.codec import from_json
 from riverboat.games.events import Decision
 from riverboat.rng import FairSource, joined_seed
@@ -165,7 +165,7 @@ def verify_round(exported: Mapping[str, Any] | ExportedRound) -> list[str]:
     return problems + _field_problems(exported, played) + ([balances] if balances else [])
 
 
-def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str]:
+def _field_problems(exported: Mapping[str, Any], played: Round[GameRules]) -> list[str]:
     """Each exported field the replay settles (status, net, totals, winner) that says
     otherwise, named."""
 
@@ -185,7 +185,7 @@ def _field_problems(exported: Mapping[str, Any], played: Round[Any]) -> list[str
     ]
 
 
-def balance_problem(exported: Mapping[str, Any], played: Round[Any]) -> str | None:
+def balance_problem(exported: Mapping[str, Any], played: Round[GameRules]) -> str | None:
     """What is wrong with a settled round's balances, by its replay: a round no player
     decided (a coup, whose decisions are the engine's own) is dealt and settled in one
     transaction, so nothing else can fall between its balances and they must differ

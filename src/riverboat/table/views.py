@@ -20,7 +20,7 @@ from pydantic import (
     Field,
 )
 
-from riverboat.games import GameDefinition
+from riverboat.games import SomeGame
 from riverboat.money import Cents
 from riverboat.table.felt_rounds import HandOutcome
 from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyCardInfo
@@ -348,7 +348,7 @@ class GameInfo(_View):
     @classmethod
     def of(
         cls,
-        game: GameDefinition[Any],
+        game: SomeGame,
         house_edge: float | None = None,
         edges: list[EdgeLine] | None = None,
         strategy_card: StrategyCardInfo | None = None,
