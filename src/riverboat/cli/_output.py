@@ -11,9 +11,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from riverboat.analysis import Analysis
 
 
 class Lines(StrEnum):
@@ -46,7 +49,7 @@ def _check_writable(path: Path | None, option: str) -> None:
         )
 
 
-def _write_plot(draw: Any, path: Path) -> None:
+def _write_plot(draw: Callable[[str], object], path: Path) -> None:
     try:
         draw(str(path))
     except OSError as error:
@@ -55,7 +58,7 @@ def _write_plot(draw: Any, path: Path) -> None:
         ) from None
 
 
-def _csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def _csv_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """Rows as CSV text (the csv module quotes what needs quoting); None is empty."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -66,10 +69,10 @@ def _csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _echo_report(
     output: Format,
-    data: Mapping[str, Any],
+    data: Mapping[str, object],
     text: str,
     header: Sequence[str],
-    rows: Sequence[Sequence[Any]],
+    rows: Sequence[Sequence[object]],
     footer: str,
 ) -> None:
     """A report in the chosen format: ``data`` as JSON, ``text`` as is, ``rows`` as
@@ -87,10 +90,10 @@ def _echo_report(
         typer.echo(f"{lead}\n\n{_markdown_table(header, shown)}\n{footer}\n", nl=False)
 
 
-def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """Rows as a Markdown (GitHub) table; a ``|`` inside a cell is escaped."""
 
-    def cell(value: Any) -> str:
+    def cell(value: object) -> str:
         return ("-" if value is None else str(value)).replace("|", "\\|")
 
     lines = ["| " + " | ".join(map(cell, header)) + " |", "|" + "---|" * len(header)]
@@ -98,9 +101,9 @@ def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
     return "\n".join(lines) + "\n"
 
 
-def _flat_items(data: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
+def _flat_items(data: Mapping[str, object], prefix: str = "") -> list[list[object]]:
     """A JSON object's leaves as (dotted name, value) rows."""
-    rows: list[list[Any]] = []
+    rows: list[list[object]] = []
     for key, value in data.items():
         if isinstance(value, Mapping):
             rows += _flat_items(value, f"{prefix}{key}.")
@@ -109,7 +112,7 @@ def _flat_items(data: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
     return rows
 
 
-def _return_tables_csv(result: Any) -> str:
+def _return_tables_csv(result: Analysis) -> str:
     """Each wager's return table, one row per event; each row also says what the
     wager's figures cover (``scope``) and carries the round's house edge in both
     conventions and its element of risk (empty per Ante where there is no Ante)."""

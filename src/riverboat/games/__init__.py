@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from riverboat.deck import CardSource, Deck
 from riverboat.games import baccarat, crazy4, rabbit_hunter, tri_card
@@ -28,6 +27,7 @@ from riverboat.games.game_math import GameMath
 from riverboat.games.positions import Choice, Phase, Position
 from riverboat.games.rules import IllegalAction, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec, ShoeSpec
+from riverboat.json_types import JsonObject
 
 __all__ = [
     "ENTRY_POINTS",
@@ -194,7 +194,7 @@ class ReplayMismatch(ValueError):  # noqa: N818 - a finding, not a failure of th
     """A round record whose replay does not reach the settlement it records."""
 
 
-def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round[GameRules]:
+def replay(record: RoundRecord, source: CardSource | None = None) -> Round[GameRules]:
     """Play a round record again from its rules, cards and decisions.
 
     ``source`` deals the cards (by default exactly the recorded ones); a round still
@@ -218,7 +218,9 @@ def replay(record: Mapping[str, Any], source: CardSource | None = None) -> Round
     return game_round
 
 
-def _apply_events(game_round: Round[GameRules], events: list[Any], source: CardSource) -> None:
+def _apply_events(
+    game_round: Round[GameRules], events: list[JsonObject], source: CardSource
+) -> None:
     for event in map(event_from_json, events):
         match event:
             case Wagered(seat=seat, blind=blind, wagers=wagers):

@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar, TypeAlias, TypeVar, cast
 
+from riverboat.json_types import JsonObject, JsonValue
 from riverboat.money import Cents
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "Event",
     "EventError",
     "Settled",
+    "SettledPosition",
     "Voided",
     "Wagered",
     "event_from_json",
@@ -52,7 +54,13 @@ class EventError(ValueError):
     """JSON that is not a round event."""
 
 
-def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+V = TypeVar("V")
+
+#: one position's settlement: its ``seat`` and ``blind``, and its net cents by line
+SettledPosition: TypeAlias = Mapping[str, str | bool | Cents]
+
+
+def _frozen(mapping: Mapping[str, V]) -> Mapping[str, V]:
     return MappingProxyType(dict(mapping))
 
 
@@ -62,9 +70,9 @@ class Event:
 
     kind: ClassVar[str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The event's one JSON form: ``{"kind": ..., fields...}``."""
-        found: dict[str, Any] = {"kind": self.kind}
+        found: JsonObject = {"kind": self.kind}
         for name in _names(type(self)):
             found[name] = _plain(getattr(self, name))
         return found
@@ -86,14 +94,14 @@ def _names(kind: type[Event]) -> tuple[str, ...]:
 _SCALARS = frozenset({int, str, bool, float, type(None)})
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> JsonValue:
     if type(value) in _SCALARS:
-        return value
+        return cast(JsonValue, value)
     if isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]
-    return value
+    return cast(JsonValue, value)
 
 
 @dataclass(frozen=True)
@@ -155,7 +163,7 @@ class Settled(Event):
     """Each position's net cents per result line."""
 
     kind: ClassVar[str] = "settle"
-    results: tuple[Mapping[str, Any], ...]
+    results: tuple[SettledPosition, ...]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(_frozen(r) for r in self.results))
@@ -174,7 +182,7 @@ _KINDS: dict[str, type[Event]] = {
 }
 
 
-def event_from_json(data: Mapping[str, Any]) -> Event:
+def event_from_json(data: Mapping[str, JsonValue]) -> Event:
     """The event a JSON form stands for; :class:`EventError` if it is none."""
     kind = _KINDS.get(str(data.get("kind")))
     if kind is None:

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
@@ -32,7 +32,10 @@ from riverboat.rng import new_client_seed
 from riverboat.table.coach import coach_round
 from riverboat.table.service import TOP_UP_BELOW, TableService
 from riverboat.table.states import RoundStatus
-from riverboat.table.views import CoachVerdict, RoundView
+from riverboat.table.views import CoachVerdict, RoundView, Wagers
+
+if TYPE_CHECKING:
+    from riverboat.sim.strategies import Table as StrategyTable
 
 __all__ = [
     "COMMITMENT_WARNING",
@@ -94,7 +97,7 @@ class AutoPlayer:
             raise RulesError(f"{spec.title} has no decisions: a strategy file does not apply")
         self.game, self.strategy = game, strategy
         self.decides = bool(spec.options)
-        self._tables: dict[tuple[tuple[str, Fraction], ...], Any] = {}
+        self._tables: dict[tuple[tuple[str, Fraction], ...], StrategyTable] = {}
 
     def check(self, wagers: Mapping[str, Cents]) -> None:
         """Build the strategy table for these wagers now, so a bad file fails early."""
@@ -102,7 +105,7 @@ class AutoPlayer:
         if self.decides and self.strategy != "optimal" and units.get("ante"):
             self._table(units)
 
-    def _table(self, units: dict[str, Fraction]) -> Any:
+    def _table(self, units: dict[str, Fraction]) -> StrategyTable:
         from riverboat.sim.strategies import strategy_table
 
         key = tuple(sorted(units.items()))
@@ -152,6 +155,41 @@ def _units(game: str, wagers: Mapping[str, Cents]) -> dict[str, Fraction]:
     return wagers_in_units(wagers, find_game(game).spec().decides_with)
 
 
+class PlayedDecision(TypedDict):
+    """The strategy's decision in a played round."""
+
+    action: str
+    amount: Cents | None
+    label: str
+    note: str | None
+
+
+class PlayedRound(TypedDict):
+    """A round as :func:`play_rounds` yields it (money in cents; see :func:`round_json`)."""
+
+    round: int
+    game: str
+    status: RoundStatus
+    resumed: bool
+    wagers: Wagers
+    cards: dict[str, list[str]]
+    decision: PlayedDecision | None
+    best_action: str | None
+    ev_cost: float | None
+    ev_cost_cents: float | None
+    result: Wagers
+    second: Wagers | None
+    second_result: Wagers | None
+    net: Cents
+    balance: Cents
+    description: str | None
+    commitment: str
+    commitment_before_deal: str | None
+    server_seed: str | None
+    client_seed: str
+    nonce: int
+
+
 def play_rounds(
     service: TableService,
     player: int,
@@ -162,7 +200,7 @@ def play_rounds(
     client_seed: str | None = None,
     top_up: bool = False,
     blind: bool = False,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[PlayedRound]:
     """Play ``rounds`` rounds and yield each one settled (see :func:`round_json`).
 
     Before each deal the commitment to its server seed is fetched, then the client
@@ -195,7 +233,7 @@ def play_rounds(
         yield _record(view, decision, resumed, shown, verdict)
 
 
-def commitment_kept(record: Mapping[str, Any]) -> bool:
+def commitment_kept(record: PlayedRound) -> bool:
     """Whether the round was dealt from the seed committed to before its client seed
     was drawn (a resumed round, dealt before, has nothing to check here)."""
     shown = record["commitment_before_deal"]
@@ -208,7 +246,7 @@ def _record(
     resumed: bool,
     shown: str | None,
     verdict: CoachVerdict | None = None,
-) -> dict[str, Any]:
+) -> PlayedRound:
     return {
         "round": view.id,
         "game": view.game,
@@ -216,14 +254,7 @@ def _record(
         "resumed": resumed,
         "wagers": view.wagers,
         "cards": view.cards,
-        "decision": None
-        if decision is None
-        else {
-            "action": decision.action,
-            "amount": decision.amount,
-            "label": decision.label,
-            "note": decision.note or None,
-        },
+        "decision": None if decision is None else _decision(decision),
         # the coach (riverboat.table.coach): the best option for the hand and what the
         # decision gave up against it in expected value, in Antes and in cents
         "best_action": None if verdict is None else verdict.best_action,
@@ -243,7 +274,16 @@ def _record(
     }
 
 
-def round_line(record: Mapping[str, Any]) -> str:
+def _decision(decision: Decision) -> PlayedDecision:
+    return {
+        "action": decision.action,
+        "amount": decision.amount,
+        "label": decision.label,
+        "note": decision.note or None,
+    }
+
+
+def round_line(record: PlayedRound) -> str:
     """One line of text: round number, decision, the engine's description, balance."""
     decision = record["decision"]
     said = f"{decision['label']}: " if decision else ""
@@ -259,7 +299,7 @@ def round_line(record: Mapping[str, Any]) -> str:
 COMMITMENT_WARNING = "Warning: the round's commitment is not the one shown before the deal."
 
 
-def round_net(view: RoundView | Mapping[str, Any]) -> Cents:
+def round_net(view: RoundView | PlayedRound) -> Cents:
     """What a finished round won or lost in all, over both positions when it has a blind
     second one (C8); 0 while it is open. ``view`` is the service's view of the round, or
     a record of :func:`play_rounds`."""
@@ -267,7 +307,7 @@ def round_net(view: RoundView | Mapping[str, Any]) -> Cents:
     return 0 if net is None else net
 
 
-def result_text(view: RoundView | Mapping[str, Any]) -> str:
+def result_text(view: RoundView | PlayedRound) -> str:
     """A finished round in words on one line: the engine's description, and with a blind
     second position (C8) the net over both hands.
 
@@ -285,7 +325,7 @@ def result_text(view: RoundView | Mapping[str, Any]) -> str:
     return text
 
 
-def round_json(record: Mapping[str, Any]) -> str:
+def round_json(record: PlayedRound) -> str:
     """One line of JSON: the round's wagers, cards, decision, the coach's
     ``best_action`` and ``ev_cost`` (what the decision gave up, in Antes; and
     ``ev_cost_cents``), result per wager, net and balance (money in cents; with a
