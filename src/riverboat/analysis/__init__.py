@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the counting code (and numba) load only when something is c
 
 __all__ = [
     "Analysis",
+    "GivenWagers",
     "OptionValue",
     "Strategy",
     "analyze",
@@ -71,7 +72,11 @@ def wagers_in_units(wagers: Mapping[str, int], base: str | None = "ante") -> dic
     return {name: Fraction(amount, unit) for name, amount in wagers.items()}
 
 
-def wager_units(game: str, wagers: Mapping[str, Any] | None) -> dict[str, Fraction]:
+#: wagers as a caller gives them: each in units of the base wager (``1``, ``"1/2"``)
+GivenWagers: TypeAlias = Mapping[str, Fraction | int | float | str]
+
+
+def wager_units(game: str, wagers: GivenWagers | None) -> dict[str, Fraction]:
     """Wagers in units of the first (base) wager; defaults: every required wager."""
     spots = find_game(game).new_round().spots
     names = [spot.name for spot in spots]
@@ -297,7 +302,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool)
 def analyze(
     game: str,
     rules: GameRules | None = None,
-    wagers: Mapping[str, Any] | None = None,
+    wagers: GivenWagers | None = None,
     variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
@@ -387,7 +392,7 @@ def _cap_note(solution: Solution, cap: int) -> str:
 def best_action(
     game: str,
     cards: str | Sequence[int],
-    wagers: Mapping[str, Any] | None = None,
+    wagers: GivenWagers | None = None,
     rules: GameRules | None = None,
 ) -> list[OptionValue]:
     """Every legal option's expected value for the player's hand, best first (hints):

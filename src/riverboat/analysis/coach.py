@@ -14,12 +14,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-from riverboat.analysis import OptionValue, best_action
+from riverboat.analysis import GivenWagers, OptionValue, best_action
 from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 
@@ -50,7 +49,7 @@ class Verdict:
 def coach(
     game: str,
     cards: str | Sequence[int],
-    wagers: Mapping[str, Any] | None,
+    wagers: GivenWagers | None,
     action: str,
     bet: Fraction | None = None,
     rules: GameRules | None = None,

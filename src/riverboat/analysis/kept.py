@@ -40,6 +40,7 @@ from riverboat.analysis.net_ranges import NetRange, net_ranges
 from riverboat.analysis.report import Figures, ReturnRow, WagerFigures
 from riverboat.games import GameRules
 from riverboat.games.codec import to_json
+from riverboat.json_types import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from riverboat.analysis.solution import Solution
@@ -94,7 +95,7 @@ def remember(
             game, rules, placed, figures_from(report["figures"]), strategy, blind, notes
         )
 
-    def encode(analysis: Analysis) -> dict[str, Any]:
+    def encode(analysis: Analysis) -> JsonObject:
         strategy = analysis.strategy
         return {
             "figures": figures_data(analysis.figures),
@@ -136,7 +137,7 @@ def kept_ranges(
             raise ValueError("its ranges are not one per rounds and confidence")
         return found
 
-    def encode(found: list[tuple[NetRange, ...]]) -> list[list[list[Any]]]:
+    def encode(found: list[tuple[NetRange, ...]]) -> JsonValue:
         return [
             [[r.rounds, r.confidence, r.mean, r.low, r.high, r.method] for r in row]
             for row in found
@@ -168,8 +169,8 @@ def key(
 def remember_report(
     where: disk_cache.CacheKey,
     build: Callable[[], T],
-    decode: Callable[[Any], T],
-    encode: Callable[[T], Any],
+    decode: Callable[[Any], T],  # the JSON read back, checked by decode itself
+    encode: Callable[[T], JsonValue],
 ) -> T:
     """:func:`disk_cache.remember` for a report: ``encode`` gives JSON-ready data,
     kept as its UTF-8 text; ``decode`` takes it back, and a report it cannot read
@@ -193,7 +194,7 @@ def remember_report(
 
 
 # ------------------------------------------------------------------ figures
-def figures_data(figures: Figures) -> dict[str, Any]:
+def figures_data(figures: Figures) -> JsonObject:
     """``figures`` as JSON-ready data, exactly: every fraction as its text.
 
     >>> from riverboat.analysis import analyze
@@ -201,7 +202,7 @@ def figures_data(figures: Figures) -> dict[str, Any]:
     >>> figures_data(f)["house_edge"], figures_from(figures_data(f)) == f
     ('103841353768/723147898655', True)
     """
-    data: dict[str, Any] = {name: str(getattr(figures, name)) for name in _FRACTIONS}
+    data: JsonObject = {name: str(getattr(figures, name)) for name in _FRACTIONS}
     for name in _OPTIONAL:
         value = getattr(figures, name)
         data[name] = None if value is None else str(value)
@@ -251,7 +252,7 @@ def figures_from(data: Mapping[str, Any]) -> Figures:
     )
 
 
-def _row(row: ReturnRow) -> list[Any]:
+def _row(row: ReturnRow) -> list[JsonValue]:
     return [row.event, str(row.pays), row.combinations, str(row.probability), str(row.contribution)]
 
 

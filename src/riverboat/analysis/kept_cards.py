@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from riverboat.analysis import wager_units
+from riverboat.analysis import GivenWagers, wager_units
 from riverboat.analysis.kept import figures_data, figures_from, key, remember_report
 from riverboat.analysis.strategy_cards import CardRule, StrategyCard, strategy_card
 from riverboat.games import GameRules, find_game
@@ -52,7 +52,7 @@ class KeptCard(StrategyCard):
 def kept_card(
     game: str,
     rules: GameRules | None = None,
-    wagers: Mapping[str, Any] | None = None,
+    wagers: GivenWagers | None = None,
     variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> StrategyCard:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import analyze
+from riverboat.analysis import GivenWagers, analyze
 from riverboat.analysis._card_search import MIN_GAIN, WORD_PRICE, CardRule, search
 from riverboat.analysis.outcomes import heads_up_outcomes
 from riverboat.analysis.report import Figures, figures, percent
@@ -160,7 +160,7 @@ def percent_cost(cost: Fraction) -> str:
 def strategy_card(
     game: str,
     rules: GameRules | None = None,
-    wagers: Mapping[str, Any] | None = None,
+    wagers: GivenWagers | None = None,
     variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> StrategyCard:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import analyze, heads_up, wager_units
+from riverboat.analysis import GivenWagers, analyze, heads_up, wager_units
 from riverboat.analysis.adapters import game_math
 from riverboat.analysis.report import Figures, figures
 from riverboat.games import GameRules, find_game
@@ -237,7 +237,7 @@ def simulate(
     game: str,
     rounds: int,
     rules: GameRules | None = None,
-    wagers: Mapping[str, Any] | None = None,
+    wagers: GivenWagers | None = None,
     strategy: str | Path = "optimal",
     seed: int | None = None,
     workers: int = 1,

@@ -36,7 +36,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from contextlib import nullcontext
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, RootTransaction
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -75,6 +75,8 @@ BUSY = "the database is busy: nothing changed; try again shortly"
 
 T = TypeVar("T")
 Job = Callable[[Connection], T]
+#: a pending write's result type: covariant, so one queue holds writes of every result
+ResultT = TypeVar("ResultT", covariant=True)
 
 _WRITERS: weakref.WeakKeyDictionary[Engine, Writer] = weakref.WeakKeyDictionary()
 _WRITERS_GUARD = threading.Lock()
@@ -95,20 +97,20 @@ def grouped(engine: Engine) -> Writer | None:
         return found
 
 
-class _Pending(Generic[T]):
+class _Pending(Generic[ResultT]):
     """One write: its work, then its result or exception once its batch committed."""
 
-    def __init__(self, job: Job[T]) -> None:
+    def __init__(self, job: Job[ResultT]) -> None:
         self.job = job
         self.done = threading.Event()
         self.taken = False
-        self.result: Any = None
+        self.result: object = None
         self.error: BaseException | None = None
 
-    def outcome(self) -> T:
+    def outcome(self) -> ResultT:
         if self.error is not None:
             raise self.error
-        return self.result  # type: ignore[no-any-return]
+        return cast(ResultT, self.result)  # what its job gave
 
 
 class Writer:
@@ -118,7 +120,7 @@ class Writer:
         self._engine = weakref.ref(engine)  # not kept alive by its writer
         self._turn = write_turn(engine)
         self._key = id(self._turn)
-        self._queue: deque[_Pending[Any]] = deque()
+        self._queue: deque[_Pending[object]] = deque()
         self._guard = threading.Lock()
         self._wake = threading.Condition(self._guard)
         self._thread: threading.Thread | None = None
@@ -172,7 +174,7 @@ class Writer:
                 if not self._queue:
                     self._thread = None
                     return
-            batch: list[_Pending[Any]] = []
+            batch: list[_Pending[object]] = []
             try:
                 with self._turn if self._turn is not None else nullcontext():
                     with self._guard:
@@ -196,7 +198,7 @@ class Writer:
         self._wake = threading.Condition(self._guard)
         self._thread = None
 
-    def _commit(self, batch: list[_Pending[Any]]) -> None:
+    def _commit(self, batch: list[_Pending[object]]) -> None:
         """One transaction for the batch; each pending write's outcome set, none told."""
         began = time.monotonic()
         cause: BaseException
@@ -243,7 +245,7 @@ def _after_fork() -> None:
 os.register_at_fork(after_in_child=_after_fork)
 
 
-def _one(connection: Connection, pending: _Pending[Any]) -> None:
+def _one(connection: Connection, pending: _Pending[object]) -> None:
     """A write in a SAVEPOINT of its own: what it raises rolls back only its statements.
     A transaction that SQLite itself rolled back (a full disk, say) fails the batch."""
     try:
@@ -254,7 +256,7 @@ def _one(connection: Connection, pending: _Pending[Any]) -> None:
     _check_open(connection)
 
 
-def _alone(connection: Connection, transaction: RootTransaction, pending: _Pending[Any]) -> None:
+def _alone(connection: Connection, transaction: RootTransaction, pending: _Pending[object]) -> None:
     """A batch's only write, in no SAVEPOINT (two statements fewer): what it raises
     rolls the whole transaction back, which is all it would have undone; then nothing
     is committed. A transaction SQLite itself rolled back fails the batch, as in

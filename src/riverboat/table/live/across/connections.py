@@ -18,6 +18,8 @@ from riverboat.table.live.seats import SEND_SECONDS, Send, SendText
 from riverboat.table.live.views import ErrorMessage, TableMessage
 
 if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
     from riverboat.table.live.across.redis_hub import RedisHub
 
 _TABLE_MESSAGES: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
@@ -90,7 +92,7 @@ class _Outbox:
     does not answer fails every body of that sending (each connection is dropped, as
     a failed publish of its own would be)."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Redis) -> None:
         self.redis = redis
         self.waiting: list[tuple[str, str, asyncio.Future[int]]] = []
         self.ready = asyncio.Event()

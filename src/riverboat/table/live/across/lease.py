@@ -13,7 +13,11 @@ and the next process that asks takes it.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["LEASE_SECONDS", "Lease"]
 
@@ -38,7 +42,7 @@ return 0
 class Lease:
     """The lease ``key`` for ``holder``, on an asyncio Redis client."""
 
-    def __init__(self, redis: Any, key: str, holder: str, seconds: float = LEASE_SECONDS) -> None:
+    def __init__(self, redis: Redis, key: str, holder: str, seconds: float = LEASE_SECONDS) -> None:
         self.redis, self.key, self.holder, self.seconds = redis, key, holder, seconds
         #: when (``time.monotonic``) the lease was last taken or renewed: asked before
         #: the call, so the term counted here never outlasts the one Redis gives
@@ -58,7 +62,8 @@ class Lease:
     async def renew(self) -> bool:
         """Whether the lease is still this holder's, now for another full term."""
         asked = time.monotonic()
-        renewed = bool(await self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds))
+        script = self.redis.eval(_RENEW, 1, self.key, self.holder, self._milliseconds)
+        renewed = bool(await cast("Awaitable[str]", script))  # the asyncio client's
         self.since = asked if renewed else None
         return renewed
 
@@ -76,4 +81,4 @@ class Lease:
 
     async def release(self) -> None:
         """Hand the lease back, if it is still this holder's."""
-        await self.redis.eval(_RELEASE, 1, self.key, self.holder)
+        await cast("Awaitable[str]", self.redis.eval(_RELEASE, 1, self.key, self.holder))

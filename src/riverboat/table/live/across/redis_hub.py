@@ -27,7 +27,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
@@ -46,6 +46,10 @@ from riverboat.table.live.across.live_state import LeaseLostError
 from riverboat.table.live.seats import Send, SendText, find_seat
 from riverboat.table.live.table import SharedTable
 from riverboat.table.live.views import ErrorMessage, PlayerMessage
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
 
 __all__ = ["INBOX_GROUP", "INBOX_KEPT", "RedisHub"]
 
@@ -106,7 +110,7 @@ class RedisHub(Hub):
         super().__init__(handler)
         from redis import asyncio as aioredis
 
-        self.redis: Any = aioredis.from_url(url, decode_responses=True)
+        self.redis: Redis = aioredis.from_url(url, decode_responses=True)
         self.prefix, self.lease_seconds = prefix, lease_seconds
         self.process = f"{os.getpid()}-{new_token(4)}"
         self.tables: dict[str, SharedTable] = {}
@@ -116,7 +120,7 @@ class RedisHub(Hub):
         self.held: dict[str, int] = {}  # the tables this process runs: their tokens
         self._numbers = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
-        self._pubsub: Any = None
+        self._pubsub: PubSub | None = None
         self._outbox = _Outbox(self.redis)
 
     # ----------------------------------------------------------- names
@@ -145,7 +149,8 @@ class RedisHub(Hub):
             with contextlib.suppress(Exception):
                 await self._lease(key).release()
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            if self._pubsub is not None:
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py
         await self.redis.aclose()
 
     def _lease(self, key: str) -> Lease:
@@ -212,9 +217,11 @@ class RedisHub(Hub):
     async def _listen(self) -> None:
         """Deliver what holders publish for this process's connections; seat them
         again at a table that another process has taken over."""
+        pubsub = self._pubsub
+        assert pubsub is not None, "listening starts with the hub"
         while True:
             try:
-                async for message in self._pubsub.listen():
+                async for message in pubsub.listen():
                     heard = json.loads(message["data"])
                     for body in heard if isinstance(heard, list) else [heard]:
                         await self._heard(message["channel"], body)
