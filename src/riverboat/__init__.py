@@ -12,7 +12,7 @@ does not pull in numpy and numba.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from riverboat.cards import Card, CardError, Rank, Suit, format_cards, parse_cards
@@ -65,10 +65,10 @@ def _version() -> str:
         return "0.0.0"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """Load an exported name from its module on first use (PEP 562)."""
     if name == "__version__":
-        value: Any = _version()
+        value: object = _version()
     elif name in _HOMES:
         value = getattr(import_module(_HOMES[name]), name)
     else:

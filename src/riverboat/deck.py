@@ -13,10 +13,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, overload
 
 from riverboat.cards import DECK_SIZE, Card
 from riverboat.rng import RandomSource, SecureSource, shuffled
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["CardSource", "Deck", "DeckEmptyError", "Shoe", "burn_count", "cut_card_reached"]
 
@@ -63,7 +67,15 @@ class Deck:
         return cards
 
 
-def cut_card_reached(remaining: Any, cut_card_from_end: int) -> Any:
+@overload
+def cut_card_reached(remaining: int, cut_card_from_end: int) -> bool: ...
+@overload
+def cut_card_reached(
+    remaining: npt.NDArray[np.integer], cut_card_from_end: int
+) -> npt.NDArray[np.bool_]: ...
+def cut_card_reached(
+    remaining: int | npt.NDArray[np.integer], cut_card_from_end: int
+) -> bool | npt.NDArray[np.bool_]:
     """B1: the cut card has come out once no more than ``cut_card_from_end`` cards
     remain (for one shoe, or a numpy array of shoes' remaining counts)."""
     return remaining <= cut_card_from_end

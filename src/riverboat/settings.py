@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -39,7 +39,7 @@ __all__ = ["PREFIX", "Settings", "SettingsError", "forget", "overridden", "reloa
 PREFIX = "RIVERBOAT_"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """``Settings``, the model, imported when first named."""
     if name == "Settings":
         from riverboat._settings_model import Settings
@@ -87,7 +87,7 @@ def reload() -> Settings:
 
 
 @contextmanager
-def overridden(**values: Any) -> Iterator[Settings]:
+def overridden(**values: object) -> Iterator[Settings]:
     """The settings with ``values`` in place while the block runs (an example, a test).
 
     >>> with overridden(redis_prefix="demo:"):

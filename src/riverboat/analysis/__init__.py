@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from riverboat.analysis.strategy import OptionValue, Strategy
 from riverboat.games import GameRules, find_game
 from riverboat.games.codec import to_json as rules_json
 from riverboat.games.rules import RulesError
+from riverboat.json_types import JsonObject
 
 if TYPE_CHECKING:  # the counting code (and numba) load only when something is counted
     from riverboat.analysis.headsup import HeadsUpGame
@@ -185,11 +186,12 @@ round's house edge)
             f"they cost; {takes} it back (see the round's house edge)"
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         data = to_json(self.figures, {"rules": rules_json(self.rules)})
         data["house_edge_labels"] = dict(self.edge_lines())
+        wagers = cast(dict[str, JsonObject], data["wagers"])  # report.to_json's, by name
         for wager in self.figures.per_wager:
-            data["wagers"][wager.name]["scope"] = self.wager_scope(wager.name)
+            wagers[wager.name]["scope"] = self.wager_scope(wager.name)
         if self.strategy is not None:
             data["strategy"] = self.strategy.summary()
         if self.blind is not None:

@@ -68,7 +68,7 @@ FORMAT = 1
 #: the packages whose code decides the numbers in the tables
 _COUNTING_CODE = ("analysis", "games", "hands")
 
-Arrays = Mapping[str, npt.NDArray[Any]]
+Arrays = Mapping[str, npt.NDArray[Any]]  # each kind of report its own dtypes
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class CacheKey:
         return cache_dir() / f"{self.game}-{self.kind}-{digest}.npz"
 
 
-def load(key: CacheKey) -> dict[str, npt.NDArray[Any]] | None:
+def load(key: CacheKey) -> dict[str, npt.NDArray[np.generic]] | None:
     """The arrays stored under ``key``, or None when there are none or the file is
     damaged, foreign or from other code (then it is left for :func:`store` to replace)."""
     path = key.path

@@ -21,6 +21,7 @@ from riverboat.analysis import GivenWagers, wager_units
 from riverboat.analysis.kept import figures_data, figures_from, key, remember_report
 from riverboat.analysis.strategy_cards import CardRule, StrategyCard, strategy_card
 from riverboat.games import GameRules, find_game
+from riverboat.json_types import JsonObject
 
 __all__ = ["KeptCard", "kept_card"]
 
@@ -32,14 +33,14 @@ class KeptCard(StrategyCard):
     _game_rules: GameRules
 
     @classmethod
-    def of(cls, game_rules: GameRules, **fields: Any) -> KeptCard:
+    def of(cls, game_rules: GameRules, **fields: object) -> KeptCard:
         """A card of the game's rules ``game_rules`` with the kept ``fields``."""
         card = cls.__new__(cls)
         for name, value in {**fields, "_game_rules": game_rules}.items():
             object.__setattr__(card, name, value)  # frozen, as a StrategyCard
         return card
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         """``choice`` and ``solution``, found once (only missing attributes come here)."""
         if name not in ("choice", "solution"):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -74,7 +75,7 @@ def kept_card(
             optimal=figures_from(data["optimal"]),
         )
 
-    def encode(card: StrategyCard) -> dict[str, Any]:
+    def encode(card: StrategyCard) -> JsonObject:
         return {
             "variant": card.variant,
             "rules": [[rule.option, rule.label, rule.hands] for rule in card.rules],

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from riverboat.json_types import JsonObject
+
 __all__ = ["Figures", "Outcomes", "ReturnRow", "figures"]
 
 
@@ -204,11 +206,11 @@ def _optional(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
 
 
-def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> JsonObject:
     """JSON-ready figures; edges as fractions of a unit (0.0337 for 3.37%), each
     exact value also as a string such as ``"686689/20358520"``."""
 
-    def row(r: ReturnRow) -> dict[str, Any]:
+    def row(r: ReturnRow) -> JsonObject:
         return {
             "event": r.event,
             "pays": float(r.pays),

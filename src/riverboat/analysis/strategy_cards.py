@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +41,7 @@ from riverboat.analysis.report import Figures, figures, percent
 from riverboat.analysis.solution import Solution
 from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
+from riverboat.json_types import JsonObject
 
 __all__ = ["MIN_GAIN", "WORD_PRICE", "CardRule", "StrategyCard", "percent_cost", "strategy_card"]
 
@@ -123,7 +123,7 @@ class StrategyCard:
             ]
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         card, optimal = self.edges
         return {
             "game": self.game,

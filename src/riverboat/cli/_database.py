@@ -3,9 +3,12 @@ does not answer said in one line."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from riverboat.table.service import TableService
 
 from riverboat.cli._extras import _need_extra, installed
 from riverboat.errors import Refusal, Unavailable
@@ -41,7 +44,7 @@ def _check_database_url(database: str | None) -> None:
         _need_extra("postgres", "--database postgresql+psycopg://")
 
 
-def _service(database: str | None) -> Any:
+def _service(database: str | None) -> TableService:
     _check_database_url(database)
     from riverboat.table.service import TableService
 
@@ -53,7 +56,7 @@ def _service(database: str | None) -> Any:
         ) from None
 
 
-def _who(service: Any, player: str | None) -> int:
+def _who(service: TableService, player: str | None) -> int:
     if player is None:
         return int(service.local_player())
     password = typer.prompt(f"Password for {player}", hide_input=True)

@@ -8,9 +8,13 @@ import math
 import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from riverboat.analysis import Analysis
+    from riverboat.games import GameRules
 
 from riverboat.cli._extras import _need_extra
 from riverboat.cli._output import (
@@ -32,12 +36,12 @@ from riverboat.errors import Refusal
 _SCHEDULER = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}")
 
 
-def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any:
+def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> GameRules:
     import inspect
 
     from riverboat.games import find_game
 
-    rules = find_game(game).rules(variant)
+    rules: GameRules = find_game(game).rules(variant)
     if not tables:
         return rules
     kinds = (
@@ -58,7 +62,8 @@ def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Any
             uses = " or ".join(f"{kind.replace('_', '-')}=NAME" for kind in kinds)
             raise typer.BadParameter(f"{table!r}: use {uses}", param_hint="--paytable")
         chosen[key] = name.strip()
-    return rules.with_tables(**chosen)
+    with_tables: GameRules = rules.with_tables(**chosen)  # type: ignore[attr-defined]
+    return with_tables
 
 
 class AnalysisFormat(StrEnum):
@@ -151,7 +156,7 @@ def analyze(
         typer.echo(result.to_text(markdown=output is AnalysisFormat.markdown), nl=False)
 
 
-def _write_par_sheet(result: Any, path: Path | None) -> None:
+def _write_par_sheet(result: Analysis, path: Path | None) -> None:
     """The PAR sheet of an analysis, with the game's rules in words, to ``path`` (or
     standard output)."""
     from riverboat.analysis.par_sheet import card_for, render

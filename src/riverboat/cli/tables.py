@@ -7,9 +7,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from riverboat.table.lobby import TableConfig
+    from riverboat.web.app import ServerOptions, ServeSettings
 
 from riverboat.cli import _database
 from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
@@ -118,7 +122,7 @@ def serve(
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
-    settings: dict[str, Any] = {
+    settings: ServeSettings = {
         "database": database,
         "local_player": local,
         "allowed_hosts": loopback,
@@ -136,12 +140,12 @@ def serve(
 
 
 def _serve_workers(
-    settings: dict[str, Any],
-    configs: list[Any] | None,
+    settings: ServeSettings,
+    configs: list[TableConfig] | None,
     workers: int,
     host: str,
     port: int,
-    options: dict[str, Any],
+    options: ServerOptions,
 ) -> None:
     """``workers`` server processes, each building its app from ``settings``; the
     database migrated and a stopped server's rounds recovered once, first."""
@@ -150,7 +154,7 @@ def _serve_workers(
     from riverboat.table.service import TableService
     from riverboat.web.app import SETTINGS
 
-    database, redis = settings["database"], settings["redis"]
+    database, redis = settings.get("database"), settings.get("redis")
     service = TableService(database)  # migrated once, before the workers start
     if redis is None:  # with Redis, the tables' takeover finishes what a stopped server left
         service.recover()  # G7, once, before any worker deals
@@ -173,7 +177,7 @@ def _serve_workers(
     )
 
 
-def _table_configs(tables: str | None, tables_file: Path | None) -> list[Any] | None:
+def _table_configs(tables: str | None, tables_file: Path | None) -> list[TableConfig] | None:
     """The shared tables --tables or --tables-file names; None: one of each game."""
     from riverboat.table.lobby import TablesError, default_tables, parse_counts, read_tables_file
 

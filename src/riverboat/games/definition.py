@@ -27,6 +27,7 @@ from riverboat.games.game_math import GameMath
 from riverboat.games.rules import GameRules, PayTable, RulesError
 from riverboat.games.spec import GameSpec
 from riverboat.games.words import LineWords, Section
+from riverboat.json_types import JsonObject
 
 __all__ = ["GameDefinition", "GameRules", "SomeGame"]
 
@@ -82,7 +83,7 @@ class GameDefinition(Generic[RulesT]):
     def new_round(self, rules: RulesT | None = None) -> Round[RulesT]:
         return self.round_type(self.rules() if rules is None else rules)
 
-    def table_info(self, rules: RulesT | None = None) -> dict[str, Any]:
+    def table_info(self, rules: RulesT | None = None) -> JsonObject:
         """The wagers, chips and pay tables a front end shows without betting (R11)."""
         rules = self.rules() if rules is None else rules
         spec = self.spec(rules)

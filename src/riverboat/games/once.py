@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 __all__ = ["MOST", "by_identity"]
 
@@ -37,7 +37,7 @@ MOST = 256
 
 def by_identity(work: Callable[[K], V]) -> Callable[[K], V]:
     """``work`` with its answers kept per object, found by identity."""
-    kept: dict[int, tuple[Any, V]] = {}
+    kept: dict[int, tuple[K, V]] = {}
 
     @functools.wraps(work)
     def once(key: K) -> V:

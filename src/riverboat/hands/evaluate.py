@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from math import comb
 from types import ModuleType
-from typing import Any, overload
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -92,7 +92,9 @@ def _as_hands(hands: npt.ArrayLike, k: int) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(array, dtype=np.uint8)
 
 
-def _run(kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: Any) -> Values:
+def _run(
+    kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: npt.NDArray[np.generic]
+) -> Values:
     array = _as_hands(hands, k)
     out = np.empty(array.shape[0], dtype=np.int32)
     bad = kernel(array, *tables, out)
@@ -103,7 +105,7 @@ def _run(kernel: Callable[..., int], k: int, hands: npt.ArrayLike, *tables: Any)
     return out
 
 
-def _one(hand: Hand | npt.NDArray[Any], k: int) -> npt.NDArray[np.uint8]:
+def _one(hand: Hand | npt.NDArray[np.integer], k: int) -> npt.NDArray[np.uint8]:
     cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(list(hand))
     if len(cards) != k:
         raise HandError(f"a hand here has {k} cards, not {len(cards)}: {format_cards(cards)}")
@@ -142,10 +144,10 @@ class Evaluator:
         self._values: dict[tuple[int, ...], int] = {}
 
     @overload
-    def __call__(self, hands: npt.NDArray[Any]) -> Values: ...
+    def __call__(self, hands: npt.NDArray[np.integer]) -> Values: ...
     @overload
     def __call__(self, hands: Hand) -> int: ...
-    def __call__(self, hands: npt.NDArray[Any] | Hand) -> Values | int:
+    def __call__(self, hands: npt.NDArray[np.integer] | Hand) -> Values | int:
         if isinstance(hands, np.ndarray):
             if hands.ndim != 1:
                 return self._run(hands)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from math import lcm
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,7 @@ from riverboat.analysis.adapters import game_math
 from riverboat.analysis.report import Figures, figures
 from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
+from riverboat.json_types import JsonObject
 from riverboat.rng import SecureSource, chunk_generator
 from riverboat.sim.batches import play_batch
 from riverboat.sim.strategies import NAMED, strategy_table
@@ -147,7 +148,7 @@ class Simulation:
         """Simulated loss per unit of everything wagered (decisions included)."""
         return -self.totals.sums.get("net", 0) / self.totals.wagered
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "game": self.game,
             "strategy": self.strategy,

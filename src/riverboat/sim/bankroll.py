@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,22 @@ from riverboat.sim.strategies import strategy_table
 __all__ = ["BankrollStudy", "bankroll"]
 
 BLOCK = 2_000  # sessions dealt together
+
+
+class BankrollSummary(TypedDict):
+    """A bankroll study in figures (money in dollars), as ``--format json`` prints it."""
+
+    game: str
+    seed: int
+    sessions: int
+    rounds_per_session: int
+    bankroll: float
+    target: float | None
+    probability_of_ruin: float
+    probability_of_target: float
+    median_rounds_played: float
+    mean_result: float
+    result_quantiles: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -65,7 +81,7 @@ class BankrollStudy:
             return np.zeros(self.sessions, dtype=bool)
         return self.final >= self.target
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BankrollSummary:
         quantiles = np.percentile(self.final - self.start, [5, 25, 50, 75, 95])
         return {
             "game": self.game,

@@ -12,7 +12,6 @@ of ``round_events``, likewise only ever added (:mod:`riverboat.table.records`).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -157,7 +156,7 @@ class RoundEvent(Base):
 
 @event.listens_for(RoundEvent, "before_update")
 @event.listens_for(RoundEvent, "before_delete")
-def _append_only(_mapper: Any, _connection: Any, target: RoundEvent) -> None:
+def _append_only(_mapper: object, _connection: object, target: RoundEvent) -> None:
     raise ValueError(
         f"round {target.round_id}'s event {target.seq} is stored: events are only added"
     )

@@ -25,7 +25,6 @@ import contextlib
 import tomllib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -184,7 +183,7 @@ def read_tables_file(path: Path) -> list[TableConfig]:
     return check_tables(_entry(path, n, entry) for n, entry in enumerate(entries, 1))
 
 
-def _entry(path: Path, number: int, entry: Any) -> TableConfig:
+def _entry(path: Path, number: int, entry: object) -> TableConfig:
     try:
         return TableConfig.model_validate(entry)
     except ValidationError as error:

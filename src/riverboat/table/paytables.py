@@ -12,9 +12,7 @@ puts them in the felt's shape.
 
 from __future__ import annotations
 
-from typing import Any
-
-from riverboat.games import SomeGame
+from riverboat.games import GameRules, SomeGame
 from riverboat.table.felt_rounds import line_names
 from riverboat.table.felt_views import LineInfo, PaySection
 
@@ -22,7 +20,7 @@ __all__ = ["felt_lines", "pay_sections"]
 
 
 # ------------------------------------------------------------------ lines
-def felt_lines(game: SomeGame, rules: Any = None) -> list[LineInfo]:
+def felt_lines(game: SomeGame, rules: GameRules | None = None) -> list[LineInfo]:
     """Every betting circle of the game under ``rules`` (its default if None): the
     spots placed before the deal, then the lines a decision places."""
     rules = game.rules() if rules is None else rules
@@ -53,7 +51,7 @@ def felt_lines(game: SomeGame, rules: Any = None) -> list[LineInfo]:
 
 
 # ------------------------------------------------------------- pay tables
-def pay_sections(game: SomeGame, rules: Any = None) -> list[PaySection]:
+def pay_sections(game: SomeGame, rules: GameRules | None = None) -> list[PaySection]:
     """The game's pay tables and rules in words, one section per wager, from ``rules``
     (the default variant's if None)."""
     rules = game.rules() if rules is None else rules

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from riverboat.errors import IllegalAction
 from riverboat.games import GameRules, Round, find_game, replay
+from riverboat.json_types import JsonObject
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundEvent, RoundRow
 from riverboat.table import records
@@ -134,7 +134,7 @@ def outcome(
     server_seed: str,
     client_seed: str,
     nonce: int,
-) -> dict[str, Any]:
+) -> JsonObject:
     """What history shows of a finished round besides its record (stored as the
     round's ``result``): its net, its hands' totals and the side they favour (a coup's,
     B7), and the places its cards came from: ``deal_cards`` (a JSON list) at a shared

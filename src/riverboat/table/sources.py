@@ -27,7 +27,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
@@ -86,9 +85,10 @@ class CardSource(ABC):
     def __init__(self, game: str, client_seed: str | None) -> None:
         self.game, self.client_seed = game, client_seed
 
-    def rules(self, session: Session, kind: SomeGame, variant: str | None) -> Any:
+    def rules(self, session: Session, kind: SomeGame, variant: str | None) -> GameRules:
         """The rules the round plays by: the variant's, unless the source has its own."""
-        return kind.rules(variant)
+        rules: GameRules = kind.rules(variant)
+        return rules
 
     @abstractmethod
     def deal(

@@ -24,7 +24,7 @@ import inspect
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -255,7 +255,27 @@ def freeze_startup() -> None:
     gc.freeze()
 
 
-def server_options(forwarded_allow_ips: str | None = None) -> dict[str, Any]:
+class ServerOptions(TypedDict):
+    """Uvicorn's settings for the app (:func:`server_options`)."""
+
+    ws_max_size: int
+    proxy_headers: bool
+    forwarded_allow_ips: str
+    access_log: bool
+
+
+class ServeSettings(TypedDict, total=False):
+    """What ``riverboat serve`` builds each process's app with (:func:`create_app`'s
+    arguments, as :data:`SETTINGS` carries them to worker processes)."""
+
+    database: str | None
+    local_player: bool
+    allowed_hosts: list[str] | None
+    redis: str | None
+    redis_prefix: str
+
+
+def server_options(forwarded_allow_ips: str | None = None) -> ServerOptions:
     """Uvicorn's settings for the app: WebSocket messages no larger than a request
     body (larger ones close the connection, 1009), ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` read only from the proxies named (comma-separated
@@ -274,7 +294,7 @@ def server_options(forwarded_allow_ips: str | None = None) -> dict[str, Any]:
     }
 
 
-def _no_telemetry() -> dict[str, Any]:
+def _no_telemetry() -> dict[str, Any]:  # FastAPI(**...): its telemetry setting, if it has one
     """FastAPI's own OpenTelemetry turned off, on a FastAPI that has it (0.165 does; one
     without the argument has none of its own to turn off): riverboat configures no
     tracer, meter or logger, yet with the defaults every request asked OpenTelemetry's
@@ -304,7 +324,7 @@ def _publish_table_messages(app: FastAPI) -> None:
         if app.openapi_schema is None:
             schema = build()
             models = schema.setdefault("components", {}).setdefault("schemas", {})
-            messages: dict[str, TypeAdapter[Any]] = {
+            messages: dict[str, TypeAdapter[TableMessage] | TypeAdapter[PlayerMessage]] = {
                 "TableMessage": TypeAdapter(TableMessage),
                 "PlayerMessage": TypeAdapter(PlayerMessage),
             }

@@ -19,7 +19,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import anyio.to_thread
 from fastapi import Cookie, Depends, Header
@@ -56,6 +56,7 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
+P = ParamSpec("P")
 #: sessions a process keeps in memory before those due to be read again are forgotten
 SESSIONS_KEPT = 10_000
 SESSION_COOKIE = "riverboat_session"
@@ -233,7 +234,7 @@ async def find_player(connection: HTTPConnection, token: str | None) -> int | No
 WORKERS = ThreadPoolExecutor(40, thread_name_prefix="riverboat-round")
 
 
-async def in_worker(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+async def in_worker(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``call(*args, **kwargs)`` in one of :data:`WORKERS`, with the caller's context
     variables, as anyio's ``to_thread.run_sync`` runs it: the hot round routes' one
     hop, without anyio's limiter, run variables and library lookup (about 7% of a

@@ -20,8 +20,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from fastapi.dependencies.models import Dependant
 from fastapi.middleware.gzip import GZipMiddleware
@@ -210,14 +209,14 @@ def json_problem(body: bytes) -> str | None:
     return _value_problem(value, 1)
 
 
-def _value_problem(value: Any, depth: int) -> str | None:
+def _value_problem(value: object, depth: int) -> str | None:
     if isinstance(value, str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             return "the body has text that is not Unicode (a lone surrogate)"
         return None
-    inner: Iterable[Any]
+    inner: Iterable[object]
     if isinstance(value, dict):
         inner = [*value.keys(), *value.values()]
     elif isinstance(value, list):
@@ -233,23 +232,24 @@ def _value_problem(value: Any, depth: int) -> str | None:
     return None
 
 
-def _calls(dependant: Dependant) -> Iterable[Any]:
+def _calls(dependant: Dependant) -> Iterable[Callable[..., object] | None]:
     for inner in dependant.dependencies:
         yield inner.call
         yield from _calls(inner)
 
 
-async def _check_before_body(scope: Scope, needs: frozenset[Any]) -> None:
+async def _check_before_body(scope: Scope, needs: frozenset[Callable[..., object] | None]) -> None:
     """The route's CSRF check and player, from the headers alone; the player found is
     left in the request's state for :func:`~riverboat.web.deps.current_player`."""
-    if not needs & {check_csrf, current_player}:
+    csrf, player_needed = check_csrf in needs, current_player in needs  # no narrowing
+    if not (csrf or player_needed):
         return
     headers = dict(scope["headers"])
     cookies = cookie_parser(headers.get(b"cookie", b"").decode("latin-1"))
-    if check_csrf in needs:
+    if csrf:
         token = headers.get(b"x-csrf-token", b"").decode("latin-1")
         await check_csrf(token or None, cookies.get(CSRF_COOKIE))
-    if current_player in needs:
+    if player_needed:
         player = await find_player(HTTPConnection(scope), cookies.get(SESSION_COOKIE))
         if player is None:
             raise BadCredentials("log in first")

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -131,12 +130,15 @@ class TriCardRules:
         self, ante_bonus: str | None = None, pair_plus: str | None = None
     ) -> TriCardRules:
         """These rules with named Ante Bonus (T7) and Pair Plus (T8) tables."""
-        changes: dict[str, Any] = {}
-        if ante_bonus is not None:
-            changes["ante_bonus_table"] = _named(ANTE_BONUS_TABLES, ante_bonus, "Ante Bonus")
-        if pair_plus is not None:
-            changes["pair_plus_table"] = _named(PAIR_PLUS_TABLES, pair_plus, "Pair Plus")
-        return replace(self, **changes)
+        return replace(
+            self,
+            ante_bonus_table=self.ante_bonus_table
+            if ante_bonus is None
+            else _named(ANTE_BONUS_TABLES, ante_bonus, "Ante Bonus"),
+            pair_plus_table=self.pair_plus_table
+            if pair_plus is None
+            else _named(PAIR_PLUS_TABLES, pair_plus, "Pair Plus"),
+        )
 
 
 def _named(tables: dict[str, PayTable], name: str, what: str) -> PayTable:

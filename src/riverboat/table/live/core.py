@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from riverboat.errors import IllegalAction, Refusal, Unavailable
 from riverboat.games import GAMES, find_game
+from riverboat.json_types import JsonObject
 from riverboat.money import Cents
 from riverboat.table.live.across import live_state
 from riverboat.table.live.across.live_state import Fence, LeaseLostError
@@ -107,7 +108,7 @@ class TableCore:
         self._lock = asyncio.Lock()
         self._timer = Timer(self._lock, _log, game)
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> JsonObject:
         """What the database keeps of the table besides its phase, deadline and deal."""
         return {
             "seats": [seat.stored() for seat in self.seats],

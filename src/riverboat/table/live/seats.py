@@ -17,6 +17,7 @@ from typing import Any
 
 from riverboat.errors import IllegalAction
 from riverboat.games.spec import GameSpec
+from riverboat.json_types import JsonObject
 from riverboat.money import Cents
 from riverboat.table.live.views import SeatView, TableMessage
 from riverboat.table.states import TablePhase, seat_state
@@ -101,7 +102,7 @@ class Seat:
     #: servers lost the connection, not the player (an undecided hand is void, G7)
     cut_off: bool = False
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> JsonObject:
         """What the database keeps of the seat for a process that takes the table over:
         everything but its connections (they sit again with the new process)."""
         return {
