@@ -57,7 +57,8 @@ def test_name_a_hand_in_each_game() -> None:
 def test_user_mistakes_get_clear_errors_not_tracebacks() -> None:
     cases = {
         ("name", "As Xd 2c"): "'Xd' is not a card",
-        ("name", "As Ad"): "a hand here has 3, 5, 6 or 7 cards",
+        ("name", "As Ad"): "2 cards: a hand here has 3, 5, 6 or 7 cards",
+        ("name", "As"): "1 card: a hand here has",  # one card, not "1 cards"
         ("name", "As As 2c"): "As appears twice",
         ("deal", "--cards", "4"): "no game here deals 4-card hands",
         ("deal", "--cards", "9"): "--cards",

@@ -103,6 +103,10 @@ def test_it_is_listed_dealt_settled_and_in_the_history_over_http(
         assert [spot["name"] for spot in listed["wagers"]] == ["ante", "pair_up"]
         assert [line["name"] for line in listed["lines"]] == ["ante", "pair_up", "play"]
         assert [section["title"] for section in listed["pay_table"]] == ["Ante and Play", "Pair Up"]
+        rules = find_game(showdown).rules()
+        assert listed["how_to_play"] == list(find_game(showdown).how_to_play(rules))
+        assert "The dealer qualifies with jack-high or better;" in listed["how_to_play"][2]
+        assert listed["how_to_play"][3] == "Pair Up pays 15 to 1 on a pair."  # from its table
         edge, _ = _brute_force(find_game(showdown).rules())  # every deal counted, below
         assert listed["house_edge"] == pytest.approx(float(edge))
         balance = client.get("/api/me").json()["balance"]

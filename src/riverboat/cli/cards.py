@@ -101,6 +101,7 @@ def name(
 ) -> None:
     """Name a hand in each game that deals hands of its size."""
     from riverboat.cards import CardError, format_cards, parse_cards
+    from riverboat.games.words import counted
 
     try:
         cards = parse_cards(hand)
@@ -111,7 +112,8 @@ def name(
     if not games:
         sizes = [str(size) for size in by_size]
         raise typer.BadParameter(
-            f"{len(cards)} cards: a hand here has {', '.join(sizes[:-1])} or {sizes[-1]} cards",
+            f"{counted(len(cards), 'card')}: a hand here has {', '.join(sizes[:-1])} or "
+            f"{sizes[-1]} cards",
             param_hint="HAND",
         )
     typer.echo(format_cards(cards, unicode=True))

@@ -158,8 +158,8 @@ def discover() -> list[str]:
 
 
 def _check_plugin(game: object) -> None:
-    """A plug-in's game gives its spec and the words of every line under each of its
-    variants, or is refused as it loads (not later, in a front end)."""
+    """A plug-in's game gives its spec, the words of every line and its rules in brief
+    under each of its variants, or is refused as it loads (not later, in a front end)."""
     if not isinstance(game, GameDefinition):
         raise RulesError(f"a game is a GameDefinition, not {type(game).__name__}")
     for rules in game.variants.values():
@@ -169,6 +169,16 @@ def _check_plugin(game: object) -> None:
         missing = sorted({line for line in placed if line} - named)
         if missing:
             raise RulesError(f"{game.name}: no label for the lines {', '.join(missing)}")
+        _check_how_to_play(game, rules)
+
+
+def _check_how_to_play(game: SomeGame, rules: GameRules) -> None:
+    """R11: the rules in brief under ``rules`` are one sentence or more, each a string."""
+    sentences = game.how_to_play(rules)
+    if not isinstance(sentences, tuple) or not all(isinstance(s, str) for s in sentences):
+        raise RulesError(f"{game.name}: how_to_play gives a tuple of sentences, not {sentences!r}")
+    if not sentences:
+        raise RulesError(f"{game.name}: how_to_play says nothing under {rules.variant!r}")
 
 
 def find_game(name: str) -> SomeGame:

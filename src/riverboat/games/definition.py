@@ -13,6 +13,8 @@ a game only through its definition and its spec.
 ('Tri-Card Poker', ['standard'], 'raise')
 >>> [section.title for section in game.pay_sections(game.rules())][:2]
 ['Ante and Raise', 'Raise']
+>>> game.how_to_play(game.rules())[0]
+'Place an Ante, a Pair Plus, or both. Three cards each.'
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class GameDefinition(Generic[RulesT]):
     and settles it with the game's own settle; ``math`` is how the analyzer and the
     simulator meet it; ``line_words`` and ``pay_sections`` say in words what each
     line pays and how (the felt's circles and the pay-table panel); ``how_to_play``
-    is the rules in brief, for people (R11).
+    gives the rules in brief, for people, from the rules they describe (R11).
     """
 
     name: str
@@ -56,11 +58,16 @@ class GameDefinition(Generic[RulesT]):
     math: GameMath[RulesT]
     line_words: Callable[[RulesT], LineWords]
     pay_sections: Callable[[RulesT], list[Section]]
-    how_to_play: tuple[str, ...] = ()
+    how_to_play: Callable[[RulesT], tuple[str, ...]]
 
     def __post_init__(self) -> None:
         if not self.variants:
             raise RulesError(f"game {self.name!r} has no variant")
+        if not callable(self.how_to_play):
+            raise RulesError(
+                f"{self.name}: how_to_play is a function of the rules giving its "
+                f"sentences, not a {type(self.how_to_play).__name__}"
+            )
         for name, rules in self.variants.items():
             if not isinstance(rules, self.rules_type):
                 raise RulesError(f"variant {name!r} of {self.name!r} is not a {self.rules_type}")
@@ -84,7 +91,8 @@ class GameDefinition(Generic[RulesT]):
         return self.round_type(self.rules() if rules is None else rules)
 
     def table_info(self, rules: RulesT | None = None) -> JsonObject:
-        """The wagers, chips and pay tables a front end shows without betting (R11)."""
+        """The wagers, chips, pay tables and rules in brief a front end shows without
+        betting (R11), all under ``rules`` (the default variant's if None)."""
         rules = self.rules() if rules is None else rules
         spec = self.spec(rules)
         return {
@@ -98,7 +106,7 @@ class GameDefinition(Generic[RulesT]):
                 for name, table in spec.pay_tables.items()
                 if isinstance(table, PayTable)
             },
-            "how_to_play": list(self.how_to_play),
+            "how_to_play": list(self.how_to_play(rules)),
             "rules": to_json(rules),
         }
 

@@ -6,6 +6,17 @@
 ('3 to 2', '25 to 2', '40 to 1')
 >>> hand_words("Three Of A Kind"), hand_words("Pair of 10s or Higher")
 ('Three of a Kind', 'Pair of 10s or higher')
+>>> from riverboat.cards import Rank
+>>> from riverboat.hands import FIVE_CARD, FiveCard
+>>> at_least(FIVE_CARD, (FiveCard.PAIR, Rank.TEN)), at_least(FIVE_CARD, (FiveCard.STRAIGHT,))
+('a Pair of Tens', 'a Straight')
+>>> at_least(FIVE_CARD, (FiveCard.HIGH_CARD, Rank.ACE)), at_least(FIVE_CARD, (FiveCard.TWO_PAIR,))
+('Ace-high', 'Two Pair')
+>>> from riverboat.games.rabbit_hunter.play import BONUS_TABLE
+>>> weakest_paid(FIVE_CARD, BONUS_TABLE), weakest_paid(FIVE_CARD, PayTable("none", ()))
+('a Pair of Tens', None)
+>>> counted(1, "card"), counted(8, "deck")
+('1 card', '8 decks')
 """
 
 from __future__ import annotations
@@ -17,10 +28,22 @@ from fractions import Fraction
 from riverboat.games.rules import PayTable
 from riverboat.hands import HandRanking
 
-__all__ = ["LineWords", "Section", "at_least", "hand_words", "pays_table", "pays_text", "rows"]
+__all__ = [
+    "LineWords",
+    "Section",
+    "at_least",
+    "counted",
+    "hand_words",
+    "pays_table",
+    "pays_text",
+    "rows",
+    "weakest_paid",
+]
 
 #: words that stay lower case inside a hand's name
 _SMALL_WORDS = {"of", "a", "an", "or", "and", "to", "the", "higher", "better"}
+#: the first words of hand names that take no "a" ("Two Pair", "Four Aces", "Queen-high")
+_NO_ARTICLE = {"two", "three", "four", "high"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +92,20 @@ def pays_table(table: PayTable) -> str:
 
 
 def at_least(ranking: HandRanking, key: tuple[int, ...]) -> str:
-    """ "Queen-high", "a Pair of Tens": the weakest hand that reaches a rules key."""
+    """ "Queen-high", "a Pair of Tens": the weakest hand that reaches a rules key; a key
+    of a category alone (a pay table's "Straight" line) names the category, "a Straight"."""
+    if len(key) == 1:
+        name = hand_words(ranking.categories(key[0]).name.replace("_", " ").title())
+        return name if name.split()[0].lower() in _NO_ARTICLE else f"a {name}"
     name = ranking.describe(ranking.lowest(*key))
     return f"a {name}" if name.startswith("Pair") else name
+
+
+def weakest_paid(ranking: HandRanking, table: PayTable) -> str | None:
+    """The weakest hand a pay table pays, as :func:`at_least` names it; None if none."""
+    return at_least(ranking, table.lines[-1].at_least) if table.lines else None
+
+
+def counted(count: int, noun: str) -> str:
+    """ "1 card", "8 decks": a count and its noun, plural unless one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -20,7 +20,7 @@ from pydantic import (
     Field,
 )
 
-from riverboat.games import SomeGame
+from riverboat.games import GameRules, SomeGame
 from riverboat.money import Cents
 from riverboat.table.felt_rounds import HandOutcome
 from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyCardInfo
@@ -352,13 +352,16 @@ class GameInfo(_View):
         house_edge: float | None = None,
         edges: list[EdgeLine] | None = None,
         strategy_card: StrategyCardInfo | None = None,
+        rules: GameRules | None = None,
     ) -> GameInfo:
-        """The default variant's information, with the analyzer's figures if known."""
-        spec = game.spec()
+        """The information under ``rules`` (the default variant's if None), every part
+        from the same rules, with the analyzer's figures if known."""
+        rules = game.rules() if rules is None else rules
+        spec = game.spec(rules)
         shoe = spec.shoe
         return cls.model_validate(
             {
-                **game.table_info(),
+                **game.table_info(rules),
                 "house_edge": house_edge,
                 "hands": [
                     HandInfo(
@@ -382,12 +385,12 @@ class GameInfo(_View):
                 else ShoeInfo(decks=shoe.decks, cut_card_from_end=shoe.cut_card_from_end),
                 "shared": spec.shared,
                 "max_seats": spec.max_seats,
-                "lines": felt_lines(game),
+                "lines": felt_lines(game, rules),
                 "line_labels": {
                     **{spot.name: spot.label for spot in spec.spots},
-                    **game.line_words(game.rules()).labels,
+                    **game.line_words(rules).labels,
                 },
-                "pay_table": pay_sections(game),
+                "pay_table": pay_sections(game, rules),
                 "edges": edges,
                 "strategy_card": strategy_card,
             }

@@ -22,12 +22,5 @@ GAME: GameDefinition[ShowdownRules] = GameDefinition(
     math=analysis.MATH,
     line_words=words.line_words,
     pay_sections=words.pay_sections,
-    how_to_play=(
-        "Place an Ante; the Pair Up is optional. Two cards each.",
-        "Fold (every wager lost) or Play an amount equal to the Ante.",
-        "The dealer qualifies with jack-high or better; if not, the Ante wins 1 to 1 and "
-        "the Play pushes. Otherwise the higher hand wins both 1 to 1; a pair beats two "
-        "different cards.",
-        "Pair Up pays 15 to 1 on a pair.",
-    ),
+    how_to_play=words.how_to_play,
 )

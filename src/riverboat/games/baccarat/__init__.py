@@ -50,12 +50,5 @@ GAME: GameDefinition[BaccaratRules] = GameDefinition(
     math=analysis.MATH,
     line_words=words.line_words,
     pay_sections=words.pay_sections,
-    how_to_play=(
-        "Bet on Player, Banker or Tie, in any combination. Tens and pictures count "
-        "0, aces 1; a total is the sum's last digit.",
-        "Eight or nine on two cards is a natural: both stand. Otherwise the Player "
-        "draws on 0 to 5 and the Banker draws by the third-card table.",
-        "Player pays 1 to 1, Banker 1 to 1 less 5% commission, Tie 8 to 1 (Player "
-        "and Banker push on a tie).",
-    ),
+    how_to_play=words.how_to_play,
 )

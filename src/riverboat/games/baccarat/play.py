@@ -81,6 +81,11 @@ class BaccaratRules:
                 f"not {self.cut_card_from_end}"
             )
 
+    @property
+    def banker_pays(self) -> Fraction:
+        """B7: what a Banker win pays to 1, the commission taken (19/20 at 5%)."""
+        return 1 - self.commission
+
     @classmethod
     def six_decks(cls) -> BaccaratRules:
         return replace(cls(), variant="6 decks", decks=6)
@@ -204,12 +209,11 @@ def settle(
     player, banker = np.asarray(player, np.int64), np.asarray(banker, np.int64)
     tie = np.asarray(tie, np.int64)
     player_wins, banker_wins = player_total > banker_total, banker_total > player_total
-    banker_pays = 1 - rules.commission
     return {
         "player": np.where(player_wins, player, np.where(banker_wins, -player, 0)),
         "banker": np.where(
             banker_wins,
-            winnings(banker, banker_pays),  # G8: round down
+            winnings(banker, rules.banker_pays),  # G8: round down
             np.where(player_wins, -banker, 0),
         ),
         "tie": np.where(

@@ -38,14 +38,5 @@ GAME: GameDefinition[Crazy4Rules] = GameDefinition(
     math=analysis.MATH,
     line_words=words.line_words,
     pay_sections=words.pay_sections,
-    how_to_play=(
-        "Ante and Super Bonus (equal) are required; Queens Up is optional.",
-        "Five cards each; the best four count. Four Aces top the ranking, and a flush "
-        "beats a straight.",
-        "Fold, or play 1x the Ante; with a pair of aces or better, up to 3x.",
-        "The dealer qualifies with king-high or better; if not, the Ante pushes and "
-        "the Play wins. A hand that does not beat a qualifying dealer loses.",
-        "The Super Bonus pays on a straight or better, win or lose; below that it pushes "
-        "unless the dealer's hand is higher.",
-    ),
+    how_to_play=words.how_to_play,
 )

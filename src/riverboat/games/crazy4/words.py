@@ -1,12 +1,72 @@
-"""Crazy 4 Poker's betting circles and pay tables in words, from its rules."""
+"""Crazy 4 Poker's betting circles, pay tables and rules in brief in words, from its
+rules.
+
+>>> for sentence in how_to_play(Crazy4Rules())[3:]:
+...     print(sentence)
+The dealer qualifies with king-high or better; if not, the Ante pushes and the Play
+wins. A hand that does not beat a qualifying dealer loses.
+The Super Bonus pays on a straight or better, win or lose; below that it pushes unless
+the dealer's hand is higher.
+>>> for sentence in how_to_play(Crazy4Rules.standard())[3:]:
+...     print(sentence)
+The dealer qualifies with king-high or better; if not, the Ante pushes and the Play
+wins. Against a qualifying dealer, equal hands push; a lower hand loses.
+The Super Bonus pays on a straight or better, win or lose; below that it pushes unless
+a qualifying dealer's hand is higher.
+"""
 
 from __future__ import annotations
 
 from riverboat.games.crazy4.play import Crazy4Rules, spec
-from riverboat.games.words import LineWords, Section, at_least, pays_table, rows
+from riverboat.games.words import LineWords, Section, at_least, pays_table, rows, weakest_paid
 from riverboat.hands import FOUR_CARD
 
-__all__ = ["line_words", "pay_sections"]
+__all__ = ["how_to_play", "line_words", "pay_sections"]
+
+
+def how_to_play(rules: Crazy4Rules) -> tuple[str, ...]:
+    """The rules in brief (R11): the wagers (C1), the hands (C2), the Play (C3), the
+    qualifier and the ties (C4, C5) and the Super Bonus below a straight (C6)."""
+    qualifies = at_least(FOUR_CARD, rules.dealer_qualifies).lower()
+    ties = (
+        "Against a qualifying dealer, equal hands push; a lower hand loses."
+        if rules.ties_push
+        else "A hand that does not beat a qualifying dealer loses."
+    )
+    return (
+        "Ante and Super Bonus (equal) are required; Queens Up is optional.",
+        "Five cards each; the best four count. Four Aces top the ranking, and a flush "
+        "beats a straight.",
+        _play(rules),
+        f"The dealer qualifies with {qualifies} or better; if not, the Ante pushes and the "
+        f"Play wins. {ties}",
+        _super_bonus(rules),
+    )
+
+
+def _play(rules: Crazy4Rules) -> str:
+    """C3: Fold, or a Play of 1x the Ante, more with a strong enough hand."""
+    if rules.max_play_multiple == 1:
+        return "Fold, or play 1x the Ante."
+    most_from = at_least(FOUR_CARD, rules.raise_up_to_3x_at_least).lower()
+    most = rules.max_play_multiple
+    return f"Fold, or play 1x the Ante; with {most_from} or better, up to {most}x."
+
+
+def _super_bonus(rules: Crazy4Rules) -> str:
+    """C6: what the Super Bonus pays on, and when it pushes below that."""
+    weakest = weakest_paid(FOUR_CARD, rules.super_bonus_table)
+    dealer = (
+        "a qualifying dealer's hand"
+        if rules.super_bonus_pushes_on_no_qualify
+        else "the dealer's hand"
+    )
+    if weakest is None:
+        return f"The Super Bonus pays on no hand; it pushes unless {dealer} is higher."
+    return (
+        f"The Super Bonus pays on {weakest.lower()} or better, win or lose; below that it "
+        f"pushes unless {dealer} is higher."
+    )
 
 
 def line_words(rules: Crazy4Rules) -> LineWords:

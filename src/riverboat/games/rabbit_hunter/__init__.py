@@ -42,16 +42,5 @@ GAME: GameDefinition[RabbitHunterRules] = GameDefinition(
     math=analysis.MATH,
     line_words=words.line_words,
     pay_sections=words.pay_sections,
-    how_to_play=(
-        "Place an Ante; the Bonus (equal to the Ante) and the 2-Way Bad Beat are optional.",
-        "You and the dealer get five cards. Fold (every wager lost), Play (a Play wager "
-        "equal to the Ante) or Buy & Play: pay a fee equal to the Ante for a sixth card, "
-        "the rabbit, and play the best five of six.",
-        "The dealer qualifies with ace-high or better; if not, the Ante pushes. The Play "
-        "wager always meets the dealer's hand: higher wins 1 to 1, equal pushes.",
-        "The Bonus pays on your final hand, from a pair of tens up, win or lose.",
-        "Bad Beat pays 10 to 1 when the losing hand, yours or the dealer's, is a pair of "
-        "tens or better; a tie is not a loss.",
-        "A round's winnings are capped at $50,000.",
-    ),
+    how_to_play=words.how_to_play,
 )

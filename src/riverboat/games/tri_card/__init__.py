@@ -44,12 +44,5 @@ GAME: GameDefinition[TriCardRules] = GameDefinition(
     math=analysis.MATH,
     line_words=words.line_words,
     pay_sections=words.pay_sections,
-    how_to_play=(
-        "Place an Ante, a Pair Plus, or both. Three cards each.",
-        "With an Ante, fold (Ante and Pair Plus lost) or raise an amount equal to the Ante.",
-        "The dealer qualifies with queen-high or better; if not, the Ante wins 1 to 1 and the "
-        "Raise pushes. Otherwise the higher hand wins both at 1 to 1.",
-        "Straights beat flushes. The Ante Bonus pays on a straight or better when you raise; "
-        "Pair Plus pays on your hand alone.",
-    ),
+    how_to_play=words.how_to_play,
 )
