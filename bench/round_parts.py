@@ -64,8 +64,8 @@ def measure(game: str) -> dict[str, float]:
     from riverboat.games import Round, find_game
     from riverboat.games.codec import to_json
     from riverboat.rng import FairSource
-    from riverboat.table.exports import round_view
-    from riverboat.table.verify import fair_cards
+    from riverboat.table.rounds.exports import round_view
+    from riverboat.table.rounds.verify import fair_cards
 
     wagers, action = GAMES[game]
     kind = find_game(game)

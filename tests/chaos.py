@@ -52,7 +52,7 @@ from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
 from riverboat.store.models import LedgerEntry, RoundRow, Transaction
-from riverboat.table.ledger import STARTING_CREDIT
+from riverboat.table.accounts.ledger import STARTING_CREDIT
 from riverboat.table.service import TableService
 
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")

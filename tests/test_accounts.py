@@ -22,9 +22,9 @@ from riverboat.cli import app as cli
 from riverboat.cli.accounts import NAME_HELP
 from riverboat.errors import BadCredentials, Conflict, IllegalAction
 from riverboat.store import connect
-from riverboat.table import players as players_module
-from riverboat.table.names import NAME_RULE, PASSWORD_RULE, RESERVED
-from riverboat.table.players import WRONG, Throttled
+from riverboat.table.accounts import players as players_module
+from riverboat.table.accounts.names import NAME_RULE, PASSWORD_RULE, RESERVED
+from riverboat.table.accounts.players import WRONG, Throttled
 from riverboat.table.service import TableService
 from riverboat.web.app import create_app
 from riverboat.web.deps import Sessions

@@ -25,8 +25,8 @@ from starlette.websockets import WebSocketDisconnect
 from riverboat.admission.budgets import Budget, Busy, Rate, Tarpit
 from riverboat.admission.gates import LoginWaits
 from riverboat.admission.logins import FREE, MemoryThrottle
-from riverboat.table import players as players_module
-from riverboat.table.players import Throttled
+from riverboat.table.accounts import players as players_module
+from riverboat.table.accounts.players import Throttled
 from riverboat.web.app import create_app
 from riverboat.web.errors import CLOSE_TRY_LATER
 
@@ -479,7 +479,11 @@ def test_an_address_told_busy_is_told_so_again_at_the_edge_until_its_wait_is_ove
 @pytest.mark.parametrize(("given", "said"), [("3", "3"), ("0", "a whole number from 1")])
 def test_the_hash_slots_are_set_by_the_environment(given: str, said: str) -> None:
     shown = subprocess.run(
-        [sys.executable, "-c", "from riverboat.table import players; print(players.HASH_SLOTS)"],
+        [
+            sys.executable,
+            "-c",
+            "from riverboat.table.accounts import players; print(players.HASH_SLOTS)",
+        ],
         env={**os.environ, "RIVERBOAT_HASH_SLOTS": given},
         capture_output=True,
         text=True,

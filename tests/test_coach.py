@@ -18,7 +18,7 @@ from riverboat.money import readable_cents
 from riverboat.store.models import RoundRow
 from riverboat.table.advice import Stakes, about, figure, outcome, verdict_words
 from riverboat.table.coach import CoachTally, coach_round, hint_round
-from riverboat.table.exports import round_view
+from riverboat.table.rounds.exports import round_view
 from riverboat.table.service import TableService
 from riverboat.table.views import RoundView
 from riverboat.terminal.plain import AutoPlayer, play_rounds, round_json

@@ -14,7 +14,7 @@ from sqlalchemy import Engine, event, inspect
 
 from riverboat.games import IllegalAction
 from riverboat.store import connect, migrate
-from riverboat.table import credits as credit_reads
+from riverboat.table.accounts import credits as credit_reads
 from riverboat.table.service import STARTING_CREDIT, TableService
 from riverboat.web.app import create_app
 

@@ -22,8 +22,8 @@ from riverboat.analysis import analyze
 from riverboat.games import GAMES, GameDefinition, RulesError, discover, find_game, register
 from riverboat.money import format_money
 from riverboat.sim import simulate
+from riverboat.table.rounds.verify import verify_round
 from riverboat.table.service import TableService
-from riverboat.table.verify import verify_round
 from riverboat.web.app import create_app
 
 

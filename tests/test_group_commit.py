@@ -24,7 +24,7 @@ from riverboat.settings import reload
 from riverboat.store import commits, connect
 from riverboat.store.commits import GROUP_COMMIT, Writer, grouped
 from riverboat.store.models import KeptState, Player, Transaction
-from riverboat.table.ledger import Ledger, _in_session, player_account
+from riverboat.table.accounts.ledger import Ledger, _in_session, player_account
 from riverboat.table.service import TableService
 from test_write_turns import play_together
 

@@ -1,4 +1,4 @@
-"""Open rounds a process keeps rebuilt (riverboat.table.rounds.KeptRounds): a decision
+"""Open rounds a process keeps rebuilt (riverboat.table.rounds.own.KeptRounds): a decision
 uses the kept round only while the database still stores it as kept; anything else
 rebuilds it from what is stored, and the money and records come out the same."""
 
@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from riverboat.errors import IllegalAction
-from riverboat.table import rounds
-from riverboat.table.ledger import STARTING_CREDIT
-from riverboat.table.rounds import KeptRounds
+from riverboat.table.accounts.ledger import STARTING_CREDIT
+from riverboat.table.rounds import own as rounds
+from riverboat.table.rounds.own import KeptRounds
 from riverboat.table.service import SharedCards, TableService
 
 

@@ -27,8 +27,8 @@ from riverboat.cli import app
 from riverboat.errors import Conflict, IllegalAction
 from riverboat.store import MIGRATIONS, writer
 from riverboat.store.models import LedgerEntry, Player, RoundEvent, RoundRow, Transaction
-from riverboat.table.exports import export_round, reveal_state
-from riverboat.table.ledger import TOP_UP_BELOW, Ledger, player_account
+from riverboat.table.accounts.ledger import TOP_UP_BELOW, Ledger, player_account
+from riverboat.table.rounds.exports import export_round, reveal_state
 from riverboat.table.service import TableService
 from riverboat.web.app import create_app
 
@@ -192,7 +192,7 @@ def test_the_audit_reads_one_snapshot_while_a_round_settles_under_it(
     """A round settled while the audit runs, between its reading the round's row (open)
     and what the round's account holds: the audit sees the database as of its start,
     and is clean (READ COMMITTED saw 'holds 0 cents, expected 500' on PostgreSQL)."""
-    from riverboat.table import audit as auditing
+    from riverboat.table.accounts import audit as auditing
 
     service = TableService(database_url)
     me = service.local_player()

@@ -35,7 +35,7 @@ from websockets.sync.client import connect as ws_connect
 from websockets.typing import Origin
 
 from riverboat.store.models import Deal, LedgerEntry, RoundRow
-from riverboat.table.ledger import STARTING_CREDIT
+from riverboat.table.accounts.ledger import STARTING_CREDIT
 from riverboat.table.live.across.live_state import LeaseLostError, claim
 from riverboat.table.live.core import HANDLED_KEPT
 from riverboat.table.live.table import SharedTable

@@ -18,8 +18,8 @@ from riverboat.games.codec import to_json
 from riverboat.rng import FairSource
 from riverboat.store import MIGRATIONS, connect, migrate
 from riverboat.store.models import RoundEvent, RoundRow
-from riverboat.table import records
-from riverboat.table.round_rows import owned, resume
+from riverboat.table.rounds import records
+from riverboat.table.rounds.rows import owned, resume
 from riverboat.table.service import TableService
 
 PLAYER = 7

@@ -25,8 +25,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from riverboat.store.models import LedgerEntry, RoundRow
-from riverboat.table.ledger import STARTING_CREDIT
-from riverboat.table.round_rows import resume
+from riverboat.table.accounts.ledger import STARTING_CREDIT
+from riverboat.table.rounds.rows import resume
 from riverboat.table.service import TableService
 
 KILLS = 5

@@ -17,7 +17,7 @@ from riverboat.admission.logins import MemoryThrottle
 from riverboat.errors import BadCredentials, Conflict, NotFound, Unavailable
 from riverboat.games import IllegalAction
 from riverboat.store.models import LedgerEntry, RoundRow
-from riverboat.table import records
+from riverboat.table.rounds import records
 from riverboat.table.service import STARTING_CREDIT, TableService, verify_round
 
 
@@ -454,7 +454,7 @@ def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:
 def test_the_verifier_needs_no_database() -> None:
     """A player's verifier imports nothing of SQLAlchemy or the store."""
     code = (
-        "import sys, riverboat.table.verify as v; "
+        "import sys, riverboat.table.rounds.verify as v; "
         "assert v.verify_round({}) != []; "
         "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'riverboat.store'))))"
     )
@@ -479,7 +479,7 @@ def test_a_shoe_is_ended_and_asked_about_at_its_own_game_b1(service: TableServic
 def test_an_open_round_shows_its_players_hands_by_the_spec_c8_r4() -> None:
     from riverboat.deck import Deck
     from riverboat.games import find_game
-    from riverboat.table.exports import round_view
+    from riverboat.table.rounds.exports import round_view
 
     row = RoundRow(
         id=1, game="crazy4", status="open", server_seed="s", commitment="c",

@@ -13,8 +13,8 @@ from sqlalchemy import event
 
 from riverboat.errors import Conflict, IllegalAction, NotFound
 from riverboat.table.live.across.live_state import LeaseLostError, claim
+from riverboat.table.rounds.shared import Stake
 from riverboat.table.service import SharedCards, TableService
-from riverboat.table.shared_rounds import Stake
 from riverboat.table.views import RoundView
 
 

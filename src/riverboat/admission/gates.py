@@ -22,7 +22,7 @@ from riverboat.admission.budgets import Budget, Busy, Rate, Tarpit
 from riverboat.admission.logins import FORGET
 from riverboat.errors import Unavailable
 from riverboat.store.state import MemoryStore, StateStore
-from riverboat.table.players import PASSWORD_CHECKS, Throttled
+from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled
 from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
 
 __all__ = ["Budgets", "LoginWaits", "RateLimiter", "RateLimits"]

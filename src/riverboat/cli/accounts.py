@@ -10,7 +10,7 @@ from riverboat.cli import _database
 from riverboat.cli._database import _Database, _PlayerName, _who
 from riverboat.errors import Refusal
 
-#: what a name may be, as riverboat.table.names.NAME_RULE says it (kept here so the help
+#: what a name may be, as riverboat.table.accounts.names.NAME_RULE says it (kept here so the help
 #: needs no import of the table package; tests/test_accounts.py checks they agree)
 NAME_HELP = "1 to 24 characters: letters a-z, digits, _ - or ., beginning with a letter or digit."
 
@@ -26,7 +26,7 @@ def accounts_create(
 ) -> None:
     """Create a named account with its starting play money; asks for a password."""
     from riverboat.money import format_money
-    from riverboat.table.names import PASSWORD_RULE, check_name, check_password, reserved
+    from riverboat.table.accounts.names import PASSWORD_RULE, check_name, check_password, reserved
 
     try:  # the name first, so a name that cannot be is said before any password
         reserved(check_name(name))

@@ -142,8 +142,8 @@ def verify(
     ],
 ) -> None:
     """Re-derive a round's cards from its seeds and re-settle it."""
+    from riverboat.table.rounds.verify import balance_note
     from riverboat.table.service import verify_round, verify_shoe
-    from riverboat.table.verify import balance_note
 
     try:
         data = json.loads(path.read_text())

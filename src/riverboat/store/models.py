@@ -6,7 +6,7 @@ player's balance is the sum of the entries of the account ``player:<id>``, kept 
 running total on the player's row by the same transaction as the entries; a round's
 stakes sit in ``round:<id>`` while it is open; the house is ``house``. Entries are
 never updated or deleted: a correction is a new transaction. A round's events are rows
-of ``round_events``, likewise only ever added (:mod:`riverboat.table.records`).
+of ``round_events``, likewise only ever added (:mod:`riverboat.table.rounds.records`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
-    #: what the name reads as (riverboat.table.names.name_key): unique, so no two names
+    #: what the name reads as (riverboat.table.accounts.names.name_key): unique, so no two names
     #: look alike; None only for an old name that looked like an older one's
     name_key: Mapped[str | None] = mapped_column(String(200))
     password_hash: Mapped[str | None] = mapped_column(String(256))
@@ -78,7 +78,7 @@ class Transaction(Base):
     __table_args__ = (
         Index("transactions_player_key", "player_id", "request_key", unique=True),
         Index("transactions_round", "round_id"),
-        #: a player's credits of a kind, newest first (riverboat.table.credits)
+        #: a player's credits of a kind, newest first (riverboat.table.accounts.credits)
         Index("transactions_player_kind", "player_id", "kind", "id"),
     )
 
@@ -138,7 +138,7 @@ class RoundRow(Base):
     rules: Mapped[str | None] = mapped_column(Text)
     cards_drawn: Mapped[str | None] = mapped_column(Text)
     #: once finished, what history shows of its outcome without replaying it (JSON:
-    #: net, totals, winner, places; see :func:`riverboat.table.records.outcome`)
+    #: net, totals, winner, places; see :func:`riverboat.table.rounds.records.outcome`)
     result: Mapped[str | None] = mapped_column(Text)
 
 

@@ -6,11 +6,11 @@ A call may carry an idempotency key: the same key with the same request returns 
 first answer again; the same key with another request is refused.
 
 :class:`TableService` is the one door front ends use; behind it each part has one
-job: :mod:`~riverboat.table.ledger` (entries, balances, idempotency),
-:mod:`~riverboat.table.players` (accounts and log-in), :mod:`~riverboat.table.rounds`
-(playing), :mod:`~riverboat.table.sources` (card sources and deals),
-:mod:`~riverboat.table.audit` (audit and recovery) and the database-free
-:mod:`~riverboat.table.verify`.
+job: :mod:`~riverboat.table.accounts.ledger` (entries, balances, idempotency),
+:mod:`~riverboat.table.accounts.players` (accounts and log-in), :mod:`~riverboat.table.rounds.own`
+(playing), :mod:`~riverboat.table.rounds.sources` (card sources and deals),
+:mod:`~riverboat.table.accounts.audit` (audit and recovery) and the database-free
+:mod:`~riverboat.table.rounds.verify`.
 
 >>> service = TableService("sqlite://")
 >>> me = service.local_player()
@@ -37,17 +37,17 @@ from riverboat.errors import IllegalAction, Refusal
 from riverboat.money import Cents
 from riverboat.store import connect
 from riverboat.store.models import Player
-from riverboat.table.audit import Audit
-from riverboat.table.credits import credits
-from riverboat.table.exports import export_round
-from riverboat.table.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
+from riverboat.table.accounts.audit import Audit
+from riverboat.table.accounts.credits import credits
+from riverboat.table.accounts.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
+from riverboat.table.accounts.players import LOCAL_PLAYER, Players
 from riverboat.table.live.across.live_state import Fence
-from riverboat.table.players import LOCAL_PLAYER, Players
 from riverboat.table.road_views import RoadsView
-from riverboat.table.rounds import Rounds
-from riverboat.table.shared_rounds import SharedRounds, Stake
-from riverboat.table.sources import Deals, SharedCards
-from riverboat.table.verify import DealLayout, verify_round, verify_shoe
+from riverboat.table.rounds.exports import export_round
+from riverboat.table.rounds.own import Rounds
+from riverboat.table.rounds.shared import SharedRounds, Stake
+from riverboat.table.rounds.sources import Deals, SharedCards
+from riverboat.table.rounds.verify import DealLayout, verify_round, verify_shoe
 from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoundView
 
 __all__ = [
@@ -90,7 +90,8 @@ class TableService:
 
     @property
     def password_checks(self) -> Budget:
-        """The process's budget of password hashes (:func:`~riverboat.table.players.hashes`)."""
+        """The process's budget of password hashes
+        (:func:`~riverboat.table.accounts.players.hashes`)."""
         return self.players.hashes
 
     def register(self, name: str, password: str) -> int:
@@ -170,7 +171,7 @@ class TableService:
     ) -> list[RoundView | Refusal]:
         """Every seat's round of a shared table's deal, in one transaction (with
         ``fence``, only while that lease runs the table); by seat, its round or why it
-        was refused (:mod:`~riverboat.table.shared_rounds`)."""
+        was refused (:mod:`~riverboat.table.rounds.shared`)."""
         return self.shared_rounds.start(game, deal_id, stakes, fence)
 
     def act(

@@ -66,7 +66,7 @@ from riverboat.errors import (
 )
 from riverboat.games.rules import RulesError
 from riverboat.store.commits import unreachable
-from riverboat.table.players import Throttled
+from riverboat.table.accounts.players import Throttled
 from riverboat.web.models import first_problem
 
 __all__ = [

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from riverboat.errors import IllegalAction
 from riverboat.money import Cents
 from riverboat.rng import new_token
-from riverboat.table.ledger import affordable
+from riverboat.table.accounts.ledger import affordable
 from riverboat.table.live.core import _UNREACHABLE, _reach
 from riverboat.table.live.seats import CONNECTIONS, Seat, Send, find_seat, free_number, seated
 from riverboat.table.live.showdown import TableShowdown

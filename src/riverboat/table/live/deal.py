@@ -3,7 +3,7 @@
 Each player's part of a deal is a round of their own in the table service, so their
 money, record, history and audit work as at a table of their own; the cards come from
 places in the shared deal, every seat's round of a deal written together
-(:mod:`~riverboat.table.shared_rounds`), :data:`DEALT_TOGETHER` seats to a
+(:mod:`~riverboat.table.rounds.shared`), :data:`DEALT_TOGETHER` seats to a
 transaction. The deal's seed is committed to before the seated players' client seeds
 are joined, and revealed once nothing dealt from it is in play: after the showdown
 (Crazy 4), after the shoe (Baccarat).
@@ -20,7 +20,7 @@ from riverboat.table.live.across.live_state import LeaseLostError
 from riverboat.table.live.seats import Seat
 from riverboat.table.live.snapshots import TableSnapshots
 from riverboat.table.live.views import ErrorMessage
-from riverboat.table.shared_rounds import Stake
+from riverboat.table.rounds.shared import Stake
 from riverboat.table.states import TablePhase
 from riverboat.table.views import RoundView
 

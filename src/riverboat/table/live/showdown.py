@@ -26,7 +26,7 @@ from riverboat.table.live.core import _UNREACHABLE, _reach, _short
 from riverboat.table.live.seats import Seat, deliver
 from riverboat.table.live.shoe import TableShoe
 from riverboat.table.live.views import DealtMessage, ErrorMessage, ResultMessage, TableMessage
-from riverboat.table.rounds import CUT_OFF
+from riverboat.table.rounds.own import CUT_OFF
 from riverboat.table.states import RoundStatus, TablePhase
 
 __all__ = ["TableShowdown"]

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from riverboat.admission.budgets import Busy
 from riverboat.errors import BadCredentials
 from riverboat.rng import new_token
-from riverboat.table.players import Throttled
+from riverboat.table.accounts.players import Throttled
 from riverboat.table.service import STARTING_CREDIT, TOP_UP_BELOW, TableService
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
 from riverboat.web.deps import (

@@ -1,4 +1,4 @@
-"""The indexes a player's credits page reads by (riverboat.table.credits): their
+"""The indexes a player's credits page reads by (riverboat.table.accounts.credits): their
 transactions by kind, newest first, and the one entry of their own account in each.
 The ledger's index by account becomes one by account and transaction, which still
 serves every read by account (its first column), so a write keeps as many indexes to

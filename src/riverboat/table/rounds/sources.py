@@ -12,7 +12,7 @@ says when its seed may be revealed. :func:`card_source` picks one, once, from
 whether the game's spec deals from a shoe; the rounds module then does the same
 thing with either. A shared table's rounds take places in its sealed deck or shoe
 (:class:`SharedCards`, docs/fairness.md), every seat of a deal at once
-(:mod:`~riverboat.table.shared_rounds`).
+(:mod:`~riverboat.table.rounds.shared`).
 
 >>> type(card_source("tri-card", None, None)).__name__
 'FreshDeck'
@@ -37,9 +37,9 @@ from riverboat.games import GameRules, Round, SomeGame, find_game
 from riverboat.games.codec import rules_json, to_json
 from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
-from riverboat.table.ledger import Ledger, first, run
+from riverboat.table.accounts.ledger import Ledger, first, run
 from riverboat.table.live.across.live_state import Fence, check_fence
-from riverboat.table.verify import DealLayout, deal_layout, fair_cards
+from riverboat.table.rounds.verify import DealLayout, deal_layout, fair_cards
 from riverboat.table.views import NewDeal
 
 __all__ = [

@@ -9,7 +9,6 @@ from sqlalchemy.orm import Session, object_session
 from riverboat.games import GameRules, Round, replay
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundRow
-from riverboat.table import records
 from riverboat.table.felt_rounds import (
     dealer_qualifies,
     hand_names,
@@ -20,8 +19,9 @@ from riverboat.table.felt_rounds import (
     totals,
     winner,
 )
+from riverboat.table.rounds import records
+from riverboat.table.rounds.verify import own_places
 from riverboat.table.states import RoundStatus
-from riverboat.table.verify import own_places
 from riverboat.table.views import ChoiceView, ExportedRound, RoundRecord, RoundView
 
 __all__ = ["export_round", "reveal_state", "round_view", "shown_while_open"]

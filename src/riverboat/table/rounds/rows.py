@@ -21,10 +21,10 @@ from riverboat.games import GameRules, Phase, Round, RoundRecord, replay
 from riverboat.money import Cents
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundRow
-from riverboat.table import records
-from riverboat.table.ledger import first
+from riverboat.table.accounts.ledger import first
+from riverboat.table.rounds import records
+from riverboat.table.rounds.verify import fair_cards
 from riverboat.table.states import RoundStatus
-from riverboat.table.verify import fair_cards
 
 __all__ = [
     "SETTLING",
@@ -100,7 +100,7 @@ _OWNED_LOCKED = _OWNED.with_for_update()
 def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
     """The player's round, or :class:`NotFound` (whether it is nobody's or another's).
 
-    Read as one Core statement (:func:`~riverboat.table.ledger.first`), not through the
+    Read as one Core statement (:func:`~riverboat.table.accounts.ledger.first`), not through the
     ORM: the row is a :class:`RoundRow` outside the session, as a new round's row is
     made, so its record is read with the session given (``resume(row, session)``)."""
     found = first(session, _OWNED_LOCKED if lock else _OWNED, {"round": round_id})

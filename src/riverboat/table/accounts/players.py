@@ -4,7 +4,7 @@ A registered player's password is kept as an argon2 hash. Hashing is slow on pur
 so it never runs inside a database transaction: log-in reads the stored hash in one
 short transaction, checks it with none open, and writes (only to upgrade an old hash)
 in another. A made-up name is checked against a fixed hash, so it takes as long as a
-real one. Names and passwords follow :mod:`riverboat.table.names`; failed log-ins are
+real one. Names and passwords follow :mod:`riverboat.table.accounts.names`; failed log-ins are
 throttled per address (:mod:`riverboat.admission.logins`), never by locking an account.
 
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
@@ -31,8 +31,8 @@ from riverboat.admission.logins import LoginThrottle, MemoryThrottle
 from riverboat.errors import BadCredentials, Conflict, NotFound
 from riverboat.settings import settings
 from riverboat.store.models import Player
-from riverboat.table.ledger import Ledger
-from riverboat.table.names import check_name, check_password, name_key, reserved
+from riverboat.table.accounts.ledger import Ledger
+from riverboat.table.accounts.names import check_name, check_password, name_key, reserved
 
 __all__ = [
     "HASH_QUEUE",

@@ -1,6 +1,6 @@
 """Rounds: start (check and debit the wagers, deal), decide, the shared showdown,
 quick replay and resuming; what is read of them (a round, history) is
-:mod:`~riverboat.table.round_reads`, a round's row :mod:`~riverboat.table.round_rows`.
+:mod:`~riverboat.table.rounds.reads`, a round's row :mod:`~riverboat.table.rounds.rows`.
 
 A player has two tables of each game: their own, and a shared table's seat. Each
 holds at most one unfinished round (G7).
@@ -22,9 +22,7 @@ from riverboat.games.chips import quick_replay
 from riverboat.games.events import Wagered, event_from_json
 from riverboat.money import Cents, format_money
 from riverboat.store.models import RoundEvent, RoundRow, Transaction
-from riverboat.table import records
-from riverboat.table.exports import reveal_state
-from riverboat.table.ledger import (
+from riverboat.table.accounts.ledger import (
     Ledger,
     affordable,
     inserted,
@@ -33,8 +31,10 @@ from riverboat.table.ledger import (
     scalar,
 )
 from riverboat.table.live.across.live_state import Fence, check_fence
-from riverboat.table.round_reads import RoundReads, outcome
-from riverboat.table.round_rows import (
+from riverboat.table.rounds import records
+from riverboat.table.rounds.exports import reveal_state
+from riverboat.table.rounds.reads import RoundReads, outcome
+from riverboat.table.rounds.rows import (
     SETTLING,
     at_table,
     owned,
@@ -43,7 +43,7 @@ from riverboat.table.round_rows import (
     settlement,
     wager_request,
 )
-from riverboat.table.sources import Dealt, card_source
+from riverboat.table.rounds.sources import Dealt, card_source
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import RoundView
 
@@ -136,7 +136,7 @@ class Rounds(RoundReads):
         second: Mapping[str, Cents] | None = None,
     ) -> RoundView:
         """Check and debit the wagers, commit to a fresh server seed and deal (G2, G6),
-        at the player's own table (a shared table's: :mod:`~riverboat.table.shared_rounds`).
+        at the player's own table (a shared table's: :mod:`~riverboat.table.rounds.shared`).
 
         ``second`` opens a second, blind position (Crazy 4, C8).
         """

@@ -1,6 +1,6 @@
 """What is read of a player's rounds: one round as its player sees it, the round left
 open at their own table, the winners of their shoe in play, and pages of history
-(:class:`RoundReads`, the read side of :class:`~riverboat.table.rounds.Rounds`);
+(:class:`RoundReads`, the read side of :class:`~riverboat.table.rounds.own.Rounds`);
 and :func:`outcome`, what history keeps of a finished round.
 """
 
@@ -17,14 +17,14 @@ from riverboat.games import GameRules, Round, find_game, replay
 from riverboat.json_types import JsonObject
 from riverboat.money import Cents
 from riverboat.store.models import Deal, RoundEvent, RoundRow
-from riverboat.table import records
-from riverboat.table.exports import export_round, reveal_state, round_view
+from riverboat.table.accounts.ledger import Ledger
 from riverboat.table.felt_rounds import totals, winner
-from riverboat.table.ledger import Ledger
-from riverboat.table.round_rows import at_table, owned, resume
-from riverboat.table.sources import running_shoe
+from riverboat.table.rounds import records
+from riverboat.table.rounds.exports import export_round, reveal_state, round_view
+from riverboat.table.rounds.rows import at_table, owned, resume
+from riverboat.table.rounds.sources import running_shoe
+from riverboat.table.rounds.verify import own_places
 from riverboat.table.states import RoundStatus
-from riverboat.table.verify import own_places
 from riverboat.table.views import ExportedRound, RoundRecord, RoundView
 
 __all__ = ["HISTORY_LIMIT", "RoundReads", "outcome"]
@@ -155,7 +155,7 @@ def outcome(
 
 
 def _exported(row: RoundRow, events: Sequence[RoundEvent], deal: Deal | None) -> ExportedRound:
-    """A round of a history page as :func:`~riverboat.table.exports.export_round` gives
+    """A round of a history page as :func:`~riverboat.table.rounds.exports.export_round` gives
     it, from its stored outcome, events and deal (a round finished without a stored
     outcome is replayed)."""
     if row.status != RoundStatus.OPEN and row.result is None:

@@ -40,8 +40,7 @@ from riverboat.games.codec import from_json
 from riverboat.money import Cents
 from riverboat.rng import FairSource
 from riverboat.store.models import LedgerEntry, Player, RoundEvent, RoundRow, Transaction
-from riverboat.table.exports import round_view
-from riverboat.table.ledger import (
+from riverboat.table.accounts.ledger import (
     Ledger,
     affordable,
     player_account,
@@ -50,8 +49,9 @@ from riverboat.table.ledger import (
     run,
 )
 from riverboat.table.live.across.live_state import Fence, check_fence
-from riverboat.table.round_reads import outcome
-from riverboat.table.round_rows import (
+from riverboat.table.rounds.exports import round_view
+from riverboat.table.rounds.reads import outcome
+from riverboat.table.rounds.rows import (
     SETTLING,
     NewRound,
     at_table,
@@ -59,7 +59,7 @@ from riverboat.table.round_rows import (
     settlement,
     wager_request,
 )
-from riverboat.table.sources import open_deal, sealed_order
+from riverboat.table.rounds.sources import open_deal, sealed_order
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import RoundView
 
@@ -259,7 +259,7 @@ def _transaction(
     kind: str, player: int, round_id: int, request: str | None = None, view: RoundView | None = None
 ) -> dict[str, object]:
     """A transaction row: a wager keeps what it asked for and its answer, as one at the
-    player's own table does (:meth:`~riverboat.table.ledger.Ledger.idempotent`)."""
+    player's own table does (:meth:`~riverboat.table.accounts.ledger.Ledger.idempotent`)."""
     return {
         "kind": kind,
         "player_id": player,

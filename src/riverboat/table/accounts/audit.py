@@ -8,9 +8,9 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
-from riverboat.table.ledger import Ledger, player_account, round_account
-from riverboat.table.round_rows import resume
-from riverboat.table.rounds import Rounds
+from riverboat.table.accounts.ledger import Ledger, player_account, round_account
+from riverboat.table.rounds.own import Rounds
+from riverboat.table.rounds.rows import resume
 from riverboat.table.states import RoundStatus
 
 __all__ = ["Audit", "one_snapshot"]

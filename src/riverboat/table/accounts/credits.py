@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from riverboat.errors import IllegalAction
 from riverboat.money import Cents
 from riverboat.store.models import LedgerEntry, Transaction
-from riverboat.table.ledger import player_account
+from riverboat.table.accounts.ledger import player_account
 from riverboat.table.views import CreditKind, CreditView
 
 __all__ = ["CREDITS_LIMIT", "CREDIT_KINDS", "credits"]
