@@ -138,16 +138,19 @@ def _writers_cpu() -> dict[int, float]:
 
 
 async def _rounds(rounds: int) -> dict[str, float]:
+    from riverboat.settings import amended
     from riverboat.web import app as web_app
     from riverboat.web.app import create_app
 
     folder = tempfile.mkdtemp()
     app = create_app(
-        f"sqlite:///{folder}/bench.db",
-        local_player=False,
-        house_edges=False,
-        rate_limit=10**9,
-        allowed_hosts=LOOPBACK,
+        amended(
+            database_url=f"sqlite:///{folder}/bench.db",
+            local_player=False,
+            house_edges=False,
+            rate_limit=10**9,
+            allowed_hosts=LOOPBACK,
+        )
     )
     freeze = getattr(web_app, "freeze_startup", None)
     if freeze is not None:  # as `riverboat serve` does before it serves, in a tree that does

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from riverboat.settings import amended
 from riverboat.store import connect
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore
 from riverboat.web.app import create_app
@@ -34,8 +35,10 @@ PASSWORD = "a long password"
 
 def rate(database: str, store: Callable[[], StateStore], requests: int) -> float:
     """Signed-in requests per second with the state kept in ``store()``."""
-    app = create_app(database, local_player=False, rate_limit=10**9, house_edges=False,
-                     state=store())  # fmt: skip
+    settings = amended(
+        database_url=database, local_player=False, rate_limit=10**9, house_edges=False
+    )
+    app = create_app(settings, state=store())
     name = f"p{uuid.uuid4().hex[:8]}"
     app.state.service.register(name, PASSWORD)
     with TestClient(app) as client:

@@ -16,6 +16,7 @@ import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from riverboat.settings import amended
 from riverboat.web.app import create_app, server_options
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
@@ -32,15 +33,17 @@ def serving(
 ) -> Iterator[str]:
     """The app on a free loopback port, in a thread, for as long as the block runs: with
     the options ``riverboat serve`` gives it (or ``options``), ``extra`` applied to the
-    app first, ``settings`` passed to ``create_app`` (the lobby's ``tables``, say) and,
+    app first, ``settings`` the app's (``house_edges``, say) or the lobby's ``tables`` and,
     when no local player plays, the accounts ann and bob. Yields the address with its
     trailing slash."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = create_app(
-        f"sqlite:///{database}", local_player=local_player, rate_limit=1000, **settings
+    tables = settings.pop("tables", None)
+    chosen = amended(
+        database_url=f"sqlite:///{database}", local_player=local_player, rate_limit=1000, **settings
     )
+    app = create_app(chosen, tables=tables)
     if not local_player:
         for name in ("ann", "bob"):
             app.state.service.register(name, "a long password")

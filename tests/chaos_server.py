@@ -13,14 +13,17 @@ import sys
 
 import uvicorn
 
+from riverboat.settings import amended
 from riverboat.table.lobby import TableConfig
 from riverboat.web.app import create_app, freeze_startup, server_options
 
 if __name__ == "__main__":
     settings = json.loads(sys.argv[1])
     port = int(settings.pop("port"))
-    if "tables" in settings:  # [{"id": ..., "game": ..., "name": ...}, ...]
-        settings["tables"] = [TableConfig.model_validate(t) for t in settings["tables"]]
-    app = create_app(**settings)
+    shared = settings.pop("tables", None)  # [{"id": ..., "game": ..., "name": ...}, ...]
+    tables = None if shared is None else [TableConfig.model_validate(t) for t in shared]
+    names = {"database": "database_url", "redis": "redis_url"}
+    chosen = amended(**{names.get(name, name): value for name, value in settings.items()})
+    app = create_app(chosen, tables=tables)
     freeze_startup()
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **server_options())

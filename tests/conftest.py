@@ -114,9 +114,12 @@ def client(tmp_path: "Path") -> Iterator["TestClient"]:
     """The app for the local player, through Starlette's test client, its CSRF cookie set."""
     from fastapi.testclient import TestClient
 
+    from riverboat.settings import amended
     from riverboat.web.app import create_app
 
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
+    )
     with TestClient(app) as test_client:
         test_client.get("/")  # the page sets the CSRF cookie
         yield test_client

@@ -21,6 +21,7 @@ from riverboat.admission.logins import ADDRESS_FREE, FREE, LONGEST, MemoryThrott
 from riverboat.cli import app as cli
 from riverboat.cli.accounts import NAME_HELP
 from riverboat.errors import BadCredentials, Conflict, IllegalAction
+from riverboat.settings import amended
 from riverboat.store import connect
 from riverboat.table.accounts import players as players_module
 from riverboat.table.accounts.names import NAME_RULE, PASSWORD_RULE, RESERVED
@@ -193,7 +194,12 @@ def test_waits_double_up_to_the_longest_and_the_address_counts_over_names() -> N
 
 def test_the_web_answers_a_throttled_address_429_alike_for_any_name(tmp_path: Path) -> None:
     app = create_app(
-        f"sqlite:///{tmp_path / 'web.db'}", local_player=False, rate_limit=1000, house_edges=False
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'web.db'}",
+            local_player=False,
+            rate_limit=1000,
+            house_edges=False,
+        )
     )
     service = app.state.service
     service.register("ann", PASSWORD)
@@ -339,7 +345,7 @@ def test_a_300_character_password_is_refused_at_creation_and_at_log_in(
 
 def test_the_web_and_the_command_say_the_password_rule(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'rule.db'}"
-    app = create_app(url, local_player=False, rate_limit=1000)
+    app = create_app(amended(database_url=url, local_player=False, rate_limit=1000))
     app.state.service.register("ann", PASSWORD)
     with TestClient(app) as client:
         client.get("/")
@@ -361,7 +367,13 @@ def test_the_web_and_the_command_say_the_password_rule(tmp_path: Path) -> None:
 
 
 def test_a_log_in_with_revoke_others_ends_the_old_session(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'sessions.db'}", local_player=False, house_edges=False)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'sessions.db'}",
+            local_player=False,
+            house_edges=False,
+        )
+    )
     app.state.service.register("ann", PASSWORD)
     login = {"name": "ann", "password": PASSWORD}
     with TestClient(app) as laptop:

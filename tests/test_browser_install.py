@@ -21,6 +21,7 @@ import uvicorn
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 
+from riverboat.settings import amended
 from riverboat.web.app import create_app, server_options
 from riverboat.web.routes.page import STATIC
 from riverboat.web.routes.worker import WORKER, precache
@@ -83,7 +84,9 @@ class Table:
         self.gateway_down = False  # then every request is answered 502, as by a proxy
 
     def start(self) -> None:
-        self.app = create_app(f"sqlite:///{self.database}", rate_limit=1000, house_edges=False)
+        self.app = create_app(
+            amended(database_url=f"sqlite:///{self.database}", rate_limit=1000, house_edges=False)
+        )
         config = uvicorn.Config(
             self._gateway,
             host="127.0.0.1",

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from riverboat.admission.budgets import Budget, Busy, Rate, Tarpit
 from riverboat.admission.gates import LoginWaits
 from riverboat.admission.logins import FREE, MemoryThrottle
+from riverboat.settings import amended
 from riverboat.table.accounts import players as players_module
 from riverboat.table.accounts.players import Throttled
 from riverboat.web.app import create_app
@@ -58,10 +59,10 @@ def client_at(app: FastAPI, address: str) -> TestClient:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[FastAPI]:
+    database = f"sqlite:///{tmp_path / 'budget.db'}"
     app = create_app(
-        f"sqlite:///{tmp_path / 'budget.db'}", local_player=False, rate_limit=1000,
-        house_edges=False,
-    )  # fmt: skip
+        amended(database_url=database, local_player=False, rate_limit=1000, house_edges=False)
+    )
     yield app
     app.state.service.engine.dispose()
 

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from playwright.sync_api import Page, Route, sync_playwright
 
+from riverboat.settings import amended
 from riverboat.web.app import create_app
 
 from browser_support import launch_chromium, serving
@@ -180,7 +181,11 @@ def test_bad_card_input_is_refused_by_name(call: str, message: str) -> None:
 
 
 def test_the_app_serves_the_deck(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'cards.db'}", local_player=True, rate_limit=1000)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'cards.db'}", local_player=True, rate_limit=1000
+        )
+    )
     with TestClient(app) as client:
         sprite = client.get("/static/cards/cards.svg")
         assert sprite.status_code == 200
@@ -283,7 +288,6 @@ def sheet_page(open_sheet: Opener) -> tuple[Page, list[str]]:
 def _pixels(page: Page, selector: str) -> list[tuple[int, int, int]]:
     shot = page.locator(selector).screenshot(animations="disabled")
     return list(Image.open(io.BytesIO(shot)).convert("RGB").get_flattened_data())
-
 
 
 Rgb = tuple[int, int, int]

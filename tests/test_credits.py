@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, inspect
 
 from riverboat.games import IllegalAction
+from riverboat.settings import amended
 from riverboat.store import connect, migrate
 from riverboat.table.accounts import credits as credit_reads
 from riverboat.table.service import STARTING_CREDIT, TableService
@@ -161,7 +162,12 @@ def post(client: TestClient, path: str) -> object:
 
 def test_a_refill_is_listed_by_the_api_and_only_for_its_player(tmp_path: Path) -> None:
     app = create_app(
-        f"sqlite:///{tmp_path / 'web.db'}", local_player=False, rate_limit=1000, house_edges=False
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'web.db'}",
+            local_player=False,
+            rate_limit=1000,
+            house_edges=False,
+        )
     )
     service: TableService = app.state.service
     ann, bob = (
@@ -198,7 +204,9 @@ def test_a_refill_is_listed_by_the_api_and_only_for_its_player(tmp_path: Path) -
 
 
 def test_credits_pages_are_limited_per_player(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", rate_limit=1000, house_edges=False)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'web.db'}", rate_limit=1000, house_edges=False)
+    )
     with TestClient(app) as client:
         client.get("/")
         assert client.get("/api/credits?limit=1000").status_code == 200  # a full bucket

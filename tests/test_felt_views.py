@@ -21,6 +21,7 @@ from riverboat.games.baccarat import BaccaratRound
 from riverboat.games.tri_card import ANTE_BONUS_TABLES, PAIR_PLUS_TABLES, TriCardRules
 from riverboat.hands import FIVE_CARD, FOUR_CARD, THREE_CARD, evaluate3, evaluate4of5, evaluate5
 from riverboat.rng import SeededSource
+from riverboat.settings import amended
 from riverboat.store.models import LedgerEntry
 from riverboat.table.edges import edge_lines, edges, figures_of
 from riverboat.table.felt_rounds import (
@@ -182,7 +183,9 @@ def test_an_open_round_has_no_made_cards_nor_a_dealer_verdict() -> None:
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
     url = f"sqlite:///{tmp_path / 'felt.db'}"
-    app = create_app(url, local_player=True, rate_limit=1000, house_edges=False)
+    app = create_app(
+        amended(database_url=url, local_player=True, rate_limit=1000, house_edges=False)
+    )
     with TestClient(app) as client:
         client.get("/")  # the page sets the CSRF cookie
         yield client, url
@@ -440,7 +443,11 @@ def test_baccarat_edges_match_the_published_figures_b7() -> None:
 
 
 def test_the_games_endpoint_serves_the_edges_once_worked_out(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'edges.db'}", local_player=True, rate_limit=1000)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'edges.db'}", local_player=True, rate_limit=1000
+        )
+    )
     with TestClient(app) as client:
         deadline = time.monotonic() + 120
         while _games(client)["tri-card"]["edges"] is None:  # the quickest game's first

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from riverboat.analysis import analyze
 from riverboat.games import GAMES, GameDefinition, RulesError, discover, find_game, register
 from riverboat.money import format_money
+from riverboat.settings import amended
 from riverboat.sim import simulate
 from riverboat.table.rounds.verify import verify_round
 from riverboat.table.service import TableService
@@ -90,7 +91,9 @@ def test_its_own_examples_hold(showdown: str) -> None:
 def test_it_is_listed_dealt_settled_and_in_the_history_over_http(
     showdown: str, tmp_path: Path
 ) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'web.db'}", local_player=True, rate_limit=1000)
+    )
     with TestClient(app) as client:
         client.get("/")
         for _ in range(300):  # the house edges are worked out beside the tables

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from riverboat.cli import app
 from riverboat.errors import Conflict, IllegalAction
+from riverboat.settings import amended
 from riverboat.store import MIGRATIONS, writer
 from riverboat.store.models import LedgerEntry, Player, RoundEvent, RoundRow, Transaction
 from riverboat.table.accounts.ledger import TOP_UP_BELOW, Ledger, player_account
@@ -132,7 +133,11 @@ def test_reads_do_not_wait_for_a_writer_on_sqlite(tmp_path: Path) -> None:
 
 def test_the_web_reads_do_not_wait_for_a_writer_on_sqlite(tmp_path: Path) -> None:
     path = tmp_path / "web.db"
-    app = create_app(f"sqlite:///{path}", local_player=True, rate_limit=1000, house_edges=False)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{path}", local_player=True, rate_limit=1000, house_edges=False
+        )
+    )
     with TestClient(app) as client:
         client.get("/")
         headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
@@ -246,7 +251,9 @@ def test_history_pages_cover_every_round_once_newest_first(database_url: str) ->
 
 
 def test_history_pages_over_http(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", rate_limit=1000, house_edges=False)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'web.db'}", rate_limit=1000, house_edges=False)
+    )
     with TestClient(app) as client:
         client.get("/")
         headers = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}

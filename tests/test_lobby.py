@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from riverboat.cli import app as cli
+from riverboat.settings import amended
 from riverboat.table import lobby as lobby_module
 from riverboat.table.lobby import (
     TableConfig,
@@ -119,12 +120,14 @@ def test_a_missing_tables_file_is_said_plainly(tmp_path: Path) -> None:
 def client(tmp_path: Path) -> Iterator[TestClient]:
     tables = [*default_tables({"crazy4": 2}), *read_tables_file(write(tmp_path, GOOD))[1:]]
     app = create_app(
-        f"sqlite:///{tmp_path / 'lobby.db'}",
-        local_player=False,
-        rate_limit=1000,
-        house_edges=False,
-        betting_seconds=60,
-        decision_seconds=60,
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'lobby.db'}",
+            local_player=False,
+            rate_limit=1000,
+            house_edges=False,
+            betting_seconds=60,
+            decision_seconds=60,
+        ),
         tables=tables,
     )
     for name in ("ann", "bob"):

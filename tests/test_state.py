@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from riverboat.admission.budgets import Tarpit
 from riverboat.admission.logins import FREE, StoreThrottle
-from riverboat.settings import reload
+from riverboat.settings import amended, reload
 from riverboat.store import connect
 from riverboat.store.models import KeptState
 from riverboat.store.state import (
@@ -101,7 +101,10 @@ def test_a_window_that_runs_out_starts_the_count_again(database_url: str) -> Non
 def two_apps(database: str, state: Callable[[], StateStore | None]) -> tuple[Any, Any]:
     """Two apps on one database (and one state store), as two server processes."""
     apps = [
-        create_app(database, local_player=False, rate_limit=1000, house_edges=False, state=state())
+        create_app(
+            amended(database_url=database, local_player=False, rate_limit=1000, house_edges=False),
+            state=state(),
+        )
         for _ in range(2)
     ]
     apps[0].state.service.register("ann", PASSWORD)
@@ -131,7 +134,9 @@ def shared_sessions(database: str, state: Callable[[], StateStore | None]) -> No
         assert known.status_code == 200
         assert known.json()["signed_in"] is True
         # a restart: a new app on the same database, and the session still stands
-        again = create_app(database, local_player=False, house_edges=False, state=state())
+        again = create_app(
+            amended(database_url=database, local_player=False, house_edges=False), state=state()
+        )
         with TestClient(again) as restarted:
             restarted.cookies.set("riverboat_session", token)
             assert restarted.get("/api/me").status_code == 200
@@ -168,7 +173,10 @@ def shared_throttles(database: str, state: Callable[[], StateStore | None]) -> N
 
 def shared_rate_limits(database: str, state: Callable[[], StateStore | None]) -> None:
     apps = [
-        create_app(database, local_player=False, rate_limit=4, house_edges=False, state=state())
+        create_app(
+            amended(database_url=database, local_player=False, rate_limit=4, house_edges=False),
+            state=state(),
+        )
         for _ in range(2)
     ]
     for app in apps:  # a window no request leaves during the test
@@ -201,24 +209,36 @@ def test_two_processes_on_one_redis_share_the_state(
     assert RedisStore(REDIS, redis_prefix).keys("")  # kept there, not in the database
 
 
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_the_redis_url_in_the_environment_chooses_redis(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    database_url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One setting, RIVERBOAT_REDIS_URL, for the kept state and the tables across
+    processes (docs/settings.md); on SQLite, which one process serves, it is refused."""
     monkeypatch.setenv("RIVERBOAT_REDIS_URL", REDIS)
     reload()  # the settings read the environment again
-    app = create_app(f"sqlite:///{tmp_path / 'env.db'}", house_edges=False)
+    app = create_app(amended(database_url=database_url, house_edges=False))
     assert isinstance(app.state.limiter.store, RedisStore)  # the counts, shared
     # the sessions stay in the database: Redis restarted empty logs no one out
     assert isinstance(app.state.sessions.store, DatabaseStore)
+    assert app.state.hub.across_processes
+    app.state.service.engine.dispose()
+    with pytest.raises(ValueError, match="need PostgreSQL"):
+        create_app(amended(database_url=f"sqlite:///{tmp_path / 'env.db'}", house_edges=False))
     monkeypatch.delenv("RIVERBOAT_REDIS_URL")
     reload()  # the settings read the environment again
-    app = create_app(f"sqlite:///{tmp_path / 'env.db'}", house_edges=False)
+    app = create_app(amended(database_url=f"sqlite:///{tmp_path / 'env.db'}", house_edges=False))
     assert isinstance(app.state.sessions.store, DatabaseStore)
     assert not isinstance(app.state.limiter.store, RedisStore)
+    assert not app.state.hub.across_processes
 
 
 def test_a_session_is_kept_by_its_hash_never_its_token(tmp_path: Any) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'hash.db'}", local_player=False, house_edges=False)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'hash.db'}", local_player=False, house_edges=False
+        )
+    )
     app.state.service.register("ann", PASSWORD)
     with TestClient(app) as client:
         assert log_in(client).status_code == 200
@@ -262,8 +282,20 @@ def test_serve_with_two_workers_on_postgresql_shares_sessions(database_url: str)
         probe.bind(("127.0.0.2", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen(
-        [sys.executable, "-m", "riverboat", "serve", "--workers", "2", "--host", "127.0.0.2",
-         "--port", str(port), "--database", database_url],
+        [
+            sys.executable,
+            "-m",
+            "riverboat",
+            "serve",
+            "--workers",
+            "2",
+            "--host",
+            "127.0.0.2",
+            "--port",
+            str(port),
+            "--database",
+            database_url,
+        ],
         env={**os.environ, "RIVERBOAT_REDIS_URL": ""},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -301,7 +333,10 @@ def test_a_store_that_does_not_answer_is_a_503_and_limits_let_requests_through(
 ) -> None:
     gone = RedisStore("redis://127.0.0.1:1/0", "riverboat-gone:")  # nothing listens there
     app = create_app(
-        f"sqlite:///{tmp_path / 'gone.db'}", local_player=False, house_edges=False, state=gone
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'gone.db'}", local_player=False, house_edges=False
+        ),
+        state=gone,
     )
     app.state.service.register("ann", PASSWORD)
     with TestClient(app) as client:

@@ -22,6 +22,7 @@ from riverboat.errors import (
     TooLarge,
     Unavailable,
 )
+from riverboat.settings import amended
 from riverboat.store.state import MemoryStore
 from riverboat.web.app import create_app
 from riverboat.web.deps import SESSION_SECONDS
@@ -109,8 +110,10 @@ def test_double_doubles_every_wager_or_names_the_spot_past_its_maximum_r1(
         "the Ante holds -$5: a wager is 0 or more"
     )
     unknown = {"game": "tri-card", "wagers": {"raise": 500}}
-    assert client.post("/api/chips/double", json=unknown).json()["error"].startswith(
-        "there is no raise spot"
+    assert (
+        client.post("/api/chips/double", json=unknown)
+        .json()["error"]
+        .startswith("there is no raise spot")
     )
     cents = client.post("/api/chips/double", json={"game": "tri-card", "wagers": {"ante": "500"}})
     assert cents.status_code == 422  # money is whole cents, never a string
@@ -162,7 +165,11 @@ def test_no_response_reveals_a_hidden_card_or_seed(client: TestClient) -> None:
 
 
 def test_logins_on_a_shared_server(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'shared.db'}", local_player=False, rate_limit=1000)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'shared.db'}", local_player=False, rate_limit=1000
+        )
+    )
     app.state.service.register("ann", "a long password")
     with TestClient(app) as client:
         client.get("/")
@@ -180,7 +187,7 @@ def test_logins_on_a_shared_server(tmp_path: Path) -> None:
 
 
 def test_rate_limiting(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=5)
+    app = create_app(amended(database_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=5))
     with TestClient(app) as client:
         codes = [client.get("/api/games").status_code for _ in range(8)]
     assert 429 in codes
@@ -190,7 +197,9 @@ def test_rate_limiting(tmp_path: Path) -> None:
 def test_every_request_counts_against_the_rate_limit(tmp_path: Path) -> None:
     """Not only the API: the static files, unknown paths and refused methods count too,
     and the request over the limit is refused in the one body shape."""
-    app = create_app(f"sqlite:///{tmp_path / 'every.db'}", rate_limit=4, house_edges=False)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'every.db'}", rate_limit=4, house_edges=False)
+    )
     app.state.limiter = RateLimiter(4, window=60.0)  # no request leaves the window
     with TestClient(app) as client:
         answers = [
@@ -228,9 +237,11 @@ def test_bad_ids_and_control_characters_are_refused_not_crashes(client: TestClie
 
 def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
     app = create_app(
-        f"sqlite:///{tmp_path / 'hosts.db'}",
-        allowed_hosts=["127.0.0.1", "localhost"],
-        house_edges=False,
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'hosts.db'}",
+            allowed_hosts=["127.0.0.1", "localhost"],
+            house_edges=False,
+        )
     )
     with TestClient(app, base_url="http://127.0.0.1") as local:
         assert local.get("/api/games").status_code == 200
@@ -247,9 +258,11 @@ def test_a_loopback_server_refuses_other_host_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize("host", ["[::1", "[x]", "127.0.0.1:port", "127.0.0.1:99999"])
 def test_a_malformed_host_name_is_refused_not_a_crash(tmp_path: Path, host: str) -> None:
     app = create_app(
-        f"sqlite:///{tmp_path / 'hosts.db'}",
-        allowed_hosts=["127.0.0.1", "localhost", "::1"],
-        house_edges=False,
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'hosts.db'}",
+            allowed_hosts=["127.0.0.1", "localhost", "::1"],
+            house_edges=False,
+        )
     )
     with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
         refused = client.get("/api/games", headers={"Host": host})
@@ -264,7 +277,9 @@ def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> Non
     clock = [time.time()]
     kept = MemoryStore(clock=lambda: clock[0])
     database = f"sqlite:///{tmp_path / 'expiry.db'}"
-    app = create_app(database, local_player=False, house_edges=False, state=kept)
+    app = create_app(
+        amended(database_url=database, local_player=False, house_edges=False), state=kept
+    )
     app.state.service.register("ann", "a long password")
     with TestClient(app) as client:
         client.get("/")
@@ -281,10 +296,10 @@ def test_sessions_expire_and_log_in_renews_the_csrf_token(tmp_path: Path) -> Non
 
 def test_serving_again_voids_rounds_left_before_their_first_decision_g7(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'restart.db'}"
-    first = create_app(database, house_edges=False)
+    first = create_app(amended(database_url=database, house_edges=False))
     player = first.state.service.local_player()
     view = first.state.service.start_round(player, "tri-card", {"ante": 1000})
-    again = create_app(database, house_edges=False, recover=True)
+    again = create_app(amended(database_url=database, house_edges=False), recover=True)
     assert again.state.service.history(player, 1)[0].status == "void"
     assert again.state.service.balance(player) == 100_000
     assert view.status == "open"
@@ -411,7 +426,9 @@ def test_a_database_error_that_is_not_an_outage_is_still_a_server_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A statement the database refuses (a bug, not an outage) is not hidden as a 503."""
-    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", rate_limit=1000, house_edges=False)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'bug.db'}", rate_limit=1000, house_edges=False)
+    )
 
     def refused(*_: object) -> object:
         raise IntegrityError("INSERT INTO players", {}, Exception("UNIQUE constraint failed"))
@@ -423,7 +440,9 @@ def test_a_database_error_that_is_not_an_outage_is_still_a_server_error(
 
 def test_every_error_has_the_one_body_shape(tmp_path: Path) -> None:
     # every request counts against the limit: the page and the six below, then 429
-    app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=7)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'shape.db'}", local_player=False, rate_limit=7)
+    )
     with TestClient(app) as client:
         client.get("/")
         answers = {

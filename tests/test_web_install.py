@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from riverboat.admission.gates import RateLimiter
+from riverboat.settings import amended
 from riverboat.web.app import create_app
 from riverboat.web.guards import CONTENT_SECURITY_POLICY
 from riverboat.web.routes.page import STATIC
@@ -152,7 +153,11 @@ def test_the_version_follows_the_files_contents(tmp_path: Path) -> None:
 
 def test_the_worker_and_manifest_meet_the_host_check_like_other_files(tmp_path: Path) -> None:
     app = create_app(
-        f"sqlite:///{tmp_path / 'hosts.db'}", allowed_hosts=["127.0.0.1"], house_edges=False
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'hosts.db'}",
+            allowed_hosts=["127.0.0.1"],
+            house_edges=False,
+        )
     )
     paths = (
         "/sw.js",
@@ -170,7 +175,9 @@ def test_the_worker_and_manifest_meet_the_host_check_like_other_files(tmp_path: 
 
 @pytest.mark.parametrize("path", ["/sw.js", "/static/manifest.webmanifest"])
 def test_the_worker_and_manifest_count_against_the_rate_limit(tmp_path: Path, path: str) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=3, house_edges=False)
+    app = create_app(
+        amended(database_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=3, house_edges=False)
+    )
     app.state.limiter = RateLimiter(3, window=60.0)  # no request leaves the window
     with TestClient(app) as client:
         codes = [client.get(path).status_code for _ in range(5)]

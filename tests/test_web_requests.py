@@ -13,6 +13,7 @@ import anyio.to_thread
 import pytest
 from fastapi.testclient import TestClient
 
+from riverboat.settings import amended
 from riverboat.store.state import MemoryStore, RedisStore
 from riverboat.table.views import RoundView
 from riverboat.web.app import create_app, freeze_startup
@@ -46,7 +47,13 @@ def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
 @pytest.fixture
 def logged_in(tmp_path: Path) -> Iterator[TestClient]:
     """A client logged in as ann on an SQLite server (sessions cached)."""
-    app = create_app(f"sqlite:///{tmp_path / 'rounds.db'}", local_player=False, house_edges=False)
+    app = create_app(
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'rounds.db'}",
+            local_player=False,
+            house_edges=False,
+        )
+    )
     app.state.service.register("ann", PASSWORD)
     with TestClient(app) as client:
         client.get("/")
@@ -94,10 +101,11 @@ def test_a_close_during_a_read_is_not_undone_by_the_cache() -> None:
 def test_sessions_are_cached_only_where_one_process_serves_the_store(
     database_url: str, tmp_path: Path
 ) -> None:
-    app = create_app(database_url, local_player=False, house_edges=False)
+    app = create_app(amended(database_url=database_url, local_player=False, house_edges=False))
     assert app.state.sessions.cache is database_url.startswith("sqlite")
     shared = create_app(
-        f"sqlite:///{tmp_path / 'r.db'}", house_edges=False, state=RedisStore(REDIS, "t:")
+        amended(database_url=f"sqlite:///{tmp_path / 'r.db'}", house_edges=False),
+        state=RedisStore(REDIS, "t:"),
     )
     assert shared.state.sessions.cache is False
 

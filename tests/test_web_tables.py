@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from riverboat.settings import amended
 from riverboat.web.app import create_app
 from riverboat.web.errors import CLOSE_LOG_IN
 
@@ -24,12 +25,14 @@ ORIGIN = "http://testserver"
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """A shared server with two accounts; the connections opened close before it stops."""
     app = create_app(
-        f"sqlite:///{tmp_path / 'tables.db'}",
-        local_player=False,
-        rate_limit=1000,
-        house_edges=False,
-        betting_seconds=60,
-        decision_seconds=60,
+        amended(
+            database_url=f"sqlite:///{tmp_path / 'tables.db'}",
+            local_player=False,
+            rate_limit=1000,
+            house_edges=False,
+            betting_seconds=60,
+            decision_seconds=60,
+        )
     )
     for name in ("ann", "bob"):
         app.state.service.register(name, "a long password")
@@ -195,4 +198,3 @@ def test_the_page_reads_the_log_in_close_code_the_server_sends() -> None:
     API's schema, whose types the page takes) is the server's."""
     page = Path(__file__).resolve().parents[1] / "src/riverboat/web/static/js/shared.js"
     assert f"export const CLOSE_LOG_IN = {CLOSE_LOG_IN};" in page.read_text()
-

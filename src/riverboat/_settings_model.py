@@ -67,6 +67,21 @@ class Settings(BaseSettings):
         description="behind a reverse proxy: the proxies' addresses (comma-separated, or "
         "*) whose X-Forwarded-For and X-Forwarded-Proto are believed; unset: nobody's",
     )
+    local_player: bool = Field(
+        default=True,
+        description="a request without a session plays as the local player (no password); "
+        "riverboat serve sets it by its address: on loopback only",
+    )
+    allowed_hosts: list[str] | None = Field(
+        default=None,
+        description='the Host names the web service answers (a JSON list, ["127.0.0.1"]); '
+        "riverboat serve sets the loopback names on loopback; unset: any",
+    )
+    house_edges: bool = Field(
+        default=True,
+        description="each game's house edge worked out in the background for the pay "
+        "tables (0: not, the pay tables show none)",
+    )
     serve_settings: str | None = Field(
         default=None,
         description="set by riverboat serve --workers for its worker processes (the "

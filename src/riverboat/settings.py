@@ -33,7 +33,16 @@ if TYPE_CHECKING:
 
     from riverboat._settings_model import Settings
 
-__all__ = ["PREFIX", "Settings", "SettingsError", "forget", "overridden", "reload", "settings"]
+__all__ = [
+    "PREFIX",
+    "Settings",
+    "SettingsError",
+    "amended",
+    "forget",
+    "overridden",
+    "reload",
+    "settings",
+]
 
 #: what every variable's name begins with
 PREFIX = "RIVERBOAT_"
@@ -86,6 +95,20 @@ def reload() -> Settings:
     return settings()
 
 
+def amended(**values: object) -> Settings:
+    """The settings with ``values`` in place of theirs (a command's flags, a test's app);
+    a name that is no setting is a :class:`TypeError`.
+
+    >>> amended(rate_limit=5).rate_limit, settings().rate_limit
+    (5, 60)
+    """
+    current = settings()
+    unknown = sorted(set(values) - set(type(current).model_fields))
+    if unknown:
+        raise TypeError(f"no setting {', '.join(unknown)}: see docs/settings.md")
+    return current.model_copy(update=values)
+
+
 @contextmanager
 def overridden(**values: object) -> Iterator[Settings]:
     """The settings with ``values`` in place while the block runs (an example, a test).
@@ -96,7 +119,7 @@ def overridden(**values: object) -> Iterator[Settings]:
     >>> settings().redis_prefix
     'riverboat:'
     """
-    changed = settings().model_copy(update=values)
+    changed = amended(**values)
     _OVERRIDES.append(changed)
     try:
         yield changed

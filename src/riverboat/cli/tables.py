@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
+    from riverboat.settings import Settings
     from riverboat.table.lobby import TableConfig
-    from riverboat.web.app import ServerOptions, ServeSettings
+    from riverboat.web.app import ServerOptions
 
 from riverboat.cli import _database
 from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
@@ -22,7 +23,7 @@ from riverboat.cli._output import Lines
 from riverboat.cli._wagers import _parse_money_wagers
 from riverboat.cli.games import GAME_HELP
 from riverboat.errors import Refusal, Unavailable
-from riverboat.settings import settings as current_settings
+from riverboat.settings import amended
 
 
 def _first_game() -> str:
@@ -122,17 +123,13 @@ def serve(
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
-    settings: ServeSettings = {
-        "database": database,
-        "local_player": local,
-        "allowed_hosts": loopback,
-        "redis": redis,
-        "redis_prefix": redis_prefix,
-    }
-    options = server_options(forwarded_allow_ips or current_settings().forwarded_allow_ips)
+    flags = {"database_url": database, "redis_url": redis, "redis_prefix": redis_prefix}
+    given = {name: value for name, value in flags.items() if value is not None}
+    settings = amended(**given, local_player=local, allowed_hosts=loopback)  # flags win
+    options = server_options(forwarded_allow_ips or settings.forwarded_allow_ips)
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     if workers == 1:
-        application = create_app(**settings, tables=configs, recover=True)
+        application = create_app(settings, tables=configs, recover=True)
         freeze_startup()
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return
@@ -140,7 +137,7 @@ def serve(
 
 
 def _serve_workers(
-    settings: ServeSettings,
+    settings: Settings,
     configs: list[TableConfig] | None,
     workers: int,
     host: str,
@@ -154,8 +151,8 @@ def _serve_workers(
     from riverboat.table.service import TableService
     from riverboat.web.app import SETTINGS
 
-    database, redis = settings.get("database"), settings.get("redis")
-    service = TableService(database)  # migrated once, before the workers start
+    redis = settings.redis_url
+    service = TableService(settings.database_url)  # migrated once, before the workers start
     if redis is None:  # with Redis, the tables' takeover finishes what a stopped server left
         service.recover()  # G7, once, before any worker deals
         typer.echo(
@@ -165,7 +162,8 @@ def _serve_workers(
         )
     service.engine.dispose()  # each worker opens its own connections
     shared = [config.model_dump() for config in configs] if configs is not None else None
-    os.environ[SETTINGS] = json.dumps({**settings, "tables": shared})
+    carried = {"settings": settings.model_dump(mode="json"), "tables": shared}
+    os.environ[SETTINGS] = json.dumps(carried)
     uvicorn.run(
         "riverboat.web.app:app_from_environment",
         factory=True,

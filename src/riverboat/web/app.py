@@ -24,7 +24,7 @@ import inspect
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -55,6 +55,9 @@ from riverboat.web.guards import (
 from riverboat.web.routes import games, history, page, players, rounds, worker
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
+
+if TYPE_CHECKING:
+    from riverboat.settings import Settings
 
 __all__ = [
     "BUSY_MILLISECONDS",
@@ -87,56 +90,56 @@ def _one_process(kept: StateStore, engine: Engine) -> bool:
 
 
 def create_app(
-    database: str | None = None,
-    local_player: bool = True,
-    rate_limit: int | None = None,
-    house_edges: bool = True,
-    allowed_hosts: list[str] | None = None,
-    recover: bool = False,
-    betting_seconds: float | None = None,
-    decision_seconds: float | None = None,
+    settings: Settings | None = None,
+    *,
     tables: Sequence[TableConfig] | None = None,
     state: StateStore | None = None,
-    redis: str | None = None,
-    redis_prefix: str = "riverboat:",
+    recover: bool = False,
 ) -> FastAPI:
-    """The app; ``local_player`` lets requests without a session play as the local player;
-    ``rate_limit`` and the shared tables' clocks default to the settings
-    (:mod:`riverboat.settings`);
-    ``house_edges`` works out each game's edge in the background for the pay tables;
-    the shared tables (``tables``, default one of each shared game) close betting and
-    decisions after the given seconds. Failed log-ins and rate-limit counts are kept
-    in ``state``: by default Redis if ``redis`` or ``RIVERBOAT_REDIS_URL`` names one
-    (its keys beginning with ``redis_prefix``), else the database. Sessions are kept
-    there too, except in Redis: then in the database, so that Redis restarted empty
-    logs no one out.
+    """The app, as ``settings`` say (default: the environment's, :mod:`riverboat.settings`;
+    docs/settings.md lists them): its database, whether a request without a session
+    plays as the local player, the Host names it answers, the rate limit, the shared
+    tables' clocks, and whether each game's edge is worked out in the background for
+    the pay tables. ``tables`` are the shared tables (default one of each shared
+    game). Failed log-ins and rate-limit counts are kept in ``state``: by default
+    Redis if the settings name one (its keys beginning with their Redis prefix), else
+    the database. Sessions are kept there too, except in Redis: then in the database,
+    so that Redis restarted empty logs no one out.
 
-    With ``redis`` (a URL; the database must then be PostgreSQL) every process started
-    so serves the same shared tables
-    (:class:`~riverboat.table.live.across.redis_hub.RedisHub`, its keys beginning with
-    ``redis_prefix``); ``recover`` is then left to the tables' takeover, since another
-    process's rounds in play are not a stopped server's."""
-    service = _service(database, redis, recover)
-    lobby = _lobby(service, tables, betting_seconds, decision_seconds)
-    kept = state if state is not None else open_store(service.engine, redis, redis_prefix)
+    With Redis (the database must then be PostgreSQL) every process started so serves
+    the same shared tables (:class:`~riverboat.table.live.across.redis_hub.RedisHub`);
+    ``recover`` (a stopped server's rounds before their first decision void, G7) is
+    then left to the tables' takeover, since another process's rounds in play are not
+    a stopped server's.
+
+    >>> from riverboat.settings import overridden
+    >>> with overridden(database_url="sqlite://", local_player=False, house_edges=False):
+    ...     app = create_app()
+    >>> app.state.local_player
+    False
+    """
+    chosen = settings if settings is not None else current_settings()
+    redis, prefix = chosen.redis_url, chosen.redis_prefix
+    service = _service(chosen.database_url, redis, recover)
+    lobby = _lobby(service, tables, chosen)
+    kept = state if state is not None else open_store(service.engine, redis, prefix)
     service.count_log_ins(StoreThrottle(kept))
     hub: Hub = (  # chosen once: this process alone, or every process sharing Redis
         LocalHub(table_routes.act_on)
         if redis is None
-        else RedisHub(redis, table_routes.act_on, prefix=redis_prefix)
+        else RedisHub(redis, table_routes.act_on, prefix=prefix)
     )
     _short_waits(service.engine)
     app = _bare_app(_lifespan(hub, lobby))
     _publish_table_messages(app)
-    app.state.service, app.state.local_player = service, local_player
+    app.state.service, app.state.local_player = service, chosen.local_player
     app.state.lobby, app.state.hub = lobby, hub
-    limit = current_settings().rate_limit if rate_limit is None else rate_limit
-    _keep_state(app, service, kept, limit)
+    _keep_state(app, service, kept, chosen.rate_limit)
     routers = (page, worker, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]
-    _add_middleware(app, routes, allowed_hosts)
+    _add_middleware(app, routes, chosen.allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
-    if house_edges:
+    if chosen.house_edges:
         start_house_edges()
 
     errors.install(app, security_headers())
@@ -177,19 +180,14 @@ def _bare_app(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) 
 
 
 def _lobby(
-    service: TableService,
-    tables: Sequence[TableConfig] | None,
-    betting_seconds: float | None,
-    decision_seconds: float | None,
+    service: TableService, tables: Sequence[TableConfig] | None, settings: Settings
 ) -> Lobby:
-    """The shared tables (one of each shared game by default), their clocks the
-    settings' unless given."""
-    defaults = current_settings()
+    """The shared tables (one of each shared game by default), on the settings' clocks."""
     return Lobby(
         service,
         default_tables(dict.fromkeys(SHARED_GAMES, 1)) if tables is None else tables,
-        defaults.betting_seconds if betting_seconds is None else betting_seconds,
-        defaults.decision_seconds if decision_seconds is None else decision_seconds,
+        settings.betting_seconds,
+        settings.decision_seconds,
     )
 
 
@@ -233,12 +231,15 @@ def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[s
 
 
 def app_from_environment() -> FastAPI:
-    """The app for one of several worker processes: :func:`create_app` with the settings
-    ``riverboat serve --workers`` put in :data:`SETTINGS` (tables as their configs)."""
-    settings = json.loads(current_settings().serve_settings or "{}")
-    if settings.get("tables") is not None:
-        settings["tables"] = [TableConfig.model_validate(t) for t in settings["tables"]]
-    app = create_app(**settings)
+    """The app for one of several worker processes: :func:`create_app` with the
+    settings and tables ``riverboat serve --workers`` put in :data:`SETTINGS`."""
+    from riverboat.settings import Settings
+
+    carried = json.loads(current_settings().serve_settings or "{}")
+    settings = Settings.model_validate(carried.get("settings", {}))
+    shared = carried.get("tables")
+    tables = None if shared is None else [TableConfig.model_validate(t) for t in shared]
+    app = create_app(settings, tables=tables)
     freeze_startup()
     return app
 
@@ -262,17 +263,6 @@ class ServerOptions(TypedDict):
     proxy_headers: bool
     forwarded_allow_ips: str
     access_log: bool
-
-
-class ServeSettings(TypedDict, total=False):
-    """What ``riverboat serve`` builds each process's app with (:func:`create_app`'s
-    arguments, as :data:`SETTINGS` carries them to worker processes)."""
-
-    database: str | None
-    local_player: bool
-    allowed_hosts: list[str] | None
-    redis: str | None
-    redis_prefix: str
 
 
 def server_options(forwarded_allow_ips: str | None = None) -> ServerOptions:
