@@ -84,7 +84,7 @@ def heads_up_game(rules: GameRules) -> HeadsUpGame:
     math = game_math(rules)
     if math.ranking is None or math.table is None or math.dealer_qualifies is None:
         raise RulesError(f"{game_of(rules).title} is not played heads-up against a dealer")
-    spec = math.spec(rules)
+    spec = game_of(rules).spec(rules)
     counted = math.per_unit(rules)
     lines = tuple(math.line_wagers)
 

@@ -24,7 +24,6 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.games.rules import PayTable
-from riverboat.games.spec import GameSpec
 from riverboat.hands import HandRanking
 
 if TYPE_CHECKING:
@@ -71,7 +70,7 @@ def _no_code(action: str, bet: Fraction) -> int:
 class GameMath(Generic[RulesT]):
     """What the analyzer and the simulator need of a game beyond its spec.
 
-    ``spec`` gives the game's shape under its rules. ``settle`` maps a code and
+    The game's shape is its definition's spec (``make_spec``). ``settle`` maps a code and
     named wagers to the game's own settle; ``code`` is the code of a decision (an
     action and its stake in Antes). ``ranking`` and ``table`` value a position's
     hand (``table()``: every hand by colex index), ``evaluate`` values dealt hands in
@@ -83,7 +82,6 @@ class GameMath(Generic[RulesT]):
     drawing rules: values of the next cards -> totals and cards used).
     """
 
-    spec: Callable[[RulesT], GameSpec]
     line_wagers: Mapping[str, str]
     settle: Settle[RulesT]
     code: Callable[[str, Fraction], int] = _no_code

@@ -18,7 +18,6 @@ from riverboat_showdown.play import (
     _table,
     evaluate2,
     settle,
-    spec,
 )
 
 __all__ = ["MATH"]
@@ -35,7 +34,6 @@ def _settle(
 
 
 MATH: GameMath[ShowdownRules] = GameMath(
-    spec=spec,
     line_wagers={"ante": "ante", "play": "ante", "pair_up": "pair_up"},
     settle=_settle,
     code=lambda action, bet: PLAY if action == "play" else FOLD,

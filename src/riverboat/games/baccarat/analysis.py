@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
-from riverboat.games.baccarat.play import BaccaratRules, card_values, coup, settle, spec
+from riverboat.games.baccarat.play import BaccaratRules, card_values, coup, settle
 from riverboat.games.game_math import GameMath, Lines
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ def _outcomes(rules: BaccaratRules) -> Outcomes:
 
 
 MATH: GameMath[BaccaratRules] = GameMath(
-    spec=spec,
     line_wagers={"player": "player", "banker": "banker", "tie": "tie"},
     settle=_settle,
     outcomes=_outcomes,

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.cards import Rank
-from riverboat.games.crazy4.play import Crazy4Rules, settle, spec
+from riverboat.games.crazy4.play import Crazy4Rules, settle
 from riverboat.games.game_math import GameMath, Lines, Threshold
 from riverboat.hands import FOUR_CARD, FourCard, evaluate4of5
 from riverboat.hands.evaluate import _best_four_of_five
@@ -28,7 +28,6 @@ def _settle(
 
 
 MATH: GameMath[Crazy4Rules] = GameMath(
-    spec=spec,
     line_wagers={
         "ante": "ante",
         "play": "ante",

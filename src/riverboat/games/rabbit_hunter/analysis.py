@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from riverboat.cards import Rank
 from riverboat.games.game_math import GameMath, Lines, Threshold
-from riverboat.games.rabbit_hunter.play import BUY, FOLD, PLAY, RabbitHunterRules, settle, spec
+from riverboat.games.rabbit_hunter.play import BUY, FOLD, PLAY, RabbitHunterRules, settle
 from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6, hand_table
 
 __all__ = ["MATH"]
@@ -28,7 +28,6 @@ def _settle(
 
 
 MATH: GameMath[RabbitHunterRules] = GameMath(
-    spec=spec,
     line_wagers={
         "ante": "ante",
         "play": "ante",

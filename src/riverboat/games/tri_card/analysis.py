@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
 import numpy.typing as npt
 
 from riverboat.cards import Rank
 from riverboat.games.game_math import GameMath, Lines, Threshold
-from riverboat.games.tri_card.play import FOLD, NO_DECISION, RAISE, TriCardRules, settle, spec
+from riverboat.games.tri_card.play import FOLD, NO_DECISION, RAISE, TriCardRules, settle
 from riverboat.hands import THREE_CARD, ThreeCard, evaluate3, hand_table
 
 __all__ = ["MATH"]
@@ -24,12 +23,10 @@ def _settle(
     code: npt.ArrayLike,
     stakes: Mapping[str, npt.ArrayLike],
 ) -> Lines:
-    ante = np.where(np.asarray(code) == NO_DECISION, 0, stakes["ante"])
-    return settle(rules, p, d, code, ante, stakes["pair_plus"])
+    return settle(rules, p, d, code, stakes["ante"], stakes["pair_plus"])  # T3 in settle
 
 
 MATH: GameMath[TriCardRules] = GameMath(
-    spec=spec,
     line_wagers={"ante": "ante", "raise": "ante", "ante_bonus": "ante", "pair_plus": "pair_plus"},
     settle=_settle,
     code=lambda action, bet: _CODES[action],
