@@ -246,6 +246,23 @@ def test_the_table_menu_lists_six_tables_and_chooses_by_click_and_key(own: Page)
     expect(own.locator("#tables")).to_be_hidden()
 
 
+def test_the_table_menu_keeps_its_buttons_while_the_lobby_refreshes(own: Page) -> None:
+    """A tap lands on the table it was aimed at: the lobby fetched again while the menu
+    is open rewrites the buttons' lines in place and never replaces the buttons (a
+    button replaced as the lobby came back lost the tap made on it)."""
+    own.click("#logo")
+    expect(own.locator("#tables")).to_be_visible()
+    own.evaluate("window.firstTable = document.querySelector('#games button')")
+    for _ in range(2):  # the fetch as the menu opens, then the next refresh
+        with own.expect_response(lambda answer: "/api/lobby" in answer.url):
+            pass
+    own.wait_for_timeout(200)  # the lobby's lines drawn
+    assert own.evaluate("document.querySelector('#games button') === window.firstTable")
+    expect(own.locator("#games")).to_contain_text("Shared table")
+    own.keyboard.press("Escape")
+    expect(own.locator("#tables")).to_be_hidden()
+
+
 # --------------------------------------------------------------------- the pay tables
 
 

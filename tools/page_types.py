@@ -24,10 +24,12 @@ HEADER = "// Made by tools/page_types.py from the server's OpenAPI schema: do no
 
 def schema() -> dict[str, object]:
     """The OpenAPI schema of the app as ``riverboat serve`` makes it."""
+    from riverboat.settings import amended
     from riverboat.web.app import create_app
 
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(f"sqlite:///{folder}/types.db", local_player=True)
+        settings = amended(database_url=f"sqlite:///{folder}/types.db", local_player=True)
+        app = create_app(settings)
         return app.openapi()
 
 

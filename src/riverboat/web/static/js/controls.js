@@ -22,7 +22,7 @@ export const LARGEST_KEY = "m";
 export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
 
 export function renderGames() {
-  keepFocus($("games"), "table", drawGames);
+  if (!redrawnInPlace()) keepFocus($("games"), "table", drawGames);
   $("logo").textContent = tableTitle(info(), state.shared);
 }
 
@@ -95,15 +95,27 @@ function drawGames() {
   $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
 }
 
-// the lobby fetched again: the same tables have their lines rewritten in place (a tap
-// in progress keeps its button); other tables, the menu drawn again
-function redrawTables() {
-  if (!$dialog("tables").open) return;
+// the same tables as the menu shows: their buttons rewritten in place, so that a tap
+// in progress keeps its button (the games' edges or the lobby fetched again while the
+// menu is open); false when the tables differ and the menu must be drawn again
+function redrawnInPlace() {
   const listed = tables(), buttons = /** @type {HTMLElement[]} */ ([...$("games").children]);
   const same = listed.length === buttons.length &&
     listed.every(([game, shared], i) => buttons[i].dataset.table === menuKey(game, shared));
-  if (!same) keepFocus($("games"), "table", drawGames);
-  else listed.forEach(([game, shared], i) => { if (shared) describe(buttons[i], game, shared, i + 1); });
+  if (!same) return false;
+  listed.forEach(([game, shared], i) => {
+    buttons[i].setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
+    /** @type {HTMLElement} */ (buttons[i].querySelector(".table-title")).textContent = tableTitle(game, shared);
+    describe(buttons[i], game, shared, i + 1);
+  });
+  return true;
+}
+
+// the lobby fetched again: the same tables have their lines rewritten in place; other
+// tables, the menu drawn again
+function redrawTables() {
+  if (!$dialog("tables").open) return;
+  if (!redrawnInPlace()) keepFocus($("games"), "table", drawGames);
 }
 
 // the table menu, the current table's button focused, at once; then the lobby's seats
