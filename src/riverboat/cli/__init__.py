@@ -30,6 +30,7 @@ from riverboat.cli.games import games
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
 from riverboat.cli.tables import play, serve
+from riverboat.cli.variants import variant
 
 # Only the standard library and Typer at import time: `riverboat --help` and the
 # commands that compute nothing start at once. numpy, numba, SQLAlchemy, the games,
@@ -82,5 +83,6 @@ for _command in (
     app.command()(_command)
 app.add_typer(accounts, name="accounts")
 app.add_typer(cache, name="cache")
+app.add_typer(variant, name="variant")
 
 __all__ = ["app", "run"]
