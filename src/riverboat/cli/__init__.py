@@ -26,6 +26,7 @@ from riverboat.cli.accounts import accounts
 from riverboat.cli.analysis import analyze, bankroll, simulate
 from riverboat.cli.cache import cache
 from riverboat.cli.cards import deal, deck, name
+from riverboat.cli.compare import compare
 from riverboat.cli.games import games
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
@@ -77,7 +78,7 @@ def run() -> None:
 
 
 for _command in (
-    games, deal, deck, name, analyze, strategy, simulate, bankroll,
+    games, deal, deck, name, analyze, strategy, compare, simulate, bankroll,
     history, verify, audit, recover, serve, play,
 ):  # fmt: skip
     app.command()(_command)
