@@ -26,10 +26,12 @@ from riverboat.cli.accounts import accounts
 from riverboat.cli.analysis import analyze, bankroll, simulate
 from riverboat.cli.cache import cache
 from riverboat.cli.cards import deal, deck, name
+from riverboat.cli.compare import compare
 from riverboat.cli.games import games
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
 from riverboat.cli.tables import play, serve
+from riverboat.cli.variants import variant
 
 # Only the standard library and Typer at import time: `riverboat --help` and the
 # commands that compute nothing start at once. numpy, numba, SQLAlchemy, the games,
@@ -76,11 +78,12 @@ def run() -> None:
 
 
 for _command in (
-    games, deal, deck, name, analyze, strategy, simulate, bankroll,
+    games, deal, deck, name, analyze, strategy, compare, simulate, bankroll,
     history, verify, audit, recover, serve, play,
 ):  # fmt: skip
     app.command()(_command)
 app.add_typer(accounts, name="accounts")
 app.add_typer(cache, name="cache")
+app.add_typer(variant, name="variant")
 
 __all__ = ["app", "run"]

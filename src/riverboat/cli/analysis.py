@@ -36,14 +36,18 @@ from riverboat.errors import Refusal
 _SCHEDULER = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}")
 
 
-def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> GameRules:
+def _rules_with_tables(
+    game: str, variant: str | None, tables: list[str]
+) -> tuple[str, GameRules]:
+    """The game and rules a command plays: a named variant, a variant file given as
+    GAME or as --variant, and Tri-Card's --paytable choices on top."""
     import inspect
 
-    from riverboat.games import find_game
+    from riverboat.cli._variant_files import game_and_rules
 
-    rules: GameRules = find_game(game).rules(variant)
+    game, rules = game_and_rules(game, variant)
     if not tables:
-        return rules
+        return game, rules
     kinds = (
         [name for name, p in inspect.signature(rules.with_tables).parameters.items()
          if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
@@ -63,7 +67,7 @@ def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> Gam
             raise typer.BadParameter(f"{table!r}: use {uses}", param_hint="--paytable")
         chosen[key] = name.strip()
     with_tables: GameRules = rules.with_tables(**chosen)  # type: ignore[attr-defined]
-    return with_tables
+    return game, with_tables
 
 
 class AnalysisFormat(StrEnum):
@@ -77,9 +81,10 @@ class AnalysisFormat(StrEnum):
 
 
 #: analyze's arguments and options
-_Game = Annotated[str, typer.Argument(help=GAME_HELP)]
+_Game = Annotated[str, typer.Argument(help=f"{GAME_HELP} Or a variant file (TOML).")]
 _Variant = Annotated[
-    str | None, typer.Option(help="A named rules variant, e.g. 'standard' or '6 decks'.")
+    str | None,
+    typer.Option(help="A named rules variant ('standard', '6 decks') or a variant file."),
 ]
 _Paytable = Annotated[
     list[str] | None,
@@ -120,7 +125,7 @@ def analyze(
     from riverboat.games.rules import RulesError
 
     try:
-        rules = _rules_with_tables(game, variant, paytable or [])
+        game, rules = _rules_with_tables(game, variant, paytable or [])
         placed = _parse_wagers(wagers) if wagers is not None else None
         if output is AnalysisFormat.html and placed is None:
             from riverboat.analysis.par_sheet import default_wagers
@@ -177,7 +182,7 @@ def _write_par_sheet(result: Analysis, path: Path | None) -> None:
 
 
 def simulate(
-    game: Annotated[str, typer.Argument(help=GAME_HELP)],
+    game: _Game,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 1_000_000,
     strategy: Annotated[
         str, typer.Option(help="optimal, simple, always-play or a CSV file (cards,best).")
@@ -185,7 +190,7 @@ def simulate(
     wagers: Annotated[
         str | None, typer.Option(help="Wagers in base units: 'ante,bonus'. Default: required.")
     ] = None,
-    variant: Annotated[str | None, typer.Option(help="A named rules variant.")] = None,
+    variant: _Variant = None,
     seed: Annotated[
         int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
     ] = None,
@@ -210,7 +215,7 @@ def simulate(
     from riverboat.sim import simulate as run
 
     try:
-        rules = _rules_with_tables(game, variant, [])
+        game, rules = _rules_with_tables(game, variant, [])
         placed = _parse_wagers(wagers) if wagers is not None else None
         with _progress_bar() as progress:
             result = run(game, rounds, rules, placed, strategy, seed, workers, scheduler, progress)
@@ -226,7 +231,7 @@ def simulate(
 
 
 def bankroll(
-    game: Annotated[str, typer.Argument(help=GAME_HELP)],
+    game: _Game,
     bankroll: Annotated[float, typer.Option(help="Starting bankroll in dollars.")],
     wagers: Annotated[str, typer.Option(help="Wagers in dollars: 'ante=10,bonus=10'.")],
     rounds_per_session: Annotated[int, typer.Option(min=1, help="Rounds in a session.")] = 200,
@@ -235,7 +240,7 @@ def bankroll(
     strategy: Annotated[
         str, typer.Option(help="optimal, simple, always-play or a CSV file.")
     ] = "optimal",
-    variant: Annotated[str | None, typer.Option(help="A named rules variant.")] = None,
+    variant: _Variant = None,
     seed: Annotated[
         int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
     ] = None,
@@ -256,7 +261,7 @@ def bankroll(
             raise typer.BadParameter(f"a positive number of dollars, not {value}", param_hint=name)
     try:
         _check_writable(plot, "--plot")
-        rules = _rules_with_tables(game, variant, [])
+        game, rules = _rules_with_tables(game, variant, [])
         study = run(
             game,
             round(bankroll * 100),

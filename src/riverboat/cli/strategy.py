@@ -14,7 +14,10 @@ from riverboat.errors import Refusal
 
 def strategy(
     game: Annotated[
-        str, typer.Argument(help="A game played against a dealer (riverboat games lists them).")
+        str,
+        typer.Argument(
+            help="A game played against a dealer (riverboat games lists them), or a variant file."
+        ),
     ],
     wagers: Annotated[
         str | None,
@@ -23,19 +26,21 @@ def strategy(
         ),
     ] = None,
     variant: Annotated[
-        str | None, typer.Option(help="A named rules variant, e.g. 'standard'.")
+        str | None, typer.Option(help="A named rules variant ('standard') or a variant file.")
     ] = None,
     output: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.text,
 ) -> None:
     """A strategy card: short rules, the first that matches wins, and their exact cost."""
     from riverboat.analysis.kept_cards import kept_card
     from riverboat.analysis.strategy_cards import percent_cost
+    from riverboat.cli._variant_files import game_and_rules
     from riverboat.games.rules import RulesError
 
     try:
         placed = _parse_wagers(wagers) if wagers is not None else None
+        game, rules = game_and_rules(game, variant)
         with _progress_bar() as progress:
-            card = kept_card(game, wagers=placed, variant=variant, progress=progress)
+            card = kept_card(game, rules, wagers=placed, progress=progress)
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
     rows = [

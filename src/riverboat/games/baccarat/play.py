@@ -30,6 +30,7 @@ from riverboat.games.engine import Round
 from riverboat.games.once import by_identity
 from riverboat.games.rules import RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, ShoeSpec
+from riverboat.games.variant_model import rule
 from riverboat.money import Cents, winnings
 from riverboat.rng import RandomSource
 
@@ -57,14 +58,18 @@ class BaccaratRules:
 
     variant: str = "8 decks"
     version: int = 1
-    decks: int = 8  # B1
-    cut_card_from_end: int = 14  # B1
-    player: Spot = Spot("player", "Player", 500, 50_000)  # B2
-    banker: Spot = Spot("banker", "Banker", 500, 50_000)  # B2
-    tie: Spot = Spot("tie", "Tie", 500, 10_000)  # B2
-    chips: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000)
-    commission: Fraction = Fraction(1, 20)  # B7: 5% of a Banker win
-    tie_pays: Fraction = Fraction(8)  # B7
+    decks: int = rule(8, "the decks in the shoe, 1 to 12 (B1)")
+    cut_card_from_end: int = rule(14, "where the cut card lies: cards from the shoe's end (B1)")
+    player: Spot = rule(Spot("player", "Player", 500, 50_000), "the Player limits, in dollars (B2)")
+    banker: Spot = rule(Spot("banker", "Banker", 500, 50_000), "the Banker limits, in dollars (B2)")
+    tie: Spot = rule(Spot("tie", "Tie", 500, 10_000), "the Tie limits, in dollars (B2)")
+    chips: tuple[Cents, ...] = rule(
+        (100, 500, 2_500, 10_000, 50_000), "the chips offered, in dollars, smallest first"
+    )
+    commission: Fraction = rule(
+        Fraction(1, 20), 'the commission on a Banker win, a fraction below 1 ("1/20" is 5%) (B7)'
+    )
+    tie_pays: Fraction = rule(Fraction(8), "what a Tie pays to 1 (B7)")
 
     def __post_init__(self) -> None:
         if not 0 <= self.commission < 1:

@@ -25,6 +25,7 @@ from riverboat.games.engine import Round
 from riverboat.games.once import by_identity
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
+from riverboat.games.variant_model import rule
 from riverboat.hands import FOUR_CARD, FourCard, evaluate4of5
 from riverboat.money import Cents
 
@@ -73,19 +74,38 @@ class Crazy4Rules:
 
     variant: str = "rule-card"
     version: int = 1
-    ante: Spot = Spot("ante", "Ante", 500, 50_000, required=True)  # C1
-    super_bonus: Spot = Spot(
-        "super_bonus", "Super Bonus", 500, 50_000, required=True, equal_to="ante"
-    )  # C1
-    queens_up: Spot = Spot("queens_up", "Queens Up", 500, 10_000)  # C1
-    chips: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000)
-    dealer_qualifies: tuple[int, ...] = (FourCard.HIGH_CARD, Rank.KING)  # C4
-    raise_up_to_3x_at_least: tuple[int, ...] = (FourCard.PAIR, Rank.ACE)  # C3
-    max_play_multiple: int = 3  # C3
-    ties_push: bool = False  # C5 variant
-    super_bonus_pushes_on_no_qualify: bool = False  # C6 variant
-    super_bonus_table: PayTable = SUPER_BONUS_TABLE  # C6
-    queens_up_table: PayTable = QUEENS_UP_TABLE  # C7
+    ante: Spot = rule(
+        Spot("ante", "Ante", 500, 50_000, required=True), "the Ante's limits, in dollars (C1)"
+    )
+    super_bonus: Spot = rule(
+        Spot("super_bonus", "Super Bonus", 500, 50_000, required=True, equal_to="ante"),
+        "the Super Bonus limits, in dollars; it equals the Ante (C1)",
+    )
+    queens_up: Spot = rule(
+        Spot("queens_up", "Queens Up", 500, 10_000), "the Queens Up limits, in dollars (C1)"
+    )
+    chips: tuple[Cents, ...] = rule(
+        (100, 500, 2_500, 10_000, 50_000), "the chips offered, in dollars, smallest first"
+    )
+    dealer_qualifies: tuple[int, ...] = rule(
+        (FourCard.HIGH_CARD, Rank.KING),
+        "the weakest hand the dealer qualifies with (C4)",
+        hand=FOUR_CARD,
+    )
+    raise_up_to_3x_at_least: tuple[int, ...] = rule(
+        (FourCard.PAIR, Rank.ACE),
+        "the weakest hand that may play more than 1x the Ante (C3)",
+        hand=FOUR_CARD,
+    )
+    max_play_multiple: int = rule(3, "the most the Play may be, in Antes (C3)")
+    ties_push: bool = rule(False, "equal hands push against a qualifying dealer (C5's variant)")
+    super_bonus_pushes_on_no_qualify: bool = rule(
+        False, "the Super Bonus pushes below a straight when the dealer does not qualify (C6)"
+    )
+    super_bonus_table: PayTable = rule(
+        SUPER_BONUS_TABLE, "the Super Bonus, to 1, on the player's hand, win or lose (C6)"
+    )
+    queens_up_table: PayTable = rule(QUEENS_UP_TABLE, "Queens Up, to 1, on the player's hand (C7)")
 
     def __post_init__(self) -> None:
         if self.max_play_multiple < 1:

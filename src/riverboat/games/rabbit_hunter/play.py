@@ -26,6 +26,7 @@ from riverboat.games.engine import Round
 from riverboat.games.once import by_identity
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
+from riverboat.games.variant_model import rule
 from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6
 from riverboat.money import Cents, winnings
 
@@ -66,15 +67,36 @@ class RabbitHunterRules:
 
     variant: str = "standard"
     version: int = 1
-    ante: Spot = Spot("ante", "Ante", 500, 50_000, required=True)  # R1
-    bonus: Spot = Spot("bonus", "Bonus", 500, 50_000, equal_to="ante")  # R1
-    bad_beat: Spot = Spot("bad_beat", "Bad Beat", 500, 10_000)  # R1
-    chips: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000)
-    dealer_qualifies: tuple[int, ...] = (FiveCard.HIGH_CARD, Rank.ACE)  # R5
-    bonus_table: PayTable = BONUS_TABLE  # R7
-    bad_beat_pays: Fraction = Fraction(10)  # R8
-    bad_beat_at_least: tuple[int, ...] = (FiveCard.PAIR, Rank.TEN)  # R8
-    max_payout: Cents | None = 5_000_000  # R9: $50,000 of winnings a round
+    ante: Spot = rule(
+        Spot("ante", "Ante", 500, 50_000, required=True), "the Ante's limits, in dollars (R1)"
+    )
+    bonus: Spot = rule(
+        Spot("bonus", "Bonus", 500, 50_000, equal_to="ante"),
+        "the Bonus limits, in dollars; it equals the Ante (R1)",
+    )
+    bad_beat: Spot = rule(
+        Spot("bad_beat", "Bad Beat", 500, 10_000), "the 2-Way Bad Beat limits, in dollars (R1)"
+    )
+    chips: tuple[Cents, ...] = rule(
+        (100, 500, 2_500, 10_000, 50_000), "the chips offered, in dollars, smallest first"
+    )
+    dealer_qualifies: tuple[int, ...] = rule(
+        (FiveCard.HIGH_CARD, Rank.ACE),
+        "the weakest hand the dealer qualifies with (R5)",
+        hand=FIVE_CARD,
+    )
+    bonus_table: PayTable = rule(
+        BONUS_TABLE, "the Bonus, to 1, on the final hand, win or lose (R7)"
+    )
+    bad_beat_pays: Fraction = rule(Fraction(10), "what the 2-Way Bad Beat pays to 1 (R8)")
+    bad_beat_at_least: tuple[int, ...] = rule(
+        (FiveCard.PAIR, Rank.TEN),
+        "the weakest losing hand the Bad Beat pays on (R8)",
+        hand=FIVE_CARD,
+    )
+    max_payout: Cents | None = rule(
+        5_000_000, 'the most a round\'s winnings pay, in dollars, or "none" (R9)'
+    )
 
     def __post_init__(self) -> None:
         if self.bad_beat_pays < 0:

@@ -29,6 +29,7 @@ from riverboat.games.events import NO_CHOICE
 from riverboat.games.once import by_identity
 from riverboat.games.rules import PayLine, PayTable, RulesError, Spot
 from riverboat.games.spec import GameSpec, HandSpec, OptionSpec
+from riverboat.games.variant_model import rule
 from riverboat.hands import THREE_CARD, ThreeCard, evaluate3
 from riverboat.money import Cents
 
@@ -114,13 +115,25 @@ class TriCardRules:
 
     variant: str = "standard"
     version: int = 1
-    ante: Spot = Spot("ante", "Ante", 500, 50_000)  # T1
-    pair_plus: Spot = Spot("pair_plus", "Pair Plus", 500, 10_000)  # T1
-    chips: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000)
-    dealer_qualifies: tuple[int, ...] = (ThreeCard.HIGH_CARD, Rank.QUEEN)  # T4
-    raise_table: PayTable = RAISE_EVEN  # T6
-    ante_bonus_table: PayTable = ANTE_BONUS_TABLES["1-4-5"]  # T7
-    pair_plus_table: PayTable = PAIR_PLUS_TABLES["1-4-6-30-40"]  # T8
+    ante: Spot = rule(Spot("ante", "Ante", 500, 50_000), "the Ante's limits, in dollars (T1)")
+    pair_plus: Spot = rule(
+        Spot("pair_plus", "Pair Plus", 500, 10_000), "the Pair Plus limits, in dollars (T1)"
+    )
+    chips: tuple[Cents, ...] = rule(
+        (100, 500, 2_500, 10_000, 50_000), "the chips offered, in dollars, smallest first"
+    )
+    dealer_qualifies: tuple[int, ...] = rule(
+        (ThreeCard.HIGH_CARD, Rank.QUEEN),
+        "the weakest hand the dealer qualifies with (T4)",
+        hand=THREE_CARD,
+    )
+    raise_table: PayTable = rule(RAISE_EVEN, "what the Raise pays to 1 on a winning hand (T6)")
+    ante_bonus_table: PayTable = rule(
+        ANTE_BONUS_TABLES["1-4-5"], "the Ante Bonus, to 1, on a raised hand, win or lose (T7)"
+    )
+    pair_plus_table: PayTable = rule(
+        PAIR_PLUS_TABLES["1-4-6-30-40"], "Pair Plus, to 1, on the player's hand alone (T8)"
+    )
 
     def __post_init__(self) -> None:
         if self.raise_table.lines and self.raise_table.lines[-1].at_least != (0,):
