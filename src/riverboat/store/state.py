@@ -30,9 +30,9 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from sqlalchemy import Connection, Engine, case, delete, select
+from sqlalchemy import Connection, Engine, Executable, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -220,7 +220,9 @@ class DatabaseStore:
                 "value": case((over, None), else_=table.value),
             },
         ).returning(table.count)
-        return int(self._write(upsert, now))
+        count = self._write(upsert, now)
+        assert count is not None  # RETURNING count
+        return count
 
     def delete(self, *keys: str) -> None:
         if keys:
@@ -255,12 +257,15 @@ class DatabaseStore:
                     connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                 return job(connection)
 
-    def _insert(self) -> Any:
-        dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
-        return dialect.insert(KeptState)
+    def _insert(self) -> postgresql.Insert | sqlite.Insert:
+        if self._engine.dialect.name == "postgresql":
+            return postgresql.insert(KeptState)
+        return sqlite.insert(KeptState)
 
-    def _write(self, statement: Any, now: float) -> Any:
-        def job(connection: Connection) -> Any:
+    def _write(self, statement: Executable, now: float) -> int | None:
+        """Run ``statement``; the count it returns, if it returns one."""
+
+        def job(connection: Connection) -> int | None:
             result = connection.execute(statement)
             value = result.scalar_one() if result.returns_rows else None
             self._writes += 1
