@@ -1,0 +1,70 @@
+"""Variants written as files, analysed exactly, against figures found without the
+analyzer: Pair Plus tables by counting three-card hands, and Baccarat variants by the
+published tables."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from riverboat.analysis import analyze
+from riverboat.games.variant_files import read_variant, variant_text
+
+#: three-card hands by Pair Plus line (T8), of C(52, 3) = 22,100: 4 x 12 straight
+#: flushes, 13 x 4 trips, 12 x 64 - 48 straights, 4 x 286 - 48 flushes, 13 x 6 x 48 pairs
+HANDS = {"Straight Flush": 48, "Three Of A Kind": 52, "Straight": 720, "Flush": 1096, "Pair": 3744}
+
+
+def _pair_plus_edge(pays: dict[str, int]) -> Fraction:
+    """Pair Plus's house edge by the counts: each losing hand loses 1, each paying
+    hand wins its pay."""
+    losing = 22_100 - sum(HANDS.values())
+    won = sum(HANDS[hand] * pays[hand] for hand in HANDS)
+    return Fraction(losing - won, 22_100)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        (40, 30, 6, 4, 1),  # the rulings' table (T8): 2.3167%, the Wizard of Odds' 2.32%
+        (40, 30, 6, 3, 1),  # 7.2760% (7.28%)
+        (40, 25, 6, 4, 1),  # 3.4932%
+        (40, 30, 5, 4, 1),  # 5.5747%
+        (35, 33, 6, 4, 1),  # 2.6968%
+        (100, 40, 6, 3, 1),  # a table of one's own
+        (50, 40, 5, 4, 1),
+    ],
+)
+def test_pair_plus_tables_written_as_files(table: tuple[int, int, int, int, int]) -> None:
+    pays = dict(zip(HANDS, table, strict=True))
+    text = variant_text("tri-card").replace('variant = "standard"', 'variant = "mine"')
+    for hand, pay in pays.items():
+        key = f'"{hand}"' if " " in hand else hand
+        start = text.index("[pair_plus_table]")
+        line = next(ln for ln in text[start:].splitlines() if ln.startswith(f"{key} = "))
+        text = text[:start] + text[start:].replace(line, f"{key} = {pay}", 1)
+    _, rules = read_variant(text)
+    figures = analyze("tri-card", rules, {"pair_plus": 1}).figures
+    assert figures.house_edge == _pair_plus_edge(pays)
+
+
+@pytest.mark.parametrize(
+    ("change", "wager", "published"),
+    [
+        # the Wizard of Odds, Baccarat: the house edge by decks and pays
+        (("decks = 8", "decks = 6"), "banker", "1.0558%"),
+        (("decks = 8", "decks = 6"), "player", "1.2374%"),
+        (("decks = 8", "decks = 6"), "tie", "14.4382%"),
+        (("tie_pays = 8", "tie_pays = 9"), "tie", "4.8440%"),
+        (("commission = 0.05", 'commission = "1/25"'), "banker", "0.5993%"),
+    ],
+)
+def test_baccarat_variants_written_as_files(
+    change: tuple[str, str], wager: str, published: str
+) -> None:
+    text = variant_text("baccarat").replace('variant = "8 decks"', 'variant = "mine"')
+    assert change[0] in text
+    _, rules = read_variant(text.replace(*change))
+    figures = analyze("baccarat", rules, {wager: 1}).figures
+    assert f"{float(figures.house_edge):.4%}" == published
