@@ -59,8 +59,8 @@ _Tables = Annotated[
 _TablesFile = Annotated[
     Path | None,
     typer.Option(
-        help="A TOML file of [[table]] entries (id, game, name, optional variant) "
-        "instead of --tables; see docs/service.md."
+        help="A TOML file of [[table]] entries (id, game, name, optional variant or "
+        "variant_file) instead of --tables; see docs/service.md."
     ),
 ]
 

@@ -37,6 +37,10 @@ __all__ = ["GameDefinition", "GameRules", "SomeGame"]
 RulesT = TypeVar("RulesT", bound=GameRules)
 
 
+#: the variants loaded from files in this process, by game and name
+_LOADED: dict[str, dict[str, Any]] = {}
+
+
 @dataclass(frozen=True)
 class GameDefinition(Generic[RulesT]):
     """A game: its name, rules type and named variants, its shape (spec), its round
@@ -77,15 +81,30 @@ class GameDefinition(Generic[RulesT]):
         return self.make_spec(self.rules() if rules is None else rules)
 
     def rules(self, variant: str | None = None) -> RulesT:
-        """The rules of a named variant (the first is the default)."""
+        """The rules of a named variant (the first is the default), one of the game's
+        own or one loaded from a variant file (:meth:`load_variant`)."""
         if variant is None:
             return next(iter(self.variants.values()))
-        if variant not in self.variants:
+        loaded: dict[str, RulesT] = _LOADED.get(self.name, {})
+        found = self.variants.get(variant, loaded.get(variant))
+        if found is None:
             raise RulesError(
                 f"{self.title} has no variant {variant!r}; the variants are "
-                + ", ".join(self.variants)
+                + ", ".join([*self.variants, *loaded])
             )
-        return self.variants[variant]
+        return found
+
+    def load_variant(self, rules: RulesT) -> None:
+        """Make ``rules`` (a variant file's) a variant of this game by its name, for this
+        process: a table can be configured with it and rounds dealt by it. A name the
+        game or an earlier file already gave other rules is refused."""
+        known = self.variants.get(rules.variant, _LOADED.get(self.name, {}).get(rules.variant))
+        if known is not None and known != rules:
+            raise RulesError(
+                f"{self.title} already has a variant {rules.variant!r} with other rules: "
+                "give the file's variant a name of its own"
+            )
+        _LOADED.setdefault(self.name, {})[rules.variant] = rules
 
     def new_round(self, rules: RulesT | None = None) -> Round[RulesT]:
         return self.round_type(self.rules() if rules is None else rules)

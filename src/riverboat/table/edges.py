@@ -32,14 +32,17 @@ __all__ = [
     "house_edge",
     "start_house_edges",
     "strategy_card",
+    "variant_figures",
 ]
 
 _EDGES: dict[str, float] = {}
 _LINES: dict[str, list[EdgeLine]] = {}
 _CARDS: dict[str, StrategyCardInfo | None] = {}
 _log = logging.getLogger(__name__)
-#: the games whose edges are worked out or being worked out
-_BEGUN: set[str] = set()
+#: a variant's house edge, edge lines and card (a shared table's), by game and variant
+_VARIANTS: dict[tuple[str, str], tuple[float, list[EdgeLine], StrategyCardInfo | None]] = {}
+#: the games (and the games' variants) whose edges are worked out or being worked out
+_BEGUN: set[str | tuple[str, str]] = set()
 _BEGUN_LOCK = threading.Lock()
 
 
@@ -198,6 +201,30 @@ def _side_line(
 def _loss(figures: Figures) -> Fraction:
     """The expected loss of a round, in Antes (the analyzer's unit)."""
     return -figures.expected * sum(figures.wagers.values(), Fraction(0))
+
+
+def variant_figures(
+    game: str, variant: str
+) -> tuple[float, list[EdgeLine], StrategyCardInfo | None] | None:
+    """A variant's house edge, edge lines and strategy card (a shared table's own
+    rules), or None while they are worked out: begun in the background when first
+    asked for, never on the asker's time."""
+    key = (game, variant)
+    found = _VARIANTS.get(key)
+    with _BEGUN_LOCK:
+        if found is not None or key in _BEGUN:
+            return found
+        _BEGUN.add(key)
+
+    def work() -> None:
+        try:
+            edge = float(figures_of(game, variant).house_edge)
+            _VARIANTS[key] = (edge, edge_lines(game, variant), card_info(game, variant))
+        except Exception:  # a variant's math failing leaves its table's edges unshown
+            _log.exception("the house edges of %r's %r could not be worked out", game, variant)
+
+    threading.Thread(target=work, daemon=True, name="variant-edges").start()
+    return None
 
 
 def start_house_edges() -> None:

@@ -8,6 +8,7 @@ Tables are configured as counts per game (``crazy4=3,baccarat=2``, see
     game = "crazy4"
     name = "High limit"
     variant = "standard"     # optional: the game's first variant by default
+    # or: variant_file = "pair-plus-3.toml"   (a variant written as a file, beside it)
 
 A player sits at one table of a game at a time: to move, they leave one table (a
 hand in play finishes first) and sit at another. Which seat they take at a table is
@@ -86,8 +87,33 @@ class TableConfig(BaseModel):
     game: str
     name: str = Field(min_length=1, max_length=40)
     variant: str | None = None
+    #: a variant written as a file (``riverboat variant new``), read and loaded as the
+    #: table's variant; an absolute path, so another process reads the same file
+    variant_file: str | None = None
     #: the table's seats; None: the game's (no limit at a Baccarat shoe, six at Crazy 4)
     seats: int | None = Field(default=None, ge=1, le=100_000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _loaded_variant(cls, data: object) -> object:
+        """A table's variant file read, checked and loaded as the game's variant."""
+        if not isinstance(data, dict) or data.get("variant_file") is None:
+            return data
+        from riverboat.games.variant_files import VariantError, read_variant
+
+        path = Path(str(data["variant_file"])).resolve()
+        try:
+            kind, rules = read_variant(path)
+        except OSError as error:
+            raise ValueError(f"cannot read the variant file {path}: {error.strerror}") from None
+        except VariantError as error:
+            raise ValueError(f"{path} is not a variant: {'; '.join(error.problems)}") from None
+        if kind.name != data.get("game"):
+            raise ValueError(f"{path} is a {kind.title} variant, not {data.get('game')!r}")
+        if data.get("variant") not in (None, rules.variant):  # a worker's copy names it
+            raise ValueError("give variant or variant_file, not both")
+        kind.load_variant(rules)
+        return {**data, "variant": rules.variant, "variant_file": str(path)}
 
     @field_validator("game")
     @classmethod
@@ -178,9 +204,17 @@ def read_tables_file(path: Path) -> list[TableConfig]:
     if extra or not isinstance(entries, list) or not entries:
         raise TablesError(
             f"--tables-file: {path} lists tables as [[table]] entries "
-            f"(id, game, name, variant){'; not ' + ', '.join(extra) if extra else ''}"
+            f"(id, game, name, variant or variant_file, seats)"
+            f"{'; not ' + ', '.join(extra) if extra else ''}"
         )
-    return check_tables(_entry(path, n, entry) for n, entry in enumerate(entries, 1))
+    return check_tables(_entry(path, n, _beside(path, entry)) for n, entry in enumerate(entries, 1))
+
+
+def _beside(path: Path, entry: object) -> object:
+    """An entry's variant file found beside the tables file when its path is relative."""
+    if isinstance(entry, dict) and isinstance(entry.get("variant_file"), str):
+        return {**entry, "variant_file": str(path.parent / entry["variant_file"])}
+    return entry
 
 
 def _entry(path: Path, number: int, entry: object) -> TableConfig:

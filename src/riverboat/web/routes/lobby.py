@@ -5,7 +5,10 @@ from __future__ import annotations
 import anyio.to_thread
 from fastapi import APIRouter, Request
 
+from riverboat.errors import NotFound
+from riverboat.table.edges import edges, house_edge, strategy_card, variant_figures
 from riverboat.table.live.views import LobbyView
+from riverboat.table.views import GameInfo
 from riverboat.web.deps import SessionToken, get_lobby, player_of
 from riverboat.web.errors import RESPONSES
 
@@ -25,3 +28,21 @@ async def lobby(request: Request, session: SessionToken = None) -> LobbyView:
     across = request.app.state.hub.across_processes
     seen = await anyio.to_thread.run_sync(lobby.seen_elsewhere) if across else None
     return lobby.view(player, seen)  # read on the event loop, where tables change
+
+
+@router.get("/tables/{table_id}/game", response_model=GameInfo)
+def table_game(table_id: str, request: Request) -> GameInfo:
+    """A shared table's own game info, under the rules it plays (a variant of its own,
+    written as a file, say): its circles, limits, chips, pay tables and rules in brief,
+    and its house edges once worked out (in the background, begun by the first ask)."""
+    lobby = get_lobby(request)
+    table = lobby.tables.get(table_id)
+    if table is None:
+        raise NotFound(lobby.unknown(table_id))
+    kind, rules = table.kind, table.rules
+    if rules == kind.rules():
+        name = kind.name
+        return GameInfo.of(kind, house_edge(name), edges(name), strategy_card(name))
+    found = variant_figures(kind.name, rules.variant)
+    edge, lines, card = found if found is not None else (None, None, None)
+    return GameInfo.of(kind, edge, lines, card, rules=rules)

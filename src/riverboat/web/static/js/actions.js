@@ -12,6 +12,8 @@ import { ROUND } from "./states.js";
 
 /** @param {import("./state.js").GameInfo[]} games */
 export const gamesLoaded = (games) => store.act("gamesLoaded", { games });
+/** A shared table's own rules, as its felt and pay table show them. @param {import("./state.js").GameInfo} game */
+export const tableGameLoaded = (game) => store.act("tableGameLoaded", { tableGame: game });
 /** @param {import("./state.js").LobbyTable[]} lobby */
 export const lobbyLoaded = (lobby) => store.act("lobbyLoaded", { lobby });
 
@@ -24,7 +26,7 @@ export const lobbyLoaded = (lobby) => store.act("lobbyLoaded", { lobby });
 export function tableChosen(game, shared) {
   const same = game === state.game && shared === state.shared;  // chips on it stay
   store.act("tableChosen", {
-    game, shared, round: null, passed: null, table: null, commitment: null, shoeInPlay: false,
+    game, shared, tableGame: null, round: null, passed: null, table: null, commitment: null, shoeInPlay: false,
     hint: null, hinting: false, verdict: null, message: null, placing: 0,
     ...(same ? {} : { undo: [], wagers: { ...(state.last[shared ? `${game}:shared` : game] || {}) } }),
   });

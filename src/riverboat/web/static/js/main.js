@@ -2,7 +2,7 @@
 // buttons bound to what they do; the parts live in the modules beside this one.
 import { api } from "./api.js";
 import { $, $button, $dialog, gameOf, info, say, state, store, touchOnly } from "./state.js";
-import { chipChosen, commitmentShown, gamesLoaded, roundShown, tableChosen } from "./actions.js";
+import { chipChosen, commitmentShown, gamesLoaded, roundShown, tableChosen, tableGameLoaded } from "./actions.js";
 import { on } from "./felt.js";
 import { decisionKey, focusAfterDeal, openTables, toggleTray } from "./controls.js";
 import { openFairness, showCommitment } from "./fairness.js";
@@ -36,6 +36,11 @@ async function selectGame(name, shared = false) {
   const choice = ++choosing;
   const open = shared ? null : await api(`/api/games/${name}/open`).catch(() => null);  // a round left open
   if (choice !== choosing) return;  // another table (or this one again) chosen meanwhile
+  if (typeof shared === "string") {  // a shared table's own rules: its variant's circles, limits and pays
+    const own = await api(`/api/tables/${shared}/game`).catch(() => null);
+    if (choice !== choosing) return;
+    if (own) tableGameLoaded(own);
+  }
   if (open) roundShown(open);
   showOwnRoads();  // this table's shoe's roads (a shared table's come with its snapshot)
   await showCommitment().catch((error) => say(error.message, "refusal"));  // a shared table shows its own

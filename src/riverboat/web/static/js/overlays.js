@@ -2,8 +2,8 @@
 // action bar), the keys and the log-in dialog.
 import { api } from "./api.js";
 import { details } from "./advice.js";
-import { $, $dialog, $input, escape, info, money, say, state, tableKey } from "./state.js";
-import { gamesLoaded, hintAsked, hintShown } from "./actions.js";
+import { $, $dialog, $input, escape, gameOf, info, money, say, state, tableKey } from "./state.js";
+import { gamesLoaded, hintAsked, hintShown, tableGameLoaded } from "./actions.js";
 import { tableTitle, tables } from "./controls.js";
 import { ROUND } from "./states.js";
 
@@ -21,15 +21,21 @@ export async function payTable() {
   if (!$dialog("paytable").open) $dialog("paytable").showModal();
   if (game.edges !== undefined && game.edges !== null && (game.strategy_card || !game.options.length)) return;
   // the edges are worked out in the background after the server starts: asked again
-  const games = await api("/api/games").catch(() => null);
-  if (!games) return;
-  gamesLoaded(games);
+  if (state.shared && state.tableGame) {  // a shared table's variant: its own edges
+    const own = await api(`/api/tables/${state.shared}/game`).catch(() => null);
+    if (own) tableGameLoaded(own);
+  } else {
+    const games = await api("/api/games").catch(() => null);
+    if (!games) return;
+    gamesLoaded(games);
+  }
   if ($dialog("paytable").open && info().game === game.game) drawPayTable(info());
 }
 
 /** @param {GameInfo} game */
 function drawPayTable(game) {
-  $("paytable-title").textContent = `${game.title}: pay table and rules`;
+  const own = gameOf(game.game), variant = own && own.variant !== game.variant ? ` (${game.variant})` : "";  // a table's own variant
+  $("paytable-title").textContent = `${game.title}${variant}: pay table and rules`;
   $("paytable-body").innerHTML = `<h3>How to play</h3><ul>${game.how_to_play.map((line) => `<li>${escape(line)}</li>`).join("")}</ul>` +
     linesTable(game) + (game.pay_table ? game.pay_table.map(section).join("") : oldPayTables(game)) + edgesTable(game) +
     strategyCard(game);

@@ -29,6 +29,7 @@ import { createStore } from "./store.js";
  * @typedef {object} PageState
  * @property {GameInfo[]} games every game's info and shape (/api/games)
  * @property {LobbyTable[]} lobby the shared tables (/api/lobby)
+ * @property {GameInfo | null} tableGame the shared table in view's own rules, when it plays a variant of its own
  * @property {string | null} game the game of the table in view
  * @property {string | boolean} shared false at one's own table, else the shared table's id
  * @property {number} chip the chip a tap on a spot places, in cents
@@ -65,7 +66,7 @@ function keptLast() {
 
 /** @type {PageState} */
 const initial = {
-  games: [], lobby: [], game: null, shared: false, chip: 500, wagers: {}, undo: [], placing: 0,
+  games: [], lobby: [], tableGame: null, game: null, shared: false, chip: 500, wagers: {}, undo: [], placing: 0,
   round: null, passed: null, last: keptLast(), session: { rounds: 0, net: 0 }, balance: null, lastWin: null,
   table: null, commitment: null, shoeInPlay: false, busy: false, committing: false, hinting: false,
   hint: null, verdict: null, message: null, signedIn: false,
@@ -115,8 +116,9 @@ export function say(text, tone = "info") {
 
 /** A game's info and shape (its spec, from /api/games); the page never asks which game it is. @param {string | null} name */
 export function gameOf(name) { return state.games.find((g) => g.game === name); }
-/** The info of the game in view. @returns {GameInfo} */
+/** The info of the game in view: a shared table's own when it plays a variant of its own. @returns {GameInfo} */
 export function info() {
+  if (state.shared && state.tableGame && state.tableGame.game === state.game) return state.tableGame;
   const game = gameOf(state.game);
   if (!game) throw new Error(`no game ${state.game} among the server's`);
   return game;
