@@ -29,6 +29,7 @@ class Compared:
     """One variant's figures: the round under its required wagers, each wager's own."""
 
     variant: str
+    wagers: dict[str, Fraction]  # the round's, in units of the base wager
     house_edge_per_ante: Fraction | None
     house_edge: Fraction  # per unit of the total initial wager
     element_of_risk: Fraction
@@ -128,6 +129,7 @@ def _column(rules: GameRules, progress: Callable[[int, int], None] | None) -> Co
         card_cost = kept_card(game.name, rules, progress=progress).cost
     return Compared(
         variant=rules.variant,
+        wagers=dict(round_figures.wagers),
         house_edge_per_ante=round_figures.house_edge_per_ante,
         house_edge=round_figures.house_edge,
         element_of_risk=round_figures.element_of_risk,
@@ -150,5 +152,4 @@ def compare(
     if len(games) != 1:
         raise ValueError(f"the variants are of different games: {', '.join(sorted(games))}")
     columns = tuple(_column(rules, progress) for rules in variants)
-    placed = analyze(games.pop(), variants[0]).figures.wagers
-    return Comparison(game_of(variants[0]).name, dict(placed), columns)
+    return Comparison(games.pop(), columns[0].wagers, columns)

@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from riverboat.games import GameRules
 
 
-def _a_file(given: str) -> bool:
+def a_file(given: str) -> bool:
+    """Whether a GAME or --variant given names a variant file (TOML) rather than a name."""
     return given.endswith(".toml") or Path(given).is_file()
 
 
@@ -23,12 +24,12 @@ def game_and_rules(game: str, variant: str | None) -> tuple[str, GameRules]:
     from riverboat.games import find_game
     from riverboat.games.variant_files import VariantError, read_variant
 
-    if _a_file(game) or (variant is not None and _a_file(variant)):
-        if _a_file(game) and variant is not None:
+    if a_file(game) or (variant is not None and a_file(variant)):
+        if a_file(game) and variant is not None:
             raise typer.BadParameter("a variant file is the whole variant: leave out --variant",
                                      param_hint="--variant")  # fmt: skip
-        path = Path(game if _a_file(game) else str(variant))
-        hint = "GAME" if _a_file(game) else "--variant"
+        path = Path(game if a_file(game) else str(variant))
+        hint = "GAME" if a_file(game) else "--variant"
         try:
             kind, rules = read_variant(path)
         except OSError as error:
@@ -38,7 +39,7 @@ def game_and_rules(game: str, variant: str | None) -> tuple[str, GameRules]:
         except VariantError as error:
             said = "; ".join(error.problems)
             raise typer.BadParameter(f"{path} is not a variant: {said}", param_hint=hint) from None
-        if not _a_file(game) and kind.name != game:
+        if not a_file(game) and kind.name != game:
             raise typer.BadParameter(f"{path} is a {kind.title} variant, not {game}'s",
                                      param_hint="--variant")  # fmt: skip
         return kind.name, rules

@@ -17,9 +17,9 @@ _HELP = "Variants: a variant file, GAME (its default variant) or GAME:VARIANT ('
 
 
 def _rules(given: str) -> GameRules:
-    from riverboat.cli._variant_files import _a_file, game_and_rules
+    from riverboat.cli._variant_files import a_file, game_and_rules
 
-    if _a_file(given):
+    if a_file(given):
         return game_and_rules(given, None)[1]
     game, _, variant = given.partition(":")
     return game_and_rules(game, variant or None)[1]

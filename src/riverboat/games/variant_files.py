@@ -26,6 +26,7 @@ import difflib
 import json
 import re
 import tomllib
+import typing
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -39,6 +40,8 @@ from riverboat.games.variant_model import (
     doc_of,
     hand_names,
     hand_ranking,
+    is_cap,
+    is_money_list,
     rules_from,
     variant_model,
 )
@@ -81,7 +84,7 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
 
 
-def _value_lines(field: dataclasses.Field[object], value: object) -> list[str]:
+def _value_lines(field: dataclasses.Field[object], value: object, hint: object) -> list[str]:
     """A field's lines of TOML (its own table for a spot or a pay table)."""
     ranking = hand_ranking(field)
     if isinstance(value, Spot):
@@ -98,12 +101,14 @@ def _value_lines(field: dataclasses.Field[object], value: object) -> list[str]:
         return [f"{field.name} = {str(value).lower()}"]
     if isinstance(value, Fraction):
         return [f"{field.name} = {_number(value)}"]
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) and is_money_list(field, hint):
         return [f"{field.name} = [{', '.join(_dollars(int(c)) for c in value)}]"]
-    if value is None:
-        return [f'{field.name} = "none"']
-    if field.name.startswith("max_payout"):
-        return [f"{field.name} = {_dollars(int(str(value)))}"]
+    if is_cap(hint):
+        return [
+            f'{field.name} = "none"'
+            if value is None
+            else f"{field.name} = {_dollars(int(str(value)))}"
+        ]
     return [f"{field.name} = {value}"]
 
 
@@ -136,13 +141,14 @@ def rules_text(kind: SomeGame, rules: GameRules) -> str:
         f'based_on = "{rules.variant}"  # the rules this variant starts from',
         f'variant = "{rules.variant}"  # this variant\'s name: give it your own',
     ]
+    hints = typing.get_type_hints(type(rules))
     plain: list[str] = []
     tables: list[str] = []
     for field in dataclasses.fields(rules):  # type: ignore[arg-type]
         if field.name in ("variant", "version"):
             continue
         value = getattr(rules, field.name)
-        lines = _value_lines(field, value)
+        lines = _value_lines(field, value, hints[field.name])
         notes = [f"# {doc_of(field)}"] if doc_of(field) else []
         notes += [_allowed(field)] if _allowed(field) else []
         into = tables if lines[0].startswith("[") else plain

@@ -135,6 +135,17 @@ def _pay_table_model(name: str, table: PayTable) -> type[BaseModel]:
     )
 
 
+def is_cap(hint: object) -> bool:
+    """Whether a rules field's type is a cap in cents or none (``Cents | None``): money
+    in a file, in dollars or ``"none"``."""
+    return typing.get_origin(hint) in (typing.Union, types.UnionType)
+
+
+def is_money_list(field: dataclasses.Field[object], hint: object) -> bool:
+    """Whether a rules field is a list of cents (the chips): a tuple that names no hand."""
+    return typing.get_origin(hint) is tuple and hand_ranking(field) is None
+
+
 def _field_type(rules: object, field: dataclasses.Field[object], hint: object) -> object:
     value = getattr(rules, field.name)
     ranking = hand_ranking(field)
@@ -146,9 +157,9 @@ def _field_type(rules: object, field: dataclasses.Field[object], hint: object) -
         return Literal[tuple(hand_names(ranking))]
     if hint is Fraction:
         return Pays
-    if field.name == "chips":
+    if is_money_list(field, hint):
         return Annotated[list[Dollars], Field(min_length=1)]
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):  # a cap, or none
+    if is_cap(hint):
         return Dollars | Literal["none"]
     if hint is bool:
         return Annotated[bool, Field(strict=True)]
