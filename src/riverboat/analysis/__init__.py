@@ -176,6 +176,8 @@ round's house edge)
             return f"{scope}: house edge {percent(wager.house_edge)} of the {label}"
         spec = find_game(self.game).spec(self.rules)
         others = [s.label for s in spec.spots if s.required and s.name != wager.name]
+        if not others and len(self.figures.per_wager) == 1:
+            return f"{scope}: the player's edge, {percent(-wager.house_edge)} of the {label}"
         takes = (
             f"the {' and '.join(others)} that must go with them takes"
             if others

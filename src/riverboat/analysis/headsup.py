@@ -21,7 +21,7 @@ machine and rules (:mod:`riverboat.analysis.disk_cache`): a later process reads 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from math import comb, lcm
@@ -174,18 +174,26 @@ class HeadsUpGame:
         rows, columns = np.nonzero(changed)
         place = np.arange(len(rows)) - np.repeat(np.cumsum(sizes - 1) - (sizes - 1), sizes - 1)
         boundaries[rows, place + 1] = columns + 1
-        # each class's results: settle once at its first dealer value
+        return boundaries, self.results_at(boundaries)
+
+    def results_at(self, boundaries: Int64s, unit: int | None = None) -> Int64s:
+        """The results ``[option, p, k, line]`` of the outcome classes ``boundaries``
+        marks, every wager at ``unit`` (default :attr:`unit`): the game's settle run
+        once at each class's first dealer value (0 for a padding class)."""
+        levels_p, levels_d = self.player_ranking.count, self.dealer_ranking.count
+        stakes = dict.fromkeys(self.wagers, self.unit if unit is None else unit)
         starts = np.minimum(boundaries[:, :-1], levels_d - 1)
-        present = np.arange(width - 1)[None, :] < sizes[:, None]
+        present = boundaries[:, :-1] < levels_d
         player_values = np.arange(levels_p)[:, None]
         results = np.zeros(
-            (len(self.options), levels_p, width - 1, len(self.lines)), dtype=np.int64
+            (len(self.options), levels_p, boundaries.shape[1] - 1, len(self.lines)),
+            dtype=np.int64,
         )
         for i, option in enumerate(self.options):
             lines = self.settle(player_values, starts, option, stakes).values()
             for j, result in enumerate(lines):
                 results[i, :, :, j] = np.where(present, result, 0)
-        return boundaries, results
+        return results
 
     # ----------------------------------------------------------- counting
     @cached_property
@@ -297,6 +305,24 @@ class HeadsUpGame:
             else [np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, classes), np.int64)]
         )
         return Counted(values, counts, hand, value, drawn, totals)
+
+    def recounted(self, counted: Counted) -> Counted:
+        """``counted``'s dealer counts with this game's line totals: for a game whose
+        outcome classes are those ``counted`` was counted with (the same game with other
+        pays, :mod:`riverboat.analysis.design`), without counting again."""
+        _, results = self.classes
+        totals = np.zeros_like(counted.totals)
+        for i, option in enumerate(self.options):
+            if not option.draws:
+                totals[:, i] = np.einsum(
+                    "nk,nkl->nl", counted.counts, results[i, counted.values]
+                ) * self.extra_factor
+                continue
+            drawn = np.einsum(
+                "mk,mkl->ml", counted.draw_counts, results[i, counted.draw_value]
+            )
+            np.add.at(totals[:, i], counted.draw_hand, drawn)
+        return replace(counted, totals=totals)
 
     @property
     def extra_factor(self) -> int:

@@ -6,14 +6,15 @@ riverboat play [GAME]                the tables in the terminal; --auto for scri
 riverboat deal / deck / name         a fair showdown, a deck re-derived, a hand named
 riverboat analyze GAME               exact house edge, strategy and return tables
 riverboat strategy GAME              a strategy card to memorise, and what it costs
+riverboat variant / compare / design variants as files, side by side, pay tables searched
 riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
 riverboat accounts create|balance|top-up, history, verify, audit, recover
 riverboat cache [clear]              the analyses' tables kept on this machine
 
-The commands live in ``games``, ``cards``, ``analysis``, ``strategy``, ``rounds``, ``tables`` and
-``accounts``; what several share in ``_extras``, ``_wagers``, ``_output`` and
-``_database``. This module builds the app and registers them in the order
-``riverboat --help`` lists them.
+The commands live in ``games``, ``cards``, ``analysis``, ``strategy``, ``variants``,
+``compare``, ``design``, ``rounds``, ``tables`` and ``accounts``; what several share in
+``_extras``, ``_wagers``, ``_output``, ``_variant_files`` and ``_database``. This module
+builds the app and registers them in the order ``riverboat --help`` lists them.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from riverboat.cli.analysis import analyze, bankroll, simulate
 from riverboat.cli.cache import cache
 from riverboat.cli.cards import deal, deck, name
 from riverboat.cli.compare import compare
+from riverboat.cli.design import design
 from riverboat.cli.games import games
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
@@ -78,7 +80,7 @@ def run() -> None:
 
 
 for _command in (
-    games, deal, deck, name, analyze, strategy, compare, simulate, bankroll,
+    games, deal, deck, name, analyze, strategy, compare, design, simulate, bankroll,
     history, verify, audit, recover, serve, play,
 ):  # fmt: skip
     app.command()(_command)

@@ -49,6 +49,23 @@ def _check_writable(path: Path | None, option: str) -> None:
         )
 
 
+def new_file(path: Path, option: str, force: bool) -> None:
+    """Refuse to write over a file that is there unless ``force`` (before the work)."""
+    if path.exists() and not force:
+        raise typer.BadParameter(f"{path} is there already (--force writes over it)",
+                                 param_hint=option)  # fmt: skip
+
+
+def write_text(path: Path, text: str, option: str, force: bool) -> None:
+    """``text`` into ``path`` (a file there only with ``force``); a failure named."""
+    new_file(path, option, force)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise typer.BadParameter(f"cannot write {path}: {error.strerror}",
+                                 param_hint=option) from None  # fmt: skip
+
+
 def _write_plot(draw: Callable[[str], object], path: Path) -> None:
     try:
         draw(str(path))

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from riverboat.cli._output import write_text
 from riverboat.cli.games import GAME_HELP
 
 variant = typer.Typer(
@@ -59,14 +60,7 @@ def variant_new(
     if output is None:
         typer.echo(text, nl=False)
         return
-    if output.exists() and not force:
-        raise typer.BadParameter(f"{output} is there already (--force writes over it)",
-                                 param_hint="--output")  # fmt: skip
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise typer.BadParameter(f"cannot write {output}: {error.strerror}",
-                                 param_hint="--output") from None  # fmt: skip
+    write_text(output, text, "--output", force)
     typer.echo(f"wrote {output}: edit it, then `riverboat variant check {output}`", err=True)
 
 

@@ -129,16 +129,18 @@ def variant_text(game: str | SomeGame, based_on: str | None = None) -> str:
     return rules_text(kind, kind.rules(based_on))
 
 
-def rules_text(kind: SomeGame, rules: GameRules) -> str:
-    """``rules`` of the game ``kind`` as a variant file's text."""
+def rules_text(kind: SomeGame, rules: GameRules, based_on: str | None = None) -> str:
+    """``rules`` of the game ``kind`` as a variant file's text, a variant of the named
+    variant ``based_on`` (default: the rules' own name, a named variant's)."""
+    based_on = rules.variant if based_on is None else based_on
     head = [
-        f'# {kind.title}: a variant of riverboat\'s "{rules.variant}" rules. Edit it, then',
+        f'# {kind.title}: a variant of riverboat\'s "{based_on}" rules. Edit it, then',
         "# check it with `riverboat variant check FILE`.",
         '# Money is in dollars; a pay is X to 1 (a number, or a fraction as text: "3/2").',
         "",
         f'riverboat = "{_version()}"  # the riverboat it was written for',
         f'game = "{kind.name}"',
-        f'based_on = "{rules.variant}"  # the rules this variant starts from',
+        f'based_on = "{based_on}"  # the rules this variant starts from',
         f'variant = "{rules.variant}"  # this variant\'s name: give it your own',
     ]
     hints = typing.get_type_hints(type(rules))
