@@ -2,6 +2,7 @@
 brute force through each game's settle function, exactly."""
 
 import json
+import re
 from fractions import Fraction
 from math import comb
 
@@ -246,20 +247,26 @@ def test_json_carries_the_documented_keys() -> None:
     for key in (
         "game",
         "rules",
-        "house_edge",
+        "house_edge_per_total_initial_wager",
+        "house_edge_per_ante",
         "element_of_risk",
         "average_total_bet",
-        "std_dev",
+        "std_dev_per_total_initial_wager",
         "cycle",
         "decisions",
         "wagers",
     ):
         assert key in data
-    assert 0.0 < data["house_edge"] < 0.1  # a fraction of a unit, not a percentage
+    # a fraction of a unit, not a percentage
+    assert 0.0 < data["house_edge_per_total_initial_wager"] < 0.1
     for wager in ("ante", "pair_plus"):
-        assert {"house_edge", "return_table"} <= set(data["wagers"][wager])
+        assert {"lines_house_edge", "return_table"} <= set(data["wagers"][wager])
         row = data["wagers"][wager]["return_table"][0]
         assert {"event", "pays", "combinations", "probability", "contribution"} <= set(row)
+    # Pair Plus's own edge as the wager alone (T1), with what it is a share of
+    pair_plus = data["wagers"]["pair_plus"]
+    assert round(pair_plus["own_house_edge"], 6) == 0.023167
+    assert pair_plus["own_basis"] == "the Pair Plus placed alone, as a share of it"
 
 
 def test_return_tables_add_up() -> None:
@@ -290,24 +297,26 @@ def test_every_output_states_both_conventions_and_what_each_wager_line_covers() 
     # wager (Ante and Super Bonus), element of risk 1.09%
     result = analyze("crazy4", variant="standard")
     text = result.to_text()
-    assert "House edge per Ante (as published)           3.4189%" in text
-    assert "House edge per total initial wager           1.7094%" in text
-    assert "Element of risk (per average total wagered)  1.0901%" in text
+    assert re.search(r"\nHouse edge per Ante \(as published\) +3\.4189%", text)
+    assert re.search(r"\nHouse edge per total initial wager +1\.7094%", text)
+    assert re.search(r"\nElement of risk \(per average total wagered\) +1\.0901%", text)
+    assert re.search(r"\nStandard deviation \(per total initial wager\) +\d", text)
     # the Ante and Play gain on their own; said so, never "ante: house edge -31.36%"
     assert "Ante and Play together under optimal strategy: they return 31.3607% of the Ante" in (
         text
     )
-    assert "Super Bonus alone: house edge 34.7795% of the Super Bonus" in text
+    # a required wager's own lines, not "alone": it cannot be placed alone (C1)
+    assert "Super Bonus's own lines: house edge 34.7795% of the Super Bonus" in text
     assert "house edge -" not in text
     markdown = result.to_text(markdown=True)
     assert "| House edge per Ante (as published) | 3.4189% |" in markdown
-    assert "**Super Bonus alone**: house edge 34.7795%" in markdown
+    assert "**Super Bonus's own lines**: house edge 34.7795%" in markdown
     data = json.loads(json.dumps(result.to_json()))
     assert round(data["house_edge_per_ante"] * 100, 2) == 3.42
     assert Fraction(data["house_edge_per_ante_exact"]) == result.figures.house_edge_per_ante
     assert data["house_edge_labels"]["House edge per total initial wager"] == "1.7094%"
     assert data["wagers"]["ante"]["scope"] == "Ante and Play together under optimal strategy"
-    assert data["wagers"]["super_bonus"]["scope"] == "Super Bonus alone"
+    assert data["wagers"]["super_bonus"]["scope"] == "Super Bonus's own lines"
 
 
 @pytest.mark.parametrize(

@@ -79,11 +79,11 @@ def test_analyze_prints_figures_in_each_format(tmp_path: object) -> None:
     data = json.loads(
         runner.invoke(app, ["analyze", "baccarat", "--wagers", "banker", "--format", "json"]).output
     )
-    assert round(data["house_edge"], 6) == 0.010579
+    assert round(data["house_edge_per_total_initial_wager"], 6) == 0.010579
     table = runner.invoke(app, ["analyze", "baccarat", "--wagers", "tie", "--format", "csv"]).output
     assert table.splitlines()[0] == (
         "wager,event,pays,combinations,probability,contribution,scope,"
-        "round_house_edge_per_ante,round_house_edge_per_initial_wager,round_element_of_risk"
+        "round_house_edge_per_ante,round_house_edge_per_total_initial_wager,round_element_of_risk"
     )
     assert "tie,Tie,8.0,475627426473216" in table
     assert table.splitlines()[1].endswith(",Tie alone,,0.14359628778723826,0.14359628778723826")
@@ -129,7 +129,7 @@ def test_analyze_pay_tables_and_variants() -> None:
         ).output
     )
     # Wizard of Odds, "Three Card Poker": Pair Plus 1-3-6-30-40, 7.2760%
-    assert round(data["house_edge"] * 100, 4) == 7.2760
+    assert round(data["house_edge_per_total_initial_wager"] * 100, 4) == 7.2760
     six = json.loads(
         runner.invoke(
             app,
@@ -145,7 +145,8 @@ def test_analyze_pay_tables_and_variants() -> None:
             ],
         ).output
     )
-    assert round(six["house_edge"] * 100, 4) == 1.2374  # Wizard of Odds, "Baccarat", 6 decks
+    # Wizard of Odds, "Baccarat", 6 decks
+    assert round(six["house_edge_per_total_initial_wager"] * 100, 4) == 1.2374
 
 
 def test_analyze_refuses_bad_input_clearly() -> None:
@@ -398,13 +399,14 @@ def test_simulate_honours_every_format() -> None:
     assert as_csv.exit_code == 0, as_csv.output
     rows = list(csv.DictReader(as_csv.output.splitlines()))
     assert list(rows[0]) == [
-        "wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z",
+        "wager", "house_edge", "ci95_low", "ci95_high", "standard_error", "exact", "z",
     ]  # fmt: skip
-    assert {row["wager"] for row in rows} == set(data["mean_return"])
+    assert {row["wager"] for row in rows} == set(data["house_edge"])
     net = next(row for row in rows if row["wager"] == "net")
-    assert float(net["mean"]) == data["mean_return"]["net"]["mean"]  # same seed, same run
+    # same seed, same run
+    assert float(net["house_edge"]) == data["house_edge"]["net"]["simulated"]
     markdown = runner.invoke(app, [*base, "--format", "markdown"]).output
-    assert "| wager | mean | ci95_low | ci95_high | standard_error | exact | z |" in markdown
+    assert "| wager | house_edge | ci95_low | ci95_high | standard_error | exact | z |" in markdown
     assert "|---|---|---|---|---|---|---|" in markdown
     assert "| net |" in markdown
 

@@ -71,10 +71,14 @@ def test_the_command_takes_named_variants_and_files(tmp_path: Path) -> None:
     data = json.loads(
         runner.invoke(app, ["compare", "baccarat", str(path), "--format", "json"]).output
     )
-    banker = [v["wager_house_edges"]["banker"] for v in data["variants"]]
+    banker = [v["own_house_edges"]["banker"] for v in data["variants"]]
     assert banker[1] < banker[0]  # a lower commission, a lower edge (B7)
-    assert set(data["variants"][0]) >= {"house_edge_per_ante", "house_edge_per_initial_wager",
-                                        "std_dev_per_initial_wager", "element_of_risk"}  # fmt: skip
+    assert set(data["variants"][0]) >= {
+        "house_edge_per_ante",
+        "house_edge_per_total_initial_wager",
+        "std_dev_per_total_initial_wager",
+        "element_of_risk",
+    }
     wrong = runner.invoke(app, ["compare", "baccarat", "tri-card"])
     assert wrong.exit_code == 2
     assert "different games" in wrong.output

@@ -1,6 +1,7 @@
 """Variants written as files, analysed exactly, against figures found without the
-analyzer: Pair Plus tables by counting three-card hands, and Baccarat variants by the
-published tables."""
+analyzer: Pair Plus tables by counting three-card hands (1-3-6-30-40's 7.28% is also
+published, by John Grochowski and the Wizard of Odds), Baccarat variants and Ante Bonus
+tables by the published tables."""
 
 from __future__ import annotations
 
@@ -58,6 +59,15 @@ def test_pair_plus_tables_written_as_files(table: tuple[int, int, int, int, int]
         (("decks = 8", "decks = 6"), "tie", "14.4382%"),
         (("tie_pays = 8", "tie_pays = 9"), "tie", "4.8440%"),
         (("commission = 0.05", 'commission = "1/25"'), "banker", "0.5993%"),
+        # the Wizard of Odds, Baccarat: the house edge by the number of decks
+        (("decks = 8", "decks = 1"), "banker", "1.0117%"),
+        (("decks = 8", "decks = 1"), "player", "1.2864%"),
+        (("decks = 8", "decks = 1"), "tie", "15.7461%"),
+        (("decks = 8", "decks = 2"), "banker", "1.0389%"),
+        (("decks = 8", "decks = 2"), "player", "1.2565%"),
+        (("decks = 8", "decks = 4"), "banker", "1.0517%"),
+        (("decks = 8", "decks = 4"), "player", "1.2421%"),
+        (("decks = 8", "decks = 4"), "tie", "14.5916%"),
     ],
 )
 def test_baccarat_variants_written_as_files(
@@ -68,3 +78,24 @@ def test_baccarat_variants_written_as_files(
     _, rules = read_variant(text.replace(*change))
     figures = analyze("baccarat", rules, {wager: 1}).figures
     assert f"{float(figures.house_edge):.4%}" == published
+
+
+@pytest.mark.parametrize(
+    ("pays", "published"),
+    [
+        # John Grochowski, "Three Card Poker is easy, fun and a good bet": the Ante and
+        # Play's element of risk, 2.01% at an Ante Bonus of 5-4-1 (straight flush,
+        # trips, straight), 2.16% with trips at 3 to 1
+        ({"Straight Flush": 5, "Three Of A Kind": 4, "Straight": 1}, "2.01%"),
+        ({"Straight Flush": 5, "Three Of A Kind": 3, "Straight": 1}, "2.16%"),
+    ],
+)
+def test_ante_bonus_tables_written_as_files(pays: dict[str, int], published: str) -> None:
+    text = variant_text("tri-card").replace('variant = "standard"', 'variant = "mine"')
+    start = text.index("[ante_bonus_table]")
+    end = text.index("\n\n", start)
+    table = "\n".join(f'"{hand}" = {pay}' if " " in hand else f"{hand} = {pay}"
+                      for hand, pay in pays.items())  # fmt: skip
+    _, rules = read_variant(text[:start] + "[ante_bonus_table]\n" + table + text[end:])
+    figures = analyze("tri-card", rules, {"ante": 1}).figures
+    assert f"{float(figures.element_of_risk):.2%}" == published

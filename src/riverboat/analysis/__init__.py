@@ -33,6 +33,7 @@ from riverboat.games.rules import RulesError
 from riverboat.json_types import JsonObject
 
 if TYPE_CHECKING:  # the counting code (and numba) load only when something is counted
+    from riverboat.analysis.alone import OwnEdge
     from riverboat.analysis.headsup import HeadsUpGame
     from riverboat.analysis.solution import Solution
 
@@ -78,13 +79,17 @@ GivenWagers: TypeAlias = Mapping[str, Fraction | int | float | str]
 
 
 def wager_units(game: str, wagers: GivenWagers | None) -> dict[str, Fraction]:
-    """Wagers in units of the first (base) wager; defaults: every required wager."""
+    """Wagers in units of the first (base) wager; defaults: the game's required wagers
+    (the first wager where none is), as a table requires them and ``play --auto`` and
+    the web place them: Rabbit Hunter's Ante alone, Crazy 4's Ante and Super Bonus.
+
+    >>> wager_units("rabbit-hunter", None)
+    {'ante': Fraction(1, 1), 'bonus': Fraction(0, 1), 'bad_beat': Fraction(0, 1)}
+    """
     spots = find_game(game).new_round().spots
     names = [spot.name for spot in spots]
     if wagers is None:
-        chosen = {s.name: Fraction(1) for s in spots if s.required or s.equal_to} or {
-            names[0]: Fraction(1)
-        }
+        chosen = {s.name: Fraction(1) for s in spots if s.required} or {names[0]: Fraction(1)}
     else:
         unknown = sorted(set(wagers) - set(names))
         if unknown:
@@ -155,9 +160,12 @@ class Analysis:
         'Ante and Raise together under optimal strategy'
         """
         spec = find_game(self.game).spec(self.rules)
-        label = {spot.name: spot.label for spot in spec.spots}.get(wager, wager)
+        spot = next((s for s in spec.spots if s.name == wager), None)
+        label = wager if spot is None else spot.label
         if wager != spec.decides_with:
-            return f"{label} alone"
+            return (
+                f"{label}'s own lines" if spot is not None and spot.required else f"{label} alone"
+            )
         placed = list(dict.fromkeys(o.label for o in spec.options if o.line == o.action))
         return f"{' and '.join([label, *placed])} together under optimal strategy"
 
@@ -172,12 +180,18 @@ round's house edge)
         """
         scope = self.wager_scope(wager.name)
         label = scope.removesuffix(" alone").split(" and ")[0]
+        own = self.own_edge(wager.name)
+        if own is not None:
+            if own.house_edge >= 0:
+                return f"{scope}: house edge {percent(own.house_edge)} ({own.basis})"
+            return (
+                f"{scope}: the player's edge, {percent(-own.house_edge)}: it lowers the loss "
+                f"({own.basis})"
+            )
         if wager.house_edge >= 0:
             return f"{scope}: house edge {percent(wager.house_edge)} of the {label}"
         spec = find_game(self.game).spec(self.rules)
         others = [s.label for s in spec.spots if s.required and s.name != wager.name]
-        if not others and len(self.figures.per_wager) == 1:
-            return f"{scope}: the player's edge, {percent(-wager.house_edge)} of the {label}"
         takes = (
             f"the {' and '.join(others)} that must go with them takes"
             if others
@@ -188,17 +202,34 @@ round's house edge)
             f"they cost; {takes} it back (see the round's house edge)"
         )
 
+    def own_edge(self, wager: str) -> OwnEdge | None:
+        """An optional wager's own edge (:mod:`riverboat.analysis.alone`): alone where
+        it may be placed alone, else what it adds to the others' loss; None for a
+        wager of the round itself (a required one, or the one decided with)."""
+        from riverboat.analysis.alone import wager_alone
+
+        spec = find_game(self.game).spec(self.rules)
+        spot = next(s for s in spec.spots if s.name == wager)
+        if spot.required or wager == spec.decides_with:
+            return None
+        return wager_alone(self.game, self.rules, self.wagers, wager)
+
     def to_json(self) -> JsonObject:
         data = to_json(self.figures, {"rules": rules_json(self.rules)})
         data["house_edge_labels"] = dict(self.edge_lines())
         wagers = cast(dict[str, JsonObject], data["wagers"])  # report.to_json's, by name
         for wager in self.figures.per_wager:
             wagers[wager.name]["scope"] = self.wager_scope(wager.name)
+            own = self.own_edge(wager.name)
+            if own is not None:
+                wagers[wager.name]["own_house_edge"] = float(own.house_edge)
+                wagers[wager.name]["own_house_edge_exact"] = str(own.house_edge)
+                wagers[wager.name]["own_basis"] = own.basis
         if self.strategy is not None:
             data["strategy"] = self.strategy.summary()
         if self.blind is not None:
             data["blind_hand"] = {
-                "house_edge": float(self.blind.house_edge),
+                "house_edge_per_total_initial_wager": float(self.blind.house_edge),
                 "house_edge_per_ante": float(self.blind.house_edge_per_ante or 0),
                 "element_of_risk": float(self.blind.element_of_risk),
             }
@@ -218,13 +249,13 @@ round's house edge)
         rows = [
             ("Cycle (deals counted)", f"{f.cycle:,}"),
             *self.edge_lines(),
-            ("Average total bet", f"{float(f.average_total_bet):.4f}"),
+            ("Average total bet (in total initial wagers)", f"{float(f.average_total_bet):.4f}"),
             (
                 "Win / push / loss",
                 f"{percent(f.win, 2)} / {percent(f.push, 2)} / {percent(f.loss, 2)}",
             ),
             ("Hit frequency", percent(f.hit_frequency, 2)),
-            ("Standard deviation", f"{f.std_dev:.4f}"),
+            ("Standard deviation (per total initial wager)", f"{f.std_dev:.4f}"),
             (
                 "Volatility index 90% / 95%",
                 f"{f.volatility_index(0.9):.4f} / {f.volatility_index(0.95):.4f}",

@@ -68,20 +68,21 @@ def features(hands: npt.NDArray[np.uint8]) -> dict[str, tuple[Bools, int]]:
     held[rows, ranks + 1] = True
     held[:, 0] = held[:, 13]
     windows = np.stack([held[:, s : s + 5].sum(axis=1) for s in range(10)], axis=1)
-    made = (windows == 5).any(axis=1)
     runs = np.stack([held[:, s : s + 4].all(axis=1) for s in range(1, 10)], axis=1)
     suited = np.zeros((len(hands), 4, 14), dtype=bool)
     suited[rows, suits, ranks + 1] = True
     suited[:, :, 0] = suited[:, :, 13]
     in_window = np.stack([suited[:, :, s : s + 5].sum(axis=2) for s in range(10)], axis=2)
     high = (ranks >= 8).sum(axis=1)  # cards 10, J, Q, K or A
+    # each as a player reads it: a made flush holds four to a flush too, so a card
+    # whose made hands must not buy says so by a rule above the drawing one
     found: dict[str, tuple[Bools, int]] = {
         "": (np.ones(len(hands), dtype=bool), 0),
-        "four to a flush": (per_suit.max(axis=1) == 4, 1),
-        "four to a straight": ((windows == 4).any(axis=1) & ~made, 1),
+        "four to a flush": (per_suit.max(axis=1) >= 4, 1),
+        "four to a straight": (np.asarray((windows >= 4).any(axis=1)), 1),
         # four in a row, 2-5 up to 10-K: a card at either end makes the straight
-        "an open-ended straight draw": (runs.any(axis=1) & ~made, 1),
-        "four to a straight flush": ((in_window == 4).any(axis=(1, 2)), 2),
+        "an open-ended straight draw": (np.asarray(runs.any(axis=1)), 1),
+        "four to a straight flush": (np.asarray((in_window >= 4).any(axis=(1, 2))), 2),
     }
     found["four to a flush and four to a straight"] = (
         found["four to a flush"][0] & found["four to a straight"][0],

@@ -80,11 +80,11 @@ def _column_json(column: Compared, lines: list[str]) -> JsonObject:
     return {
         "variant": column.variant,
         "house_edge_per_ante": None if per_ante is None else float(per_ante),
-        "house_edge_per_initial_wager": float(column.house_edge),
+        "house_edge_per_total_initial_wager": float(column.house_edge),
         "element_of_risk": float(column.element_of_risk),
-        "std_dev_per_initial_wager": column.std_dev,
+        "std_dev_per_total_initial_wager": column.std_dev,
         "hit_frequency": float(column.hit_frequency),
-        "wager_house_edges": {name: float(edge) for name, edge in column.wager_edges.items()},
+        "own_house_edges": {name: float(edge) for name, edge in column.wager_edges.items()},
         "strategy_card_cost_per_ante": None
         if column.card_cost is None
         else float(column.card_cost),
@@ -101,22 +101,20 @@ def _column_json(column: Compared, lines: list[str]) -> JsonObject:
 def _side_edges(
     rules: GameRules, progress: Callable[[int, int], None] | None
 ) -> dict[str, Fraction]:
-    """Each optional wager's own edge: its line's return beside the required wagers
-    alone (and, for one equal to another, that one), as a player who adds only it
-    meets it."""
+    """Each optional wager's own edge (:mod:`riverboat.analysis.alone`) beside the
+    required wagers, as a player who adds only it meets it."""
+    from riverboat.analysis.alone import wager_alone
+
     game = game_of(rules)
     spots = game.spec(rules).spots
     required = {spot.name: Fraction(1) for spot in spots if spot.required}
-    found = {}
-    for spot in spots:
-        if spot.required:
-            continue
-        placed = {**required, spot.name: Fraction(1)}
-        if spot.equal_to:
-            placed[spot.equal_to] = Fraction(1)
-        figures = analyze(game.name, rules, placed, progress=progress).figures
-        found[spot.name] = next(w.house_edge for w in figures.per_wager if w.name == spot.name)
-    return found
+    return {
+        spot.name: wager_alone(
+            game.name, rules, {**required, spot.name: Fraction(1)}, spot.name, progress
+        ).house_edge
+        for spot in spots
+        if not spot.required
+    }
 
 
 def _column(rules: GameRules, progress: Callable[[int, int], None] | None) -> Compared:

@@ -291,9 +291,13 @@ class Design:
                 "house_edge_per_total_initial_wager": float(f.house_edge),
                 "house_edge_exact": str(found.house_edge),
                 "element_of_risk": float(f.element_of_risk),
-                "std_dev_per_initial_wager": f.std_dev,
+                "std_dev_per_total_initial_wager": f.std_dev,
                 "hit_frequency": float(f.hit_frequency),
-                "wagers_alone": {w.name: float(w.house_edge) for w in f.per_wager},
+                "own_house_edges": {
+                    w.name: float(own.house_edge)
+                    for w in f.per_wager
+                    if (own := exact.own_edge(w.name)) is not None
+                },
                 "strategy": exact.strategy.summary() if exact.strategy else [],
             }
 

@@ -207,8 +207,9 @@ def _optional(value: Fraction | None) -> float | None:
 
 
 def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> JsonObject:
-    """JSON-ready figures; edges as fractions of a unit (0.0337 for 3.37%), each
-    exact value also as a string such as ``"686689/20358520"``."""
+    """JSON-ready figures, each key naming its basis; edges as fractions of a unit
+    (0.0337 for 3.37%), each exact value also as a string such as
+    ``"686689/20358520"``."""
 
     def row(r: ReturnRow) -> JsonObject:
         return {
@@ -224,8 +225,8 @@ def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> JsonObje
         **(extra or {}),
         "wagers_placed": {k: str(v) for k, v in result.wagers.items()},
         "cycle": result.cycle,
-        "house_edge": float(result.house_edge),
-        "house_edge_exact": str(result.house_edge),
+        "house_edge_per_total_initial_wager": float(result.house_edge),
+        "house_edge_per_total_initial_wager_exact": str(result.house_edge),
         "house_edge_per_ante": _optional(result.house_edge_per_ante),
         "house_edge_per_ante_exact": None
         if result.house_edge_per_ante is None
@@ -233,8 +234,8 @@ def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> JsonObje
         "element_of_risk": float(result.element_of_risk),
         "element_of_risk_exact": str(result.element_of_risk),
         "average_total_bet": float(result.average_total_bet),
-        "variance": float(result.variance),
-        "std_dev": result.std_dev,
+        "variance_per_total_initial_wager": float(result.variance),
+        "std_dev_per_total_initial_wager": result.std_dev,
         "volatility_index": {
             "90%": result.volatility_index(0.90),
             "95%": result.volatility_index(0.95),
@@ -248,8 +249,9 @@ def to_json(result: Figures, extra: Mapping[str, Any] | None = None) -> JsonObje
         "wagers": {
             w.name: {
                 "stake": str(w.stake),
-                "house_edge": float(w.house_edge),
-                "house_edge_exact": str(w.house_edge),
+                # its own lines' result per unit of it, under the round's play
+                "lines_house_edge": float(w.house_edge),
+                "lines_house_edge_exact": str(w.house_edge),
                 "hit_frequency": float(w.hit_frequency),
                 "return_table": [row(r) for r in w.return_table],
             }

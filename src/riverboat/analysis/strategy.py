@@ -145,25 +145,36 @@ class Strategy:
 
     def _thresholds(self, weight: npt.NDArray[np.int64], runs: list[list[int]]) -> list[str]:
         options = self.game.options
-        label = [options[int(weight[run[0]].argmax())].label for run in runs]
+        chosen = [int(weight[run].sum(axis=0).argmax()) for run in runs]
+        label = [options[c].label for c in chosen]
         if len(runs) == 1:
-            return [f"{label[0]} with every hand."]
+            exceptions = self._exceptions(weight, runs[0], chosen[0])
+            return [f"{label[0]}{exceptions}." if exceptions else f"{label[0]} with every hand."]
         lines = []
         for index, run in enumerate(reversed(runs)):
             option = label[len(runs) - 1 - index]
-            chosen = int(weight[run[0]].argmax())
-            others = int(weight[run].sum() - weight[run, chosen].sum())
-            every = "every hand" if not others else f"all but {others:,} hands"
+            exceptions = self._exceptions(weight, run, chosen[len(runs) - 1 - index])
             if index == 0:
                 span = f"{self._short(run[0])} or better"
             elif index == len(runs) - 1:
                 span = f"{self._short(run[-1])} or worse"
             else:
                 span = f"{self._short(run[0])} to {self._short(run[-1])}"
-            lines.append(f"{option} with {span} ({every})")
+            lines.append(f"{option} with {span}{exceptions or ' (every hand)'}")
         if len(runs) == 2:
-            return [f"{lines[0]}; {label[0]} below."]
+            below = self._exceptions(weight, runs[0], chosen[0])
+            return [f"{lines[0]}; {label[0]} below{below}."]
         return lines
+
+    def _exceptions(self, weight: npt.NDArray[np.int64], run: list[int], chosen: int) -> str:
+        """``", except 600 of 10,200 hands (Buy & Play)"`` where some hands of the run
+        are best played otherwise than ``chosen``, else ``""``."""
+        counts = weight[run].sum(axis=0)
+        others = int(counts.sum() - counts[chosen])
+        if not others:
+            return ""
+        labels = [self.game.options[i].label for i in np.flatnonzero(counts) if i != chosen]
+        return f", except {others:,} of {int(counts.sum()):,} hands ({' or '.join(labels)})"
 
     def rows(self) -> list[dict[str, str | int | float]]:
         """One row per hand class: cards, how many hands it stands for, value, each

@@ -144,7 +144,7 @@ def _return_tables_csv(result: Analysis) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
         ["wager", "event", "pays", "combinations", "probability", "contribution", "scope",
-         "round_house_edge_per_ante", "round_house_edge_per_initial_wager",
+         "round_house_edge_per_ante", "round_house_edge_per_total_initial_wager",
          "round_element_of_risk"]
     )  # fmt: skip
     for wager in figures.per_wager:

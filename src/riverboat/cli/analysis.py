@@ -36,9 +36,7 @@ from riverboat.errors import Refusal
 _SCHEDULER = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}")
 
 
-def _rules_with_tables(
-    game: str, variant: str | None, tables: list[str]
-) -> tuple[str, GameRules]:
+def _rules_with_tables(game: str, variant: str | None, tables: list[str]) -> tuple[str, GameRules]:
     """The game and rules a command plays: a named variant, a variant file given as
     GAME or as --variant, and Tri-Card's --paytable choices on top."""
     import inspect
@@ -92,7 +90,10 @@ _Paytable = Annotated[
 ]
 _Wagers = Annotated[
     str | None,
-    typer.Option(help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: required."),
+    typer.Option(
+        help="Wagers in base units: 'ante,bonus,bad_beat=0.5'. Default: the game's required "
+        "wagers (Rabbit Hunter: the Ante alone)."
+    ),
 ]
 _AnalyzeOutput = Annotated[
     AnalysisFormat, typer.Option("--format", help="Output format (html: a PAR sheet).")
@@ -188,7 +189,10 @@ def simulate(
         str, typer.Option(help="optimal, simple, always-play or a CSV file (cards,best).")
     ] = "optimal",
     wagers: Annotated[
-        str | None, typer.Option(help="Wagers in base units: 'ante,bonus'. Default: required.")
+        str | None,
+        typer.Option(
+            help="Wagers in base units: 'ante,bonus'. Default: the game's required wagers."
+        ),
     ] = None,
     variant: _Variant = None,
     seed: Annotated[
@@ -202,7 +206,7 @@ def simulate(
         Format, typer.Option("--format", help="text, json, csv or markdown.")
     ] = Format.text,
 ) -> None:
-    """Monte Carlo: mean return per wager with a 95% interval, beside the exact figure."""
+    """Monte Carlo: each wager's house edge with a 95% interval, beside the exact figure."""
     if scheduler is not None:
         _need_extra("cluster", "--scheduler")
         if not _SCHEDULER.fullmatch(scheduler):
@@ -221,9 +225,9 @@ def simulate(
             result = run(game, rounds, rules, placed, strategy, seed, workers, scheduler, progress)
     except (RulesError, Refusal) as error:
         raise typer.BadParameter(str(error)) from None
-    header = ["wager", "mean", "ci95_low", "ci95_high", "standard_error", "exact", "z"]
+    header = ["wager", "house_edge", "ci95_low", "ci95_high", "standard_error", "exact", "z"]
     rows = [
-        [name, e.mean, *e.interval, e.standard_error, e.exact, e.z]
+        [name, e.house_edge, *e.interval, e.standard_error, e.exact, e.z]
         for name, e in result.wagers.items()
     ]
     footer = f"Element of risk (per total wagered): {result.element_of_risk:.5f}"

@@ -116,20 +116,25 @@ def run_chunk(spec: Spec, index: int) -> Totals:
 
 @dataclass(frozen=True)
 class WagerEstimate:
-    """A simulated mean result per unit wagered, its 95% interval and the exact figure."""
+    """A simulated house edge per unit wagered (the house's side, as the exact figures
+    and the element of risk are: below zero, the player wins), its 95% interval and
+    the exact figure."""
 
-    mean: float
+    house_edge: float
     standard_error: float
     exact: float
 
     @property
     def interval(self) -> tuple[float, float]:
-        return self.mean - 1.96 * self.standard_error, self.mean + 1.96 * self.standard_error
+        spread = 1.96 * self.standard_error
+        return self.house_edge - spread, self.house_edge + spread
 
     @property
     def z(self) -> float:
         """How many standard errors the estimate lies from the exact figure."""
-        return (self.mean - self.exact) / self.standard_error if self.standard_error else 0.0
+        if not self.standard_error:
+            return 0.0
+        return (self.house_edge - self.exact) / self.standard_error
 
 
 @dataclass(frozen=True)
@@ -160,9 +165,11 @@ class Simulation:
                 self.option_names[i]: c / self.totals.rounds
                 for i, c in sorted(self.totals.options.items())
             },
-            "mean_return": {
+            # the house's side, per unit of each wager (its Play, Raise or fee
+            # included); "net" per unit of the total initial wager
+            "house_edge": {
                 name: {
-                    "mean": e.mean,
+                    "simulated": e.house_edge,
                     "ci95": list(e.interval),
                     "standard_error": e.standard_error,
                     "exact": e.exact,
@@ -177,18 +184,19 @@ class Simulation:
             f"{find_game(self.game).title}: {self.totals.rounds:,} rounds, "
             f"strategy {self.strategy}, seed {self.seed}",
             "",
-            f"{'wager':<12} {'mean return':>12} {'95% interval':>24} {'exact':>10} {'z':>7}",
+            f"{'wager':<12} {'house edge':>12} {'95% interval':>24} {'exact':>10} {'z':>7}",
         ]
         for name, e in self.wagers.items():
             low, high = e.interval
             label = "whole game" if name == "net" else name
             interval = f"[{low:+.5f}, {high:+.5f}]"
-            row = f"{label:<12} {e.mean:>+12.5f} {interval:>24} {e.exact:>+10.5f}"
+            row = f"{label:<12} {e.house_edge:>+12.5f} {interval:>24} {e.exact:>+10.5f}"
             out.append(f"{row} {e.z:>+7.2f}")
         out.append("")
         out.append(f"Element of risk (per total wagered): {self.element_of_risk:.5f}")
-        out.append("Means are per unit of each initial wager (its Play, Raise or fee included);")
-        out.append("the whole game's per unit of all initial wagers.")
+        out.append("The house's side throughout (below zero, the player wins): each wager's")
+        out.append("edge per unit of it (its Play, Raise or fee included), the whole game's")
+        out.append("per unit of the total initial wager.")
         return "\n".join(out) + "\n"
 
 
@@ -301,18 +309,18 @@ def _check_run(rounds: int, workers: int, strategy: str | Path) -> None:
 def _estimates(
     totals: Totals, stakes: Mapping[str, int], exact: Figures
 ) -> dict[str, WagerEstimate]:
-    """Each wager's simulated mean per unit staked and its standard error, beside the
-    exact figure; ``net`` for the whole round per unit of initial wager."""
+    """Each wager's simulated house edge per unit staked and its standard error, beside
+    the exact figure; ``net`` for the whole round per unit of initial wager."""
     estimates = {}
-    per_wager_exact = {w.name: -float(w.house_edge) for w in exact.per_wager}
+    per_wager_exact = {w.name: float(w.house_edge) for w in exact.per_wager}
     for name, stake in [*stakes.items(), ("net", sum(stakes.values()))]:
         if not stake:
             continue
         mean = totals.sums.get(name, 0) / totals.rounds
         variance = totals.squares.get(name, 0) / totals.rounds - mean * mean
         error = math.sqrt(max(variance, 0.0) / totals.rounds)
-        exact_value = -float(exact.house_edge) if name == "net" else per_wager_exact[name]
-        estimates[name] = WagerEstimate(mean / stake, error / stake, exact_value)
+        exact_value = float(exact.house_edge) if name == "net" else per_wager_exact[name]
+        estimates[name] = WagerEstimate(-mean / stake, error / stake, exact_value)
     return estimates
 
 

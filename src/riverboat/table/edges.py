@@ -29,6 +29,7 @@ __all__ = [
     "edge_lines",
     "edges",
     "figures_of",
+    "headline",
     "house_edge",
     "start_house_edges",
     "strategy_card",
@@ -47,8 +48,17 @@ _BEGUN_LOCK = threading.Lock()
 
 
 def house_edge(game: str) -> float | None:
-    """The game's house edge per initial wager, or None while it is being worked out."""
+    """The game's :func:`headline` edge, or None while it is being worked out."""
     return _EDGES.get(game)
+
+
+def headline(game: str, variant: str | None = None) -> float:
+    """The one house edge a list of games shows: the required wagers' (the Ante where
+    none is required) under optimal play, per Ante as published references quote it;
+    per total initial wager for a game without an Ante (Baccarat's first bet)."""
+    figures = figures_of(game, variant)
+    per_ante = figures.house_edge_per_ante
+    return float(figures.house_edge if per_ante is None else per_ante)
 
 
 def edges(game: str) -> list[EdgeLine] | None:
@@ -178,29 +188,15 @@ def _side_line(
     required: set[str],
     figures: Figures,
 ) -> EdgeLine:
-    """An optional wager's edge: alone where it may be placed alone (Pair Plus, T1),
-    else what it adds to the required wagers' expected loss."""
-    if not any(s.required for s in spec.spots):
-        # it may be placed alone (Pair Plus without an Ante, T1): analyze it alone
-        alone = figures_of(game, variant, {spot.name: 1}).house_edge
-        basis = f"The {spot.label} placed alone, as a share of it."
-    else:
-        # it needs the required wagers: analyze them with and without it, each
-        # under its own best play, and charge it the difference in expected loss.
-        # Not per_wager: Rabbit Hunter books the rabbit fee to the Ante, so a Bonus
-        # that makes buying right would look far better than it is.
-        both = figures_of(game, variant, {**dict.fromkeys(required, 1), spot.name: 1})
-        alone = _loss(both) - _loss(figures)
-        basis = (
-            f"What a {spot.label} equal to the Ante adds to the expected loss, under "
-            "the play best with it, as a share of it (below zero: it lowers the loss)."
-        )
-    return EdgeLine(label=f"{spot.label} alone", value=float(alone), basis=basis)
+    """An optional wager's own edge (:mod:`riverboat.analysis.alone`): alone where it
+    may be placed alone (Pair Plus, T1), else what it adds to the required wagers'
+    expected loss."""
+    from riverboat.analysis.alone import wager_alone
 
-
-def _loss(figures: Figures) -> Fraction:
-    """The expected loss of a round, in Antes (the analyzer's unit)."""
-    return -figures.expected * sum(figures.wagers.values(), Fraction(0))
+    rules = find_game(game).rules(variant)
+    own = wager_alone(game, rules, {**dict.fromkeys(required, 1), spot.name: 1}, spot.name)
+    basis = own.basis[:1].upper() + own.basis[1:] + " (below zero: it lowers the loss)."
+    return EdgeLine(label=f"{spot.label} alone", value=float(own.house_edge), basis=basis)
 
 
 def variant_figures(
@@ -218,7 +214,7 @@ def variant_figures(
 
     def work() -> None:
         try:
-            edge = float(figures_of(game, variant).house_edge)
+            edge = headline(game, variant)
             _VARIANTS[key] = (edge, edge_lines(game, variant), card_info(game, variant))
         except Exception:  # a variant's math failing leaves its table's edges unshown
             _log.exception("the house edges of %r's %r could not be worked out", game, variant)
@@ -241,7 +237,7 @@ def start_house_edges() -> None:
     def work() -> None:
         for name in names:
             try:
-                _EDGES[name] = float(figures_of(name).house_edge)
+                _EDGES[name] = headline(name)
                 _LINES[name] = edge_lines(name)
                 _CARDS[name] = card_info(name)
             except Exception:  # one game's math (a plug-in's) never stops the others'
