@@ -182,8 +182,9 @@ def test_the_simulator_meets_the_exact_figure(showdown: str) -> None:
     result = simulate(showdown, 200_000, wagers={"ante": 1, "pair_up": 1}, seed=7)
     for name, estimate in result.wagers.items():
         assert abs(estimate.z) < 4, (name, estimate)
-    # a pair: 3 of the 51 cards left match the first; 15 to 1 pays back 16 units
-    assert result.wagers["pair_up"].exact == pytest.approx(16 * 3 / 51 - 1)
+    # a pair: 3 of the 51 cards left match the first; 15 to 1 pays back 16 units, so
+    # the house keeps 1 - 16 x 3/51 (the house's side, as the exact figures are)
+    assert result.wagers["pair_up"].exact == pytest.approx(1 - 16 * 3 / 51)
 
 
 def test_the_command_line_analyses_and_simulates_it(showdown: str) -> None:

@@ -1026,11 +1026,15 @@ def test_plain_crazy4_with_a_blind_second_position() -> None:
     balance = START
     for line in out:
         record = json.loads(line)
-        assert record["second"] == record["wagers"] == {
-            "ante": 500,
-            "super_bonus": 500,
-            "queens_up": 0,
-        }
+        assert (
+            record["second"]
+            == record["wagers"]
+            == {
+                "ante": 500,
+                "super_bonus": 500,
+                "queens_up": 0,
+            }
+        )
         assert len(record["cards"]["player:blind"]) == 5
         assert record["second_result"]["play"] in (-500, 0, 500)  # always 1x (C8)
         whole = sum(record["result"].values()) + sum(record["second_result"].values())
@@ -1276,3 +1280,90 @@ def test_play_opens_the_table_in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> 
     assert table.no_color
     assert table.blind
     assert table.wagers["crazy4"] == {"ante": 2500, "super_bonus": 2500}
+
+
+# ------------------------------------------------------------ a variant file
+def _pair_plus_variant(tmp_path: Path, name: str) -> Path:
+    """A Tri-Card variant file whose Pair Plus pays 3 to 1 on a flush, 5 on a straight."""
+    from riverboat.games.variant_files import variant_text
+
+    text = variant_text("tri-card").replace('variant = "standard"', f'variant = "{name}"')
+    start = text.index("[pair_plus_table]")
+    table = text[start:].replace("Straight = 6", "Straight = 5").replace("Flush = 4", "Flush = 3")
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text[:start] + table, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def variants_of_this_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The variants a test loads, and the table it deals them at, are its own."""
+    from riverboat.games import definition
+    from riverboat.terminal import felt
+
+    monkeypatch.setattr(definition, "_LOADED", {})
+    monkeypatch.setitem(felt.SPECS, "tri-card", felt.SPECS["tri-card"])
+    monkeypatch.setitem(felt.DEALT, "tri-card", "")
+
+
+def test_a_variant_file_plays_with_auto_and_its_rounds_keep_its_rules(
+    tmp_path: Path, variants_of_this_test: None
+) -> None:
+    path = _pair_plus_variant(tmp_path, "pp-135")
+    database = f"sqlite:///{tmp_path / 'own.db'}"
+    played = runner.invoke(
+        cli,
+        ["play", str(path), "--auto", "optimal", "--rounds", "3", "--wagers",
+         "ante=10,pair_plus=5", "--format", "json", "--database", database],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    history = runner.invoke(cli, ["history", "-n", "3", "--format", "json", "--database", database])
+    rounds = json.loads(history.output)
+    assert [r["variant"] for r in rounds] == ["pp-135"] * 3
+    pays = {
+        line["label"]: line["pays"]
+        for line in rounds[0]["record"]["rules"]["pair_plus_table"]["lines"]
+    }
+    assert (pays["Straight"], pays["Flush"]) == ("5", "3")
+    kept = tmp_path / "rounds.json"
+    kept.write_text(history.output, encoding="utf-8")
+    verified = runner.invoke(cli, ["verify", str(kept)])
+    assert verified.exit_code == 0, verified.output
+    assert verified.output.count(": verified:") == 3
+    clash = _pair_plus_variant(tmp_path, "standard")  # a name the game gives other rules
+    refused = runner.invoke(cli, ["play", str(clash), "--auto", "optimal", "--database", database])
+    assert refused.exit_code == 2
+    assert "already has a variant 'standard' with other rules" in " ".join(refused.output.split())
+
+
+def test_a_variant_file_at_the_terminal_table_shows_its_pays_and_deals_by_them(
+    tmp_path: Path, variants_of_this_test: None
+) -> None:
+    from riverboat.games.variant_files import read_variant
+
+    _, rules = read_variant(_pair_plus_variant(tmp_path, "pp-135"))
+    from riverboat.games import find_game
+
+    find_game("tri-card").load_variant(rules)
+
+    async def scenario(pilot: Pilot[None], app: TableApp) -> None:
+        await pilot.press("t")
+        page = " ".join(str(app.screen.query_one("#page", Static).content).split())
+        assert "Tri-Card Poker (pp-135): pay table and rules" in page
+        assert "Straight 5 to 1" in page
+        assert "Flush 3 to 1" in page
+        await pilot.press("escape", "enter", "down", "enter", "d")  # $5 Ante and Pair Plus
+        view = app.round_view()
+        assert view is not None
+        assert view.variant == "pp-135"
+        if view.status == "open":  # the hint weighs the hand by the file's rules
+            await pilot.press("h")
+            cards = " ".join(view.cards["player"])
+            best = best_action("tri-card", cards, {"ante": 1, "pair_plus": 1}, rules)[0]
+            assert best.label in app.message.plain
+            await pilot.press("f")
+
+    app = play(scenario, game="tri-card", rules=rules)
+    record = app.service.history(app.player, 1)[0].record
+    assert record is not None
+    assert record.rules["variant"] == "pp-135"

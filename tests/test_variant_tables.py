@@ -20,7 +20,7 @@ from riverboat.settings import amended
 from riverboat.table.lobby import TablesError, read_tables_file
 from riverboat.web.app import create_app
 
-from browser_support import choose, serving
+from browser_support import choose, serving, tap
 
 SHOTS = Path("test-artifacts/screenshots")
 
@@ -142,6 +142,14 @@ def test_the_page_shows_a_variant_tables_own_pays(tmp_path: Path, browser: Brows
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "variant-table-390.png"))
         page.keyboard.press("Escape")
+        tap(page, "tie")  # a coup at the table, dealt by the variant's rules
+        page.click("#deal")
+        expect(page.locator("#message")).to_contain_text("Net")
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(SHOTS / "variant-table-played-390.png"))
+        [played] = page.request.get(server + "api/history?limit=1").json()
+        assert played["variant"] == "mini-4"
+        assert played["record"]["rules"]["tie_pays"] == "9"
         choose(page, "Baccarat")
         expect(page.locator("[data-spot=tie]")).to_contain_text(re.compile("8 to 1", re.I))
         page.close()

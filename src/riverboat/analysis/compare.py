@@ -106,14 +106,14 @@ def _side_edges(
     from riverboat.analysis.alone import wager_alone
 
     game = game_of(rules)
-    spots = game.spec(rules).spots
-    required = {spot.name: Fraction(1) for spot in spots if spot.required}
+    spec = game.spec(rules)
+    required = {spot.name: Fraction(1) for spot in spec.spots if spot.required}
     return {
         spot.name: wager_alone(
             game.name, rules, {**required, spot.name: Fraction(1)}, spot.name, progress
         ).house_edge
-        for spot in spots
-        if not spot.required
+        for spot in spec.spots
+        if not spot.required and spot.name != spec.decides_with  # the Ante is the round's
     }
 
 

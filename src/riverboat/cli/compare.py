@@ -37,7 +37,7 @@ def _text(found: Comparison) -> str:
         ("house edge per Ante", [_percent(c.house_edge_per_ante) for c in found.columns]),
         ("per total initial wager", [_percent(c.house_edge) for c in found.columns]),
         ("element of risk", [_percent(c.element_of_risk) for c in found.columns]),
-        ("std dev per initial wager", [f"{c.std_dev:.4f}" for c in found.columns]),
+        ("std dev per total initial wager", [f"{c.std_dev:.4f}" for c in found.columns]),
         ("hit frequency", [_percent(c.hit_frequency) for c in found.columns]),
         ("strategy card's cost / Ante", [_percent(c.card_cost) for c in found.columns]),
     ]

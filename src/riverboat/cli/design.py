@@ -50,8 +50,7 @@ def _write(found: Design, path: Path, force: bool) -> None:
         raise typer.BadParameter("no candidate meets the target: nothing to write",
                                  param_hint="--write")  # fmt: skip
     rules = dataclasses.replace(found.best[0][1].rules, variant=path.stem[:60])  # type: ignore[type-var]
-    based_on = str(getattr(found.base, "variant", ""))
-    text = rules_text(find_game(found.game), rules, based_on=based_on)
+    text = rules_text(find_game(found.game), rules)
     write_text(path, text, "--write", force)
     typer.echo(f"wrote {path}: `riverboat analyze {path}` or serve it at a table", err=True)
 

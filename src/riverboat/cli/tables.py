@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
+    from riverboat.games import GameRules
     from riverboat.settings import Settings
     from riverboat.table.lobby import TableConfig
     from riverboat.web.app import ServerOptions
@@ -233,6 +234,10 @@ _PlayGame = Annotated[
     str | None,
     typer.Argument(help=GAME_HELP.removesuffix(".") + "; the first table by default."),
 ]
+_PlayVariant = Annotated[
+    str | None,
+    typer.Option(help="The rules the table deals: a named variant or a variant file."),
+]
 _Auto = Annotated[
     str | None,
     typer.Option(
@@ -256,9 +261,7 @@ _TopUp = Annotated[
 ]
 _Blind = Annotated[
     bool,
-    typer.Option(
-        "--blind", help="Crazy 4: a blind second position with the same wagers (C8)."
-    ),
+    typer.Option("--blind", help="Crazy 4: a blind second position with the same wagers (C8)."),
 ]
 _LinesFormat = Annotated[
     Lines, typer.Option("--format", help="With --auto: a line of text or JSON per round.")
@@ -266,13 +269,12 @@ _LinesFormat = Annotated[
 _NoColor = Annotated[
     bool, typer.Option("--no-color", help="Monochrome (also when NO_COLOR is set).")
 ]
-_AsciiCards = Annotated[
-    bool, typer.Option("--ascii", help="Cards drawn in plain ASCII (As, Th).")
-]
+_AsciiCards = Annotated[bool, typer.Option("--ascii", help="Cards drawn in plain ASCII (As, Th).")]
 
 
 def play(
     game: _PlayGame = None,
+    variant: _PlayVariant = None,
     auto: _Auto = None,
     rounds: _Rounds = 1,
     wagers: _Wagers = None,
@@ -285,14 +287,18 @@ def play(
     player: _PlayerName = None,
     database: _Database = None,
 ) -> None:
-    """Play at the tables in the terminal, or with --auto play rounds for scripts."""
+    """Play at the tables in the terminal, or with --auto play rounds for scripts.
+
+    GAME may be a variant file (or --variant a named variant or a file): its table deals
+    that variant, and its rounds record its rules."""
     if auto is None:
         _need_extra("terminal", "riverboat play (without --auto)")
     from riverboat.games import find_game
     from riverboat.games.rules import RulesError, check_wagers
 
     try:
-        spec = find_game(game or _first_game()).spec()
+        game, dealt = _dealt_variant(game, variant)
+        spec = find_game(game or _first_game()).spec(dealt)
         spots = spec.spots
         placed = _parse_money_wagers(wagers, spots) if wagers is not None else None
         if placed is not None:
@@ -303,11 +309,30 @@ def play(
         _no_blind()
     if auto is None:
         _check_screen_only(rounds, top_up, output)
-        _play_on_screen(game, placed, client_seed, no_color, ascii_cards, blind, player, database)
+        _play_on_screen(game, placed, client_seed, no_color, ascii_cards, blind, player, database,
+                        dealt)  # fmt: skip
         return
     if game is None:
         raise typer.BadParameter("--auto plays one game: name it, e.g. riverboat play tri-card")
-    _play_plain(game, auto, rounds, placed, client_seed, top_up, blind, output, player, database)
+    _play_plain(game, auto, rounds, placed, client_seed, top_up, blind, output, player, database,
+                dealt)  # fmt: skip
+
+
+def _dealt_variant(game: str | None, variant: str | None) -> tuple[str | None, GameRules | None]:
+    """The game and the rules its table deals: None for the game's default; a variant
+    file's (GAME or --variant) loaded into the game for this process by its name."""
+    from riverboat.cli._variant_files import a_file, game_and_rules
+    from riverboat.games import find_game
+
+    if variant is None and (game is None or not a_file(game)):
+        return game, None
+    if game is None:
+        game = _first_game()
+    name, rules = game_and_rules(game, variant)
+    kind = find_game(name)
+    if rules not in kind.variants.values():
+        kind.load_variant(rules)  # RulesError: a name the game gives other rules
+    return name, rules
 
 
 def _no_blind() -> NoReturn:
@@ -337,6 +362,7 @@ def _play_on_screen(
     blind: bool,
     player: str | None,
     database: str | None,
+    dealt: GameRules | None = None,
 ) -> None:
     import os
 
@@ -363,6 +389,7 @@ def _play_on_screen(
         client_seed,
         ascii_cards,
         blind=blind,
+        rules=dealt,
     ).run()
 
 
@@ -381,6 +408,7 @@ def _play_plain(
     output: Lines,
     player: str | None,
     database: str | None,
+    dealt: GameRules | None = None,
 ) -> None:
     from sqlalchemy.exc import DBAPIError
 
@@ -392,10 +420,11 @@ def _play_plain(
     played = 0
     try:
         who = _who(service, player)
-        auto = AutoPlayer(game, strategy)
-        wagers = placed if placed is not None else default_wagers(game)
+        auto = AutoPlayer(game, strategy, dealt)
+        wagers = placed if placed is not None else default_wagers(game, dealt)
+        variant = None if dealt is None else str(getattr(dealt, "variant", ""))
         for record in play_rounds(
-            service, who, game, wagers, auto, rounds, client_seed, top_up, blind
+            service, who, game, wagers, auto, rounds, client_seed, top_up, blind, variant
         ):
             typer.echo(round_json(record) if output is Lines.json else line(record))
             played += 1

@@ -131,8 +131,8 @@ def variant_text(game: str | SomeGame, based_on: str | None = None) -> str:
 
 def rules_text(kind: SomeGame, rules: GameRules, based_on: str | None = None) -> str:
     """``rules`` of the game ``kind`` as a variant file's text, a variant of the named
-    variant ``based_on`` (default: the rules' own name, a named variant's)."""
-    based_on = rules.variant if based_on is None else based_on
+    variant ``based_on`` (default: :func:`named_base`)."""
+    based_on = named_base(kind, rules) if based_on is None else based_on
     head = [
         f'# {kind.title}: a variant of riverboat\'s "{based_on}" rules. Edit it, then',
         "# check it with `riverboat variant check FILE`.",
@@ -156,6 +156,31 @@ def rules_text(kind: SomeGame, rules: GameRules, based_on: str | None = None) ->
         into = tables if lines[0].startswith("[") else plain
         into += ["", *notes, *lines]
     return "\n".join(head + plain + tables) + "\n"
+
+
+def named_base(kind: SomeGame, rules: GameRules) -> str:
+    """The named variant a file of ``rules`` is written against: the rules' own where
+    they are one (a file's rules are not), else the first whose pay tables pay on the
+    same hands (a file changes what a hand pays, not which hands pay).
+
+    >>> from riverboat.games import find_game
+    >>> named_base(find_game("baccarat"), find_game("baccarat").rules("6 decks"))
+    '6 decks'
+    """
+    if kind.variants.get(rules.variant) == rules:
+        return rules.variant
+
+    def hands(of: GameRules) -> list[list[str]]:
+        return [
+            [line.label for line in value.lines]
+            for field in dataclasses.fields(of)  # type: ignore[arg-type]
+            if isinstance(value := getattr(of, field.name), PayTable)
+        ]
+
+    return next(
+        (name for name, named in kind.variants.items() if hands(named) == hands(rules)),
+        next(iter(kind.variants)),
+    )
 
 
 # ------------------------------------------------------------------ reading

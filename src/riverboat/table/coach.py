@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from riverboat.games import find_game
+from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 from riverboat.games.spec import GameSpec
 from riverboat.money import Cents
@@ -34,11 +34,11 @@ def coach_round(view: RoundView, action: str, amount: Cents | None = None) -> Co
     from riverboat.analysis import wagers_in_units
     from riverboat.analysis.coach import coach
 
-    spec, hand, stakes = _decided(view)
+    rules, spec, hand, stakes = _decided(view)
     ante = stakes.ante
     bet = None if amount is None or not ante else Fraction(amount, ante)
     units = wagers_in_units(view.wagers, spec.decides_with)
-    verdict = coach(view.game, " ".join(view.cards[hand]), units, action, bet)
+    verdict = coach(view.game, " ".join(view.cards[hand]), units, action, bet, rules)
     best = verdict.best
     cost = verdict.cost
     words = verdict_words(verdict.label, verdict.expected, best.label, best.expected, stakes)
@@ -64,9 +64,9 @@ def hint_round(view: RoundView) -> HintView:
     every legal option best first, in words in the round's money and in figures."""
     from riverboat.analysis import best_action, wagers_in_units
 
-    spec, hand, stakes = _decided(view)
+    rules, spec, hand, stakes = _decided(view)
     units = wagers_in_units(view.wagers, spec.decides_with)
-    options = best_action(view.game, " ".join(view.cards[hand]), units)
+    options = best_action(view.game, " ".join(view.cards[hand]), units, rules)
     words = hint_words(options, stakes)
     return HintView(
         options=[
@@ -78,16 +78,18 @@ def hint_round(view: RoundView) -> HintView:
     )
 
 
-def _decided(view: RoundView) -> tuple[GameSpec, str, Stakes]:
-    """The game's spec, the name of the hand a decision is made on and the round's
-    wagers as advice names them; a game without decisions is refused."""
-    spec = find_game(view.game).spec()
+def _decided(view: RoundView) -> tuple[GameRules, GameSpec, str, Stakes]:
+    """The round's rules and spec, the name of the hand a decision is made on and the
+    round's wagers as advice names them; a game without decisions is refused."""
+    kind = find_game(view.game)
+    rules = kind.rules(view.variant or None)  # a variant file's, where its table loaded it
+    spec = kind.spec(rules)
     if not spec.options or spec.decides_with is None:
         raise RulesError(f"{spec.title} has no decisions to coach")
     hand = next(h.name for h in spec.hands if h.each_position and not h.house)
     base = spec.decides_with
     label = next((s.label for s in spec.spots if s.name == base), base)
-    return spec, hand, Stakes.of(view.wagers, base, label)
+    return rules, spec, hand, Stakes.of(view.wagers, base, label)
 
 
 @dataclass

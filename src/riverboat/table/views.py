@@ -84,6 +84,9 @@ class RoundView(_View):
 
     id: int
     game: str
+    #: the rules the round is dealt by: a named variant of the game, or a variant file's
+    #: (a shared table's); hints and the coach weigh its hand by them
+    variant: str = ""
     status: RoundStatus = Field(description="open, settled or void (G7)")
     shared: bool
     commitment: str
@@ -137,6 +140,8 @@ class ExportedRound(_View):
     winner: str | None = Field(description="a coup's side: Player, Banker or Tie (B7)")
     id: int
     game: str
+    #: the name of the rules the round was dealt by (its record holds them whole)
+    variant: str = ""
     status: RoundStatus = Field(description="open, settled or void (G7)")
     shared: bool
     commitment: str

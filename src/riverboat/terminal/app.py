@@ -37,7 +37,7 @@ from riverboat.table.coach import coach_round, hint_round
 from riverboat.table.service import TOP_UP_BELOW
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import CoachVerdict, RoundView
-from riverboat.terminal.felt import GAME_KEYS, Road
+from riverboat.terminal.felt import DEALT, GAME_KEYS, Road
 from riverboat.terminal.plain import result_text, round_net
 from riverboat.terminal.screens import AmountScreen, HistoryScreen, RulesScreen
 from riverboat.terminal.table import Table, remember_coach
@@ -68,8 +68,11 @@ class TableApp(Table):
         placed = {name: amount for name, amount in self._felt.on_table().items() if amount}
         game = self.game
         second = placed if self._felt.two_hands() else None  # C8
+        variant = DEALT.get(game)  # a variant file's, where the table deals one
         self._deal(
-            lambda seed: self.service.start_round(self.player, game, placed, seed, second=second)
+            lambda seed: self.service.start_round(
+                self.player, game, placed, seed, variant=variant, second=second
+            )
         )
 
     def action_replay(self) -> None:

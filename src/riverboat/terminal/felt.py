@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.reactive import var
 from textual.widgets import Static
 
-from riverboat.games import GAMES, find_game
+from riverboat.games import GAMES, GameRules, find_game
 from riverboat.games.rules import Spot
 from riverboat.games.spec import GameSpec, HandSpec
 from riverboat.money import Cents, format_money
@@ -26,6 +26,7 @@ from riverboat.table.views import RoundView
 from riverboat.terminal.cards import draw
 
 __all__ = [
+    "DEALT",
     "GAME_KEYS",
     "SHORT",
     "SPECS",
@@ -34,12 +35,23 @@ __all__ = [
     "Road",
     "Spots",
     "across_hand",
+    "deal_variant",
     "player_hand",
 ]
 
 #: the games in the registry's order, keyed 1, 2, 3...
 GAME_KEYS = {str(number): name for number, name in enumerate(GAMES, 1)}
 SPECS: dict[str, GameSpec] = {name: find_game(name).spec() for name in GAMES}
+#: the variant a table deals where it is not the game's default (``riverboat play FILE``)
+DEALT: dict[str, str] = {}
+
+
+def deal_variant(game: str, rules: GameRules) -> None:
+    """Let ``game``'s table deal ``rules`` (a variant the game knows, a variant file's
+    loaded into it) in this process: its spots, limits and chips on the felt, its pay
+    table and edges on the rules page, its rules in every round dealt."""
+    SPECS[game] = find_game(game).spec(rules)
+    DEALT[game] = str(getattr(rules, "variant", ""))
 #: the short names the games bar shows: the titles without "Poker", to fit 80 columns
 SHORT = {name: spec.title.removesuffix(" Poker") for name, spec in SPECS.items()}
 _ROAD_STYLES = {"P": "bold #7ab0ff", "B": "bold #ff7a7a", "T": "bold #8be08b"}

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
-from riverboat.games import find_game
+from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError, check_wagers
 from riverboat.money import Cents, format_money
 from riverboat.rng import new_client_seed
@@ -67,13 +67,14 @@ class Decision:
     note: str = ""
 
 
-def default_wagers(game: str) -> dict[str, Cents]:
-    """The table minimum on each required wager (the first spot if none is required).
+def default_wagers(game: str, rules: GameRules | None = None) -> dict[str, Cents]:
+    """The table minimum on each required wager (the first spot if none is required),
+    under ``rules`` (the default variant's if None).
 
     >>> default_wagers("crazy4"), default_wagers("baccarat")
     ({'ante': 500, 'super_bonus': 500}, {'player': 500})
     """
-    spots = find_game(game).new_round().spots
+    spots = find_game(game).new_round(rules).spots
     chosen = {spot.name: spot.minimum for spot in spots if spot.required}
     return chosen or {spots[0].name: spots[0].minimum}
 
@@ -86,8 +87,9 @@ class AutoPlayer:
     CSV file look the hand up in the simulator's strategy table.
     """
 
-    def __init__(self, game: str, strategy: str) -> None:
-        spec = find_game(game).spec()
+    def __init__(self, game: str, strategy: str, rules: GameRules | None = None) -> None:
+        self.rules = find_game(game).rules() if rules is None else rules
+        spec = find_game(game).spec(self.rules)
         if strategy not in STRATEGIES and not Path(strategy).is_file():
             raise RulesError(
                 f"no strategy {strategy!r}: use {', '.join(STRATEGIES)} or a CSV file "
@@ -110,8 +112,7 @@ class AutoPlayer:
 
         key = tuple(sorted(units.items()))
         if key not in self._tables:
-            rules = find_game(self.game).rules()
-            self._tables[key] = strategy_table(self.game, rules, units, self.strategy)
+            self._tables[key] = strategy_table(self.game, self.rules, units, self.strategy)
         return self._tables[key]
 
     def decide(self, view: RoundView) -> Decision | None:
@@ -125,16 +126,16 @@ class AutoPlayer:
             return None
         units = _units(self.game, view.wagers)
         cards = " ".join(view.cards["player"])
-        options = heads_up(self.game, find_game(self.game).rules()).options
+        options = heads_up(self.game, self.rules).options
         if self.strategy == "optimal":
-            name = best_action(self.game, cards, units)[0].option
+            name = best_action(self.game, cards, units, self.rules)[0].option
         else:
             hand = np.array([[int(card) for card in parse_cards(cards)]], dtype=np.uint8)
             name = options[int(self._table(units)[colex_index(hand)[0]])].name
         option = next(o for o in options if o.name == name)
         if option.action not in choices:
             raise RulesError(f"the strategy's {option.label} is not a choice in this round")
-        base = find_game(self.game).spec().decides_with or ""
+        base = find_game(self.game).spec(self.rules).decides_with or ""
         action, amount = option.wager(view.wagers[base])  # Play 3x: play, 3 Antes (C3)
         label = option.label
         if amount > view.balance and "fold" in choices:
@@ -200,6 +201,7 @@ def play_rounds(
     client_seed: str | None = None,
     top_up: bool = False,
     blind: bool = False,
+    variant: str | None = None,
 ) -> Iterator[PlayedRound]:
     """Play ``rounds`` rounds and yield each one settled (see :func:`round_json`).
 
@@ -210,9 +212,11 @@ def play_rounds(
     restart, G7) is finished first and counts as one of the rounds; it has none.
     A refusal (limits, balance) raises
     ``IllegalAction`` and changes nothing; rounds already yielded stand. ``blind``
-    (Crazy 4) deals a blind second position with the same wagers too (C8).
+    (Crazy 4) deals a blind second position with the same wagers too (C8); ``variant``
+    names the rules dealt (a variant file's, loaded into the game; default: the game's).
     """
-    placed = check_wagers(find_game(game).new_round().spots, wagers)
+    rules = find_game(game).rules(variant)
+    placed = check_wagers(find_game(game).new_round(rules).spots, wagers)
     second = placed if blind else None
     auto.check(placed)
     for _ in range(rounds):
@@ -224,7 +228,9 @@ def play_rounds(
                 service.top_up(player)
             shown = service.next_commitment(player, game)
             seed = client_seed or new_client_seed()  # drawn after the commitment
-            view = service.start_round(player, game, placed, seed, second=second)
+            view = service.start_round(
+                player, game, placed, seed, variant=variant, second=second
+            )
         decision = auto.decide(view) if view.status == RoundStatus.OPEN else None
         verdict = None
         if decision is not None:

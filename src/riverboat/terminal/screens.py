@@ -20,6 +20,7 @@ from textual.widgets import Footer, Input, Static
 from riverboat.games import find_game
 from riverboat.money import Cents, format_money
 from riverboat.table.views import ExportedRound, GameInfo
+from riverboat.terminal.felt import DEALT
 
 __all__ = ["AmountScreen", "HistoryScreen", "RulesScreen", "house_edge"]
 
@@ -62,14 +63,14 @@ _PENDING: dict[str, list[Callable[[str], None]]] = {}
 _EDGES_LOCK = threading.Lock()
 
 
-def _edge_text(game: str) -> str:
+def _edge_text(game: str, variant: str | None = None) -> str:
     """The felt's house-edge lines (:func:`riverboat.table.edges.edge_lines`), one a
     line: per Ante and per total initial wager, the element of risk, each side wager;
     then the strategy card for the required wagers, if the game has decisions."""
     from riverboat.table.edges import card_info, edge_lines
 
-    lines = [f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game)]
-    card = card_info(game)
+    lines = [f"  {line.label:<36} {line.value:.4%}" for line in edge_lines(game, variant)]
+    card = card_info(game, variant)
     if card is not None:
         wagers = " and ".join(card.wagers)
         lines += ["", f"Strategy card ({wagers}): the first rule that matches wins"]
@@ -79,24 +80,27 @@ def _edge_text(game: str) -> str:
 
 
 def house_edge(game: str, then: Callable[[str], None]) -> str | None:
-    """The game's house edge as text if known; else work it out once per process in
-    the background (Rabbit Hunter takes about half a minute) and call ``then`` with it."""
+    """The house edge of the rules ``game``'s table deals as text if known; else work it
+    out once per process in the background (Rabbit Hunter takes about half a minute)
+    and call ``then`` with it."""
+    variant = DEALT.get(game)
+    key = f"{game}:{variant}" if variant else game
     with _EDGES_LOCK:
-        if game in _EDGES:
-            return _EDGES[game]
-        if game in _PENDING:
-            _PENDING[game].append(then)
+        if key in _EDGES:
+            return _EDGES[key]
+        if key in _PENDING:
+            _PENDING[key].append(then)
             return None
-        _PENDING[game] = [then]
+        _PENDING[key] = [then]
 
     def work() -> None:
         try:
-            text = _edge_text(game)
+            text = _edge_text(game, variant)
         except Exception as error:  # shown on the page, never a traceback over the table
             text = f"not available ({error})"
         with _EDGES_LOCK:
-            _EDGES[game] = text
-            waiting = _PENDING.pop(game)
+            _EDGES[key] = text
+            waiting = _PENDING.pop(key)
         for callback in waiting:
             callback(text)
 
@@ -131,9 +135,12 @@ class RulesScreen(_PageScreen):
             self.query_one("#page", Static).update(self.page())
 
     def page(self) -> Text:
-        info = GameInfo.of(find_game(self.game))
+        kind = find_game(self.game)
+        dealt = DEALT.get(self.game)
+        info = GameInfo.of(kind, rules=kind.rules(dealt))
         text = Text()
-        text.append(f"{info.title}: pay table and rules\n\n", "bold")
+        title = f"{info.title} ({dealt})" if dealt else info.title
+        text.append(f"{title}: pay table and rules\n\n", "bold")
         for line in info.how_to_play:
             text.append(f" * {line}\n")
         edge = self.edge or ("  being worked out..." if self.edges else "")

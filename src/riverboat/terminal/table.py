@@ -20,7 +20,7 @@ from textual.containers import Horizontal
 from textual.reactive import var
 from textual.widgets import Footer
 
-from riverboat.games import GAMES, find_game
+from riverboat.games import GAMES, GameRules, find_game
 from riverboat.games.chips import hold, tap
 from riverboat.games.rules import IllegalAction
 from riverboat.games.spec import GameSpec
@@ -29,7 +29,16 @@ from riverboat.table.coach import CoachTally
 from riverboat.table.service import TOP_UP_BELOW, TableService
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import ChoiceView, RoundView
-from riverboat.terminal.felt import GAME_KEYS, SHORT, SPECS, Chips, Hand, Road, Spots
+from riverboat.terminal.felt import (
+    GAME_KEYS,
+    SHORT,
+    SPECS,
+    Chips,
+    Hand,
+    Road,
+    Spots,
+    deal_variant,
+)
 from riverboat.terminal.widgets import (
     DECISION_KEYS,
     Balance,
@@ -157,10 +166,13 @@ class Table(App[None]):
         house_edges: bool = True,
         blind: bool = False,
         coach: bool | None = None,
+        rules: GameRules | None = None,
     ) -> None:
         super().__init__()
         game = game or next(iter(GAMES))
         find_game(game)
+        if rules is not None:  # the first table deals a variant (a variant file's)
+            deal_variant(game, rules)
         self.service = service
         self.player = service.local_player() if player is None else player
         self.client_seed, self.ascii_cards, self.house_edges = client_seed, ascii_cards, house_edges

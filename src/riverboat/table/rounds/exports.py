@@ -60,6 +60,7 @@ def round_view(
     return RoundView(
         id=row.id,
         game=row.game,
+        variant=str(getattr(game_round.rules, "variant", "")),
         status=RoundStatus(row.status),
         shared=shared,
         commitment=row.commitment,
@@ -136,6 +137,7 @@ def export_round(row: RoundRow, revealed: bool, shared: bool) -> ExportedRound:
         winner=winner(played) if played else None,
         id=row.id,
         game=row.game,
+        variant=str(record["rules"].get("variant", "")),
         status=RoundStatus(row.status),
         shared=shared,
         commitment=row.commitment,

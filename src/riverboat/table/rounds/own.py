@@ -17,9 +17,10 @@ from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from riverboat.errors import Conflict, IllegalAction
-from riverboat.games import GameRules, Round, RoundRecord, find_game
+from riverboat.games import GameRules, Round, RoundRecord, SomeGame, find_game
 from riverboat.games.chips import quick_replay
 from riverboat.games.events import Wagered, event_from_json
+from riverboat.games.rules import RulesError
 from riverboat.money import Cents, format_money
 from riverboat.store.models import RoundEvent, RoundRow, Transaction
 from riverboat.table.accounts.ledger import (
@@ -370,15 +371,16 @@ class Rounds(RoundReads):
             )
             if last is None:
                 raise IllegalAction("there is no previous round to replay: place wagers and deal")
-            events = map(event_from_json, records.load(last)["events"])
-            placed = [e for e in events if isinstance(e, Wagered)]
+            record = records.load(last)
+            placed = [e for e in map(event_from_json, record["events"]) if isinstance(e, Wagered)]
             balance = self.ledger.balance(session, player_id)
         wagers = placed[0].wagers
         second = placed[1].wagers if len(placed) > 1 else None  # a blind position (C8)
-        probe = kind.new_round()
+        variant = _known_variant(kind, record["rules"].get("variant"))
+        probe = kind.new_round(kind.rules(variant))
         quick_replay(wagers, probe.spots, balance, probe.at_least_one)
         return self.start_round(
-            player_id, game, wagers, client_seed, idempotency_key, second=second
+            player_id, game, wagers, client_seed, idempotency_key, variant, second
         )
 
     def store(
@@ -427,3 +429,15 @@ def _cost(game_round: Round[GameRules], action: str, amount: Cents | None, balan
             f"{choice.label} needs {format_money(cost)}; the balance is {format_money(balance)}"
         )
     return cost
+
+
+def _known_variant(kind: SomeGame, variant: object) -> str | None:
+    """The last round's variant where this process knows it (a named one, or a variant
+    file's loaded here), so a replay deals by the same rules; else the game's default."""
+    if not isinstance(variant, str):
+        return None
+    try:
+        kind.rules(variant)
+    except RulesError:
+        return None
+    return variant

@@ -166,11 +166,13 @@ def _exported(row: RoundRow, events: Sequence[RoundEvent], deal: Deal | None) ->
     revealed = row.status != RoundStatus.OPEN and (deal is None or deal.revealed)
     found = json.loads(row.result) if row.result is not None else {}
     record = records.build(row, events) if row.status != RoundStatus.OPEN else None
+    rules = json.loads(row.rules) if row.rules is not None else {}
     return ExportedRound(
         totals=found.get("totals"),
         winner=found.get("winner"),
         id=row.id,
         game=row.game,
+        variant=str(rules.get("variant", "")) if isinstance(rules, dict) else "",
         status=RoundStatus(row.status),
         shared=shared,
         commitment=row.commitment,

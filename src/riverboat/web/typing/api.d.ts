@@ -698,6 +698,11 @@ export interface components {
             id: number;
             /** Game */
             game: string;
+            /**
+             * Variant
+             * @default
+             */
+            variant: string;
             /** @description open, settled or void (G7) */
             status: components["schemas"]["RoundStatus"];
             /** Shared */
@@ -1208,6 +1213,11 @@ export interface components {
             id: number;
             /** Game */
             game: string;
+            /**
+             * Variant
+             * @default
+             */
+            variant: string;
             /** @description open, settled or void (G7) */
             status: components["schemas"]["RoundStatus"];
             /** Shared */
