@@ -215,12 +215,15 @@ def test_design_mistakes_are_named_on_the_command_line(arguments: list[str], sai
     assert said in " ".join(done.output.split()), done.output
 
 
-def test_a_pay_of_zero_that_settles_as_no_pay_is_refused_not_misjudged() -> None:
+def test_a_pay_of_zero_that_settles_as_no_pay_is_weighed_apart() -> None:
     # a Pair Plus line that pays 0 settles as no line (the wager loses), so 0, 1 and
-    # 2 to 1 are not on one line; two values always are
-    with pytest.raises(RulesError, match="a pay of 0 settles as no pay"):
-        search("tri-card", TRI_CARD, [vary(TRI_CARD, "pair_plus.Pair=0..2")])
-    both = search("tri-card", TRI_CARD, [vary(TRI_CARD, "pair_plus.Pair=0,1")])
-    for candidate, _ in both.best:
-        mine = with_pays(TRI_CARD, both.varies, candidate.pays)
+    # 2 to 1 are not on one line: 0 is weighed on its own, the rest together
+    varies = [vary(TRI_CARD, "pair_plus.Pair=0..2"), vary(TRI_CARD, "pair_plus.Flush=3,4")]
+    found = search("tri-card", TRI_CARD, varies, top=6)
+    assert found.weighed == len(found.kept) == 6
+    assert found.wagers == {"ante": 0, "pair_plus": 1}
+    for candidate, _ in found.best:
+        mine = with_pays(TRI_CARD, varies, candidate.pays)
         assert candidate.house_edge == _edge("tri-card", mine, {"pair_plus": Fraction(1)})
+    edges = {c.pays: c.house_edge for c in found.kept}
+    assert edges[(0, 4)] - edges[(1, 4)] != edges[(1, 4)] - edges[(2, 4)]  # the kink at 0

@@ -18,7 +18,7 @@ on its exact outcome distribution.
 >>> rules = find_game("tri-card").rules()
 >>> found = search("tri-card", rules, [vary(rules, "pair_plus.Flush=3..5")])
 >>> [(str(c.pays[0]), f"{float(c.house_edge):.4%}") for c in found.kept]
-[('3', '7.2844%'), ('4', '2.3242%'), ('5', '-2.6360%')]
+[('5', '-2.6425%'), ('4', '2.3167%'), ('3', '7.2760%')]
 """
 
 from __future__ import annotations
@@ -428,42 +428,80 @@ def search(
     if top < 1:
         raise RulesError(f"--top is how many candidates to show: at least 1, not {top}")
     started = time.perf_counter()
-    kind = find_game(game)
-    engine: _Engine = (
-        _HeadsUp(game, rules, varies, wagers, progress)
-        if kind.spec(rules).options
-        else _NoDecisions(game, rules, varies, wagers)
-    )
+    engines: list[tuple[_Engine, Sequence[Vary]]] = []
+    for part in _segments(varies):
+        engine = _engine(game, rules, part, wagers, progress)
+        wagers = engine.wagers  # every segment weighs the same wagers as the first
+        engines.append((engine, part))
     ready = time.perf_counter()
     spread = (
         target.hit_frequency.bounded or target.std_dev.bounded or rank in (Rank.hit, Rank.spread)
     )
-    kept = []
-    grid = list(product(*(range(len(v.values)) for v in varies)))
-    for done, index in enumerate(grid, 1):
-        pays = tuple(v.values[i] for v, i in zip(varies, index, strict=True))
-        found = engine.weigh(pays, target, spread)
-        if found is not None:
-            kept.append(found)
-        if progress is not None and done % 4096 == 0:
-            progress(done, len(grid))
+    kept: list[tuple[Candidate, _Engine]] = []
+    done = 0
+    for engine, segment in engines:
+        for pays in product(*(v.values for v in segment)):
+            found = engine.weigh(pays, target, spread)
+            if found is not None:
+                kept.append((found, engine))
+            done += 1
+            if progress is not None and done % 4096 == 0:
+                progress(done, total)
     searched = time.perf_counter()
-    kept.sort(key=_ranking(rank, target))
-    best = [(found, engine.exact(found)) for found in kept[:top]]
+    key = _ranking(rank, target)
+    kept.sort(key=lambda pair: key(pair[0]))
+    best = [(found, engine.exact(found)) for found, engine in kept[:top]]
+    first = engines[0][0]
     return Design(
         game,
         rules,
         tuple(varies),
-        engine.wagers,
+        first.wagers,
         target,
         rank,
-        engine.basis,
-        len(grid),
-        kept,
+        first.basis,
+        total,
+        [found for found, _ in kept],
         best,
         ready - started,
         searched - ready,
     )
+
+
+def _engine(
+    game: str,
+    rules: GameRules,
+    varies: Sequence[Vary],
+    wagers: GivenWagers | None,
+    progress: Callable[[int, int], None] | None,
+) -> _Engine:
+    if find_game(game).spec(rules).options:
+        return _HeadsUp(game, rules, varies, wagers, progress)
+    return _NoDecisions(game, rules, varies, wagers)
+
+
+def _segments(varies: Sequence[Vary]) -> list[list[Vary]]:
+    """The varies cut where a result may not move in step with a pay: a pay of 0
+    settles as no pay at all (the wager loses, where 1 to 1 would pay), so each range
+    holding 0 and two values more is weighed as 0 alone and the rest, each part on its
+    own line. The part with every nonzero value first.
+
+    >>> from riverboat.games import find_game
+    >>> rules = find_game("tri-card").rules()
+    >>> [[list(map(int, v.values)) for v in part]
+    ...  for part in _segments([vary(rules, "pair_plus.Pair=0..2")])]
+    [[[1, 2]], [[0]]]
+    """
+    pieces = [
+        [v]
+        if 0 not in v.values or len(v.values) < 3
+        else [
+            dataclasses.replace(v, values=tuple(x for x in v.values if x)),
+            dataclasses.replace(v, values=(Fraction(0),)),
+        ]
+        for v in varies
+    ]
+    return [list(part) for part in product(*pieces)]
 
 
 def _ranking(rank: Rank, target: Target) -> Callable[[Candidate], tuple[float, ...]]:
@@ -532,13 +570,12 @@ def _union(one: Int64s, other: Int64s) -> Int64s:
 
 def _on_the_line(varied: Vary, base: Int64s, slope: Int64s, scaled: Int64s, last: Int64s) -> None:
     """RulesError unless the results at a pay's last value are where its first two
-    put them: a pay of 0 that settles as no pay at all (the wager loses) is not."""
+    put them (a pay of 0, which settles as no pay at all, is weighed apart first)."""
     if np.array_equal(base + int(scaled[-1] - scaled[0]) * slope, last):
         return
-    zero = " (a pay of 0 settles as no pay: the wager loses)" if varied.values[0] == 0 else ""
     raise RulesError(
-        f"{varied.name}: its results do not move in step with the pay{zero}; "
-        "search that value apart from the others"
+        f"{varied.name}: its results do not move in step with the pay, so it cannot be "
+        "searched without counting each value: write each as a file and compare them"
     )
 
 
