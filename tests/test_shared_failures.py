@@ -138,11 +138,11 @@ def held_showdown(
     one that was written); after the ``attempts``-th, ``then``."""
     real, tried = service.showdown, []
 
-    def counted(decisions: Any, fence: Any = None) -> dict[int, str]:
+    def counted(decisions: Any, fence: Any = None, game: Any = None) -> dict[int, str]:
         if not tried:
             holder.hold()
         try:
-            written = real(decisions, fence)
+            written = real(decisions, fence, game)
         except Exception:
             tried.append(False)
             raise

@@ -6,7 +6,7 @@ none starts without pydantic-settings)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -76,6 +76,11 @@ class Settings(BaseSettings):
         default=None,
         description='the Host names the web service answers (a JSON list, ["127.0.0.1"]); '
         "riverboat serve sets the loopback names on loopback; unset: any",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text",
+        description="the server's log lines: text, or json (one JSON object a line, with "
+        "the request's id: docs/operations.md)",
     )
     house_edges: bool = Field(
         default=True,

@@ -24,6 +24,7 @@ from riverboat.errors import Unavailable
 from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled
 from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
+from riverboat.web.watch import PROBES
 
 __all__ = ["Budgets", "LoginWaits", "RateLimiter", "RateLimits"]
 
@@ -222,7 +223,8 @@ class RateLimits:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket"):
+        probe = scope["type"] == "http" and scope["path"] in PROBES  # cheap: never limited
+        if scope["type"] in ("http", "websocket") and not probe:
             connection = HTTPConnection(scope)
             client = scope["client"][0] if scope.get("client") else "unknown"
             if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":

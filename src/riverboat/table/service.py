@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 from riverboat.admission.budgets import Budget
 from riverboat.admission.logins import LoginThrottle
 from riverboat.errors import IllegalAction, Refusal
+from riverboat.metrics import ROUNDS_DEALT, ROUNDS_SETTLED
 from riverboat.money import Cents
 from riverboat.store import connect
 from riverboat.store.models import Player
@@ -44,10 +45,11 @@ from riverboat.table.accounts.players import LOCAL_PLAYER, Players
 from riverboat.table.live.across.live_state import Fence
 from riverboat.table.road_views import RoadsView
 from riverboat.table.rounds.exports import export_round
-from riverboat.table.rounds.own import Rounds
+from riverboat.table.rounds.own import CUT_OFF, Rounds
 from riverboat.table.rounds.shared import SharedRounds, Stake
 from riverboat.table.rounds.sources import Deals, SharedCards
 from riverboat.table.rounds.verify import DealLayout, verify_round, verify_shoe
+from riverboat.table.states import RoundStatus
 from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoundView
 
 __all__ = [
@@ -153,8 +155,11 @@ class TableService:
         :meth:`start_shared`: no client seed, variant or idempotency key of its own).
         """
         if shared is None:
-            return self.rounds.start_round(
-                player_id, game, wagers, client_seed, idempotency_key, variant, second
+            return _counted(
+                self.rounds.start_round(
+                    player_id, game, wagers, client_seed, idempotency_key, variant, second
+                ),
+                dealt=True,
             )
         if (client_seed, idempotency_key, variant) != (None, None, None):
             raise IllegalAction(
@@ -172,7 +177,11 @@ class TableService:
         """Every seat's round of a shared table's deal, in one transaction (with
         ``fence``, only while that lease runs the table); by seat, its round or why it
         was refused (:mod:`~riverboat.table.rounds.shared`)."""
-        return self.shared_rounds.start(game, deal_id, stakes, fence)
+        answers = self.shared_rounds.start(game, deal_id, stakes, fence)
+        for answer in answers:
+            if not isinstance(answer, Refusal):
+                _counted(answer, dealt=True)
+        return answers
 
     def act(
         self,
@@ -183,16 +192,24 @@ class TableService:
         idempotency_key: str | None = None,
     ) -> RoundView:
         """A decision in an open round; its Play, Raise or fee is debited first."""
-        return self.rounds.act(player_id, round_id, action, amount, idempotency_key)
+        return _counted(self.rounds.act(player_id, round_id, action, amount, idempotency_key))
 
     def showdown(
         self,
         decisions: Sequence[tuple[int, int, str, Cents | None]],
         fence: Fence | None = None,
+        game: str | None = None,
     ) -> dict[int, str]:
         """A shared table's decisions carried out together (C8); notes by round. With
-        ``fence``, only while that lease runs the table."""
-        return self.rounds.showdown(decisions, fence)
+        ``fence``, only while that lease runs the table; ``game``, the table's, counts
+        the rounds settled (:mod:`riverboat.metrics`)."""
+        notes = self.rounds.showdown(decisions, fence)
+        if game is not None:
+            for _, round_id, action, _ in decisions:  # each round decided settles
+                done = notes.get(round_id, "").endswith("before the showdown")
+                if action != CUT_OFF and not done:
+                    ROUNDS_SETTLED.labels(game=game).inc()
+        return notes
 
     def void_shared(
         self, seats: Sequence[tuple[int, int]], reason: str, fence: Fence | None = None
@@ -215,7 +232,9 @@ class TableService:
         client_seed: str | None = None,
     ) -> RoundView:
         """Deal again with the last round's wagers, checked as new wagers (R10)."""
-        return self.rounds.quick_replay(player_id, game, idempotency_key, client_seed)
+        return _counted(
+            self.rounds.quick_replay(player_id, game, idempotency_key, client_seed), dealt=True
+        )
 
     def open_round(self, player_id: int, game: str) -> RoundView | None:
         """The player's unfinished round at their own table of the game (G7), or None."""
@@ -294,3 +313,13 @@ class TableService:
     def audit(self) -> list[str]:
         """Re-settle every stored round and check the ledger; the problems found."""
         return self.auditor.audit()
+
+
+def _counted(view: RoundView, dealt: bool = False) -> RoundView:
+    """``view`` counted (:mod:`riverboat.metrics`): dealt, if it was just dealt, and
+    settled if it is."""
+    if dealt:
+        ROUNDS_DEALT.labels(game=view.game).inc()
+    if view.status == RoundStatus.SETTLED:
+        ROUNDS_SETTLED.labels(game=view.game).inc()
+    return view

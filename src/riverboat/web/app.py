@@ -43,7 +43,7 @@ from riverboat.table.live.table import SHARED_GAMES
 from riverboat.table.live.views import PlayerMessage, TableMessage
 from riverboat.table.lobby import Lobby, TableConfig, default_tables
 from riverboat.table.service import TableService
-from riverboat.web import errors
+from riverboat.web import errors, watch
 from riverboat.web.deps import Sessions
 from riverboat.web.guards import (
     BODY_LIMIT,
@@ -135,7 +135,11 @@ def create_app(
     app.state.service, app.state.local_player = service, chosen.local_player
     app.state.lobby, app.state.hub = lobby, hub
     _keep_state(app, service, kept, chosen.rate_limit)
-    routers = (page, worker, games, rounds, players, history, lobby_routes, table_routes)
+    app.state.redis = kept.client if isinstance(kept, RedisStore) else None
+    app.state.readiness = watch.Readiness()
+    if chosen.log_format == "json":
+        watch.use_json_logs()
+    routers = (watch, page, worker, games, rounds, players, history, lobby_routes, table_routes)
     routes = [route for module in routers for route in module.router.routes]
     _add_middleware(app, routes, chosen.allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
@@ -220,14 +224,16 @@ def _keep_state(app: FastAPI, service: TableService, kept: StateStore, limit: in
 
 def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[str] | None) -> None:
     """The middleware, innermost first: the body guard, the rate limit, the host check,
-    gzip for longer answers, the security headers on every answer."""
+    gzip for longer answers, the security headers on every answer, and outermost the
+    request's id, its count and its time (:mod:`riverboat.web.watch`)."""
     app.add_middleware(BodyGuard, routes=routes)  # innermost: the body after the checks
     app.add_middleware(RateLimits)  # every HTTP request, whatever its path, counts
     if allowed_hosts:  # a page on another name (DNS rebinding) cannot reach the table
         app.add_middleware(errors.TrustedHosts, allowed_hosts=allowed_hosts)
     # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
     app.add_middleware(LargeAnswersGzipped, minimum_size=1024)
-    app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
+    app.add_middleware(SecurityHeaders)  # on every answer, refusals too
+    app.add_middleware(watch.Watched)  # outermost: every request's id, counted and timed
 
 
 def app_from_environment() -> FastAPI:

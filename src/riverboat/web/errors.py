@@ -65,6 +65,7 @@ from riverboat.errors import (
     Unavailable,
 )
 from riverboat.games.rules import RulesError
+from riverboat.metrics import DATABASE_ERRORS, REFUSED
 from riverboat.store.commits import unreachable
 from riverboat.table.accounts.players import Throttled
 from riverboat.web.models import first_problem
@@ -157,6 +158,7 @@ def error_body(message: str, code: str) -> dict[str, str]:
     text = message.encode("utf-8", "backslashreplace").decode("utf-8")
     if len(text) > MESSAGE_LIMIT:
         text = text[: MESSAGE_LIMIT - 1] + "…"
+    REFUSED.labels(code=code).inc()  # every refusal says itself through here
     return {"error": text, "code": code}
 
 
@@ -224,6 +226,7 @@ def install(app: FastAPI, headers: dict[str, str] | None = None) -> None:
         not answer a write is; any other database error stays a server error (500)."""
         if not database_unavailable(error):
             raise error
+        DATABASE_ERRORS.inc()
         _log.warning("the database did not answer: %s", error.orig)
         return refusal_response(Unavailable(NO_ANSWER))
 

@@ -140,7 +140,9 @@ class TableShowdown(TableShoe):
         """The showdown's notes once it is written, or None if it failed (one
         transaction: a failed one carried out nothing)."""
         try:
-            return await asyncio.to_thread(self.service.showdown, decisions, self.fence)
+            return await asyncio.to_thread(
+                self.service.showdown, decisions, self.fence, self.game
+            )
         except LeaseLostError:
             raise
         except Exception as error:  # the database did not answer, or failed

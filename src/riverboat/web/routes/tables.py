@@ -32,6 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 from riverboat.admission.budgets import Busy
 from riverboat.errors import Refusal
 from riverboat.games.rules import RulesError
+from riverboat.metrics import SEATS
 from riverboat.table.live.across.hub import Hub
 from riverboat.table.live.seats import Send
 from riverboat.table.live.table import SharedTable
@@ -185,6 +186,7 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
     token = websocket.cookies.get(SESSION_COOKIE)
     signed_in = await anyio.to_thread.run_sync(sessions.alive, token)
     await websocket.accept()
+    SEATS.inc()
 
     async def send(message: TableMessage) -> None:
         if isinstance(message, ErrorMessage) and message.code is None:  # the table's own note
@@ -222,4 +224,5 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
     except _GONE:  # the client went (or its connection broke) mid-send: nothing to say
         pass
     finally:  # whatever ended the connection, its seat is not left behind
+        SEATS.dec()
         await hub.leave(table, player, send)

@@ -1,0 +1,168 @@
+"""The service watched (riverboat.web.watch, riverboat.metrics): the probes, the
+metrics a scrape reads, each request's id and the JSON log lines."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from riverboat.settings import amended
+from riverboat.web.app import create_app
+from riverboat.web.watch import JsonLines
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = amended(
+        database_url=f"sqlite:///{tmp_path / 'watch.db'}",
+        local_player=True,
+        house_edges=False,
+        rate_limit=1000,
+    )
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def _sample(text: str, name: str, **labels: str) -> float:
+    """One sample's value from Prometheus's text format (0 if it is not there)."""
+    wanted = ",".join(f'{key}="{value}"' for key, value in sorted(labels.items()))
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        metric, _, value = line.rpartition(" ")
+        found = re.fullmatch(r"([a-z_]+)(?:\{(.*)\})?", metric)
+        if found and found[1] == name:
+            have = ",".join(sorted((found[2] or "").split(","))) if found[2] else ""
+            if have == wanted:
+                return float(value)
+    return 0.0
+
+
+def test_healthz_and_readyz_answer_and_are_never_rate_limited(tmp_path: Path) -> None:
+    settings = amended(
+        database_url=f"sqlite:///{tmp_path / 'probe.db'}", house_edges=False, rate_limit=2
+    )
+    with TestClient(create_app(settings)) as client:
+        for _ in range(12):  # far beyond the rate limit: probes are not counted
+            assert client.get("/healthz").json() == {"status": "alive"}
+            ready = client.get("/readyz")
+            assert ready.status_code == 200
+            assert ready.json() == {"status": "ready", "database": "ok", "redis": "not used"}
+            assert client.get("/metrics").status_code == 200
+        limited = [client.get("/api/games").status_code for _ in range(4)]
+        assert 429 in limited  # the rest of the service is
+
+
+def test_readyz_says_which_part_does_not_answer(tmp_path: Path) -> None:
+    settings = amended(database_url=f"sqlite:///{tmp_path / 'gone.db'}", house_edges=False)
+    app = create_app(settings)
+    with TestClient(app) as test_client:
+        app.state.service.engine.dispose()
+        (tmp_path / "gone.db").unlink()
+        (tmp_path / "gone.db").mkdir()  # a folder where the database was: it cannot open
+        app.state.readiness.at = 0.0
+        answer = test_client.get("/readyz")
+    assert answer.status_code == 503
+    body = answer.json()
+    assert body["status"] == "not ready"
+    assert body["database"].startswith("failed: ")
+    assert body["redis"] == "not used"
+
+
+def test_metrics_count_requests_by_route_rounds_by_game_and_refusals_by_code(
+    client: TestClient,
+) -> None:
+    client.get("/")  # the page sets the CSRF cookie the API asks back
+    csrf = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+    before = client.get("/metrics").text
+    dealt = client.post(
+        "/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}}, headers=csrf
+    )
+    assert dealt.status_code == 200, dealt.text
+    round_id = dealt.json()["id"]
+    acted = client.post(f"/api/rounds/{round_id}/actions", json={"action": "fold"}, headers=csrf)
+    assert acted.status_code == 200, acted.text
+    refused = client.post(
+        "/api/rounds", json={"game": "tri-card", "wagers": {"ante": 1}}, headers=csrf
+    )
+    assert refused.status_code in (400, 422)
+    client.get("/no/such/page")
+    after = client.get("/metrics")
+    assert after.headers["content-type"].startswith("text/plain")
+    text = after.text
+
+    def grew(name: str, **labels: str) -> float:
+        return _sample(text, name, **labels) - _sample(before, name, **labels)
+
+    assert grew("riverboat_rounds_dealt_total", game="tri-card") == 1
+    assert grew("riverboat_rounds_settled_total", game="tri-card") == 1
+    route = "/api/rounds/{round_id}/actions"
+    assert grew("riverboat_http_requests_total", route=route, method="POST", status="200") == 1
+    assert grew("riverboat_http_requests_total", route="unmatched", method="GET", status="404")
+    code = refused.json()["code"]
+    assert grew("riverboat_refusals_total", code=code) == 1
+    assert grew("riverboat_http_request_seconds_count", route="/api/rounds") == 2
+    assert "riverboat_websocket_seats" in text
+    # the paths asked never become series of their own: only routes' templates
+    assert f'route="/api/rounds/{round_id}/actions"' not in text
+
+
+def test_every_answer_carries_a_request_id_kept_or_made(client: TestClient) -> None:
+    made = client.get("/healthz").headers["x-request-id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", made)
+    assert client.get("/healthz").headers["x-request-id"] != made
+    kept = client.get("/healthz", headers={"X-Request-ID": "proxy-7f3a.1"})
+    assert kept.headers["x-request-id"] == "proxy-7f3a.1"
+    hostile = client.get("/healthz", headers={"X-Request-ID": "a b\r" + "x" * 80})
+    assert re.fullmatch(r"[0-9a-f]{32}", hostile.headers["x-request-id"])  # replaced
+
+
+def test_json_log_lines_carry_the_request_id(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(JsonLines().format(record))
+
+    logger = logging.getLogger("riverboat.web.errors")
+    keep = Keep()
+    logger.addHandler(keep)
+    try:
+        from unittest.mock import patch
+
+        from sqlalchemy.exc import OperationalError
+
+        broken = OperationalError("SELECT", {}, Exception("database is locked"))
+        with patch("riverboat.table.service.TableService.balance", side_effect=broken):
+            answer = client.get("/api/me", headers={"X-Request-ID": "req-42"})
+    finally:
+        logger.removeHandler(keep)
+    assert answer.status_code == 503
+    entry = json.loads(lines[-1])
+    assert entry["request_id"] == "req-42"
+    assert entry["level"] == "warning"
+    assert "did not answer" in entry["message"]
+
+
+def test_open_seats_are_a_gauge_that_falls_when_a_seat_goes(client: TestClient) -> None:
+    def seats() -> float:
+        return _sample(client.get("/metrics").text, "riverboat_websocket_seats")
+
+    before = seats()
+    with client.websocket_connect(
+        "/ws/tables/baccarat", headers={"origin": "http://testserver"}
+    ) as seat:
+        seat.receive_json()  # the table's first message: the seat is taken
+        assert seats() == before + 1
+    for _ in range(50):  # the server's side of the close runs on its own
+        if seats() == before:
+            break
+    assert seats() == before
