@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -76,8 +77,11 @@ def test_readyz_says_which_part_does_not_answer(tmp_path: Path) -> None:
 
 
 def test_metrics_count_requests_by_route_rounds_by_game_and_refusals_by_code(
-    client: TestClient,
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from riverboat.web import watch
+
+    monkeypatch.setattr(watch, "READY_FOR", -1.0)  # every scrape made anew
     client.get("/")  # the page sets the CSRF cookie the API asks back
     csrf = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
     before = client.get("/metrics").text
@@ -154,6 +158,7 @@ def test_json_log_lines_carry_the_request_id(
 
 def test_open_seats_are_a_gauge_that_falls_when_a_seat_goes(client: TestClient) -> None:
     def seats() -> float:
+        client.app.state.readiness.scraped = None  # type: ignore[attr-defined]
         return _sample(client.get("/metrics").text, "riverboat_websocket_seats")
 
     before = seats()
@@ -166,3 +171,95 @@ def test_open_seats_are_a_gauge_that_falls_when_a_seat_goes(client: TestClient) 
         if seats() == before:
             break
     assert seats() == before
+
+
+# ------------------------------------------------------------- the front door
+def test_a_trailing_slash_is_a_404_never_a_redirect_built_from_the_host(
+    client: TestClient,
+) -> None:
+    answer = client.get("/api/lobby/", headers={"host": "evil.example"}, follow_redirects=False)
+    assert answer.status_code == 404
+    assert "location" not in answer.headers
+    assert client.get("/api/lobby").status_code == 200
+
+
+def test_two_host_headers_are_refused(client: TestClient) -> None:
+    import http.client
+
+    assert client.get("/healthz").status_code == 200
+    # the test client sends one Host; the ASGI scope can carry two, as a proxy may
+    from riverboat.web.guards import OneHost
+
+    sent: list[dict[str, object]] = []
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        raise AssertionError("a request with two Host headers reached the app")
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b""}
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/lobby",
+        "headers": [(b"host", b"tables.example.org"), (b"host", b"evil.example")],
+    }
+    import asyncio
+
+    asyncio.run(OneHost(app)(scope, receive, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == http.client.BAD_REQUEST
+    assert b"one Host header" in sent[1]["body"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("amount", ["500", 500.0, True, "5_00"])
+def test_a_seat_sending_money_that_is_not_a_whole_number_is_refused(
+    client: TestClient, amount: object
+) -> None:
+    with client.websocket_connect(
+        "/ws/tables/baccarat", headers={"origin": "http://testserver"}
+    ) as seat:
+        seat.receive_json()
+        seat.send_text(json.dumps({"type": "bet", "wagers": {"banker": amount}}))
+        for _ in range(5):
+            message = seat.receive_json()
+            if message["type"] == "error":
+                break
+        assert message["code"] == "invalid_request"
+        assert "wagers" in message["message"]
+
+
+def test_a_seat_that_keeps_sending_refused_messages_is_closed_1008(client: TestClient) -> None:
+    from riverboat.web.routes.tables import REFUSED_IN_A_ROW
+
+    with client.websocket_connect(
+        "/ws/tables/baccarat", headers={"origin": "http://testserver"}
+    ) as seat:
+        seat.receive_json()
+        for _ in range(REFUSED_IN_A_ROW + 5):
+            seat.send_text("not json")
+        errors, closed = _errors_until_closed(seat)
+    assert closed.code == 1008
+    assert closed.reason == "too many refused messages"
+    assert errors == REFUSED_IN_A_ROW - 1  # each said, until the seat goes
+
+
+def _errors_until_closed(seat: Any) -> tuple[int, Any]:
+    """How many error messages a seat received before the server closed it, and the close."""
+    from starlette.websockets import WebSocketDisconnect
+
+    errors = 0
+    while True:
+        try:
+            message = seat.receive_json()
+        except WebSocketDisconnect as closed:
+            return errors, closed
+        errors += message["type"] == "error"
+
+
+def test_a_flood_of_scrapes_is_answered_from_one_a_second(client: TestClient) -> None:
+    first = client.get("/metrics").text
+    client.get("/api/games")  # counted, but not shown until the next second's scrape
+    assert all(client.get("/metrics").text == first for _ in range(20))

@@ -62,6 +62,9 @@ Wagers = dict[str, Cents]
 #: a seat's client seed at a shared table; seven of them, joined, fit the 128
 #: characters a deal keeps
 SEED_CHARACTERS = 16
+#: the most spots one request's wagers may name (no game has more; a request naming more
+#: is refused before it is read further)
+MOST_SPOTS = 16
 
 
 class _View(BaseModel):

@@ -49,6 +49,7 @@ from riverboat.web.guards import (
     BODY_LIMIT,
     BodyGuard,
     LargeAnswersGzipped,
+    OneHost,
     SecurityHeaders,
     security_headers,
 )
@@ -176,6 +177,10 @@ def _bare_app(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) 
         title="riverboat",
         docs_url=None,
         redoc_url=None,
+        # no trailing-slash redirects: Starlette builds their Location from the Host
+        # header, which a client chooses (http://evil.example/api/lobby); /api/lobby/
+        # is a 404 that names the path, as any path no route takes
+        redirect_slashes=False,
         description="Casino table games, dealt fairly.",
         version="1",
         lifespan=lifespan,
@@ -233,6 +238,7 @@ def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[s
     # the page's files and the longer answers (the deck's sprite: 254 KB, 64 KB gzipped)
     app.add_middleware(LargeAnswersGzipped, minimum_size=1024)
     app.add_middleware(SecurityHeaders)  # on every answer, refusals too
+    app.add_middleware(OneHost)  # two Host headers: which one a check reads is a guess
     app.add_middleware(watch.Watched)  # outermost: every request's id, counted and timed
 
 

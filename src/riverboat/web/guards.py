@@ -137,6 +137,29 @@ class BodyGuard:
                 return b"".join(chunks)
 
 
+class OneHost:
+    """A request or handshake with more than one ``Host`` header is refused (400):
+    a host check and the route might each read a different one.
+
+    An HTTP/1.1 request has exactly one; a proxy that forwards a second is broken or
+    tricked, and which of the two a check reads is a guess."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            hosts = sum(1 for name, _ in scope.get("headers", []) if name == b"host")
+            if hosts > 1:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = error_body("one Host header, not several", INVALID_REQUEST)
+                await JSONResponse(body, status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 class SecurityHeaders:
     """The content security policy, ``nosniff``, ``no-referrer`` and no framing on
     every response; ``Secure`` on every cookie set over HTTPS."""

@@ -9,6 +9,7 @@ from fastapi import Path, Response
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from riverboat.games import GAMES
+from riverboat.table.views import MOST_SPOTS
 
 __all__ = [
     "PRINTABLE",
@@ -27,7 +28,7 @@ __all__ = [
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (PostgreSQL refuses NUL)
 RoundId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 #: the most wager spots a body names, and the longest name: every game has fewer, shorter
-MOST_SPOTS, NAME_LENGTH = 16, 32
+NAME_LENGTH = 32
 SpotName = Annotated[str, StringConstraints(max_length=NAME_LENGTH)]
 #: money is whole cents, strictly: pydantic's lax mode would take "500", 500.0 or true
 Wagers = Annotated[

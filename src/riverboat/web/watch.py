@@ -5,8 +5,8 @@ answers), ``/readyz`` (the database and Redis answer) and ``/metrics`` (Promethe
 
 The probes are outside the per-address rate limit (a proxy or an orchestrator asks
 often, from one address) and cost nothing that grows with their callers: ``/readyz``
-asks the database and Redis at most once a second, whoever asks, and answers every
-caller from that.
+asks the database and Redis, and ``/metrics`` renders its text, at most once a
+second whoever asks, and every caller is answered from that.
 """
 
 from __future__ import annotations
@@ -136,10 +136,12 @@ async def healthz() -> dict[str, str]:
 
 
 class Readiness:
-    """An app's last readiness answer and when it was made: one check a second at most."""
+    """An app's last readiness answer and its last metrics, and when each was made:
+    each made at most once a second."""
 
     def __init__(self) -> None:
         self.at = 0.0
+        self.scraped: tuple[float, bytes, str] | None = None
         self.answer: tuple[int, dict[str, str]] = (503, {})
 
 
@@ -188,7 +190,12 @@ async def _answers(ask: Any) -> str:
 
 
 @router.get("/metrics", include_in_schema=False)
-async def metrics() -> Response:
-    """Every metric in Prometheus's text format (docs/operations.md lists them)."""
-    body, content_type = exposition()
+async def metrics(request: Request) -> Response:
+    """Every metric in Prometheus's text format (docs/operations.md lists them), made
+    at most once a second whoever asks (a flood of scrapes costs one each second)."""
+    readiness: Readiness = request.app.state.readiness
+    now = time.monotonic()
+    if readiness.scraped is None or now - readiness.scraped[0] > READY_FOR:
+        readiness.scraped = (now, *exposition())
+    _, body, content_type = readiness.scraped
     return Response(body, media_type=content_type)

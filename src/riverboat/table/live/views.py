@@ -10,12 +10,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StrictInt,
+    model_serializer,
+)
 
 from riverboat.money import Cents
 from riverboat.table.road_views import BigRoadEntryView, RoadsView
 from riverboat.table.states import SeatState, TablePhase
-from riverboat.table.views import SEED_CHARACTERS, RoundView, SpotInfo, Wagers, _View
+from riverboat.table.views import (
+    MOST_SPOTS,
+    SEED_CHARACTERS,
+    RoundView,
+    SpotInfo,
+    Wagers,
+    _View,
+)
 
 __all__ = [
     "LOBBY_ROAD_COLUMNS",
@@ -182,8 +195,9 @@ class Bet(BaseModel):
     """A player's wagers for the next deal, with their client seed for it."""
 
     type: Literal["bet"]
-    wagers: dict[str, int]
-    second: dict[str, int] | None = None
+    #: cents by spot, whole numbers only: "500", 500.0 or true is refused, not dealt
+    wagers: dict[str, StrictInt] = Field(max_length=MOST_SPOTS)
+    second: dict[str, StrictInt] | None = Field(default=None, max_length=MOST_SPOTS)
     client_seed: str | None = Field(default=None, max_length=SEED_CHARACTERS)
 
 
@@ -192,7 +206,7 @@ class Decide(BaseModel):
 
     type: Literal["decide"]
     action: str = Field(max_length=32)
-    amount: int | None = None
+    amount: StrictInt | None = None
 
 
 #: every message a player sends to a shared table, told apart by ``type``

@@ -64,6 +64,9 @@ router = APIRouter(responses=RESPONSES)
 #: what a send or receive raises once the client has gone
 _GONE = (WebSocketDisconnect, RuntimeError, OSError)
 PlayerMessages: TypeAdapter[PlayerMessage] = TypeAdapter(PlayerMessage)
+#: messages refused one after another before a seat is closed (1008): a page that
+#: plays makes a mistake now and then, never twenty in a row
+REFUSED_IN_A_ROW = 20
 TableMessages: TypeAdapter[TableMessage] = TypeAdapter(TableMessage)
 
 
@@ -193,6 +196,7 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
             message = _refusal(message.message, "note")
         await websocket.send_text(TableMessages.dump_json(message).decode())
 
+    refused = 0  # the seat's messages refused one after another
     try:
         await get_lobby(websocket).sit(
             table,
@@ -215,8 +219,14 @@ async def shared_table(websocket: WebSocket, name: str) -> None:
                 refusal = _refusal("send messages as JSON text, not binary", INVALID_REQUEST)
             else:
                 refusal = await _table_message(hub, table, player, send, text)
-            if refusal is not None:
-                await send(refusal)
+            if refusal is None:
+                refused = 0
+                continue
+            refused += 1
+            if refused >= REFUSED_IN_A_ROW:  # a careless or hostile client: its seat goes
+                await websocket.close(code=1008, reason="too many refused messages")
+                return
+            await send(refusal)
     except Refusal as error:  # no seat: the table is full, say so if it still listens
         with contextlib.suppress(*_GONE):
             await send(_refusal(str(error), code_of(error)))
