@@ -263,3 +263,42 @@ def test_a_flood_of_scrapes_is_answered_from_one_a_second(client: TestClient) ->
     first = client.get("/metrics").text
     client.get("/api/games")  # counted, but not shown until the next second's scrape
     assert all(client.get("/metrics").text == first for _ in range(20))
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off_with_408(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+
+    from riverboat.web import guards
+
+    monkeypatch.setattr(guards, "BODY_SECONDS", 0.2)
+    sent: list[dict[str, Any]] = []
+    reached: list[bool] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(True)
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.sleep(0.05)  # a byte, now and then: never the whole body in time
+        return {"type": "http.request", "body": b"{", "more_body": True}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/nowhere", "headers": [
+        (b"content-length", b"8000")]}  # fmt: skip
+    started = asyncio.run(_timed(guards.BodyGuard(app)(scope, receive, send)))
+    assert started < 2
+    assert sent[0]["status"] == 408
+    assert (b"connection", b"close") in sent[0]["headers"]
+    assert b"did not arrive within 0.2 s" in sent[1]["body"]
+    assert not reached
+
+
+async def _timed(work: Any) -> float:
+    import time
+
+    begun = time.perf_counter()
+    await work
+    return time.perf_counter() - begun

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
+import anyio
 from fastapi.dependencies.models import Dependant
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
@@ -74,11 +75,19 @@ _HEADERS = [
 ]
 
 
+#: seconds a request's whole body may take to arrive (8 KB at most: a slow phone sends
+#: it in well under one); after them the request is answered 408 and its connection closed
+BODY_SECONDS = 10
+#: the code of a request whose body did not arrive in time
+TIMED_OUT = "timed_out"
+
+
 class BodyGuard:
     """A request's checks before its body is parsed: the CSRF token and session that a
     route taking a body depends on, then a body of at most :data:`BODY_LIMIT` bytes, read as it
-    arrives (``Content-Length`` or chunked), then (for a route that takes one) JSON
-    a route can read. A refusal comes in the one body shape and nothing runs."""
+    arrives (``Content-Length`` or chunked) within :data:`BODY_SECONDS`, then (for a route
+    that takes one) JSON a route can read. A refusal comes in the one body shape and
+    nothing runs."""
 
     def __init__(
         self, app: ASGIApp, routes: Iterable[BaseRoute] = (), limit: int = BODY_LIMIT
@@ -107,9 +116,16 @@ class BodyGuard:
         try:
             if needs is not None:
                 await _check_before_body(scope, needs)
-            body = await self._read(scope, receive)
+            with anyio.fail_after(BODY_SECONDS):  # a body sent a byte a second ends here
+                body = await self._read(scope, receive)
         except Refusal as refusal:
             await refusal_response(refusal)(scope, receive, send)
+            return
+        except TimeoutError:
+            late = error_body(f"the body did not arrive within {BODY_SECONDS} s", TIMED_OUT)
+            await JSONResponse(late, status_code=408, headers={"Connection": "close"})(
+                scope, receive, send
+            )
             return
         if body is None:  # the client went away
             return
