@@ -11,10 +11,9 @@ This module only builds the app: the routes live in :mod:`riverboat.web.routes`
 one mapping of refusals to statuses in :mod:`riverboat.web.errors`, and the limits
 and headers at the edge in :mod:`riverboat.web.guards`.
 
-The schema is at ``/openapi.json``; there are no ``/docs`` pages: Swagger UI and
-ReDoc would need inline scripts (and a policy loosened for them) on the origin whose
-CSRF cookie a script can read, and megabytes of someone else's JavaScript to keep
-pinned. Any OpenAPI tool reads the schema.
+The schema is at ``/openapi.json``, and for people at ``/docs``
+(:mod:`riverboat.web.routes.api_docs`: Swagger UI from files shipped with the
+package, under the pages' own content security policy).
 """
 
 from __future__ import annotations
@@ -53,7 +52,7 @@ from riverboat.web.guards import (
     SecurityHeaders,
     security_headers,
 )
-from riverboat.web.routes import games, history, page, players, rounds, worker
+from riverboat.web.routes import api_docs, games, history, page, players, rounds, worker
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
 
@@ -140,10 +139,14 @@ def create_app(
     app.state.readiness = watch.Readiness()
     if chosen.log_format == "json":
         watch.use_json_logs()
-    routers = (watch, page, worker, games, rounds, players, history, lobby_routes, table_routes)
+    routers = (
+        watch, api_docs, page, worker, games, rounds, players, history, lobby_routes,
+        table_routes,
+    )  # fmt: skip
     routes = [route for module in routers for route in module.router.routes]
     _add_middleware(app, routes, chosen.allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
+    app.mount(api_docs.FILES, StaticFiles(directory=api_docs.swagger_files()), name="api-files")
     if chosen.house_edges:
         start_house_edges()
 
@@ -172,7 +175,9 @@ def _service(database: str | None, redis: str | None, recover: bool) -> TableSer
 
 def _bare_app(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) -> FastAPI:
     """The FastAPI app before its state, middleware and routes: the schema without
-    its docs pages (see the module's docstring), FastAPI's telemetry checks off."""
+    FastAPI's own docs pages (they load Swagger UI from another origin and start it
+    with an inline script: riverboat's is :mod:`~riverboat.web.routes.api_docs`),
+    FastAPI's telemetry checks off."""
     return FastAPI(
         title="riverboat",
         docs_url=None,
