@@ -113,6 +113,9 @@ def test_metrics_count_requests_by_route_rounds_by_game_and_refusals_by_code(
     assert grew("riverboat_refusals_total", code=code) == 1
     assert grew("riverboat_http_request_seconds_count", route="/api/rounds") == 2
     assert "riverboat_websocket_seats" in text
+    for budget in ("history", "handshakes", "password_checks"):  # read at each scrape
+        assert f'riverboat_budget_waiting{{budget="{budget}"}} 0.0' in text
+        assert f'riverboat_budget_running{{budget="{budget}"}}' in text
     # the paths asked never become series of their own: only routes' templates
     assert f'route="/api/rounds/{round_id}/actions"' not in text
 

@@ -12,6 +12,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from typing import Protocol
+
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -20,6 +23,8 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
 
 __all__ = [
     "DATABASE_ERRORS",
@@ -32,6 +37,7 @@ __all__ = [
     "ROUNDS_SETTLED",
     "SEATS",
     "exposition",
+    "watch_budgets",
 ]
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -82,6 +88,50 @@ REDIS_ERRORS = Counter(
     "Redis commands that failed (the readiness probe's included)",
     registry=REGISTRY,
 )
+
+
+class Queue(Protocol):
+    """What a budget (:class:`riverboat.admission.budgets.Budget`) shows of itself."""
+
+    @property
+    def waiting(self) -> int: ...
+
+    running: int
+
+
+class _Budgets(Collector):
+    """The admission budgets' calls running and waiting, read at each scrape."""
+
+    def __init__(self) -> None:
+        self.budgets: dict[str, Queue] = {}
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        waiting = GaugeMetricFamily(
+            "riverboat_budget_waiting",
+            "Calls waiting their turn in an admission budget (history pages, handshakes, "
+            "password checks), by budget",
+            labels=["budget"],
+        )
+        running = GaugeMetricFamily(
+            "riverboat_budget_running",
+            "Calls running in an admission budget, by budget",
+            labels=["budget"],
+        )
+        for name, budget in sorted(self.budgets.items()):
+            waiting.add_metric([name], budget.waiting)
+            running.add_metric([name], budget.running)
+        yield waiting
+        yield running
+
+
+_BUDGETS = _Budgets()
+REGISTRY.register(_BUDGETS)
+
+
+def watch_budgets(budgets: Mapping[str, Queue]) -> None:
+    """Show these budgets' queues at each scrape (the app being served: the last one
+    given wins, one app a process)."""
+    _BUDGETS.budgets = dict(budgets)
 
 
 def exposition() -> tuple[bytes, str]:

@@ -33,6 +33,7 @@ from starlette.routing import BaseRoute
 
 from riverboat.admission.gates import Budgets, RateLimiter, RateLimits
 from riverboat.admission.logins import StoreThrottle
+from riverboat.metrics import watch_budgets
 from riverboat.settings import settings as current_settings
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.edges import start_house_edges
@@ -135,6 +136,14 @@ def create_app(
     app.state.service, app.state.local_player = service, chosen.local_player
     app.state.lobby, app.state.hub = lobby, hub
     _keep_state(app, service, kept, chosen.rate_limit)
+    budgets = app.state.budgets
+    watch_budgets(
+        {
+            "history": budgets.history,
+            "handshakes": budgets.handshakes,
+            "password_checks": service.password_checks,
+        }
+    )
     app.state.redis = kept.client if isinstance(kept, RedisStore) else None
     app.state.readiness = watch.Readiness()
     if chosen.log_format == "json":
