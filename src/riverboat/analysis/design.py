@@ -600,14 +600,13 @@ class _HeadsUp(_Engine):
         wagers: GivenWagers | None,
         progress: Callable[[int, int], None] | None,
     ) -> None:
-        from riverboat.analysis import heads_up
         from riverboat.analysis.adapters import heads_up_game
         from riverboat.analysis.solution import Solution
 
         self.game, self.varies, self.given = game, varies, rules
         self.rules = with_pays(rules, varies, [v.values[0] for v in varies])
         self.scale, self.scaled = _steps(varies)
-        model = heads_up(game, self.rules)
+        model = heads_up_game(self.rules)  # not kept in memory: its counts are the search's
         boundaries, _ = model.classes
         moved: list[HeadsUpGame | None] = []
         for i, varied in enumerate(varies):

@@ -15,7 +15,6 @@ import json
 import logging
 import re
 import time
-import uuid
 from contextvars import ContextVar
 from typing import Any
 
@@ -26,6 +25,7 @@ from sqlalchemy import text
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from riverboat.metrics import DATABASE_ERRORS, LATENCY, REDIS_ERRORS, REQUESTS, exposition
+from riverboat.rng import new_token
 
 __all__ = ["PROBES", "REQUEST_ID", "JsonLines", "Readiness", "Watched", "router", "use_json_logs"]
 
@@ -57,7 +57,7 @@ class Watched:
             await self.app(scope, receive, send)
             return
         given = dict(scope.get("headers", [])).get(b"x-request-id", b"").decode("latin-1")
-        request_id = given if _GIVEN_ID.fullmatch(given) else uuid.uuid4().hex
+        request_id = given if _GIVEN_ID.fullmatch(given) else new_token(16)
         token = REQUEST_ID.set(request_id)
         if scope["type"] == "websocket":
             try:
