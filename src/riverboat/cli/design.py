@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from riverboat.cli._output import Lines, _progress_bar, new_file, write_text
+from riverboat.cli._output import Lines, _check_writable, _progress_bar, new_file, write_text
 from riverboat.cli._wagers import _parse_wagers
 
 if TYPE_CHECKING:
@@ -122,7 +122,8 @@ def design(
         varies = [parse_vary(rules, given) for given in vary]
     except RulesError as error:
         raise typer.BadParameter(str(error), param_hint="--vary") from None
-    if write is not None:
+    if write is not None:  # refused before the search, not after it
+        _check_writable(write, "--write")
         new_file(write, "--write", force)
     try:
         with _progress_bar() as progress:

@@ -15,13 +15,14 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from riverboat.metrics import DATABASE_ERRORS, LATENCY, REDIS_ERRORS, REQUESTS, exposition
@@ -171,12 +172,12 @@ async def readyz(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
-def _ask_database(engine: Any) -> None:
+def _ask_database(engine: Engine) -> None:
     with engine.connect() as connection:
         connection.execute(text("SELECT 1"))
 
 
-async def _answers(ask: Any) -> str:
+async def _answers(ask: Callable[[], object]) -> str:
     """``"ok"`` if ``ask()`` returns within :data:`PROBE_SECONDS` (run off the event
     loop), else what went wrong, in a few words."""
     try:
