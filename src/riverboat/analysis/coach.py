@@ -22,7 +22,7 @@ from riverboat.analysis import GivenWagers, OptionValue, best_action
 from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 
-__all__ = ["Verdict", "coach"]
+__all__ = ["Verdict", "coach", "weigh"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,25 @@ def coach(
 ) -> Verdict:
     """Weigh the decision ``action`` staking ``bet`` Antes (default: the decision's
     own stake) on the player's hand ``cards`` with ``wagers`` (in Antes)."""
-    options = best_action(game, cards, wagers, rules)
+    return weigh(best_action(game, cards, wagers, rules), game, action, bet, rules)
+
+
+def weigh(
+    options: Sequence[OptionValue],
+    game: str,
+    action: str,
+    bet: Fraction | None = None,
+    rules: GameRules | None = None,
+) -> Verdict:
+    """Weigh the decision ``action`` staking ``bet`` Antes against a hand's legal
+    ``options``, best first, as :func:`~riverboat.analysis.best_action` gives them (or
+    a caller that found the same values for many hands at once).
+
+    >>> options = best_action("tri-card", "Qh 6d 4c", {"ante": 1})
+    >>> verdict = weigh(options, "tri-card", "fold")
+    >>> verdict == coach("tri-card", "Qh 6d 4c", {"ante": 1}, "fold")
+    True
+    """
     taken = sorted((o for o in options if o.action == action), key=lambda o: o.bet)
     if not taken:
         offered = ", ".join(sorted({str(o.action) for o in options if o.action}))
