@@ -305,3 +305,44 @@ async def _timed(work: Any) -> float:
     begun = time.perf_counter()
     await work
     return time.perf_counter() - begun
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off_with_408(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A real server (uvicorn with riverboat's protocol): a request whose headers dribble
+    in is answered 408 and its connection closed once HEADER_SECONDS have passed since
+    its first byte; a kept-alive connection idle between two requests is not."""
+    import socket
+    import time
+
+    from browser_support import serving
+
+    from riverboat.web import header_timeout
+
+    monkeypatch.setattr(header_timeout, "HEADER_SECONDS", 0.5)
+    with serving(tmp_path / "slow.db", house_edges=False) as address:
+        port = int(address.rstrip("/").rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:
+            began = time.perf_counter()
+            answer = b""
+            for byte in b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n":
+                try:
+                    slow.sendall(bytes([byte]))
+                except OSError:
+                    break
+                time.sleep(0.1)
+                if time.perf_counter() - began > 3:
+                    break
+            answer = slow.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 408")
+            assert b"did not arrive within 0.5 s" in answer
+            assert time.perf_counter() - began < 2
+            assert slow.recv(4096) == b""  # closed
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as kept:
+            request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            kept.sendall(request)
+            assert kept.recv(4096).startswith(b"HTTP/1.1 200")
+            time.sleep(1)  # idle between requests: the keep-alive timeout's, not ours
+            kept.sendall(request)
+            assert kept.recv(4096).startswith(b"HTTP/1.1 200")

@@ -53,6 +53,7 @@ from riverboat.web.guards import (
     SecurityHeaders,
     security_headers,
 )
+from riverboat.web.header_timeout import HeadersInTime
 from riverboat.web.routes import api_docs, games, history, page, players, rounds, worker
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
@@ -289,6 +290,7 @@ class ServerOptions(TypedDict):
     proxy_headers: bool
     forwarded_allow_ips: str
     access_log: bool
+    http: type[HeadersInTime]
 
 
 def server_options(forwarded_allow_ips: str | None = None) -> ServerOptions:
@@ -297,7 +299,8 @@ def server_options(forwarded_allow_ips: str | None = None) -> ServerOptions:
     ``X-Forwarded-Proto`` read only from the proxies named (comma-separated
     addresses or networks, ``*`` for any), never by default; and no access log (the
     server logs warnings only, so it wrote nothing, but each request still formatted
-    its line's parts).
+    its line's parts); and a request's headers due within 10 s of its first byte
+    (:mod:`~riverboat.web.header_timeout`), as its body is (:mod:`~riverboat.web.guards`).
 
     >>> server_options()["proxy_headers"], server_options("10.0.0.1")["proxy_headers"]
     (False, True)
@@ -307,6 +310,7 @@ def server_options(forwarded_allow_ips: str | None = None) -> ServerOptions:
         "proxy_headers": forwarded_allow_ips is not None,
         "forwarded_allow_ips": forwarded_allow_ips or "",
         "access_log": False,
+        "http": HeadersInTime,
     }
 
 
