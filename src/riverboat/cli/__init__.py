@@ -9,12 +9,13 @@ riverboat strategy GAME              a strategy card to memorise, and what it co
 riverboat variant / compare / design variants as files, side by side, pay tables searched
 riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
 riverboat accounts create|balance|top-up, history, verify, audit, recover
+riverboat report                     each game's hold against theory over a period
 riverboat cache [clear]              the analyses' tables kept on this machine
 
 The commands live in ``games``, ``cards``, ``analysis``, ``strategy``, ``variants``,
-``compare``, ``design``, ``rounds``, ``tables`` and ``accounts``; what several share in
-``_extras``, ``_wagers``, ``_output``, ``_variant_files`` and ``_database``. This module
-builds the app and registers them in the order ``riverboat --help`` lists them.
+``compare``, ``design``, ``rounds``, ``report``, ``tables`` and ``accounts``; what several
+share in ``_extras``, ``_wagers``, ``_output``, ``_variant_files`` and ``_database``. This
+module builds the app and registers them in the order ``riverboat --help`` lists them.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from riverboat.cli.cards import deal, deck, name
 from riverboat.cli.compare import compare
 from riverboat.cli.design import design
 from riverboat.cli.games import games
+from riverboat.cli.report import report
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
 from riverboat.cli.tables import play, serve
@@ -81,7 +83,7 @@ def run() -> None:
 
 for _command in (
     games, deal, deck, name, analyze, strategy, compare, design, simulate, bankroll,
-    history, verify, audit, recover, serve, play,
+    history, verify, audit, recover, report, serve, play,
 ):  # fmt: skip
     app.command()(_command)
 app.add_typer(accounts, name="accounts")
