@@ -173,9 +173,14 @@ def text(found: HoldReport) -> str:
     for row in found.rows:
         name = f"{row.game} {row.variant} ({row.table})"
         if row.decisions:
+            said = (
+                "all the best play."
+                if row.best == row.decisions
+                else f"{row.best:,} the best play; the others gave up "
+                f"{money(row.decision_cost)} in expected value."
+            )
             lines += wrap(
-                f"{name}: {row.decisions:,} decisions, {row.best:,} the best play; the others "
-                f"gave up {money(row.decision_cost)} in expected value.",
+                f"{name}: {row.decisions:,} decision{'s' * (row.decisions != 1)}, {said}",
                 88,
                 subsequent_indent="  ",
             )
