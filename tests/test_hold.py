@@ -366,3 +366,31 @@ def test_an_empty_database_reports_no_rows(tmp_path: Path) -> None:
     service = TableService(f"sqlite:///{tmp_path / 'empty.db'}")
     assert hold_report(service).rows == []
     service.engine.dispose()
+
+
+def test_a_game_of_a_plug_in_is_weighed_and_left_out_once_uninstalled(showdown: str) -> None:
+    """Any installed game is weighed as riverboat's own are (by its spec, its analysis and
+    its hint); a round of a game no longer installed is counted apart, with why."""
+    from riverboat.games import discover, unregister
+
+    service = TableService("sqlite://")
+    me = service.local_player()
+    played = Played("sqlite://", service)
+    for n in range(4):
+        view = service.start_round(me, showdown, {"ante": 500, "pair_up": 100}, f"two {n}")
+        action, amount = _decide(played, view, worst=n % 2 == 0)
+        service.act(me, view.id, action, amount)
+    (row,) = hold_report(service).rows
+    (costs,) = played.costs.values()
+    edge = _edge(showdown, {"ante": 500, "pair_up": 100})
+    assert (row.game, row.rounds, row.edge_optimal_exact) == (showdown, 4, str(edge))
+    assert Fraction(row.edge_played_exact or "") - edge == sum(costs, Fraction(0)) / 2400
+    unregister(showdown)
+    try:
+        (gone,) = hold_report(service).rows
+    finally:
+        discover()
+    assert (gone.rounds, gone.unweighed_reasons, gone.edge_optimal) == (
+        0, {"game not installed": 4}, None,
+    )  # fmt: skip
+    service.engine.dispose()

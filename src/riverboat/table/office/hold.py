@@ -94,6 +94,8 @@ _SETTLE = SETTLING[RoundStatus.SETTLED]
 _VOID = SETTLING[RoundStatus.VOID]
 _EVENTS = ("wagers", "deal", "decision")
 _Query = TypeVar("_Query", bound=Select[*tuple[Any, ...]])
+#: what one analysis weighs: a round's rules (JSON as stored) and its wagers in Antes
+_Shape: TypeAlias = tuple[str, tuple[tuple[str, Fraction], ...]]
 
 
 def z_limit(band: float) -> float:
@@ -300,7 +302,7 @@ class _Key:
 class _Decided:
     """A player's decision, to be weighed against the best option for the hand."""
 
-    shape: tuple[str, tuple[tuple[str, Fraction], ...]]  # rules, wagers in Antes
+    shape: _Shape
     hand: tuple[int, ...]  # sorted
     action: str
     bet: Fraction  # in Antes
@@ -329,8 +331,8 @@ class _Weigher:
 
     def __init__(self) -> None:
         self.rules: dict[tuple[str, str], GameRules | str] = {}  # or why not
-        self.analyses: dict[tuple[str, tuple[tuple[str, Fraction], ...]], Analysis | str] = {}
-        self.options: dict[tuple[object, ...], list[OptionValue]] = {}
+        self.analyses: dict[_Shape, Analysis | str] = {}
+        self.options: dict[tuple[_Shape, tuple[int, ...]], list[OptionValue]] = {}
 
     def weigh(self, finished: Sequence[_Finished]) -> dict[_Key, list[_Weighed]]:
         groups: dict[_Key, list[_Weighed]] = defaultdict(list)
@@ -408,16 +410,14 @@ class _Weigher:
             self.rules[(game, text)] = found
         return found
 
-    def _analysis(
-        self, game: str, rules: GameRules, shape: tuple[str, tuple[tuple[str, Fraction], ...]]
-    ) -> Analysis | str:
+    def _analysis(self, game: str, rules: GameRules, shape: _Shape) -> Analysis | str:
         found = self.analyses.get(shape)
         if found is None:
             from riverboat.analysis import analyze
 
             try:
                 found = analyze(game, rules, dict(shape[1]))
-            except (RulesError, NotImplementedError) as error:
+            except (ValueError, NotImplementedError) as error:  # RulesError among them
                 found = f"not analysable: {error}"
             self.analyses[shape] = found
         return found
@@ -427,8 +427,7 @@ class _Weigher:
         values (few hands of a wager shape) or the game's table of them (many)."""
         from riverboat.analysis.coach import weigh
 
-        hands: dict[tuple[str, tuple[tuple[str, Fraction], ...]], set[tuple[int, ...]]]
-        hands = defaultdict(set)
+        hands: dict[_Shape, set[tuple[int, ...]]] = defaultdict(set)
         for weighed in rounds:
             for decided in weighed.decided:
                 if (decided.shape, decided.hand) not in self.options:
@@ -454,10 +453,8 @@ class _Weigher:
 
 
 def _option_values(
-    analysis: Analysis,
-    shape: tuple[str, tuple[tuple[str, Fraction], ...]],
-    hands: Sequence[tuple[int, ...]],
-) -> dict[tuple[object, ...], list[OptionValue]]:
+    analysis: Analysis, shape: _Shape, hands: Sequence[tuple[int, ...]]
+) -> dict[tuple[_Shape, tuple[int, ...]], list[OptionValue]]:
     """Every legal option's value, best first, for each of ``hands`` under the
     analysis' rules and wagers: the values :func:`~riverboat.analysis.best_action`
     gives, from the hint for a few hands, else looked up in the game's table of every
@@ -466,7 +463,7 @@ def _option_values(
 
     game, rules, wagers = analysis.game, analysis.rules, analysis.wagers
     if len(hands) < HINTS_BELOW:
-        hinted: dict[tuple[object, ...], list[OptionValue]] = {
+        hinted: dict[tuple[_Shape, tuple[int, ...]], list[OptionValue]] = {
             (shape, hand): best_action(game, list(hand), wagers, rules) for hand in hands
         }
         return hinted
@@ -483,7 +480,7 @@ def _option_values(
     rows = order[np.searchsorted(classes[order], wanted)]
     if not (classes[rows] == wanted).all():
         raise AssertionError("a hand's suit class is not among the table's rows")
-    found: dict[tuple[object, ...], list[OptionValue]] = {}
+    found: dict[tuple[_Shape, tuple[int, ...]], list[OptionValue]] = {}
     for hand, row in zip(hands, rows.tolist(), strict=True):
         values = [
             OptionValue(option.name, option.label, solution.expected(row, i), option.action,
