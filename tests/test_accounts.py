@@ -1,18 +1,26 @@
 """Accounts and log-in on a shared server: a password hash never holds the database,
-a stranger's guesses slow only the stranger, names do not look alike, passwords have
-one rule, and a log-in can end the player's other sessions."""
+a stranger's guesses slow only the stranger, names are RFC 8265 usernames of one
+writing system that do not look alike (UTS #39), old names keep their accounts through
+migration 0012, passwords have one rule, and a log-in can end the player's other
+sessions."""
 
 from __future__ import annotations
 
+import importlib.util
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import icu
 import pytest
+from alembic import command
+from alembic.config import Config
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
@@ -22,9 +30,17 @@ from riverboat.cli import app as cli
 from riverboat.cli.accounts import NAME_HELP
 from riverboat.errors import BadCredentials, Conflict, IllegalAction
 from riverboat.settings import amended
-from riverboat.store import connect
+from riverboat.store import MIGRATIONS, connect
+from riverboat.store import writer as store_writer
 from riverboat.table.accounts import players as players_module
-from riverboat.table.accounts.names import NAME_RULE, PASSWORD_RULE, RESERVED
+from riverboat.table.accounts.names import (
+    KEY_UNICODE,
+    NAME_RULE,
+    PASSWORD_RULE,
+    RESERVED,
+    check_name,
+    name_key,
+)
 from riverboat.table.accounts.players import WRONG, Throttled
 from riverboat.table.service import TableService
 from riverboat.web.app import create_app
@@ -234,18 +250,26 @@ def test_the_web_answers_a_throttled_address_429_alike_for_any_name(tmp_path: Pa
 @pytest.mark.parametrize(
     ("name", "refusal", "said"),
     [
-        ("\u0430nn", IllegalAction, "letters a-z"),  # a Cyrillic а
+        ("\u0430nn", IllegalAction, NAME_RULE),  # a Cyrillic а among Latin letters
         ("\uff41\uff4e\uff4e", Conflict, "is taken, or looks like"),  # full-width ａｎｎ
         ("Ann", Conflict, "is taken, or looks like"),
         ("ANN", Conflict, "is taken, or looks like"),
+        ("ann.", Conflict, "is taken, or looks like"),  # punctuation tells no names apart
+        ("ann-", Conflict, "is taken, or looks like"),
+        ("a.nn", Conflict, "is taken, or looks like"),
+        ("a_n-n", Conflict, "is taken, or looks like"),
+        ("\u0391NN", IllegalAction, NAME_RULE),  # a Greek Α among Latin letters
         ("LOCAL", Conflict, "reserved"),
         ("Local", Conflict, "reserved"),
         ("\uff4c\uff4f\uff43\uff41\uff4c", Conflict, "reserved"),  # full-width ｌｏｃａｌ
-        ("l\u043ecal", IllegalAction, "letters a-z"),  # a Cyrillic о
+        ("l\u043ecal", IllegalAction, NAME_RULE),  # a Cyrillic о
         ("Iocal", Conflict, "reserved"),  # a capital i for the l
+        ("iocal", Conflict, "reserved"),  # the same name, shown in capitals, reads so
         ("1ocal", Conflict, "reserved"),
         ("l0cal", Conflict, "reserved"),
-        ("a\u200bnn", IllegalAction, "letters a-z"),  # a zero-width space
+        ("loca1.", Conflict, "reserved"),
+        ("a\u200bnn", IllegalAction, NAME_RULE),  # a zero-width space
+        ("\U0001d41anna", IllegalAction, NAME_RULE),  # a mathematical bold a
     ],
 )
 def test_each_look_alike_of_ann_and_local_is_refused(
@@ -256,6 +280,120 @@ def test_each_look_alike_of_ann_and_local_is_refused(
     with pytest.raises(refusal, match=said):
         service.register(name, PASSWORD)
     assert service.login("ann", PASSWORD) != service.local_player()
+
+
+def test_a_name_in_one_script_that_reads_as_another_name_is_taken(
+    service: TableService,
+) -> None:
+    """Mixing scripts is refused; a whole name in Cyrillic or Greek that reads as a Latin
+    one already taken is taken, by its skeleton (UTS #39), in capitals and in small."""
+    for name in ("pop", "kate", "ace", "cool"):
+        service.register(name, PASSWORD)
+    for name in (
+        "\u0440\u043e\u0440",  # Cyrillic рор
+        "\u0420\u041e\u0420",  # Cyrillic РОР
+        "\u039a\u0391\u03a4\u0395",  # Greek ΚΑΤΕ
+        "\u039a\u03b1\u03c4\u03b5",  # Greek Κατε
+        "\u0410\u0421\u0415",  # Cyrillic АСЕ
+        "\u0441\u043e\u043e\u04cf",  # Cyrillic соо and a palochka for the l
+        "c00l",
+        "CO0L.",
+    ):
+        with pytest.raises(Conflict, match="is taken, or looks like one that is"):
+            service.register(name, PASSWORD)
+    with pytest.raises(IllegalAction) as refused:
+        service.register("k\u0430te", PASSWORD)  # a Cyrillic а between Latin letters
+    assert str(refused.value) == NAME_RULE
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("José", "José"),
+        ("Zoë", "Zoë"),
+        ("日本", "日本"),
+        ("Jose\u0301", "José"),  # typed decomposed: stored NFC
+        ("\uff2a\uff4f\uff53\uff45", "Jose"),  # full-width: narrowed
+        ("Ελλάδα", "Ελλάδα"),
+        ("Москва", "Москва"),
+        ("山田tarō", "山田tarō"),  # Japanese: Han with Latin
+        ("한국어", "한국어"),
+        ("ジョン_スミス", "ジョン_スミス"),
+        ("bob.smith_2-x", "bob.smith_2-x"),
+    ],
+)
+def test_names_of_every_writing_system_register_and_log_in_in_any_case(
+    service: TableService, typed: str, shown: str
+) -> None:
+    player = service.register(typed, PASSWORD)
+    assert service.name(player) == shown
+    decomposed = unicodedata.normalize("NFD", shown)
+    for spelled in (typed, shown, shown.upper(), shown.lower(), decomposed):
+        assert service.login(spelled, PASSWORD, "10.0.0.1") == player
+    with pytest.raises(Conflict, match="is taken"):
+        service.register(shown.upper(), PASSWORD)
+
+
+def test_a_name_is_24_characters_at_most_counted_once_it_is_normal() -> None:
+    assert check_name("日" * 24) == "日" * 24
+    assert check_name("e\u0301" * 24) == "é" * 24  # 48 typed, 24 once composed
+    for name in ("日" * 25, "x" * 25, "é" * 25):
+        with pytest.raises(IllegalAction) as refused:
+            check_name(name)
+        assert str(refused.value) == NAME_RULE
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "p\u0430ypal",  # Latin and Cyrillic
+        "\u03b1bc",  # Greek and Latin
+        "abc\u0434",  # Latin and Cyrillic
+        "x\u0661",  # a Latin letter and an Arabic-Indic digit
+        "\u0661\u0662\u0663",  # right-to-left digits alone: RFC 8265's Bidi rule
+        "\u017fam",  # a long s: not in modern use (UTS #39's General Security Profile)
+        "\u01c6ango",  # ǆ: a compatibility digraph
+        "ann!",
+        "<b>",
+        "_ann",
+        "a\u0301\u0301",  # one mark twice over a letter
+        "\u30a2\u30fb\u30a4",  # ア・イ: the katakana middle dot is not one of _ - .
+    ],
+)
+def test_names_outside_the_rule_are_refused_saying_it(name: str) -> None:
+    with pytest.raises(IllegalAction) as refused:
+        check_name(name)
+    assert str(refused.value) == NAME_RULE
+
+
+def test_the_keys_are_made_by_the_unicode_data_they_were_stored_by() -> None:
+    """The stored keys were made by ICU's data of Unicode KEY_UNICODE (migration 0012);
+    an ICU of another Unicode may map look-alikes otherwise, so a key made now would
+    not match the stored ones. Moving to one is a migration that makes every key again
+    (and a new KEY_UNICODE), not a silent upgrade."""
+    assert icu.UNICODE_VERSION == KEY_UNICODE, (
+        f"ICU now has Unicode {icu.UNICODE_VERSION}, the stored keys {KEY_UNICODE}: "
+        "write a migration that makes every name key again"
+    )
+
+
+def test_a_wrong_name_takes_as_long_as_a_right_one(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One password check for a real name, a made-up one, a look-alike and a name the
+    profile refuses (an old name's kind), each: the same work, the same answer."""
+    service.register("ann", PASSWORD)
+    checks: list[int] = []
+    monkeypatch.setattr(players_module, "_hasher", Hasher(lambda: checks.append(1)))
+    answers = []
+    for name in ("ann", "nobody", "\u0430nn", "a b c", "\x01" * 64):
+        before = len(checks)
+        try:
+            service.login(name, "wrong password", "10.0.0.66")
+        except BadCredentials as error:
+            answers.append(str(error))
+        assert len(checks) == before + 1, name
+    assert answers == [WRONG] * 5
 
 
 @pytest.mark.parametrize("word", RESERVED)
@@ -320,6 +458,108 @@ def test_old_names_that_look_alike_upgrade_and_still_log_in(database_url: str) -
             service.register("aNN", PASSWORD)
     finally:
         service.engine.dispose()
+
+
+def _revision(name: str) -> ModuleType:
+    """A migration's module, loaded from its file as Alembic loads it."""
+    spec = importlib.util.spec_from_file_location(name, MIGRATIONS / "versions" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: (id, name, has a password): accounts earlier releases let in, oldest first
+OLD_ACCOUNTS = [
+    (1, "ann.", True),
+    (2, "ann", True),  # now ann.'s look-alike: a key of its own, no one else's
+    (3, "A-NN", True),
+    (4, "Iocal", True),  # reads as the local player's reserved name
+    (5, "local", False),  # the local player
+    (6, "b0b", True),
+    (7, "bob", True),
+    (8, "bob smith", True),  # a space: the profile refuses it now
+    (9, "\u0430nn", True),  # a Cyrillic а among Latin letters: refused now
+    (10, "x" * 40, True),  # too long now
+    (11, "admin", True),  # made before admin was reserved
+    (12, "José", True),
+]
+
+
+def test_0012_makes_every_key_again_and_every_old_account_logs_in(database_url: str) -> None:
+    """A database at 0011 with names that now share keys, or that the new rule refuses:
+    after 0012 every key is unique and none is missing, each account logs in by its
+    exact name, the oldest of look-alikes also by any spelling of it, and no new name
+    takes any of their places. Its downgrade makes 0005's keys again."""
+    revision = _revision("0012_username_profile")
+    engine = connect(database_url, revision="0011_deal_seeds")
+    hashed = PasswordHasher().hash(PASSWORD)
+    old_keys = {
+        row["player"]: row["key"]
+        for row in revision._keys(
+            [(n, name, hashed if has else None) for n, name, has in OLD_ACCOUNTS],
+            revision._old_key,
+            suffix=False,
+        )
+    }
+    with engine.begin() as connection:
+        for player, name, has_password in OLD_ACCOUNTS:
+            connection.execute(
+                text(
+                    "INSERT INTO players (id, name, name_key, password_hash, failed_logins,"
+                    " created_at) VALUES (:id, :name, :key, :hash, 0, '2026-01-01')"
+                ),
+                {
+                    "id": player,
+                    "name": name,
+                    "key": old_keys[player],
+                    "hash": hashed if has_password else None,
+                },
+            )
+    engine.dispose()
+    service = TableService(database_url)  # upgraded to the latest
+    try:
+        with service.engine.connect() as connection:
+            keys = dict(connection.execute(text("SELECT id, name_key FROM players")).all())
+        assert None not in keys.values()
+        assert len(set(keys.values())) == len(OLD_ACCOUNTS)
+        assert {player for player, key in keys.items() if "#" in key} == {2, 3, 4, 7, 9, 11}
+        assert (keys[1], keys[2], keys[5]) == (name_key("ann"), name_key("ann") + "#2", "local")
+        assert service.local_player() == 5
+        for player, name, has_password in OLD_ACCOUNTS:
+            if has_password:
+                assert service.login(name, PASSWORD, "10.0.0.1") == player, name
+        assert service.login("ANN", PASSWORD, "10.0.0.1") == 1  # the key is the oldest's
+        assert service.login("JOSÉ", PASSWORD, "10.0.0.1") == 12
+        for taken in ("Ann", "an.n", "b0B", "JOSE\u0301", "1ocal", "admin"):
+            with pytest.raises(Conflict):
+                service.register(taken, PASSWORD)
+        _migrate(service.engine, "0011_deal_seeds", down=True)
+        with service.engine.connect() as connection:
+            keys = dict(connection.execute(text("SELECT id, name_key FROM players")).all())
+        assert keys == old_keys
+    finally:
+        service.engine.dispose()
+
+
+def test_0012_keys_names_as_the_names_module_does_today() -> None:
+    """The migration's own copy of the key (migrations take nothing from riverboat)
+    is the names module's of its day. When the rule changes, its revision gets a copy
+    of its own, and this test follows that revision."""
+    revision = _revision("0012_username_profile")
+    key = revision._new_keys()
+    names = ["ann", "ANN.", "a-nn", "\u0430nn", "Iocal", "rnary", "b0b", "José", "Zoë", "日本"]
+    names += ["Ελλάδα", "Москва", "ΚΑΤΕ", "山田tarō", "bob smith", "x" * 40, "", "\x01"]
+    assert [key(name) for name in names] == [name_key(name) for name in names]
+
+
+def _migrate(engine: Engine, revision: str, down: bool = False) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store_writer(engine).begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
 
 
 # ---------------------------------------------------------- finding 4: the passwords

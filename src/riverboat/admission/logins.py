@@ -7,7 +7,9 @@ ever. The account is named by its key whether or not it exists, so the answer ne
 tells a real name from a made-up one.
 
 An attempt counts as failed from the moment it starts until it succeeds, so guesses
-sent at once are counted at once.
+sent at once are counted at once. Other tries an address should not make without end
+are counted the same way, apart from log-ins, by their own ``kind`` (a sign-up, which
+never succeeds in this sense: every one counts).
 
 >>> clock = [0.0]
 >>> throttle = MemoryThrottle(clock=lambda: clock[0])
@@ -18,6 +20,8 @@ sent at once are counted at once.
 >>> clock[0] = 1.0
 >>> throttle.attempt("ann", "10.0.0.66"), throttle.attempt("ann", "10.0.0.66")
 (0.0, 2.0)
+>>> throttle.attempt("ann", "10.0.0.66", kind="signup")  # counted apart
+0.0
 """
 
 from __future__ import annotations
@@ -32,12 +36,15 @@ __all__ = [
     "ADDRESS_FREE",
     "FORGET",
     "FREE",
+    "LOG_IN",
     "LONGEST",
     "LoginThrottle",
     "MemoryThrottle",
     "StoreThrottle",
 ]
 
+#: the kind of try a throttle counts unless told otherwise
+LOG_IN = "login"
 #: failures allowed for one account from one address, and for one address over all
 #: accounts (several people may share an address), before each next try waits
 FREE = 5
@@ -48,14 +55,14 @@ FORGET = 24 * 3600.0
 
 
 class LoginThrottle(Protocol):
-    """Where failed log-ins are counted."""
+    """Where failed log-ins (and other tries of a ``kind``) are counted."""
 
-    def attempt(self, account: str, address: str) -> float:
+    def attempt(self, account: str, address: str, kind: str = LOG_IN) -> float:
         """Seconds to wait before this address may try this account again; 0.0 means go
         ahead, and the try counts as a failure until :meth:`succeeded`."""
         ...
 
-    def succeeded(self, account: str, address: str) -> None:
+    def succeeded(self, account: str, address: str, kind: str = LOG_IN) -> None:
         """The try was right: forget this address's failures at this account."""
         ...
 
@@ -69,9 +76,9 @@ class StoreThrottle:
     def __init__(self, store: StateStore) -> None:
         self._store = store
 
-    def attempt(self, account: str, address: str) -> float:
+    def attempt(self, account: str, address: str, kind: str = LOG_IN) -> float:
         store, now = self._store, self._store.now()
-        keys = _keys(account, address)
+        keys = _keys(account, address, kind)
         wait = max(float(store.get(key + "|wait") or 0.0) - now for key in keys)
         if wait > 0:
             return wait
@@ -82,17 +89,17 @@ class StoreThrottle:
                 store.put(key + "|wait", repr(now + pause), pause)
         return 0.0
 
-    def succeeded(self, account: str, address: str) -> None:
-        pair, alone = _keys(account, address)
+    def succeeded(self, account: str, address: str, kind: str = LOG_IN) -> None:
+        pair, alone = _keys(account, address, kind)
         self._store.delete(pair, pair + "|wait")
         # this try was counted against the address: take it back
         if self._store.increment(alone, FORGET, by=-1) < ADDRESS_FREE:
             self._store.delete(alone + "|wait")
 
 
-def _keys(account: str, address: str) -> tuple[str, str]:
+def _keys(account: str, address: str, kind: str) -> tuple[str, str]:
     """The store's keys for an (account, address) pair's failures and the address's."""
-    return f"login:{account}|{address}", f"login-address:{address}"
+    return f"{kind}:{account}|{address}", f"{kind}-address:{address}"
 
 
 def MemoryThrottle(clock: Callable[[], float] = time.time) -> StoreThrottle:  # noqa: N802

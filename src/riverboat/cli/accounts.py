@@ -12,7 +12,10 @@ from riverboat.errors import Refusal
 
 #: what a name may be, as riverboat.table.accounts.names.NAME_RULE says it (kept here so the help
 #: needs no import of the table package; tests/test_accounts.py checks they agree)
-NAME_HELP = "1 to 24 characters: letters a-z, digits, _ - or ., beginning with a letter or digit."
+NAME_HELP = (
+    "1 to 24 characters: letters and digits of one writing system, and _ - or ., "
+    "beginning with a letter or digit."
+)
 
 accounts = typer.Typer(
     help="Play-money accounts (the local player needs none).", no_args_is_help=True

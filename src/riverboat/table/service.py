@@ -100,6 +100,12 @@ class TableService:
         """A named account for a shared server; the password is kept as an argon2 hash."""
         return self.players.register(name, password)
 
+    def sign_up(self, name: str, password: str, address: str = "local") -> int:
+        """:meth:`register`, asked from ``address`` (a public server's sign-up): every
+        sign-up is counted against the address, as failed log-ins are
+        (:meth:`~riverboat.table.accounts.players.Players.sign_up`)."""
+        return self.players.sign_up(name, password, address)
+
     def login(self, name: str, password: str, address: str = "local") -> int:
         """The player's id, or :class:`~riverboat.errors.BadCredentials`."""
         return self.players.login(name, password, address)

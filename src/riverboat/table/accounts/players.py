@@ -4,8 +4,11 @@ A registered player's password is kept as an argon2 hash. Hashing is slow on pur
 so it never runs inside a database transaction: log-in reads the stored hash in one
 short transaction, checks it with none open, and writes (only to upgrade an old hash)
 in another. A made-up name is checked against a fixed hash, so it takes as long as a
-real one. Names and passwords follow :mod:`riverboat.table.accounts.names`; failed log-ins are
-throttled per address (:mod:`riverboat.admission.logins`), never by locking an account.
+real one. Names and passwords follow :mod:`riverboat.table.accounts.names`: a log-in finds
+the account of exactly the name typed, else the one whose name looks like it (its key),
+so a name typed in another case, width or normalisation logs in. Failed log-ins are
+throttled per address (:mod:`riverboat.admission.logins`), never by locking an account;
+so are a public server's sign-ups (:meth:`Players.sign_up`), every one counted.
 
 Hashes are a budget of the whole process (:attr:`Players.hashes`): at most
 :data:`HASH_SLOTS` at once, :data:`HASH_QUEUE` waiting, one per address; any more is
@@ -18,7 +21,6 @@ from __future__ import annotations
 
 import math
 import os
-import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -32,16 +34,24 @@ from riverboat.errors import BadCredentials, Conflict, NotFound
 from riverboat.settings import settings
 from riverboat.store.models import Player
 from riverboat.table.accounts.ledger import Ledger
-from riverboat.table.accounts.names import check_name, check_password, name_key, reserved
+from riverboat.table.accounts.names import (
+    check_name,
+    check_password,
+    name_key,
+    reserved,
+    spellings,
+)
 
 __all__ = [
     "HASH_QUEUE",
     "HASH_SLOTS",
     "LOCAL_PLAYER",
     "PASSWORD_CHECKS",
+    "SIGN_UPS",
     "WRONG",
     "Players",
     "Throttled",
+    "TooManySignUps",
     "hashes",
 ]
 
@@ -64,6 +74,8 @@ HASH_SLOTS = _hash_slots()
 HASH_QUEUE, HASH_SECONDS = 4, 0.3
 #: the work a budget of hashes counts, in its refusal
 PASSWORD_CHECKS = "password checks"
+#: what a log-in throttle counts for sign-ups (its keys' kind)
+SIGN_UPS = "signup"
 
 
 def hashes(slots: int = HASH_SLOTS, queue: int = HASH_QUEUE) -> Budget:
@@ -76,19 +88,29 @@ class Throttled(BadCredentials):
     """Too many failed log-ins from one address: the same words whether the name
     exists or not, and the whole seconds to wait (``retry_after``)."""
 
+    #: what the address did too often
+    tried = "failed log-ins"
+
     def __init__(self, seconds: float) -> None:
         self.retry_after = max(1, math.ceil(seconds))
-        super().__init__(
-            f"too many failed log-ins from this address; try again in {self.retry_after} s"
-        )
+        wait = self.retry_after
+        super().__init__(f"too many {self.tried} from this address; try again in {wait} s")
 
     def after(self, seconds: float) -> Throttled:
         """The same refusal ``seconds`` later: that much less to wait (1 s at least).
 
         >>> str(Throttled(8).after(5))
         'too many failed log-ins from this address; try again in 3 s'
+        >>> str(TooManySignUps(8).after(5))
+        'too many sign-ups from this address; try again in 3 s'
         """
-        return Throttled(self.retry_after - seconds)
+        return type(self)(self.retry_after - seconds)
+
+
+class TooManySignUps(Throttled):
+    """Too many sign-ups from one address (:meth:`Players.sign_up`): the seconds to wait."""
+
+    tried = "sign-ups"
 
 
 def _matches(stored: str | None, password: str) -> bool:
@@ -118,12 +140,29 @@ class Players:
         """A named account for a shared server; the password is kept as an argon2 hash.
         A name that is, or looks like, one taken or reserved is a :class:`Conflict`;
         a name or password outside the rules is an ``IllegalAction`` saying them."""
-        shown = check_name(name)
-        reserved(shown)
-        check_password(password)
+        shown = _checked(name, password)
         if self._credentials(shown) is not None:
             raise _taken(shown)
         with self.hashes.spend():
+            hashed = _hasher.hash(password)  # with no transaction open
+        return self._player(shown, hashed)
+
+    def sign_up(self, name: str, password: str, address: str = "local") -> int:
+        """:meth:`register`, asked by someone at ``address`` (a public server's sign-up):
+        a name or password outside the rules, or a reserved name, is refused first, at
+        no cost. Then, within one of :attr:`hashes` (``Busy`` at once when they are
+        spent, uncounted), the sign-up is counted against the address by
+        :attr:`throttle`, as a failed log-in is but apart from them, and never taken
+        back: an address that makes accounts, or asks after taken names, waits as one
+        that guesses passwords does (:class:`TooManySignUps`)."""
+        shown = _checked(name, password)
+        key, address = name_key(shown), address[:64]
+        with self.hashes.spend(address):
+            wait = self.throttle.attempt(key, address, kind=SIGN_UPS)
+            if wait > 0:
+                raise TooManySignUps(wait)
+            if self._credentials(shown) is not None:
+                raise _taken(shown)
             hashed = _hasher.hash(password)  # with no transaction open
         return self._player(shown, hashed)
 
@@ -154,14 +193,17 @@ class Players:
 
     def _credentials(self, name: str) -> tuple[int, str | None] | None:
         """The id and password hash of the account ``name`` names, read in one short
-        transaction: the account of exactly that name, else the one with its key."""
+        transaction: the account of exactly that name (as typed, or as names are
+        stored: :func:`~riverboat.table.accounts.names.spellings`), else the one with
+        its key."""
+        exact = spellings(name)
         with Session(self.ledger.engine) as session:
             found = session.execute(
                 select(Player.id, Player.name, Player.password_hash).where(
-                    or_(Player.name == name, Player.name_key == name_key(name))
+                    or_(Player.name.in_(exact), Player.name_key == name_key(name))
                 )
             )
-            rows = sorted(found, key=lambda row: row.name != name)
+            rows = sorted(found, key=lambda row: (row.name not in exact, row.name != name))
         return (rows[0].id, rows[0].password_hash) if rows else None
 
     def login(self, name: str, password: str, address: str = "local") -> int:
@@ -172,13 +214,12 @@ class Players:
         :attr:`hashes` spent, ``Busy`` at once, before the throttle is asked: the try
         is not counted, and costs the throttle's store nothing."""
         check_password(password)
-        shown = unicodedata.normalize("NFKC", name)
-        key, address = name_key(shown), address[:64]
+        key, address = name_key(name), address[:64]
         with self.hashes.spend(address):
             wait = self.throttle.attempt(key, address)
             if wait > 0:
                 raise Throttled(wait)
-            found = self._credentials(shown)
+            found = self._credentials(name)
             player_id, stored = found if found is not None else (None, None)
             matched = _matches(stored, password)  # a made-up name takes as long
         if player_id is None or not matched:
@@ -212,6 +253,15 @@ class Players:
         if name is None:
             raise NotFound(f"there is no player {player_id}")
         return name
+
+
+def _checked(name: str, password: str) -> str:
+    """The name as it is stored, once it and the password keep to the rules and the
+    name is not reserved; else the refusal that says why."""
+    shown = check_name(name)
+    reserved(shown)
+    check_password(password)
+    return shown
 
 
 def _taken(name: str) -> Conflict:
