@@ -196,7 +196,9 @@ def test_a_refill_is_listed_by_the_api_and_only_for_its_player(tmp_path: Path) -
         assert not bob_ids & {c["id"] for c in listed}
         schema = client.get("/openapi.json").json()
         credit = schema["components"]["schemas"]["CreditView"]
-        assert credit["properties"]["kind"]["enum"] == ["start", "top_up"]
+        assert credit["properties"]["kind"]["enum"] == [
+            "start", "top_up", "adjustment", "locked", "unlocked", "sessions_ended"
+        ]  # the house's kinds too (riverboat.table.office)
         assert set(credit["required"]) == {"id", "kind", "amount", "balance_after", "at"}
         answer = schema["paths"]["/api/credits"]["get"]["responses"]
         assert "CreditView" in str(answer["200"]["content"]["application/json"]["schema"])

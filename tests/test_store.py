@@ -29,6 +29,10 @@ def test_a_database_with_rounds_upgrades_from_the_first_schema(database_url: str
         rows = connection.execute(text("SELECT id, deal_id, deal_cards FROM rounds")).all()
         assert [tuple(row) for row in rows] == [(3, None, None)]
         assert connection.execute(text("SELECT count(*) FROM transactions")).scalar() == 1
+        # 0013: no player is an operator, none is locked, and the operators' log is empty
+        roles = connection.execute(text("SELECT operator, locked FROM players")).all()
+        assert [tuple(row) for row in roles] == [(False, False)]
+        assert connection.execute(text("SELECT count(*) FROM operator_actions")).scalar() == 0
     engine.dispose()
     service = TableService(database_url)  # and the service runs on it
     assert service.balance(7) == 100000

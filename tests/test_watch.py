@@ -316,9 +316,9 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off_with_408(
     import socket
     import time
 
-    from browser_support import serving
-
     from riverboat.web import header_timeout
+
+    from browser_support import serving
 
     monkeypatch.setattr(header_timeout, "HEADER_SECONDS", 0.5)
     with serving(tmp_path / "slow.db", house_edges=False) as address:

@@ -10,6 +10,7 @@ riverboat variant / compare / design variants as files, side by side, pay tables
 riverboat simulate / bankroll GAME   Monte Carlo beside the exact figures; sessions
 riverboat accounts create|balance|top-up, history, verify, audit, recover
 riverboat report                     each game's hold against theory over a period
+riverboat operator grant|revoke|list  the back office's operators (never through the web)
 riverboat cache [clear]              the analyses' tables kept on this machine
 
 The commands live in ``games``, ``cards``, ``analysis``, ``strategy``, ``variants``,
@@ -31,6 +32,7 @@ from riverboat.cli.cards import deal, deck, name
 from riverboat.cli.compare import compare
 from riverboat.cli.design import design
 from riverboat.cli.games import games
+from riverboat.cli.operators import operator
 from riverboat.cli.report import report
 from riverboat.cli.rounds import audit, history, recover, verify
 from riverboat.cli.strategy import strategy
@@ -87,6 +89,7 @@ for _command in (
 ):  # fmt: skip
     app.command()(_command)
 app.add_typer(accounts, name="accounts")
+app.add_typer(operator, name="operator")
 app.add_typer(cache, name="cache")
 app.add_typer(variant, name="variant")
 

@@ -36,8 +36,8 @@ _Credits = Annotated[
     bool,
     typer.Option(
         "--credits",
-        help="The credits of play money instead (starting credit, top-ups); "
-        "--before takes a credit's id.",
+        help="The account's changes instead (starting credit, top-ups, the house's "
+        "adjustments and locks, with its reasons); --before takes a credit's id.",
     ),
 ]
 
@@ -110,26 +110,40 @@ def _credits(
         typer.echo(json.dumps([item.model_dump(mode="json") for item in found], indent=2))
         return
     if output is Format.csv:
-        header = ["id", "at", "kind", "amount_cents", "balance_after_cents"]
-        rows = [[c.id, c.at.isoformat(), c.kind, c.amount, c.balance_after] for c in found]
+        header = ["id", "at", "kind", "amount_cents", "balance_after_cents", "reason"]
+        rows = [
+            [c.id, c.at.isoformat(), c.kind, c.amount, c.balance_after, c.reason or ""]
+            for c in found
+        ]
         typer.echo(_csv_table(header, rows), nl=False)
         return
 
     def after(cents: int | None) -> str:
         return "-" if cents is None else format_money(cents)
 
-    names = {"start": "starting credit", "top_up": "top-up"}
     lines = [
-        [f"#{c.id}", c.at.strftime("%Y-%m-%d %H:%M:%S"), names[c.kind],
-         format_money(c.amount, signed=True), after(c.balance_after)]
+        [f"#{c.id}", c.at.strftime("%Y-%m-%d %H:%M:%S"), _CREDIT_NAMES[c.kind],
+         format_money(c.amount, signed=True), after(c.balance_after), c.reason or ""]
         for c in found
     ]  # fmt: skip
     if output is Format.markdown:
-        header = ["credit", "at (UTC)", "kind", "amount", "balance after"]
+        header = ["credit", "at (UTC)", "kind", "amount", "balance after", "reason"]
         typer.echo(_markdown_table(header, lines), nl=False)
         return
-    for ident, at, kind, amount, balance in lines:
-        typer.echo(f"{ident:<7} {at}  {kind:<15} {amount:>10}  balance {balance}")
+    for ident, at, kind, amount, balance, why in lines:
+        reason = f"  ({why})" if why else ""
+        typer.echo(f"{ident:<7} {at}  {kind:<16} {amount:>10}  balance {balance}{reason}")
+
+
+#: how the command line names each kind of credit (riverboat.table.views.CreditKind)
+_CREDIT_NAMES = {
+    "start": "starting credit",
+    "top_up": "top-up",
+    "adjustment": "house adjustment",
+    "locked": "locked",
+    "unlocked": "unlocked",
+    "sessions_ended": "sessions ended",
+}
 
 
 def verify(

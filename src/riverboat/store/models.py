@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     event,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -31,6 +32,7 @@ __all__ = [
     "Deal",
     "KeptState",
     "LedgerEntry",
+    "OperatorAction",
     "Player",
     "RoundEvent",
     "RoundRow",
@@ -65,6 +67,10 @@ class Player(Base):
     balance: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     #: how many rounds the player has been dealt: the nonce of their next own deck (G2)
     rounds_dealt: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: may use the back office (granted and revoked only from the command line, 0013)
+    operator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: locked by an operator: log-in is refused until an operator unlocks it
+    locked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Transaction(Base):
@@ -160,6 +166,36 @@ def _append_only(_mapper: object, _connection: object, target: RoundEvent) -> No
     raise ValueError(
         f"round {target.round_id}'s event {target.seq} is stored: events are only added"
     )
+
+
+class OperatorAction(Base):
+    """One thing done from the back office (or to it, from the command line): who, when,
+    what, to whom, why. Rows are only ever added; the audit checks every operator's
+    movement of money has its row (:mod:`riverboat.table.office.actions`)."""
+
+    __tablename__ = "operator_actions"
+    __table_args__ = (
+        Index("operator_actions_player", "player_id", "id"),
+        Index("operator_actions_transaction", "transaction_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=_now)
+    #: the operator who acted; None from the command line (``by`` says who ran it)
+    operator_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    by: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    transaction_id: Mapped[int | None] = mapped_column(ForeignKey("transactions.id"))
+    reason: Mapped[str] = mapped_column(Text)
+    #: what else the action was (JSON): an amount, sessions ended, the balance after
+    detail: Mapped[str | None] = mapped_column(Text)
+
+
+@event.listens_for(OperatorAction, "before_update")
+@event.listens_for(OperatorAction, "before_delete")
+def _actions_append_only(_mapper: object, _connection: object, target: OperatorAction) -> None:
+    raise ValueError(f"operator action {target.id} is stored: the log is only added to")
 
 
 class Deal(Base):

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.admission.budgets import Budget
 from riverboat.admission.logins import LoginThrottle
-from riverboat.errors import IllegalAction, Refusal
+from riverboat.errors import BadCredentials, IllegalAction, Refusal
 from riverboat.metrics import ROUNDS_DEALT, ROUNDS_SETTLED
 from riverboat.money import Cents
 from riverboat.store import connect
@@ -43,6 +43,7 @@ from riverboat.table.accounts.credits import credits
 from riverboat.table.accounts.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
 from riverboat.table.accounts.players import LOCAL_PLAYER, Players
 from riverboat.table.live.across.live_state import Fence
+from riverboat.table.office.accounts import BackOffice
 from riverboat.table.road_views import RoadsView
 from riverboat.table.rounds.exports import export_round
 from riverboat.table.rounds.own import CUT_OFF, Rounds
@@ -76,6 +77,7 @@ class TableService:
         self.shared_rounds = SharedRounds(self.ledger)
         self.deals = Deals(self.ledger)
         self.auditor = Audit(self.ledger, self.rounds)
+        self.office = BackOffice(self.ledger, self.rounds)
 
     # ------------------------------------------------------------- players
     def local_player(self) -> int:
@@ -107,8 +109,21 @@ class TableService:
         return self.players.sign_up(name, password, address)
 
     def login(self, name: str, password: str, address: str = "local") -> int:
-        """The player's id, or :class:`~riverboat.errors.BadCredentials`."""
-        return self.players.login(name, password, address)
+        """The player's id, or :class:`~riverboat.errors.BadCredentials`; an account
+        an operator locked is refused with its reason, once the password is right (a
+        guesser learns nothing of it)."""
+        player_id = self.players.login(name, password, address)
+        why = self.office.locked(player_id)
+        if why is not None:
+            raise BadCredentials(f"this account is locked by the house: {why}")
+        return player_id
+
+    def confirm(self, player_id: int, password: str, address: str = "local") -> None:
+        """The player's password, asked again before an operator moves money: checked
+        as a log-in is (the same throttle and budget of hashes), or
+        :class:`~riverboat.errors.BadCredentials`."""
+        if self.players.login(self.name(player_id), password, address) != player_id:
+            raise BadCredentials("the password is not this account's")
 
     def name(self, player_id: int) -> str:
         """The player's name, as other players at a shared table see it."""

@@ -165,23 +165,28 @@ class ExportedRound(_View):
     record: RoundRecord | None
 
 
-#: a credit of play money that is not a round's: a new player's starting credit, or a
-#: top-up (the page's Refill)
-CreditKind = Literal["start", "top_up"]
+#: a change to a player's account that is not a round's: a new player's starting
+#: credit, a top-up (the page's Refill), or the house's (an operator's credit or debit,
+#: the account locked or unlocked, its sessions ended)
+CreditKind = Literal["start", "top_up", "adjustment", "locked", "unlocked", "sessions_ended"]
 
 
 class CreditView(_View):
-    """A credit of play money that is not a round's, as the player's history lists it:
-    the starting credit or a top-up, what it added (cents) and the balance it left;
-    ``at`` in UTC."""
+    """A change to the player's account that is not a round's, as their history lists
+    it: the starting credit, a top-up or the house's; what it added (cents, below 0 for
+    a debit) and the balance it left; the house's reason; ``at`` in UTC."""
 
     id: int = Field(description="the credit's transaction id (the next page's `before`)")
     kind: CreditKind
-    amount: Cents = Field(description="what the credit added to the balance, in cents")
+    amount: Cents = Field(
+        description="what it added to the balance, in cents: below 0 for the house's "
+        "debit, 0 for a lock, an unlock or sessions ended"
+    )
     balance_after: Cents | None = Field(
-        description="the balance the credit left: the starting credit for both kinds"
+        description="the balance it left (None where it moved no money)"
     )
     at: datetime
+    reason: str | None = Field(default=None, description="the house's reason for its change")
 
 
 class NewDeal(_View):

@@ -54,7 +54,7 @@ from riverboat.web.guards import (
     security_headers,
 )
 from riverboat.web.header_timeout import HeadersInTime
-from riverboat.web.routes import api_docs, games, history, page, players, rounds, worker
+from riverboat.web.routes import api_docs, games, history, office, page, players, rounds, worker
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
 
@@ -151,7 +151,7 @@ def create_app(
         watch.use_json_logs()
     routers = (
         watch, api_docs, page, worker, games, rounds, players, history, lobby_routes,
-        table_routes,
+        table_routes, office,
     )  # fmt: skip
     routes = [route for module in routers for route in module.router.routes]
     _add_middleware(app, routes, chosen.allowed_hosts)

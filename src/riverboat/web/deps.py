@@ -119,13 +119,25 @@ class Sessions:
 
     def close_others(self, player_id: int, keep: str) -> int:
         """Close the player's sessions but ``keep``; how many were closed."""
-        prefix, kept = f"sessions-of:{player_id}:", _digest(keep)
-        others = [key[len(prefix) :] for key in self.store.keys(prefix)]
-        others = [digest for digest in others if digest != kept]
-        for digest in others:
+        return self._close_of(player_id, _digest(keep))
+
+    def close_all(self, player_id: int) -> int:
+        """Close every session of the player's (an operator's lock, or their order);
+        how many were closed."""
+        return self._close_of(player_id)
+
+    def _close_of(self, player_id: int, kept: str | None = None) -> int:
+        prefix = f"sessions-of:{player_id}:"
+        digests = [key[len(prefix) :] for key in self.store.keys(prefix)]
+        digests = [digest for digest in digests if digest != kept]
+        for digest in digests:
             self.store.delete(f"session:{digest}", f"{prefix}{digest}")
-        self._forget(*others)
-        return len(others)
+        self._forget(*digests)
+        return len(digests)
+
+    def count(self, player_id: int) -> int:
+        """How many sessions the player holds open."""
+        return len(self.store.keys(f"sessions-of:{player_id}:"))
 
     def alive(self, token: str | None) -> bool:
         """Whether the session is still open."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Path, Response
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 
 from riverboat.games import GAMES
 from riverboat.table.views import MOST_SPOTS
@@ -14,12 +14,15 @@ from riverboat.table.views import MOST_SPOTS
 __all__ = [
     "PRINTABLE",
     "ActionRequest",
+    "AdjustRequest",
     "ChipRequest",
     "DoubleRequest",
     "Login",
+    "ReasonRequest",
     "ReplayRequest",
     "RoundId",
     "RoundRequest",
+    "SignUp",
     "Wagers",
     "answer",
     "first_problem",
@@ -81,6 +84,30 @@ class Login(BaseModel):
     name: str = Field(max_length=64, pattern=PRINTABLE)
     password: str = Field(max_length=1024)  # the rule is 8 to 128; this bounds the body
     revoke_others: bool = False
+
+
+class SignUp(BaseModel):
+    """A new player's name and password, bounded as a log-in's are; the service says
+    what each may be (``NAME_RULE``, ``PASSWORD_RULE``)."""
+
+    name: str = Field(max_length=64, pattern=PRINTABLE)
+    password: str = Field(max_length=1024)  # the rule is 8 to 128; this bounds the body
+
+
+class ReasonRequest(BaseModel):
+    """An operator's change to an account, with the reason the player is shown."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str = Field(min_length=1, max_length=500, pattern=PRINTABLE)
+
+
+class AdjustRequest(ReasonRequest):
+    """An operator's credit or debit: whole cents, strictly, and the operator's own
+    password again (a movement of money is confirmed as a log-in is)."""
+
+    amount: StrictInt = Field(gt=0, description="cents, 1 or more")
+    password: str = Field(max_length=1024)
 
 
 def answer(view: BaseModel) -> Response:

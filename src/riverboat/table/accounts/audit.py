@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.store.models import Deal, LedgerEntry, Player, RoundRow, Transaction
 from riverboat.table.accounts.ledger import Ledger, player_account, round_account
+from riverboat.table.office.actions import log_problems
 from riverboat.table.rounds.own import Rounds
 from riverboat.table.rounds.rows import resume
 from riverboat.table.states import RoundStatus
@@ -56,8 +57,9 @@ class Audit:
         return self.ledger.write(work)
 
     def audit(self) -> list[str]:
-        """Re-settle every stored round and check the ledger and the players' running
-        balances; the problems found."""
+        """Re-settle every stored round and check the ledger, the players' running
+        balances and the operators' log against the transactions it made; the problems
+        found."""
         problems = []
         with Session(self.ledger.engine) as session:
             one_snapshot(session)
@@ -70,6 +72,7 @@ class Audit:
                 .having(func.sum(LedgerEntry.amount) != 0)
             ).all()
             problems += [f"transaction {t}: entries sum to {s}, not 0" for t, s in unbalanced]
+            problems += log_problems(session)
         return problems
 
 

@@ -29,9 +29,17 @@ from riverboat.table.views import CreditKind, CreditView
 
 __all__ = ["CREDITS_LIMIT", "CREDIT_KINDS", "credits"]
 
-#: the ledger's transaction kinds that credit a player outside a round, and how a
-#: credit names each (:data:`~riverboat.table.views.CreditKind`)
-CREDIT_KINDS: dict[str, CreditKind] = {"credit": "start", "top-up": "top_up"}
+#: the ledger's transaction kinds that change a player's account outside a round, and
+#: how the history names each (:data:`~riverboat.table.views.CreditKind`): the house's
+#: are :mod:`riverboat.table.office`'s
+CREDIT_KINDS: dict[str, CreditKind] = {
+    "credit": "start",
+    "top-up": "top_up",
+    "adjustment": "adjustment",
+    "lock": "locked",
+    "unlock": "unlocked",
+    "end-sessions": "sessions_ended",
+}
 #: the longest page
 CREDITS_LIMIT = 1000
 
@@ -83,27 +91,29 @@ def credits(
     with Session(engine) as session:
         rows = session.execute(_PAGE if before is None else _OLDER, parameters).all()
     return [
-        CreditView(
-            id=row.id,
-            kind=CREDIT_KINDS[row.kind],
-            amount=int(row.amount or 0),
-            balance_after=_balance_after(row.kind, int(row.amount or 0), row.response),
-            at=_utc(row.created_at),
-        )
+        _credit(row.id, row.kind, int(row.amount or 0), row.response, row.created_at)
         for row in rows
     ]
 
 
-def _balance_after(kind: str, amount: Cents, response: str | None) -> Cents | None:
-    """The balance a credit left: a new player's is what it credited (they had
-    nothing); a top-up's is the balance it answered with (stored for its idempotency)."""
-    if kind == "credit":
-        return amount
+def _credit(txn: int, kind: str, amount: Cents, response: str | None, at: datetime) -> CreditView:
+    """One row of the page. The balance a credit left: a new player's is what it
+    credited (they had nothing); a top-up's or the house's is the balance it answered
+    with (stored for its idempotency, or by the back office with its reason)."""
     try:
-        balance = json.loads(response or "")["balance"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    return balance if isinstance(balance, int) else None
+        answered = json.loads(response or "")
+    except ValueError:
+        answered = None
+    answered = answered if isinstance(answered, dict) else {}
+    balance, reason = answered.get("balance"), answered.get("reason")
+    return CreditView(
+        id=txn,
+        kind=CREDIT_KINDS[kind],
+        amount=amount,
+        balance_after=amount if kind == "credit" else balance if isinstance(balance, int) else None,
+        at=_utc(at),
+        reason=reason if isinstance(reason, str) else None,
+    )
 
 
 def _utc(at: datetime) -> datetime:
