@@ -438,6 +438,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/office/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Office Me */
+        get: operations["office_me_api_office_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find Players
+         * @description Players whose name begins with ``name``, or looks as if it did.
+         */
+        get: operations["find_players_api_office_players_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Player File
+         * @description Balance, open rounds, history, account, sessions and the office's actions.
+         */
+        get: operations["player_file_api_office_players__player_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players/{player_id}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit
+         * @description Play money from the house to the player, with a reason they see; the operator's
+         *     password again.
+         */
+        post: operations["credit_api_office_players__player_id__credit_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players/{player_id}/debit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Debit
+         * @description Play money from the player to the house (no more than their balance), with a
+         *     reason they see; the operator's password again.
+         */
+        post: operations["debit_api_office_players__player_id__debit_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players/{player_id}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lock
+         * @description Lock the account: its sessions end and log-in is refused, with the reason,
+         *     until it is unlocked.
+         */
+        post: operations["lock_api_office_players__player_id__lock_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players/{player_id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlock */
+        post: operations["unlock_api_office_players__player_id__unlock_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/players/{player_id}/end-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End Sessions
+         * @description End every session the player holds (they log in again).
+         */
+        post: operations["end_sessions_api_office_players__player_id__end_sessions_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/rounds/{round_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recall
+         * @description Any round, as its player saw it and as it was dealt, verified.
+         */
+        get: operations["recall_api_office_rounds__round_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Action Log
+         * @description The operators' log, newest first: all of it or one player's.
+         */
+        get: operations["action_log_api_office_actions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/office/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hold
+         * @description Hold against theory over ``[since, until)`` (either open): each game, variant and
+         *     table's house win beside the exact analysis' expectation for the wagers placed and
+         *     the decisions made, its z and alarm, and points over time for a chart
+         *     (:func:`riverboat.table.office.hold.hold_report`). Worked out in a worker thread,
+         *     one report at a time in the process: another is refused 429 (``Retry-After``).
+         */
+        get: operations["hold_api_office_hold_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -450,6 +671,78 @@ export interface components {
             amount?: number | null;
             /** Idempotency Key */
             idempotency_key?: string | null;
+        };
+        /**
+         * ActionView
+         * @description One row of the operators' log: who did what to whom, when and why.
+         */
+        ActionView: {
+            /** Id */
+            id: number;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /**
+             * By
+             * @description the operator's name, or who ran the command line
+             */
+            by: string;
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "grant" | "revoke" | "credit" | "debit" | "lock" | "unlock" | "end_sessions";
+            /**
+             * Player
+             * @description the account acted on
+             */
+            player: string | null;
+            /** Player Id */
+            player_id: number | null;
+            /**
+             * Transaction Id
+             * @description the ledger transaction it made
+             */
+            transaction_id: number | null;
+            /** Reason */
+            reason: string;
+            /**
+             * Detail
+             * @default {}
+             */
+            detail: {
+                [key: string]: number | string | boolean | null;
+            };
+        };
+        /**
+         * AdjustRequest
+         * @description An operator's credit or debit: whole cents, strictly, and the operator's own
+         *     password again (a movement of money is confirmed as a log-in is).
+         */
+        AdjustRequest: {
+            /** Reason */
+            reason: string;
+            /**
+             * Amount
+             * @description cents, 1 or more
+             */
+            amount: number;
+            /** Password */
+            password: string;
+        };
+        /**
+         * AdjustedView
+         * @description A credit or debit made: its transaction and the balance it left.
+         */
+        AdjustedView: {
+            /** Transaction Id */
+            transaction_id: number;
+            /** Amount */
+            amount: number;
+            /** Balance */
+            balance: number;
         };
         /** BalanceView */
         BalanceView: {
@@ -598,9 +891,9 @@ export interface components {
         };
         /**
          * CreditView
-         * @description A credit of play money that is not a round's, as the player's history lists it:
-         *     the starting credit or a top-up, what it added (cents) and the balance it left;
-         *     ``at`` in UTC.
+         * @description A change to the player's account that is not a round's, as their history lists
+         *     it: the starting credit, a top-up or the house's; what it added (cents, below 0 for
+         *     a debit) and the balance it left; the house's reason; ``at`` in UTC.
          */
         CreditView: {
             /**
@@ -612,15 +905,15 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "start" | "top_up";
+            kind: "start" | "top_up" | "adjustment" | "locked" | "unlocked" | "sessions_ended";
             /**
              * Amount
-             * @description what the credit added to the balance, in cents
+             * @description what it added to the balance, in cents: below 0 for the house's debit, 0 for a lock, an unlock or sessions ended
              */
             amount: number;
             /**
              * Balance After
-             * @description the balance the credit left: the starting credit for both kinds
+             * @description the balance it left (None where it moved no money)
              */
             balance_after: number | null;
             /**
@@ -628,6 +921,11 @@ export interface components {
              * Format: date-time
              */
             at: string;
+            /**
+             * Reason
+             * @description the house's reason for its change
+             */
+            reason?: string | null;
         };
         /**
          * DerivedMarkView
@@ -670,6 +968,14 @@ export interface components {
             value: number;
             /** Basis */
             basis: string;
+        };
+        /**
+         * EndedView
+         * @description What ending an account's sessions (or locking it) closed.
+         */
+        EndedView: {
+            /** Sessions Ended */
+            sessions_ended: number;
         };
         /**
          * ErrorBody
@@ -876,6 +1182,188 @@ export interface components {
             details: string;
         };
         /**
+         * HoldPoint
+         * @description The running totals of a hold row at the end of one bucket of time: a chart draws
+         *     ``actual`` against ``expected``, with the band ``expected ± z_limit * std_dev``.
+         */
+        HoldPoint: {
+            /**
+             * Until
+             * Format: date-time
+             * @description the end of the bucket (UTC)
+             */
+            until: string;
+            /** Rounds */
+            rounds: number;
+            /**
+             * Actual
+             * @description the house's win so far
+             */
+            actual: number;
+            /**
+             * Expected
+             * @description what the strategy played was expected to win
+             */
+            expected: number;
+            /** Std Dev */
+            std_dev: number;
+        };
+        /**
+         * HoldReport
+         * @description Hold against theory over a period: each game, variant and table's actual win
+         *     against the exact analysis (``riverboat.table.office.hold``).
+         */
+        HoldReport: {
+            /** Since */
+            since: string | null;
+            /** Until */
+            until: string | null;
+            /**
+             * Band
+             * @description the two-sided probability the band holds (0.999)
+             */
+            band: number;
+            /**
+             * Z Limit
+             * @description |z| beyond this raises the alarm
+             */
+            z_limit: number;
+            /**
+             * Bucket
+             * @description the time between two points
+             * @enum {string}
+             */
+            bucket: "hour" | "day";
+            /** Rows */
+            rows: components["schemas"]["HoldRow"][];
+        };
+        /**
+         * HoldRow
+         * @description One game, variant and table over the period: what it held against what the
+         *     exact analysis says it should have. Money in cents.
+         */
+        HoldRow: {
+            /** Game */
+            game: string;
+            /** Variant */
+            variant: string;
+            /**
+             * Table
+             * @description the players' own tables, or the shared tables of the game and variant (a round does not record which shared table dealt it)
+             * @enum {string}
+             */
+            table: "own" | "shared";
+            /**
+             * Rounds
+             * @description rounds settled and weighed
+             */
+            rounds: number;
+            /**
+             * Wagered
+             * @description every stake, the decisions' too
+             */
+            wagered: number;
+            /**
+             * Initial
+             * @description the initial wagers
+             */
+            initial: number;
+            /** House Win */
+            house_win: number;
+            /**
+             * Hold
+             * @description house win / wagered
+             */
+            hold: number | null;
+            /**
+             * Edge Optimal
+             * @description the exact house edge per initial wager under optimal play, weighted by the wagers placed
+             */
+            edge_optimal: number | null;
+            /**
+             * Edge Optimal Exact
+             * @description edge_optimal as a fraction
+             */
+            edge_optimal_exact: string | null;
+            /**
+             * Edge Played
+             * @description the same for the decisions players made: optimal plus what each decision cost against the best one (exact, from the analyzer)
+             */
+            edge_played: number | null;
+            /**
+             * Edge Played Exact
+             * @description edge_played as a fraction
+             */
+            edge_played_exact: string | null;
+            /**
+             * Decisions
+             * @description the players' decisions weighed
+             */
+            decisions: number;
+            /**
+             * Best
+             * @description how many of them were the best play
+             */
+            best: number;
+            /**
+             * Decision Cost
+             * @description what the other decisions gave up against the best, in expected cents
+             */
+            decision_cost: number;
+            /**
+             * Expected
+             * @description the expected house win for the decisions made
+             */
+            expected: number;
+            /**
+             * Std Dev
+             * @description the standard deviation of the house win
+             */
+            std_dev: number;
+            /**
+             * Z
+             * @description (house win - expected) / std_dev
+             */
+            z: number | null;
+            /**
+             * Alarm
+             * @description z lies outside the band
+             */
+            alarm: boolean;
+            /**
+             * Unweighed
+             * @description rounds the analysis could not weigh (left out)
+             */
+            unweighed: number;
+            /**
+             * Unweighed Reasons
+             * @description why they could not be weighed, and how many
+             * @default {}
+             */
+            unweighed_reasons: {
+                [key: string]: number;
+            };
+            /**
+             * Points
+             * @default []
+             */
+            points: components["schemas"]["HoldPoint"][];
+        };
+        /**
+         * LedgerLine
+         * @description One ledger entry of a round's transactions.
+         */
+        LedgerLine: {
+            /** Transaction Id */
+            transaction_id: number;
+            /** Kind */
+            kind: string;
+            /** Account */
+            account: string;
+            /** Amount */
+            amount: number;
+        };
+        /**
          * LineInfo
          * @description A betting circle: its name (a key of a round's ``stakes`` and ``result``), its
          *     label, the decision that places it (None: placed before the deal) and what it pays.
@@ -1069,6 +1557,16 @@ export interface components {
             ok: boolean;
         };
         /**
+         * OperatorView
+         * @description The operator this session is.
+         */
+        OperatorView: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /**
          * OptionInfo
          * @description A decision the game offers (the engine's, the hints' and the page's vocabulary).
          */
@@ -1099,6 +1597,120 @@ export interface components {
             rows: string[][];
             /** Notes */
             notes: string[];
+        };
+        /**
+         * PlayerFile
+         * @description Everything the back office shows of one player.
+         */
+        PlayerFile: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Balance */
+            balance: number;
+            /** Locked */
+            locked: boolean;
+            /** Operator */
+            operator: boolean;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Rounds Dealt */
+            rounds_dealt: number;
+            /**
+             * Sessions
+             * @description sessions open now
+             */
+            sessions: number;
+            /** Open Rounds */
+            open_rounds: components["schemas"]["RoundView"][];
+            /**
+             * History
+             * @description the last rounds, newest first
+             */
+            history: components["schemas"]["ExportedRound"][];
+            /**
+             * Account
+             * @description the account's history besides rounds: credits, top-ups, the house's adjustments, locks; newest first
+             */
+            account: components["schemas"]["CreditView"][];
+            /**
+             * Actions
+             * @description the back office's actions on the player
+             */
+            actions: components["schemas"]["ActionView"][];
+        };
+        /**
+         * PlayerFound
+         * @description A player as a search lists them.
+         */
+        PlayerFound: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Balance */
+            balance: number;
+            /** Locked */
+            locked: boolean;
+            /** Operator */
+            operator: boolean;
+        };
+        /**
+         * ReasonRequest
+         * @description An operator's change to an account, with the reason the player is shown.
+         */
+        ReasonRequest: {
+            /** Reason */
+            reason: string;
+        };
+        /**
+         * RecallView
+         * @description A round recalled: as its player saw it, as it was dealt, and whether it verifies.
+         */
+        RecallView: {
+            /** Id */
+            id: number;
+            /** Player Id */
+            player_id: number;
+            /** Player */
+            player: string;
+            /**
+             * Table
+             * @enum {string}
+             */
+            table: "own" | "shared";
+            /** Deal Id */
+            deal_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** @description the round as its player sees it now */
+            seen: components["schemas"]["RoundView"];
+            /** @description the record: wagers, every card in the order drawn, decisions, settlement, seeds once revealed; None while the round is open (its face-down cards stay hidden from the house too until it ends) */
+            dealt: components["schemas"]["ExportedRound"] | null;
+            /** Ledger */
+            ledger: components["schemas"]["LedgerLine"][];
+            /**
+             * Verified
+             * @description None until the seed is revealed
+             */
+            verified: boolean | null;
+            /**
+             * Problems
+             * @description what the verifier found wrong, if anything
+             */
+            problems: string[];
         };
         /** ReplayRequest */
         ReplayRequest: {
@@ -1625,6 +2237,9 @@ export interface components {
     pathItems: never;
 }
 export type SchemaActionRequest = components['schemas']['ActionRequest'];
+export type SchemaActionView = components['schemas']['ActionView'];
+export type SchemaAdjustRequest = components['schemas']['AdjustRequest'];
+export type SchemaAdjustedView = components['schemas']['AdjustedView'];
 export type SchemaBalanceView = components['schemas']['BalanceView'];
 export type SchemaBeadView = components['schemas']['BeadView'];
 export type SchemaBigRoadEntryView = components['schemas']['BigRoadEntryView'];
@@ -1636,12 +2251,17 @@ export type SchemaCreditView = components['schemas']['CreditView'];
 export type SchemaDerivedMarkView = components['schemas']['DerivedMarkView'];
 export type SchemaDoubleRequest = components['schemas']['DoubleRequest'];
 export type SchemaEdgeLine = components['schemas']['EdgeLine'];
+export type SchemaEndedView = components['schemas']['EndedView'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaExportedRound = components['schemas']['ExportedRound'];
 export type SchemaGameInfo = components['schemas']['GameInfo'];
 export type SchemaHandInfo = components['schemas']['HandInfo'];
 export type SchemaHintOption = components['schemas']['HintOption'];
 export type SchemaHintView = components['schemas']['HintView'];
+export type SchemaHoldPoint = components['schemas']['HoldPoint'];
+export type SchemaHoldReport = components['schemas']['HoldReport'];
+export type SchemaHoldRow = components['schemas']['HoldRow'];
+export type SchemaLedgerLine = components['schemas']['LedgerLine'];
 export type SchemaLineInfo = components['schemas']['LineInfo'];
 export type SchemaLobbyShoe = components['schemas']['LobbyShoe'];
 export type SchemaLobbyTable = components['schemas']['LobbyTable'];
@@ -1651,8 +2271,13 @@ export type SchemaLoginView = components['schemas']['LoginView'];
 export type SchemaMeView = components['schemas']['MeView'];
 export type SchemaNextCommitment = components['schemas']['NextCommitment'];
 export type SchemaOkView = components['schemas']['OkView'];
+export type SchemaOperatorView = components['schemas']['OperatorView'];
 export type SchemaOptionInfo = components['schemas']['OptionInfo'];
 export type SchemaPaySection = components['schemas']['PaySection'];
+export type SchemaPlayerFile = components['schemas']['PlayerFile'];
+export type SchemaPlayerFound = components['schemas']['PlayerFound'];
+export type SchemaReasonRequest = components['schemas']['ReasonRequest'];
+export type SchemaRecallView = components['schemas']['RecallView'];
 export type SchemaReplayRequest = components['schemas']['ReplayRequest'];
 export type SchemaRoadPreviewView = components['schemas']['RoadPreviewView'];
 export type SchemaRoadsView = components['schemas']['RoadsView'];
@@ -2596,6 +3221,519 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameInfo"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    office_me_api_office_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    find_players_api_office_players_get: {
+        parameters: {
+            query: {
+                name: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerFound"][];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    player_file_api_office_players__player_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: number;
+            };
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerFile"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    credit_api_office_players__player_id__credit_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-CSRF-Token"?: string | null;
+            };
+            path: {
+                player_id: number;
+            };
+            cookie?: {
+                riverboat_csrf?: string | null;
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdjustedView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    debit_api_office_players__player_id__debit_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-CSRF-Token"?: string | null;
+            };
+            path: {
+                player_id: number;
+            };
+            cookie?: {
+                riverboat_csrf?: string | null;
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdjustedView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lock_api_office_players__player_id__lock_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-CSRF-Token"?: string | null;
+            };
+            path: {
+                player_id: number;
+            };
+            cookie?: {
+                riverboat_csrf?: string | null;
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unlock_api_office_players__player_id__unlock_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-CSRF-Token"?: string | null;
+            };
+            path: {
+                player_id: number;
+            };
+            cookie?: {
+                riverboat_csrf?: string | null;
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    end_sessions_api_office_players__player_id__end_sessions_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-CSRF-Token"?: string | null;
+            };
+            path: {
+                player_id: number;
+            };
+            cookie?: {
+                riverboat_csrf?: string | null;
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recall_api_office_rounds__round_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                round_id: number;
+            };
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecallView"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    action_log_api_office_actions_get: {
+        parameters: {
+            query?: {
+                player?: number | null;
+                before?: number | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionView"][];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    hold_api_office_hold_get: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601; no zone: UTC */
+                since?: string | null;
+                /** @description ISO 8601, not included */
+                until?: string | null;
+                game?: string | null;
+                /** @description two-sided: the alarm's band */
+                band?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: {
+                riverboat_session?: string | null;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HoldReport"];
+                };
+            };
+            /** @description a hold report is under way already; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The database did not answer */

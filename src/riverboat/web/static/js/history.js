@@ -116,17 +116,22 @@ function rowFor(r) {
   return row;
 }
 
-/** How the drawer names a credit. @type {Record<CreditView["kind"], string>} */
-const CREDIT_TITLES = { start: "Starting credit", top_up: "Refill" };
+/** How the drawer names a credit, and the house's changes to the account. @type {Record<CreditView["kind"], string>} */
+const CREDIT_TITLES = {
+  start: "Starting credit", top_up: "Refill", adjustment: "The house's adjustment",
+  locked: "Account locked by the house", unlocked: "Account unlocked", sessions_ended: "Sessions ended by the house",
+};
 
 /** A credit's row, styled as a round's: "Refill · +$976.50 · balance $1,000",
- * "Starting credit · $1,000". @param {CreditView} c */
+ * "Starting credit · $1,000", "The house's adjustment · −$5 · balance $995" and its
+ * reason; a lock, an unlock or sessions ended with their reason and no money. @param {CreditView} c */
 function creditHtml(c) {
-  const amount = c.kind === "start" ? money(c.amount) : `+${money(c.amount)}`;
+  const amount = c.balance_after === null ? "" : c.kind === "start" ? money(c.amount) : c.amount < 0 ? `−${money(-c.amount)}` : `+${money(c.amount)}`;
   const after = c.balance_after === null ? "" : `<p class="row-lines">balance ${money(c.balance_after)}</p>`;
+  const reason = c.reason ? `<p class="row-lines">${escape(c.reason)}</p>` : "";
   return `<li class="round-row credit-row" data-credit="${c.id}" data-kind="${escape(c.kind)}"><div class="row-head"><span class="row-title">` +
     `<strong>${escape(CREDIT_TITLES[c.kind] || c.kind)}</strong>${timeHtml(when(c.at))}</span>` +
-    `<strong class="net credit">${amount}</strong></div>${after}</li>`;
+    `<strong class="net ${c.amount < 0 ? "loss" : "credit"}">${amount}</strong></div>${after}${reason}</li>`;
 }
 
 /** @param {CreditView} c @returns {HTMLElement} */
