@@ -12,6 +12,7 @@ from contextlib import suppress
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Error, Page, Route, WebSocketRoute, expect
 
 from riverboat.table.live.table import SharedTable
@@ -174,6 +175,34 @@ def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser)
     expect(tab.locator("#balance")).to_have_text("$1,000")
     tab.click("#logo")  # Log out sits in the table menu, beside the coach, not in the header
     expect(tab.locator("#logout")).to_be_visible()
+    tab.close()
+
+
+def test_a_new_player_signs_up_beside_the_log_in(shared_server: str, browser: Browser) -> None:
+    """The log-in dialog's sign-up form: a look-alike of a taken name is refused in the
+    form's own words, then a new name makes the account and the player is at the table;
+    at 390 px the dialog fits the screen, and axe finds nothing serious in it."""
+    tab = browser.new_page(viewport={"width": 390, "height": 844})
+    tab.goto(shared_server)
+    expect(tab.locator("#signup-form")).to_be_visible()
+    expect(tab.locator("#signup-rules")).to_contain_text("one writing system")
+    tab.fill("#signup-name", "A.NN")  # ann's look-alike
+    tab.fill("#signup-password", "a long password")
+    tab.click("#signup-form button")
+    expect(tab.locator("#signup-error")).to_contain_text("is taken, or looks like one that is")
+    expect(tab.locator("#login-error")).to_have_text("")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    violations = Axe().run(tab).response["violations"]
+    grave = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+    assert not grave, grave
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / "sign-up-390.png"))
+    tab.fill("#signup-name", "Zoë")
+    tab.click("#signup-form button")
+    expect(tab.locator("#login")).to_be_hidden()
+    expect(tab.locator("#balance")).to_have_text("$1,000")
+    me = tab.request.get(shared_server.rstrip("/") + "/api/me")
+    assert me.status == 200  # a session of its own
     tab.close()
 
 

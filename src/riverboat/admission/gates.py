@@ -22,15 +22,16 @@ from riverboat.admission.budgets import Budget, Busy, Rate, Tarpit
 from riverboat.admission.logins import FORGET
 from riverboat.errors import Unavailable
 from riverboat.store.state import MemoryStore, StateStore
-from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled
+from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled, TooManySignUps
 from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
 from riverboat.web.watch import PROBES
 
 __all__ = ["Budgets", "LoginWaits", "RateLimiter", "RateLimits"]
 
 _log = logging.getLogger(__name__)
-#: the log-in route's path, whose tries :class:`RateLimits` holds to their waits
-LOG_IN = "/api/login"
+#: the log-in and sign-up routes' paths, whose tries :class:`RateLimits` holds to their
+#: waits
+LOG_IN, SIGN_UP = "/api/login", "/api/signup"
 #: addresses told to wait that are kept before those whose waits are over are forgotten;
 #: addresses that tried or logged in that are kept before the longest-kept is forgotten
 ADDRESSES_KEPT = 10_000
@@ -56,6 +57,12 @@ def _pages() -> Rate:
     return Rate("history pages", *HISTORY_ROUNDS)
 
 
+def _sign_up_waits() -> LoginWaits:
+    """The addresses told to wait before their next sign-up (none is let into the
+    password checks' reserve: that is for log-ins)."""
+    return LoginWaits(refused=TooManySignUps)
+
+
 def _handshakes() -> Budget:
     return Budget("table connections", slots=2, queue=4, each=1, seconds=0.1)
 
@@ -65,7 +72,8 @@ class LoginWaits:
     password checks were spent), each until its wait is over: :class:`RateLimits`
     refuses their log-ins at the edge meanwhile, in the same words, before a body is
     read or a thread taken, so a guessing loop that ignores ``Retry-After`` costs the
-    server next to nothing.
+    server next to nothing. (Sign-ups have waits of their own, told as ``refused``:
+    :class:`~riverboat.table.accounts.players.TooManySignUps`.)
 
     And which log-ins the password checks' reserve is kept for (:meth:`vouch`): those
     from an address that has not asked to log in here without then succeeding, in the
@@ -89,8 +97,10 @@ class LoginWaits:
     True
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, refused: type[Throttled] = Throttled
+    ) -> None:
+        self._clock, self._refused = clock, refused
         self._until: dict[str, tuple[float, bool]] = {}  # address: (until, busy)
         self._tried: OrderedDict[str, float] = OrderedDict()  # address: when it last asked
         self._known: OrderedDict[str, float] = OrderedDict()  # address: when it logged in
@@ -112,7 +122,7 @@ class LoginWaits:
         left = until - self._clock()
         if left <= 0:
             return None
-        return Busy(PASSWORD_CHECKS, left) if busy else Throttled(left)
+        return Busy(PASSWORD_CHECKS, left) if busy else self._refused(left)
 
     def clean(self, address: str) -> bool:
         """Whether ``address`` has not asked to log in without then succeeding lately."""
@@ -165,12 +175,13 @@ class Budgets:
     handshakes, one per address at a time, two in all. Anything beyond is refused
     (429), so readers never take the threads or the database the players' wagers
     need. (Password checks have their own, ``service.password_checks``.) The addresses
-    waiting out a throttle (:class:`LoginWaits`); and the ``tarpit`` that answers
-    refused log-ins and pages late (:meth:`late`)."""
+    waiting out a throttle of log-ins, and of sign-ups (:class:`LoginWaits`); and the
+    ``tarpit`` that answers refused log-ins, sign-ups and pages late (:meth:`late`)."""
 
     history: Budget = field(default_factory=_history)
     handshakes: Budget = field(default_factory=_handshakes)
     log_ins: LoginWaits = field(default_factory=LoginWaits)
+    sign_ups: LoginWaits = field(default_factory=_sign_up_waits)
     pages: Rate = field(default_factory=_pages)
     tarpit: Tarpit = field(default_factory=Tarpit)
 
@@ -214,10 +225,10 @@ class RateLimits:
     files, a table, an unknown path or method. A request over the limit is refused
     (429) in the one body shape, a handshake accepted and closed (``CLOSE_TRY_LATER``,
     "slow down"). A shared
-    table limits each player's WebSocket messages itself. A log-in from an address
-    still waiting out its throttle (:class:`LoginWaits`), or one that would find the
-    password checks spent, is refused here too, first and late (:meth:`Budgets.late`),
-    before any thread is taken."""
+    table limits each player's WebSocket messages itself. A log-in or a sign-up from an
+    address still waiting out its throttle (:class:`LoginWaits`), or one that would
+    find the password checks spent, is refused here too, first and late
+    (:meth:`Budgets.late`), before any thread is taken."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -227,11 +238,13 @@ class RateLimits:
         if scope["type"] in ("http", "websocket") and not probe:
             connection = HTTPConnection(scope)
             client = scope["client"][0] if scope.get("client") else "unknown"
-            if scope["type"] == "http" and scope["path"] == LOG_IN and scope["method"] == "POST":
+            path = scope["path"]
+            if scope["type"] == "http" and path in (LOG_IN, SIGN_UP) and scope["method"] == "POST":
                 state = connection.app.state
                 budgets, hashes = state.budgets, state.service.password_checks
-                waits = budgets.log_ins
-                told = waits.refusal(client) or hashes.refusal(client, waits.clean(client))
+                waits = budgets.log_ins if path == LOG_IN else budgets.sign_ups
+                vouched = path == LOG_IN and waits.clean(client)
+                told = waits.refusal(client) or hashes.refusal(client, vouched)
                 if told is not None:  # answered late, at no thread's cost (Budgets.late)
                     await refusal_response(await budgets.late(client, told))(scope, receive, send)
                     return

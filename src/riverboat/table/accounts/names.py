@@ -163,9 +163,11 @@ def name_key(name: str) -> str:
     """The key two names share when they look alike (names are unique by key): the
     name as UsernameCaseMapped compares it, punctuation dropped, then the confusable
     skeleton (UTS #39) of its capitals and of that, each case-folded, until it changes
-    no more. Any text has a key: one the profile refuses (an old name, a log-in's
-    typing) is NFKC and case-folded instead, so a log-in finds and throttles by key
-    whatever is typed.
+    no more. Capitals first, since Greek and Cyrillic capitals are the ones most like
+    Latin letters (so the few small Greek letters that look Latin only when small,
+    ``ν`` and ``υ``, tell a wholly Greek name apart). Any text has a key: one the
+    profile refuses (an old name, a log-in's typing) is NFKC and case-folded instead,
+    so a log-in finds and throttles by key whatever is typed.
 
     >>> name_key("ANN"), name_key("Ｍａｒｙ"), name_key("Ελλάδα") == name_key("ελλαδα")
     ('ann', 'rnary', False)

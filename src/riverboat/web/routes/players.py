@@ -1,4 +1,4 @@
-"""Players: who is playing, logging in and out, topping up."""
+"""Players: who is playing, signing up, logging in and out, topping up."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from riverboat.admission.budgets import Busy
 from riverboat.errors import BadCredentials
 from riverboat.rng import new_token
+from riverboat.table.accounts.names import NAME_RULE
 from riverboat.table.accounts.players import Throttled
 from riverboat.table.service import STARTING_CREDIT, TOP_UP_BELOW, TableService
 from riverboat.table.views import BalanceView, LoginView, MeView, OkView
@@ -26,7 +27,7 @@ from riverboat.web.deps import (
     Spend,
 )
 from riverboat.web.errors import RESPONSES, ErrorBody
-from riverboat.web.models import Login
+from riverboat.web.models import Login, SignUp
 
 __all__ = ["router"]
 
@@ -88,24 +89,74 @@ async def login(
         raise
     waits.succeeded(address)
     balance = await run_in_threadpool(
-        _open_session, player_id, body, response, service, sessions, session
+        _open_session, player_id, body.revoke_others, response, service, sessions, session
+    )
+    return LoginView(player=player_id, balance=balance)
+
+
+@router.post(
+    "/signup",
+    dependencies=[Checked],
+    response_model=LoginView,
+    status_code=201,
+    responses={
+        409: {
+            "model": ErrorBody,
+            "description": "the name is taken, or looks like one that is, or is reserved",
+        },
+        422: {
+            "model": ErrorBody,
+            "description": f"a name or password the rules refuse, in their words ({NAME_RULE})",
+        },
+        429: {
+            "model": ErrorBody,
+            "description": "too many sign-ups from this address, or too many password "
+            "checks under way on the server; see Retry-After",
+        },
+    },
+)
+async def sign_up(
+    body: SignUp,
+    request: Request,
+    response: Response,
+    service: Service,
+    sessions: SessionStore,
+    budgets: Spend,
+    session: SessionToken = None,
+) -> LoginView:
+    """A new account, with its starting play money, and a session for it: the
+    browser's earlier one ends, as at ``/api/login``. A name or password outside the
+    rules is refused 422 saying them; a name that is, or looks like, one taken or
+    reserved, 409. Every sign-up from an address counts against it (apart from its
+    log-ins), as a failed log-in does: past so many it is refused 429 with
+    ``Retry-After``, and so is a sign-up that finds the server's password checks
+    spent. On a loopback server (where the page plays as the local player and never
+    asks) it makes an account all the same, as ``riverboat accounts create`` does."""
+    address = request.client.host if request.client else "unknown"
+    try:
+        player_id = await run_in_threadpool(service.sign_up, body.name, body.password, address)
+    except (Throttled, Busy) as told:  # its next tries are refused at the edge until then
+        budgets.sign_ups.hold(address, told)
+        raise await budgets.late(address, told) from None
+    balance = await run_in_threadpool(
+        _open_session, player_id, False, response, service, sessions, session
     )
     return LoginView(player=player_id, balance=balance)
 
 
 def _open_session(
     player_id: int,
-    body: Login,
+    revoke_others: bool,
     response: Response,
     service: TableService,
     sessions: Sessions,
     session: str | None,
 ) -> int:
-    """The player's new session in ``response``'s cookies (the old one closed); their
-    balance."""
+    """The player's new session in ``response``'s cookies (the old one closed, and with
+    ``revoke_others`` every other of theirs); their balance."""
     sessions.close(session)
     token = sessions.open(player_id)
-    if body.revoke_others:
+    if revoke_others:
         sessions.close_others(player_id, keep=token)
     response.set_cookie(
         SESSION_COOKIE, token, httponly=True, samesite="strict", max_age=SESSION_SECONDS

@@ -308,6 +308,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign Up
+         * @description A new account, with its starting play money, and a session for it: the
+         *     browser's earlier one ends, as at ``/api/login``. A name or password outside the
+         *     rules is refused 422 saying them; a name that is, or looks like, one taken or
+         *     reserved, 409. Every sign-up from an address counts against it (apart from its
+         *     log-ins), as a failed log-in does: past so many it is refused 429 with
+         *     ``Retry-After``, and so is a sign-up that finds the server's password checks
+         *     spent. On a loopback server (where the page plays as the local player and never
+         *     asks) it makes an account all the same, as ``riverboat accounts create`` does.
+         */
+        post: operations["sign_up_api_signup_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logout": {
         parameters: {
             query?: never;
@@ -1987,6 +2014,17 @@ export interface components {
             cut_card_from_end: number;
         };
         /**
+         * SignUp
+         * @description A new player's name and password, bounded as a log-in's are; the service says
+         *     what each may be (``NAME_RULE``, ``PASSWORD_RULE``).
+         */
+        SignUp: {
+            /** Name */
+            name: string;
+            /** Password */
+            password: string;
+        };
+        /**
          * SpotInfo
          * @description A wager spot: its limits in cents and the spot it must equal (R1).
          */
@@ -2289,6 +2327,7 @@ export type SchemaSeatState = components['schemas']['SeatState'];
 export type SchemaSeatView = components['schemas']['SeatView'];
 export type SchemaShoeEnded = components['schemas']['ShoeEnded'];
 export type SchemaShoeInfo = components['schemas']['ShoeInfo'];
+export type SchemaSignUp = components['schemas']['SignUp'];
 export type SchemaSpotInfo = components['schemas']['SpotInfo'];
 export type SchemaStrategyCardInfo = components['schemas']['StrategyCardInfo'];
 export type SchemaTablePhase = components['schemas']['TablePhase'];
@@ -2944,6 +2983,80 @@ export interface operations {
                 };
             };
             /** @description too many failed log-ins from this address, or too many password checks under way on the server; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: what and why */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sign_up_api_signup_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-CSRF-Token"?: string | null;
+            };
+            path?: never;
+            cookie?: {
+                riverboat_session?: string | null;
+                riverboat_csrf?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUp"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginView"];
+                };
+            };
+            /** @description the name is taken, or looks like one that is, or is reserved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a name or password the rules refuse, in their words (a player name is 1 to 24 characters: letters and digits of one writing system, and _ - or ., beginning with a letter or digit) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many sign-ups from this address, or too many password checks under way on the server; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -194,21 +194,34 @@ export function showKeys() {
   $dialog("keys-help").showModal();
 }
 
-// the log-in dialog of a server with accounts; resolves once the player is in
+// the log-in dialog of a server with accounts, with its sign-up form for a new player;
+// resolves once the player is in, by either
 /** @returns {Promise<void>} */
 export async function signIn() {
   $dialog("login").showModal();
   return new Promise((resolve) => {
-    $("login-form").onsubmit = async (event) => {
-      event.preventDefault();
-      const submit = /** @type {HTMLButtonElement} */ ($("login-form").querySelector("button"));  // the form's Log in
-      if (submit.disabled) return;
-      submit.disabled = true;
-      try {
-        await api("/api/login", { name: $input("login-name").value, password: $input("login-password").value });
-        $dialog("login").close();
-        resolve();
-      } catch (error) { $("login-error").textContent = /** @type {Error} */ (error).message; } finally { submit.disabled = false; }
-    };
+    enter("login", "/api/login", resolve);
+    enter("signup", "/api/signup", resolve);
   });
+}
+
+/**
+ * The dialog's form `form` (its fields `form`-name and `form`-password) posted to
+ * `path`: the dialog closes once the server lets the player in, else the form says why.
+ * @param {string} form
+ * @param {string} path
+ * @param {() => void} done
+ */
+function enter(form, path, done) {
+  $(`${form}-form`).onsubmit = async (event) => {
+    event.preventDefault();
+    const submit = /** @type {HTMLButtonElement} */ ($(`${form}-form`).querySelector("button"));  // the form's own button
+    if (submit.disabled) return;
+    submit.disabled = true;
+    try {
+      await api(path, { name: $input(`${form}-name`).value, password: $input(`${form}-password`).value });
+      $dialog("login").close();
+      done();
+    } catch (error) { $(`${form}-error`).textContent = /** @type {Error} */ (error).message; } finally { submit.disabled = false; }
+  };
 }
