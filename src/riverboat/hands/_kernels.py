@@ -3,9 +3,9 @@
 A hand of k distinct cards, sorted ``c0 < c1 < ... < c(k-1)``, has the
 combinatorial (colex) index ``C(c0, 1) + C(c1, 2) + ... + C(c(k-1), k)``, which
 numbers the ``C(52, k)`` hands 0, 1, 2, ... without gaps. A table indexed by it
-holds each hand's value. The best 5 of 6 or 7 cards is the maximum over the
-5-card subsets; each subset's index is a sum over the sorted cards with the
-binomial row shifted past the dropped positions.
+holds each hand's value: the analysis walks hands in that order, and a table of
+the best ``size`` of k cards is filled by taking the best of the subsets' values.
+The evaluators of 5, 6 and 7 cards read smaller tables (:mod:`._rank_kernels`).
 
 Every kernel returns -1, or the first row that is not a hand (a card outside
 0..51 or a card twice); ``out`` is then only partly written.
@@ -102,87 +102,6 @@ def lookup5(hands: Hands, table: Table, out: Values) -> int:
         if e >= 52 or a == b or b == c or c == d or d == e:
             return i
         out[i] = table[b1[a] + b2[b] + b3[c] + b4[d] + b5[e]]
-    return -1
-
-
-@nb.njit(inline="always")
-def _best_of_sorted6(
-    a: np.int64,
-    b: np.int64,
-    c: np.int64,
-    d: np.int64,
-    e: np.int64,
-    f: np.int64,
-    table: Table,
-) -> np.int16:
-    """The best 5 of six sorted cards: a card before the dropped one keeps its
-    place in the colex sum, a card after it moves down one place."""
-    b1, b2, b3, b4, b5 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3], BINOMIAL[4], BINOMIAL[5]
-    below = b1[a], b1[a] + b2[b], b1[a] + b2[b] + b3[c], b1[a] + b2[b] + b3[c] + b4[d]
-    above = b5[f], b4[e] + b5[f], b3[d] + b4[e] + b5[f], b2[c] + b3[d] + b4[e] + b5[f]
-    best = max(table[b1[b] + above[3]], table[below[0] + above[3]])
-    best = max(best, table[below[1] + above[2]])
-    best = max(best, table[below[2] + above[1]])
-    best = max(best, table[below[3] + above[0]])
-    return max(best, table[below[3] + b5[e]])
-
-
-@_compiled
-def best5of6(hands: Hands, table: Table, out: Values) -> int:
-    for i in range(hands.shape[0]):
-        a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
-        d, e, f = np.int64(hands[i, 3]), np.int64(hands[i, 4]), np.int64(hands[i, 5])
-        a, f = _cas(a, f)
-        b, d = _cas(b, d)
-        c, e = _cas(c, e)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        a, d = _cas(a, d)
-        c, f = _cas(c, f)
-        a, b = _cas(a, b)
-        c, d = _cas(c, d)
-        e, f = _cas(e, f)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        if f >= 52 or a == b or b == c or c == d or d == e or e == f:
-            return i
-        out[i] = _best_of_sorted6(a, b, c, d, e, f, table)
-    return -1
-
-
-@_compiled
-def best5of7(hands: Hands, table: Table, out: Values) -> int:
-    for i in range(hands.shape[0]):
-        a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
-        d, e, f = np.int64(hands[i, 3]), np.int64(hands[i, 4]), np.int64(hands[i, 5])
-        g = np.int64(hands[i, 6])
-        a, g = _cas(a, g)
-        c, d = _cas(c, d)
-        e, f = _cas(e, f)
-        a, c = _cas(a, c)
-        b, e = _cas(b, e)
-        d, g = _cas(d, g)
-        a, b = _cas(a, b)
-        c, f = _cas(c, f)
-        d, e = _cas(d, e)
-        b, c = _cas(b, c)
-        e, g = _cas(e, g)
-        c, d = _cas(c, d)
-        e, f = _cas(e, f)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        f, g = _cas(f, g)
-        if g >= 52 or a == b or b == c or c == d or d == e or e == f or f == g:
-            return i
-        # every five of the seven lie within one of the seven sixes
-        best = max(
-            _best_of_sorted6(b, c, d, e, f, g, table), _best_of_sorted6(a, c, d, e, f, g, table)
-        )
-        best = max(best, _best_of_sorted6(a, b, d, e, f, g, table))
-        best = max(best, _best_of_sorted6(a, b, c, e, f, g, table))
-        best = max(best, _best_of_sorted6(a, b, c, d, f, g, table))
-        best = max(best, _best_of_sorted6(a, b, c, d, e, g, table))
-        out[i] = max(best, _best_of_sorted6(a, b, c, d, e, f, table))
     return -1
 
 

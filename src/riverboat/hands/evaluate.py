@@ -64,6 +64,14 @@ def _kernels() -> ModuleType:
 
 
 @cache
+def _rank_kernels() -> ModuleType:
+    """The evaluators by rank multiset (numba), loaded as :func:`_kernels` is."""
+    from riverboat.hands import _rank_kernels as kernels
+
+    return kernels
+
+
+@cache
 def hand_table(ranking: HandRanking) -> Table:
     """The value of every hand of ``ranking.size`` cards, by colex index (built once)."""
     table = np.empty(comb(52, ranking.size), dtype=np.int16)
@@ -74,8 +82,22 @@ def hand_table(ranking: HandRanking) -> Table:
 
 @cache
 def _best_four_of_five() -> Table:
+    """Crazy 4's best four of five by colex index, as :func:`hand_table` holds hands."""
     table = np.empty(comb(52, 5), dtype=np.int16)
     _kernels().fill_best_of(hand_table(FOUR_CARD), 5, _kernels().subset_rows(5, 4), table)
+    return table
+
+
+@cache
+def _by_ranks(ranking: HandRanking, k: int) -> Table:
+    """The table an evaluator of k cards reads in :mod:`._rank_kernels` (built once):
+    tens of kilobytes, where :func:`hand_table` of five cards takes 5 MB."""
+    kernels = _rank_kernels()
+    by_ranks, by_flush = ranking.value_tables
+    if ranking.size == k:
+        table: Table = kernels.five_table(by_ranks, by_flush)
+        return table
+    table = kernels.best_table(by_ranks, by_flush, ranking.size, k)
     return table
 
 
@@ -167,24 +189,22 @@ class Evaluator:
         return f"<evaluator of {self.size} cards: {self.ranking.name}>"
 
 
-def _values5(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels().lookup5, 5, hands, hand_table(FIVE_CARD))
+def _by_rank_kernel(name: str, ranking: HandRanking, k: int) -> Callable[[npt.ArrayLike], Values]:
+    def values(hands: npt.ArrayLike) -> Values:
+        kernels = _rank_kernels()
+        return _run(getattr(kernels, name), k, hands, kernels.RANK_TERMS, _by_ranks(ranking, k))
 
-
-def _values6(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels().best5of6, 6, hands, hand_table(FIVE_CARD))
-
-
-def _values7(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels().best5of7, 7, hands, hand_table(FIVE_CARD))
+    return values
 
 
 def _values3(hands: npt.ArrayLike) -> Values:
     return _run(_kernels().lookup3, 3, hands, hand_table(THREE_CARD))
 
 
-def _values4of5(hands: npt.ArrayLike) -> Values:
-    return _run(_kernels().lookup5, 5, hands, _best_four_of_five())
+_values5 = _by_rank_kernel("value5", FIVE_CARD, 5)
+_values6 = _by_rank_kernel("best5of6", FIVE_CARD, 6)
+_values7 = _by_rank_kernel("best5of7", FIVE_CARD, 7)
+_values4of5 = _by_rank_kernel("best4of5", FOUR_CARD, 5)
 
 
 evaluate5 = Evaluator(5, FIVE_CARD, _values5, "Five-card poker values of 5-card hands.")
