@@ -1,9 +1,13 @@
 """The schema's migrations: a database made by an earlier release upgrades in place,
 its players, rounds and ledger intact, on SQLite and on PostgreSQL."""
 
+import subprocess
+import sys
+import time
+
 from sqlalchemy import text
 
-from riverboat.store import connect, migrate
+from riverboat.store import MIGRATIONS, connect, head_revision, migrate
 from riverboat.table.service import TableService
 
 
@@ -38,3 +42,51 @@ def test_a_database_with_rounds_upgrades_from_the_first_schema(database_url: str
     assert service.balance(7) == 100000
     assert service.start_round(7, "baccarat", {"banker": 1000}).status == "settled"
     service.engine.dispose()
+
+
+def test_the_head_read_from_the_files_is_alembics() -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert head_revision() == ScriptDirectory.from_config(config).get_current_head()
+
+
+def test_a_database_at_the_head_opens_without_alembic(database_url: str) -> None:
+    """Once migrated, a database is opened with one read: Alembic is not even imported."""
+    connect(database_url).dispose()
+    opened = (
+        "import sys; from riverboat.store import connect; "
+        f"connect({database_url!r}).dispose(); print('alembic' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_processes_opening_a_new_database_at_once_migrate_it_once(database_url: str) -> None:
+    """Four processes open a new database at the same moment: each waits its turn to
+    migrate (SQLite's write lock, PostgreSQL's advisory lock) and finds the schema the
+    one before it left; none fails, and the database is at the head once."""
+    opened = (
+        "import sys, time; from riverboat.store import connect\n"
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
+        "connect(sys.argv[1]).dispose()\n"
+    )
+    start = f"{time.time() + 2.0}"  # every process imported and waiting by then
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", opened, database_url, start],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    errors = [child.communicate(timeout=120)[1] for child in children]
+    assert [child.returncode for child in children] == [0] * 4, errors
+    engine = connect(database_url)
+    with engine.connect() as connection:
+        versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    engine.dispose()
+    assert [row[0] for row in versions] == [head_revision()]

@@ -10,13 +10,14 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
 from riverboat.settings import settings
@@ -26,6 +27,7 @@ __all__ = [
     "POSTGRES_TIMEOUTS",
     "connect",
     "database_url",
+    "head_revision",
     "inspect",
     "migrate",
     "sqlite_engine",
@@ -169,15 +171,73 @@ def _forget_turns() -> None:
 os.register_at_fork(after_in_child=_forget_turns)
 
 
+#: PostgreSQL's advisory lock that migrations take turns at (any number, riverboat's own)
+MIGRATION_LOCK = 0x72697665  # "rive"
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema up to an Alembic revision: by default the latest. On
     PostgreSQL without :data:`POSTGRES_TIMEOUTS`: a migration may wait for a lock and
-    rewrite a table for as long as it takes."""
+    rewrite a table for as long as it takes.
+
+    A database already at the latest revision costs one read, and Alembic is not even
+    imported (every command opens the database: most find it up to date). Otherwise
+    the migrations run in one transaction that first takes the database's turn to
+    migrate: the write lock on SQLite (``BEGIN IMMEDIATE``), an advisory lock on
+    PostgreSQL. Processes starting at once take turns there, and each finds the
+    revision the one before it left (Alembic reads it inside that transaction), so
+    the schema is migrated once.
+    """
+    if revision == "head" and _stored_revisions(engine) == {head_revision()}:
+        return
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with writer(engine).begin() as connection:
         if engine.dialect.name == "postgresql":
-            for name in POSTGRES_TIMEOUTS:
+            for name in POSTGRES_TIMEOUTS:  # the turn, too, is waited for as long as it takes
                 connection.exec_driver_sql(f"SET LOCAL {name} = 0")
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def _stored_revisions(engine: Engine) -> set[str] | None:
+    """The revisions the database's ``alembic_version`` holds (one, without branches),
+    read in a transaction of its own; None if it cannot be read (a new database)."""
+    try:
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+    except DBAPIError:  # no such table yet: a new database (any other fault recurs below)
+        return None
+    return {str(row[0]) for row in rows}
+
+
+_ASSIGNED = r"^{name}\s*(?::[^=]*)?=\s*(?:None|[\"']([^\"']+)[\"'])\s*$"
+
+
+@cache
+def head_revision() -> str | None:
+    """The latest migration's revision id, read from the migrations' files as text
+    (``revision = "..."`` and ``down_revision = "..."``) without Alembic's machinery;
+    None if they are not one straight line of such plain assignments, and then
+    :func:`migrate` always asks Alembic.
+
+    >>> head_revision() is not None  # tests/test_store.py: the head Alembic finds
+    True
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        found = re.search(_ASSIGNED.format(name="revision"), text, re.MULTILINE)
+        down = re.search(_ASSIGNED.format(name="down_revision"), text, re.MULTILINE)
+        if found is None or found.group(1) is None or down is None:
+            return None
+        revisions.add(found.group(1))
+        if down.group(1) is not None:
+            parents.add(down.group(1))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 and parents <= revisions else None
