@@ -396,6 +396,15 @@ def test_a_wrong_name_takes_as_long_as_a_right_one(
     assert answers == [WRONG] * 5
 
 
+def test_a_name_nobody_has_is_checked_at_the_cost_of_a_real_hash() -> None:
+    """The hash a made-up name is checked against is written out, not made at each start:
+    it must still be one of the hasher's own parameters, so its check costs what a real
+    password's does (a new argon2-cffi with new defaults: write it out again)."""
+    dummy = players_module._DUMMY_HASH
+    assert not players_module._hasher.check_needs_rehash(dummy)
+    assert players_module._hasher.verify(dummy, "riverboat: a password nobody has")
+
+
 @pytest.mark.parametrize("word", RESERVED)
 def test_reserved_names_are_refused_in_any_case(word: str, tmp_path: Path) -> None:
     service = TableService(f"sqlite:///{tmp_path / 'reserved.db'}")
