@@ -255,3 +255,27 @@ def test_a_kept_hand_does_not_let_a_look_alike_through() -> None:
     with pytest.raises(ValueError, match=r"0\.\.51, not 52"):
         evaluate3([1, 2, 52])
     assert evaluate3([np.int64(1), np.uint8(2), 3]) == evaluate3([1, 2, 3])
+
+
+def test_one_hand_is_valued_by_its_ranking_as_the_kernels_value_it() -> None:
+    """A single hand is valued in plain Python by its ranking (a round settled by a
+    command loads no compiled code): every Tri-Card hand and random hands of every
+    other evaluator to the kernels' values, and numba is never imported for them."""
+    import subprocess
+    import sys
+
+    every3 = hands(3)
+    assert [THREE_CARD.value(list(map(int, h))) for h in every3] == evaluate3(every3).tolist()
+    rng = np.random.default_rng(28)
+    for evaluator in (evaluate4of5, evaluate5, evaluate6, evaluate7):
+        batch = np.array([rng.permutation(52)[: evaluator.size] for _ in range(2000)])
+        ranking = evaluator.ranking
+        assert [ranking.value(list(map(int, h))) for h in batch] == evaluator(batch).tolist()
+    one_each = (
+        "import sys; from riverboat.hands import evaluate3, evaluate4of5, evaluate5, "
+        "evaluate6, evaluate7; evaluate3([0, 5, 10]); evaluate4of5([0, 5, 10, 15, 20]); "
+        "evaluate5([0, 5, 10, 15, 20]); evaluate6([0, 5, 10, 15, 20, 25]); "
+        "evaluate7([0, 5, 10, 15, 20, 25, 30]); print('numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", one_each], capture_output=True, text=True)
+    assert done.stdout.strip() == "False", done.stderr

@@ -178,8 +178,8 @@ class Evaluator:
         if key is None:  # parsed, or refused with its reason
             return int(self._run(_one(hands, self.size))[0])
         value = self._values.get(key)
-        if value is None:
-            value = int(self._run(np.array([key], dtype=np.uint8))[0])
+        if value is None:  # one hand: by its ranking, without loading the compiled kernels
+            value = self.ranking.value(key)
             if len(self._values) >= _MOST_KEPT:
                 self._values.clear()
             self._values[key] = value

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import overload
 
 import numpy as np
@@ -204,6 +204,29 @@ class HandRanking:
                 if len(set(ranks)) == self.size:
                     patterns.append((ranks, True))
         return patterns
+
+    @cached_property
+    def _value_of_key(self) -> dict[Key, int]:
+        return {key: value for value, key in enumerate(self.keys)}
+
+    def value(self, cards: Sequence[int]) -> int:
+        """The value of one hand of :attr:`size` different cards (indices 0..51), or of
+        the best :attr:`size` of more, found by its key in plain Python: one hand valued
+        without the compiled evaluators (a command that settles one round never loads
+        them), to the same value their tables hold.
+
+        >>> from riverboat.cards import parse_cards
+        >>> THREE_CARD.describe(THREE_CARD.value(parse_cards("Kh Qh Jh")))
+        'King-high Straight Flush'
+        >>> FIVE_CARD.describe(FIVE_CARD.value(parse_cards("As Ad Ah 9c 9d 2s")))
+        'Full House, Aces over Nines'
+        """
+        best = -1
+        for hand in combinations(cards, self.size):
+            ranks = tuple(sorted(card >> 2 for card in hand))
+            flush = len({card & 3 for card in hand}) == 1
+            best = max(best, self._value_of_key[self.classify(ranks, flush)])
+        return best
 
     @property
     def count(self) -> int:
