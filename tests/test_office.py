@@ -343,3 +343,23 @@ def test_a_second_hold_report_waits_its_turn_429(office: tuple[TestClient, Table
         assert refused.json()["code"] == "rate_limited"
         assert int(refused.headers["Retry-After"]) >= 1
     assert client.get("/api/office/hold").status_code == 200
+
+
+def test_a_lock_made_while_a_log_in_checks_its_password_refuses_that_log_in(
+    office: tuple[TestClient, TableService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, service = office
+
+    def checked_then_locked(name: str, password: str, address: str = "local") -> int:
+        player = service.players.login(name, password, address)  # the password is right...
+        service.office.set_locked(1, player, True, "locked meanwhile")  # ...and a lock lands
+        return player
+
+    monkeypatch.setattr(service, "login", checked_then_locked)
+    with TestClient(client.app) as ann:
+        ann.get("/")
+        refused = post(ann, "/api/login", {"name": "ann", "password": PASSWORD})
+        assert refused.status_code == 401  # type: ignore[attr-defined]
+        assert "locked meanwhile" in refused.json()["error"]  # type: ignore[attr-defined]
+        assert ann.get("/api/me").status_code == 401
+    assert client.app.state.sessions.count(2) == 0  # type: ignore[attr-defined]

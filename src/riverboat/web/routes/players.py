@@ -156,6 +156,10 @@ def _open_session(
     ``revoke_others`` every other of theirs); their balance."""
     sessions.close(session)
     token = sessions.open(player_id)
+    locked = service.office.locked(player_id)
+    if locked is not None:  # locked while the password was checked: its lock ended the rest
+        sessions.close(token)
+        raise BadCredentials(f"this account is locked by the house: {locked}")
     if revoke_others:
         sessions.close_others(player_id, keep=token)
     response.set_cookie(
