@@ -56,7 +56,7 @@ class Player(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
     #: what the name reads as (riverboat.table.accounts.names.name_key): unique, so no two names
-    #: look alike; None only for an old name that looked like an older one's
+    #: look alike; a look-alike made before 0012 keeps its key followed by # and its id
     name_key: Mapped[str | None] = mapped_column(String(200))
     password_hash: Mapped[str | None] = mapped_column(String(256))
     #: no longer used: failed log-ins are throttled per address, accounts never lock
