@@ -156,8 +156,8 @@ def verify(
     ],
 ) -> None:
     """Re-derive a round's cards from its seeds and re-settle it."""
-    from riverboat.table.rounds.verify import balance_note
-    from riverboat.table.service import verify_round, verify_shoe
+    # the database-free verifier alone: no SQLAlchemy, no table service
+    from riverboat.table.rounds.verify import balance_note, verify_round, verify_shoe
 
     try:
         data = json.loads(path.read_text())

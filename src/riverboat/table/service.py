@@ -26,32 +26,36 @@ job: :mod:`~riverboat.table.accounts.ledger` (entries, balances, idempotency),
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Generic, TypeVar, overload
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from riverboat.admission.budgets import Budget
-from riverboat.admission.logins import LoginThrottle
 from riverboat.errors import BadCredentials, IllegalAction, Refusal
-from riverboat.metrics import ROUNDS_DEALT, ROUNDS_SETTLED
 from riverboat.money import Cents
 from riverboat.store import connect
 from riverboat.store.models import Player
-from riverboat.table.accounts.audit import Audit
+from riverboat.table.accounts import LOCAL_PLAYER
 from riverboat.table.accounts.credits import credits
 from riverboat.table.accounts.ledger import STARTING_CREDIT, TOP_UP_BELOW, Ledger
-from riverboat.table.accounts.players import LOCAL_PLAYER, Players
-from riverboat.table.live.across.live_state import Fence
-from riverboat.table.office.accounts import BackOffice
-from riverboat.table.road_views import RoadsView
 from riverboat.table.rounds.exports import export_round
 from riverboat.table.rounds.own import CUT_OFF, Rounds
-from riverboat.table.rounds.shared import SharedRounds, Stake
 from riverboat.table.rounds.sources import Deals, SharedCards
 from riverboat.table.rounds.verify import DealLayout, verify_round, verify_shoe
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import CreditView, ExportedRound, NewDeal, RoundView
+
+if TYPE_CHECKING:
+    from riverboat.admission.budgets import Budget
+    from riverboat.admission.logins import LoginThrottle
+    from riverboat.table.accounts.audit import Audit
+    from riverboat.table.accounts.players import Players
+    from riverboat.table.live.across.live_state import Fence
+    from riverboat.table.office.accounts import BackOffice
+    from riverboat.table.road_views import RoadsView
+    from riverboat.table.rounds.shared import SharedRounds, Stake
 
 __all__ = [
     "LOCAL_PLAYER",
@@ -66,18 +70,77 @@ __all__ = [
 ]
 
 
+Part = TypeVar("Part")
+#: held while a part of any service is made (:class:`_Made`)
+_MAKING = threading.RLock()
+
+
+class _Made(Generic[Part]):
+    """A part of the service made at its first use, its module imported then: a command
+    that reads the history never imports the log-in throttles, password hashing, the
+    back office or shared tables. Made once, whichever threads ask first; a test may
+    put another in its place (an attribute of the instance)."""
+
+    def __init__(self, make: Callable[[TableService], Part]) -> None:
+        self.make = make
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, service: None, owner: type | None = None) -> _Made[Part]: ...
+    @overload
+    def __get__(self, service: TableService, owner: type | None = None) -> Part: ...
+    def __get__(
+        self, service: TableService | None, owner: type | None = None
+    ) -> Part | _Made[Part]:
+        if service is None:
+            return self
+        with _MAKING:
+            if self.name not in service.__dict__:
+                service.__dict__[self.name] = self.make(service)
+            part: Part = service.__dict__[self.name]
+        return part
+
+
+def _players(service: TableService) -> Players:
+    from riverboat.table.accounts.players import Players
+
+    return Players(service.ledger)
+
+
+def _shared_rounds(service: TableService) -> SharedRounds:
+    from riverboat.table.rounds.shared import SharedRounds
+
+    return SharedRounds(service.ledger)
+
+
+def _auditor(service: TableService) -> Audit:
+    from riverboat.table.accounts.audit import Audit
+
+    return Audit(service.ledger, service.rounds)
+
+
+def _office(service: TableService) -> BackOffice:
+    from riverboat.table.office.accounts import BackOffice
+
+    return BackOffice(service.ledger, service.rounds)
+
+
 class TableService:
     """The service over one database (SQLite file by default, PostgreSQL by URL)."""
+
+    players = _Made(_players)
+    shared_rounds = _Made(_shared_rounds)
+    auditor = _Made(_auditor)
+    office = _Made(_office)
 
     def __init__(self, url: str | None = None) -> None:
         self.engine = connect(url)
         self.ledger = Ledger(self.engine)
-        self.players = Players(self.ledger)
         self.rounds = Rounds(self.ledger)
-        self.shared_rounds = SharedRounds(self.ledger)
         self.deals = Deals(self.ledger)
-        self.auditor = Audit(self.ledger, self.rounds)
-        self.office = BackOffice(self.ledger, self.rounds)
 
     # ------------------------------------------------------------- players
     def local_player(self) -> int:
@@ -186,6 +249,8 @@ class TableService:
             raise IllegalAction(
                 "a shared table's round takes its deal's seeds and rules, and no idempotency key"
             )
+        from riverboat.table.rounds.shared import Stake
+
         stake = Stake(player_id, wagers, shared.places, second)
         (answer,) = self.start_shared(game, shared.deal_id, [stake], shared.fence)
         if isinstance(answer, Refusal):
@@ -224,6 +289,8 @@ class TableService:
         """A shared table's decisions carried out together (C8); notes by round. With
         ``fence``, only while that lease runs the table; ``game``, the table's, counts
         the rounds settled (:mod:`riverboat.metrics`)."""
+        from riverboat.metrics import ROUNDS_SETTLED
+
         notes = self.rounds.showdown(decisions, fence)
         if game is not None:
             for _, round_id, action, _ in decisions:  # each round decided settles
@@ -309,6 +376,8 @@ class TableService:
         >>> service.end_shoe(me, "baccarat"), service.roads(me, "baccarat").bead_plate
         (True, [])
         """
+        from riverboat.table.road_views import RoadsView
+
         return RoadsView.of(self.rounds.shoe_winners(player_id, game))
 
     def new_deal(
@@ -339,6 +408,8 @@ class TableService:
 def _counted(view: RoundView, dealt: bool = False) -> RoundView:
     """``view`` counted (:mod:`riverboat.metrics`): dealt, if it was just dealt, and
     settled if it is."""
+    from riverboat.metrics import ROUNDS_DEALT, ROUNDS_SETTLED  # prometheus_client: here
+
     if dealt:
         ROUNDS_DEALT.labels(game=view.game).inc()
     if view.status == RoundStatus.SETTLED:

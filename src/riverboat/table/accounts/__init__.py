@@ -5,3 +5,7 @@ top-ups (credits) and the audit that checks they all agree.
 >>> player_account(7)
 'player:7'
 """
+
+#: the local default player's name: no password (read by every command that opens the
+#: service, so here rather than with the players' module and its password hashing)
+LOCAL_PLAYER = "local"

@@ -33,6 +33,7 @@ from riverboat.admission.logins import LoginThrottle, MemoryThrottle
 from riverboat.errors import BadCredentials, Conflict, NotFound
 from riverboat.settings import settings
 from riverboat.store.models import Player
+from riverboat.table.accounts import LOCAL_PLAYER
 from riverboat.table.accounts.ledger import Ledger
 from riverboat.table.accounts.names import (
     check_name,
@@ -55,7 +56,6 @@ __all__ = [
     "hashes",
 ]
 
-LOCAL_PLAYER = "local"
 #: the one answer to a wrong password and to a name nobody has
 WRONG = "unknown name or wrong password"
 

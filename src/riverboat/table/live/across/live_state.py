@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from riverboat.store import writer
@@ -121,6 +120,8 @@ def claim(engine: Engine, key: str) -> tuple[Fence, Stored | None]:
 def _insert_if_absent(session: Session, key: str) -> None:
     """The table's row, made with token 0 unless it is there: two processes' first
     claims of a new table both find one row, never a duplicate key."""
+    from sqlalchemy.dialects import postgresql, sqlite  # a shared table's only: here
+
     dialect = session.get_bind().dialect.name
     make = postgresql.insert if dialect == "postgresql" else sqlite.insert
     session.execute(
