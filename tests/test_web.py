@@ -539,3 +539,45 @@ def test_a_players_roads_never_show_another_players_coups() -> None:
     service.start_round(me, "baccarat", {"banker": 500})
     assert len(service.roads(me, "baccarat").bead_plate) == 1
     assert len(service.roads(other, "baccarat").bead_plate) == 4
+
+
+#: money as an attacker sends it: strings, a float, a float in exponent form, a boolean
+#: (pydantic's lax mode would read each as 500, or true as 1 cent); each one raw JSON
+NOT_CENTS = ['"500"', '" 500 "', '"5_00"', '"+500"', "500.0", "5e2", "true"]
+
+
+@pytest.mark.parametrize("money", NOT_CENTS)
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/rounds", '{"game": "tri-card", "wagers": {"ante": %s}}', "wagers.ante"),
+        (
+            "/api/rounds",
+            '{"game": "crazy4", "wagers": {"ante": 500, "super_bonus": 500},'
+            ' "second": {"ante": %s, "super_bonus": 500}}',
+            "second.ante",
+        ),
+        ("/api/rounds/1/actions", '{"action": "play", "amount": %s}', "amount"),
+        ("/api/chips", '{"game": "tri-card", "wagers": {}, "spot": "ante", "chip": %s}', "chip"),
+        ("/api/chips/double", '{"game": "tri-card", "wagers": {"ante": %s}}', "wagers.ante"),
+    ],
+)
+def test_money_anywhere_in_the_api_is_whole_cents_strictly(
+    client: TestClient, path: str, body: str, field: str, money: str
+) -> None:
+    """Every field of the HTTP API that carries money refuses anything but a JSON integer,
+    422 naming the field, and nothing is dealt or debited (docs/web.md)."""
+    before = client.get("/api/me").json()["balance"]
+    response = client.post(
+        path,
+        content=(body % money).encode(),
+        headers={
+            "X-CSRF-Token": client.cookies["riverboat_csrf"],
+            "Content-Type": "application/json",
+        },
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_request"
+    assert response.json()["error"].startswith(field)
+    assert client.get("/api/me").json()["balance"] == before
+    assert client.get("/api/history").json() == []
