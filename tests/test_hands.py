@@ -2,6 +2,7 @@
 
 from collections import Counter
 from functools import cache
+from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
@@ -11,9 +12,11 @@ from riverboat.hands import (
     FIVE_CARD,
     FOUR_CARD,
     THREE_CARD,
+    Evaluator,
     FiveCard,
     FourCard,
     HandError,
+    HandRanking,
     ThreeCard,
     evaluate3,
     evaluate4of5,
@@ -21,6 +24,8 @@ from riverboat.hands import (
     evaluate6,
     evaluate7,
 )
+from riverboat.hands._rank_kernels import multiset_index
+from riverboat.hands.evaluate import _by_ranks
 
 from reference import (
     CRAZY4,
@@ -120,6 +125,29 @@ def test_best_five_of_seven_agrees_with_reference_on_random_hands() -> None:
     generator = np.random.default_rng(7)
     seven = np.argsort(generator.random((200_000, 52)), axis=1)[:, :7].astype(np.uint8)
     assert np.array_equal(evaluate7(seven), best_of(five, seven, 5))
+
+
+@pytest.mark.parametrize(
+    ("evaluate", "ranking"),
+    [
+        (evaluate5, FIVE_CARD),
+        (evaluate6, FIVE_CARD),
+        (evaluate7, FIVE_CARD),
+        (evaluate4of5, FOUR_CARD),
+    ],
+)
+def test_every_rank_multiset_is_read_at_its_index(
+    evaluate: Evaluator, ranking: HandRanking
+) -> None:
+    # The evaluators of 5, 6 and 7 cards work out a hand's index among the multisets of
+    # its ranks in floating point and round it: here every multiset a hand can hold, as
+    # a hand of no more than two cards a suit, is read where the exact index says.
+    k = evaluate.size
+    ranks = np.array(list(combinations_with_replacement(range(13), k)))
+    ranks = ranks[np.all(ranks[:, : k - 4] != ranks[:, 4:], axis=1)]  # no rank five times
+    hands = (4 * ranks + np.arange(k) % 4).astype(np.uint8)  # a repeated rank: new suits
+    table = _by_ranks(ranking, k)
+    assert np.array_equal(evaluate(hands), table[multiset_index(ranks)])
 
 
 def test_table_rows_are_in_colex_order() -> None:

@@ -14,6 +14,7 @@ Every kernel returns -1, or the first row that is not a hand (a card outside
 from __future__ import annotations
 
 from math import comb
+from typing import Any
 
 import numba as nb
 import numpy as np
@@ -23,6 +24,8 @@ MAX_CARDS = 7
 Hands = npt.NDArray[np.uint8]
 Table = npt.NDArray[np.int16]
 Values = npt.NDArray[np.int32]
+#: the integers a sorting network sorts (int64, or int32 for vectors of twice as many)
+Int = np.signedinteger[Any]
 
 #: ``BINOMIAL[j, c] = C(c, j)`` for j >= 1; row 0 is zero so that a dropped card adds nothing.
 BINOMIAL = np.array(
@@ -53,7 +56,8 @@ _compiled = nb.njit(cache=True, nogil=True, boundscheck=False)
 
 
 @nb.njit(inline="always")
-def _cas(x: np.int64, y: np.int64) -> tuple[np.int64, np.int64]:
+def cas(x: Int, y: Int) -> tuple[Int, Int]:
+    """Compare and swap: the smaller, then the larger."""
     return min(x, y), max(x, y)
 
 
@@ -62,9 +66,9 @@ def lookup3(hands: Hands, table: Table, out: Values) -> int:
     b1, b2, b3 = BINOMIAL[1], BINOMIAL[2], BINOMIAL[3]
     for i in range(hands.shape[0]):
         a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
-        a, c = _cas(a, c)
-        a, b = _cas(a, b)
-        b, c = _cas(b, c)
+        a, c = cas(a, c)
+        a, b = cas(a, b)
+        b, c = cas(b, c)
         if c >= 52 or a == b or b == c:
             return i
         out[i] = table[b1[a] + b2[b] + b3[c]]
@@ -72,19 +76,17 @@ def lookup3(hands: Hands, table: Table, out: Values) -> int:
 
 
 @nb.njit(inline="always")
-def sort5(
-    a: np.int64, b: np.int64, c: np.int64, d: np.int64, e: np.int64
-) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+def sort5(a: Int, b: Int, c: Int, d: Int, e: Int) -> tuple[Int, Int, Int, Int, Int]:
     """Five values in ascending order: a 9-comparator sorting network."""
-    a, d = _cas(a, d)
-    b, e = _cas(b, e)
-    a, c = _cas(a, c)
-    b, d = _cas(b, d)
-    a, b = _cas(a, b)
-    c, e = _cas(c, e)
-    b, c = _cas(b, c)
-    d, e = _cas(d, e)
-    c, d = _cas(c, d)
+    a, d = cas(a, d)
+    b, e = cas(b, e)
+    a, c = cas(a, c)
+    b, d = cas(b, d)
+    a, b = cas(a, b)
+    c, e = cas(c, e)
+    b, c = cas(b, c)
+    d, e = cas(d, e)
+    c, d = cas(c, d)
     return a, b, c, d, e
 
 

@@ -13,9 +13,7 @@ and random hands then wait on memory):
   C(17, 5) = 6,188 for five cards, C(18, 6) = 18,564 for six, C(19, 7) = 50,388 for
   seven (a few of them hold a rank five times and are never read). The entry is the
   best value of any ``size`` of those ranks. Sorting the cards (``4 * rank + suit``)
-  sorts their ranks, and ``RANK_TERMS[i, card]`` is the term of the i-th sorted card,
-  plus one in its suit's 4-bit field above bit 32: one sum of k terms is the index
-  and, above it, how many cards the hand holds of each suit.
+  sorts their ranks.
 * **A flush.** Five cards of one suit are the multiset index of their (distinct)
   ranks in a second half of the five-card table. With six or seven cards, at most
   one suit holds five or more, no other hand beats its flush (a full house or four of
@@ -28,6 +26,14 @@ and random hands then wait on memory):
 The tables are built from a ranking's ``value_tables`` (values by sorted ranks and by
 one-suit rank mask), so their values are the ranking's own, the ones
 :func:`~riverboat.hands.evaluate.hand_table` holds by colex index.
+
+A kernel takes the hands ``BLOCK`` at a time, in two loops. The first sorts each
+hand with a sorting network, checks it, counts its suits and works out its multiset
+index by arithmetic (no table), all of it straight-line code on the hands as they
+lie in memory (``k`` bytes a hand), which the compiler turns into vector instructions
+that handle 16 hands at once; it writes each hand's *entry*. The second reads each
+entry's value from the table, or, for the few hands with enough cards of one suit,
+works out that suit's rank mask from the hand's cards first.
 
 Every kernel returns -1, or the first row that is not a hand (a card outside 0..51
 or a card twice); ``out`` is then only partly written.
@@ -42,12 +48,12 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.hands._kernels import _cas, sort5
+from riverboat.hands._kernels import Int, cas, sort5
 
 Hands = npt.NDArray[np.uint8]
 Table = npt.NDArray[np.int16]
 Values = npt.NDArray[np.int32]
-Terms = npt.NDArray[np.int64]
+Entries = npt.NDArray[np.int32]
 
 #: multisets of k ranks: where a table's part by flush rank mask starts
 MULTISETS = {k: comb(12 + k, k) for k in (5, 6, 7)}
@@ -55,18 +61,16 @@ MULTISETS = {k: comb(12 + k, k) for k in (5, 6, 7)}
 FLUSH5 = MULTISETS[5]
 #: the six- and seven-card tables' part by flush rank mask
 FLUSH6, FLUSH7 = MULTISETS[6], MULTISETS[7]
-#: ``RANK_TERMS[i, card]``: the i-th of k sorted cards' term of the multiset index,
-#: plus one in its suit's 4-bit field above bit 32: their sum is the hand's index and,
-#: above it, how many cards it holds of each suit
-RANK_TERMS = np.array(
-    [
-        [comb(card // 4 + i, i + 1) + (1 << (32 + 4 * (card % 4))) for card in range(52)]
-        for i in range(7)
-    ],
-    dtype=np.int64,
-)
-#: the multiset index in a sum of terms
-_INDEX = (1 << 32) - 1
+#: hands indexed at once: a loop the compiler turns into vector instructions works out
+#: a block's entries, then another reads their values
+BLOCK = 1024
+#: an entry's bits from SUITS on: bit ``SUITS + 4 * suit`` for each suit holding
+#: enough cards for a flush; below, the multiset index (the table's entry)
+SUITS = 16
+#: the entry of a row that is not a hand
+NOT_A_HAND = -1
+#: the multiset index in an entry
+_INDEX = (1 << SUITS) - 1
 
 #: ``_BINOMIAL[j, x] = C(x, j)`` for the multiset indices worked out by numpy
 _BINOMIAL = np.array([[comb(x, j) for x in range(20)] for j in range(8)], dtype=np.int64)
@@ -143,139 +147,260 @@ def best_table(
 
 
 @nb.njit(inline="always")
-def _full_suits(key: np.int64, most: int) -> np.int64:
-    """A bit set in the field of each suit that holds at least ``most`` of the cards
-    (``most`` >= 4, so that no count overflows its field)."""
-    return ((key >> 32) + (8 - most) * 0x1111) & 0x8888
+def _sort6(a: Int, b: Int, c: Int, d: Int, e: Int, f: Int) -> tuple[Int, Int, Int, Int, Int, Int]:
+    """Six values in ascending order: a 12-comparator sorting network."""
+    a, f = cas(a, f)
+    b, d = cas(b, d)
+    c, e = cas(c, e)
+    b, c = cas(b, c)
+    d, e = cas(d, e)
+    a, d = cas(a, d)
+    c, f = cas(c, f)
+    a, b = cas(a, b)
+    c, d = cas(c, d)
+    e, f = cas(e, f)
+    b, c = cas(b, c)
+    d, e = cas(d, e)
+    return a, b, c, d, e, f
 
 
 @nb.njit(inline="always")
-def _first_suit(full: np.int64) -> np.int64:
-    """The suit of the lowest field set in ``full`` (not 0)."""
-    if full & 0x8:
-        return np.int64(0)
-    if full & 0x80:
-        return np.int64(1)
-    return np.int64(2) if full & 0x800 else np.int64(3)
+def _sort7(
+    a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int
+) -> tuple[Int, Int, Int, Int, Int, Int, Int]:
+    """Seven values in ascending order: a 16-comparator sorting network."""
+    a, g = cas(a, g)
+    c, d = cas(c, d)
+    e, f = cas(e, f)
+    a, c = cas(a, c)
+    b, e = cas(b, e)
+    d, g = cas(d, g)
+    a, b = cas(a, b)
+    c, f = cas(c, f)
+    d, e = cas(d, e)
+    b, c = cas(b, c)
+    e, g = cas(e, g)
+    c, d = cas(c, d)
+    e, f = cas(e, f)
+    b, c = cas(b, c)
+    d, e = cas(d, e)
+    f, g = cas(f, g)
+    return a, b, c, d, e, f, g
+
+
+# The multiset index's term C(rank + i, i + 1) of the i-th sorted card, in float32
+# arithmetic so that the loop over hands is vectorised: each product is of integers
+# below 2**24, so exact, but the seventh term's last (within a few parts in 10**7);
+# each term and their sum stay within 0.05 of the index, so rounding the sum gives it
+# exactly (tests/test_hands.py checks every multiset).
+@nb.njit(inline="always")
+def _rank(card: Int) -> np.float32:
+    return np.float32(card >> 2)
 
 
 @nb.njit(inline="always")
-def _in_suit(a: np.int64, suit: np.int64) -> np.int64:
-    """The card's rank bit if it is of ``suit``."""
-    return np.int64(1) << (a >> 2) if a & 3 == suit else np.int64(0)
+def _term2(r: np.float32) -> np.float32:
+    return r * (r + np.float32(1)) * np.float32(1 / 2)
+
+
+@nb.njit(inline="always")
+def _term3(r: np.float32) -> np.float32:
+    return r * (r + np.float32(1)) * (r + np.float32(2)) * np.float32(1 / 6)
+
+
+@nb.njit(inline="always")
+def _term4(r: np.float32) -> np.float32:
+    return r * (r + np.float32(1)) * (r + np.float32(2)) * (r + np.float32(3)) * np.float32(1 / 24)
+
+
+@nb.njit(inline="always")
+def _term5(r: np.float32) -> np.float32:
+    product = r * (r + np.float32(1)) * (r + np.float32(2)) * (r + np.float32(3))
+    return product * (r + np.float32(4)) * np.float32(1 / 120)
+
+
+@nb.njit(inline="always")
+def _term6(r: np.float32) -> np.float32:
+    product = r * (r + np.float32(1)) * (r + np.float32(2)) * (r + np.float32(3))
+    return product * (r + np.float32(4)) * (r + np.float32(5)) * np.float32(1 / 720)
+
+
+@nb.njit(inline="always")
+def _term7(r: np.float32) -> np.float32:
+    product = r * (r + np.float32(1)) * (r + np.float32(2)) * (r + np.float32(3))
+    product *= (r + np.float32(4)) * (r + np.float32(5)) * (r + np.float32(6))
+    return product * np.float32(1 / 5040)
+
+
+@nb.njit(inline="always")
+def _rounded(index: np.float32) -> np.int32:
+    return np.int32(index + np.float32(0.5))
+
+
+@nb.njit(inline="always")
+def _suit(card: Int) -> np.int32:
+    """One in the card's suit's 4-bit field: a sum of these counts cards by suit."""
+    return np.int32(1) << ((card & 3) << 2)
+
+
+@nb.njit(inline="always")
+def _suits_of(counts: Int, most: int) -> np.int32:
+    """Bit ``SUITS + 4 * suit`` of an entry for each suit counted at least ``most``
+    times (at most 8)."""
+    return (((counts + (8 - most) * 0x1111) & 0x8888) >> 3) << SUITS
 
 
 @_compiled
-def value5(hands: Hands, terms: Terms, table: Table, out: Values) -> int:
-    t0, t1, t2, t3, t4 = terms[0], terms[1], terms[2], terms[3], terms[4]
-    for i in range(hands.shape[0]):
+def _index5(cards: Hands, entries: Entries) -> None:
+    for i in range(entries.shape[0]):
         a, b, c, d, e = sort5(
-            np.int64(hands[i, 0]),
-            np.int64(hands[i, 1]),
-            np.int64(hands[i, 2]),
-            np.int64(hands[i, 3]),
-            np.int64(hands[i, 4]),
+            np.int32(cards[5 * i]),
+            np.int32(cards[5 * i + 1]),
+            np.int32(cards[5 * i + 2]),
+            np.int32(cards[5 * i + 3]),
+            np.int32(cards[5 * i + 4]),
         )
-        if e >= 52 or a == b or b == c or c == d or d == e:
-            return i
-        key = t0[a] + t1[b] + t2[c] + t3[d] + t4[e]
-        flush = _full_suits(key, 5) != 0
-        out[i] = table[(key & _INDEX) + (FLUSH5 if flush else 0)]
-    return -1
+        hand = (e < 52) & (a < b) & (b < c) & (c < d) & (d < e)
+        flush = np.int32(((a ^ b) | (a ^ c) | (a ^ d) | (a ^ e)) & 3 == 0)
+        r = _rank(a) + _term2(_rank(b)) + _term3(_rank(c)) + _term4(_rank(d)) + _term5(_rank(e))
+        entries[i] = _rounded(r) + FLUSH5 * flush if hand else np.int32(NOT_A_HAND)
 
 
 @_compiled
-def best5of6(hands: Hands, terms: Terms, table: Table, out: Values) -> int:
-    t0, t1, t2, t3, t4, t5 = terms[0], terms[1], terms[2], terms[3], terms[4], terms[5]
-    for i in range(hands.shape[0]):
-        a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
-        d, e, f = np.int64(hands[i, 3]), np.int64(hands[i, 4]), np.int64(hands[i, 5])
-        a, f = _cas(a, f)
-        b, d = _cas(b, d)
-        c, e = _cas(c, e)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        a, d = _cas(a, d)
-        c, f = _cas(c, f)
-        a, b = _cas(a, b)
-        c, d = _cas(c, d)
-        e, f = _cas(e, f)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        if f >= 52 or a == b or b == c or c == d or d == e or e == f:
-            return i
-        key = t0[a] + t1[b] + t2[c] + t3[d] + t4[e] + t5[f]
-        full = _full_suits(key, 5)
-        if full == 0:
-            out[i] = table[key & _INDEX]
-        else:
-            suit = _first_suit(full)
-            mask = _in_suit(a, suit) | _in_suit(b, suit) | _in_suit(c, suit)
-            mask |= _in_suit(d, suit) | _in_suit(e, suit) | _in_suit(f, suit)
-            out[i] = table[FLUSH6 + mask]
-    return -1
-
-
-@_compiled
-def best5of7(hands: Hands, terms: Terms, table: Table, out: Values) -> int:
-    t0, t1, t2, t3 = terms[0], terms[1], terms[2], terms[3]
-    t4, t5, t6 = terms[4], terms[5], terms[6]
-    for i in range(hands.shape[0]):
-        a, b, c = np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2])
-        d, e, f = np.int64(hands[i, 3]), np.int64(hands[i, 4]), np.int64(hands[i, 5])
-        g = np.int64(hands[i, 6])
-        a, g = _cas(a, g)
-        c, d = _cas(c, d)
-        e, f = _cas(e, f)
-        a, c = _cas(a, c)
-        b, e = _cas(b, e)
-        d, g = _cas(d, g)
-        a, b = _cas(a, b)
-        c, f = _cas(c, f)
-        d, e = _cas(d, e)
-        b, c = _cas(b, c)
-        e, g = _cas(e, g)
-        c, d = _cas(c, d)
-        e, f = _cas(e, f)
-        b, c = _cas(b, c)
-        d, e = _cas(d, e)
-        f, g = _cas(f, g)
-        if g >= 52 or a == b or b == c or c == d or d == e or e == f or f == g:
-            return i
-        key = t0[a] + t1[b] + t2[c] + t3[d] + t4[e] + t5[f] + t6[g]
-        full = _full_suits(key, 5)
-        if full == 0:
-            out[i] = table[key & _INDEX]
-        else:
-            suit = _first_suit(full)
-            mask = _in_suit(a, suit) | _in_suit(b, suit) | _in_suit(c, suit) | _in_suit(d, suit)
-            mask |= _in_suit(e, suit) | _in_suit(f, suit) | _in_suit(g, suit)
-            out[i] = table[FLUSH7 + mask]
-    return -1
-
-
-@_compiled
-def best4of5(hands: Hands, terms: Terms, table: Table, out: Values) -> int:
-    t0, t1, t2, t3, t4 = terms[0], terms[1], terms[2], terms[3], terms[4]
-    for i in range(hands.shape[0]):
+def _index4of5(cards: Hands, entries: Entries) -> None:
+    for i in range(entries.shape[0]):
         a, b, c, d, e = sort5(
-            np.int64(hands[i, 0]),
-            np.int64(hands[i, 1]),
-            np.int64(hands[i, 2]),
-            np.int64(hands[i, 3]),
-            np.int64(hands[i, 4]),
+            np.int32(cards[5 * i]),
+            np.int32(cards[5 * i + 1]),
+            np.int32(cards[5 * i + 2]),
+            np.int32(cards[5 * i + 3]),
+            np.int32(cards[5 * i + 4]),
         )
-        if e >= 52 or a == b or b == c or c == d or d == e:
-            return i
-        key = t0[a] + t1[b] + t2[c] + t3[d] + t4[e]
-        value = table[key & _INDEX]
-        full = _full_suits(key, 4)
-        if full != 0:
-            suit = _first_suit(full)
-            mask = _in_suit(a, suit) | _in_suit(b, suit) | _in_suit(c, suit)
-            mask |= _in_suit(d, suit) | _in_suit(e, suit)
-            value = max(value, table[FLUSH5 + mask])
-        out[i] = value
+        hand = (e < 52) & (a < b) & (b < c) & (c < d) & (d < e)
+        suits = _suits_of(_suit(a) + _suit(b) + _suit(c) + _suit(d) + _suit(e), 4)
+        r = _rank(a) + _term2(_rank(b)) + _term3(_rank(c)) + _term4(_rank(d)) + _term5(_rank(e))
+        entries[i] = _rounded(r) | suits if hand else np.int32(NOT_A_HAND)
+
+
+@_compiled
+def _index6(cards: Hands, entries: Entries) -> None:
+    for i in range(entries.shape[0]):
+        a, b, c, d, e, f = _sort6(
+            np.int32(cards[6 * i]),
+            np.int32(cards[6 * i + 1]),
+            np.int32(cards[6 * i + 2]),
+            np.int32(cards[6 * i + 3]),
+            np.int32(cards[6 * i + 4]),
+            np.int32(cards[6 * i + 5]),
+        )
+        hand = (f < 52) & (a < b) & (b < c) & (c < d) & (d < e) & (e < f)
+        suits = _suits_of(_suit(a) + _suit(b) + _suit(c) + _suit(d) + _suit(e) + _suit(f), 5)
+        r = _rank(a) + _term2(_rank(b)) + _term3(_rank(c)) + _term4(_rank(d)) + _term5(_rank(e))
+        r += _term6(_rank(f))
+        entries[i] = _rounded(r) | suits if hand else np.int32(NOT_A_HAND)
+
+
+@_compiled
+def _index7(cards: Hands, entries: Entries) -> None:
+    for i in range(entries.shape[0]):
+        a, b, c, d, e, f, g = _sort7(
+            np.int32(cards[7 * i]),
+            np.int32(cards[7 * i + 1]),
+            np.int32(cards[7 * i + 2]),
+            np.int32(cards[7 * i + 3]),
+            np.int32(cards[7 * i + 4]),
+            np.int32(cards[7 * i + 5]),
+            np.int32(cards[7 * i + 6]),
+        )
+        hand = (g < 52) & (a < b) & (b < c) & (c < d) & (d < e) & (e < f) & (f < g)
+        counts = _suit(a) + _suit(b) + _suit(c) + _suit(d) + _suit(e) + _suit(f) + _suit(g)
+        r = _rank(a) + _term2(_rank(b)) + _term3(_rank(c)) + _term4(_rank(d)) + _term5(_rank(e))
+        r += _term6(_rank(f)) + _term7(_rank(g))
+        entries[i] = _rounded(r) | _suits_of(counts, 5) if hand else np.int32(NOT_A_HAND)
+
+
+@nb.njit(inline="always")
+def _suited_ranks(hands: Hands, row: int, suits: Int) -> np.int64:
+    """The mask of the ranks of the row's cards in the lowest of ``suits``."""
+    suit = 0 if suits & 0x1 else 1 if suits & 0x10 else 2 if suits & 0x100 else 3
+    mask = np.int64(0)
+    for p in range(hands.shape[1]):
+        card = np.int64(hands[row, p])
+        if card & 3 == suit:
+            mask |= np.int64(1) << (card >> 2)
+    return mask
+
+
+@nb.njit(inline="always")
+def _read(
+    hands: Hands, entries: Entries, start: int, table: Table, flushes: int, out: Values
+) -> int:
+    """Each entry's value into ``out`` from ``start`` on: the multiset's, or a flush's by
+    its suit's rank mask (``flushes`` > 0: where the table's mask part starts; < 0:
+    minus that, for the best four of five, which takes the larger of both); the first
+    row that is not a hand, or -1."""
+    for i in range(entries.shape[0]):
+        entry = entries[i]
+        if entry < 0:
+            return start + i
+        suits = entry >> SUITS
+        if suits == 0:
+            out[start + i] = table[entry]
+        elif flushes > 0:
+            out[start + i] = table[flushes + _suited_ranks(hands, start + i, suits)]
+        else:
+            best = table[entry & _INDEX]
+            out[start + i] = max(best, table[-flushes + _suited_ranks(hands, start + i, suits)])
+    return -1
+
+
+@_compiled
+def value5(hands: Hands, table: Table, out: Values) -> int:
+    cards, entries = hands.reshape(-1), np.empty(BLOCK, np.int32)
+    for start in range(0, hands.shape[0], BLOCK):
+        block = entries[: min(BLOCK, hands.shape[0] - start)]
+        _index5(cards[5 * start : 5 * (start + block.shape[0])], block)
+        for i in range(block.shape[0]):  # a flush is in the entry: no suits to read
+            entry = block[i]
+            if entry < 0:
+                return start + i
+            out[start + i] = table[entry]
+    return -1
+
+
+@_compiled
+def best4of5(hands: Hands, table: Table, out: Values) -> int:
+    cards, entries = hands.reshape(-1), np.empty(BLOCK, np.int32)
+    for start in range(0, hands.shape[0], BLOCK):
+        block = entries[: min(BLOCK, hands.shape[0] - start)]
+        _index4of5(cards[5 * start : 5 * (start + block.shape[0])], block)
+        bad = _read(hands, block, start, table, -FLUSH5, out)
+        if bad >= 0:
+            return bad
+    return -1
+
+
+@_compiled
+def best5of6(hands: Hands, table: Table, out: Values) -> int:
+    cards, entries = hands.reshape(-1), np.empty(BLOCK, np.int32)
+    for start in range(0, hands.shape[0], BLOCK):
+        block = entries[: min(BLOCK, hands.shape[0] - start)]
+        _index6(cards[6 * start : 6 * (start + block.shape[0])], block)
+        bad = _read(hands, block, start, table, FLUSH6, out)
+        if bad >= 0:
+            return bad
+    return -1
+
+
+@_compiled
+def best5of7(hands: Hands, table: Table, out: Values) -> int:
+    cards, entries = hands.reshape(-1), np.empty(BLOCK, np.int32)
+    for start in range(0, hands.shape[0], BLOCK):
+        block = entries[: min(BLOCK, hands.shape[0] - start)]
+        _index7(cards[7 * start : 7 * (start + block.shape[0])], block)
+        bad = _read(hands, block, start, table, FLUSH7, out)
+        if bad >= 0:
+            return bad
     return -1
 
 

@@ -191,8 +191,7 @@ class Evaluator:
 
 def _by_rank_kernel(name: str, ranking: HandRanking, k: int) -> Callable[[npt.ArrayLike], Values]:
     def values(hands: npt.ArrayLike) -> Values:
-        kernels = _rank_kernels()
-        return _run(getattr(kernels, name), k, hands, kernels.RANK_TERMS, _by_ranks(ranking, k))
+        return _run(getattr(_rank_kernels(), name), k, hands, _by_ranks(ranking, k))
 
     return values
 
