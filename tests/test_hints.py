@@ -7,8 +7,10 @@ same weighted sum of those lines, so equal totals mean equal values for every wa
 combination. A few combinations are also checked through ``best_action`` itself.
 """
 
+from dataclasses import fields
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -17,10 +19,11 @@ import pytest
 from riverboat.analysis import best_action, heads_up, wager_units
 from riverboat.analysis._dealing import dealer_counts
 from riverboat.analysis.headsup import HeadsUpGame
-from riverboat.analysis.hints import line_totals, solve
+from riverboat.analysis.hints import kept_line_totals, line_totals, solve
 from riverboat.analysis.solution import colex_index
 from riverboat.games import GameRules, RulesError, crazy4, find_game
 from riverboat.hands import FIVE_CARD, THREE_CARD, HandRanking, hand_table
+from riverboat.settings import overridden
 
 Cards = npt.NDArray[np.uint8]
 
@@ -90,6 +93,28 @@ def test_rabbit_hunter_random_hands_equal_the_full_analysis() -> None:
     model = _model("rabbit-hunter")
     hands = _random_hands(5, 200, seed=5)
     assert (_hint_totals(model, hands) == model.line_totals(hands).totals).all()
+
+
+@pytest.mark.parametrize(
+    ("game", "count"), [("tri-card", 2000), ("crazy4", 300), ("rabbit-hunter", 100)]
+)
+def test_a_hint_read_from_the_kept_count_equals_the_enumerated_one(
+    game: str, count: int, tmp_path: Path
+) -> None:
+    """Where the full count is kept on disk, a hint reads its hand's suit class's row
+    (no compiled code): the same totals and value as enumerating the unseen cards, for
+    hands in any suits and order. Where none is kept, it reads nothing."""
+    model = _model(game)
+    model.counted()  # kept on disk (counted here if it was not)
+    fresh = HeadsUpGame(**{f.name: getattr(model, f.name) for f in fields(model)})
+    for hand in _random_hands(model.size, count, seed=len(game)):
+        kept, counted = kept_line_totals(fresh, hand), line_totals(model, hand)
+        assert kept is not None
+        assert (kept.totals == counted.totals).all()
+        assert (kept.values == counted.values).all()
+    with overridden(cache_dir=tmp_path):  # nothing kept here
+        nowhere = HeadsUpGame(**{f.name: getattr(model, f.name) for f in fields(model)})
+        assert kept_line_totals(nowhere, hand) is None
 
 
 @pytest.mark.parametrize(

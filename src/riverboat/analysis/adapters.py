@@ -94,14 +94,13 @@ def heads_up_game(rules: GameRules) -> HeadsUpGame:
         result = math.settle(counted, p, d, option.settle_code, stakes)
         return {line: result[line] for line in lines}
 
-    table = math.table()
     player = next(hand for hand in spec.hands if hand.each_position)
     return HeadsUpGame(
         name=spec.name,
         rules=rules,
         size=player.cards,
-        player_values=table,
-        dealer_values=table,
+        player_table=math.table,  # made when first read: the kernels load then
+        dealer_table=math.table,
         player_ranking=math.ranking,
         dealer_ranking=math.ranking,
         dealer_qualifies=math.ranking.lowest(*math.dealer_qualifies(rules)),

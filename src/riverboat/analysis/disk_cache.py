@@ -39,7 +39,7 @@ import logging
 import os
 import tempfile
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -129,16 +129,22 @@ class CacheKey:
         return cache_dir() / f"{self.game}-{self.kind}-{digest}.npz"
 
 
-def load(key: CacheKey) -> dict[str, npt.NDArray[np.generic]] | None:
-    """The arrays stored under ``key``, or None when there are none or the file is
-    damaged, foreign or from other code (then it is left for :func:`store` to replace)."""
+def load(
+    key: CacheKey, members: Sequence[str] | None = None
+) -> dict[str, npt.NDArray[np.generic]] | None:
+    """The arrays stored under ``key`` (only ``members``, if given), or None when there
+    are none or the file is damaged, foreign or from other code (then it is left for
+    :func:`store` to replace)."""
     path = key.path
     try:
         with np.load(path, allow_pickle=False) as archive:
             if "key" not in archive.files or str(archive["key"][()]) != key.text:
                 raise ValueError("it was written for other rules or other code")
+            wanted = [name for name in archive.files if name != "key"]
+            if members is not None:
+                wanted = list(members)
             # reading a member whole checks it against its zip entry's CRC-32
-            return {name: archive[name] for name in archive.files if name != "key"}
+            return {name: archive[name] for name in wanted}
     except FileNotFoundError:
         return None
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:

@@ -25,15 +25,19 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from math import comb, lcm
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis import _counting, disk_cache
+from riverboat.analysis import disk_cache
 from riverboat.analysis.solution import Counted, Solution, by_value, colex_index, narrow
 from riverboat.games import GameRules
 from riverboat.games.rules import PayTable, RulesError
 from riverboat.hands import HandRanking
+
+if TYPE_CHECKING:  # the counting kernels (numba) load when something is counted
+    from riverboat.analysis import _counting
 
 __all__ = ["HeadsUpGame", "Option", "unit_stake"]
 
@@ -104,8 +108,10 @@ class HeadsUpGame:
     name: str
     rules: GameRules
     size: int  # cards in the player's and the dealer's hands: 3 or 5
-    player_values: npt.NDArray[np.int16]  # by colex index of the player's hand
-    dealer_values: npt.NDArray[np.int16]
+    #: the values of every player's and every dealer's hand by colex index, made when
+    #: first read (:attr:`player_values`; the compiled kernels load then)
+    player_table: Callable[[], npt.NDArray[np.int16]]
+    dealer_table: Callable[[], npt.NDArray[np.int16]]
     player_ranking: HandRanking
     dealer_ranking: HandRanking
     dealer_qualifies: int  # the weakest qualifying dealer value
@@ -117,6 +123,17 @@ class HeadsUpGame:
     ]
     extra_card: bool = False  # some option draws a card: every deal counts it
     pay_tables: Mapping[str, PayTable] = field(default_factory=dict)  # wagers paid on the hand
+
+    @cached_property
+    def player_values(self) -> npt.NDArray[np.int16]:
+        """Every player hand's value, by colex index (made at first use: a hint read
+        from a kept count never needs it)."""
+        return self.player_table()
+
+    @cached_property
+    def dealer_values(self) -> npt.NDArray[np.int16]:
+        """Every dealer hand's value, by colex index (made at first use)."""
+        return self.dealer_table()
 
     @cached_property
     def unit(self) -> int:
@@ -200,6 +217,8 @@ class HeadsUpGame:
     def suit_classes(self) -> Int64s:
         """For every player hand (by colex index), the colex index of the least hand
         its suits can be relabelled to: its suit-symmetry class (kept on disk)."""
+        from riverboat.analysis import _counting
+
         least: Int64s = disk_cache.remember(
             disk_cache.CacheKey("hands", f"suit-classes-{self.size}", {"size": self.size}),
             lambda: _counting.canonical_hands(self.size),
@@ -217,6 +236,8 @@ class HeadsUpGame:
     @cached_property
     def hands(self) -> tuple[npt.NDArray[np.uint8], Int64s]:
         """One player hand per suit-symmetry class, and how many hands it stands for."""
+        from riverboat.analysis import _counting
+
         representatives, weights = np.unique(self.suit_classes, return_counts=True)
         return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
 
@@ -226,6 +247,8 @@ class HeadsUpGame:
     ) -> _counting.Tables:
         """The five-card counting tables (:func:`_counting.subset_tables` and
         :func:`_counting.quad_table`)."""
+        from riverboat.analysis import _counting
+
         cdf0, cdf1, cdf2, cdf3 = _counting.subset_tables(
             self.dealer_values, self.dealer_ranking.count
         )
@@ -237,6 +260,8 @@ class HeadsUpGame:
 
     def count(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, Int64s]:
         """Dealer hands per outcome class for each hand: (player values, counts [n, k])."""
+        from riverboat.analysis import _counting
+
         boundaries, _ = self.classes
         hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
         values = self.player_values[colex_index(hands)].astype(np.int64)
@@ -260,6 +285,8 @@ class HeadsUpGame:
 
     def count_draws(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, npt.NDArray[np.int32]]:
         """For hands that draw a card: best values [n, card] and counts [n, card, k]."""
+        from riverboat.analysis import _counting
+
         boundaries, _ = self.classes
         hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
         best = np.zeros((len(hands), 47), dtype=np.int64)
@@ -335,7 +362,7 @@ class HeadsUpGame:
         (``progress`` hears of a count)."""
         if "_counted" not in self.__dict__:
             self.__dict__["_counted"] = disk_cache.remember(
-                disk_cache.CacheKey(self.name, "counted", self.rules),
+                self.counted_key,
                 lambda: self.line_totals(self.hands[0], progress),
                 self._counted_from,
                 lambda counted: {
@@ -346,6 +373,25 @@ class HeadsUpGame:
             )
         counted: Counted = self.__dict__["_counted"]
         return counted
+
+    @property
+    def counts_at_once(self) -> bool:
+        """Whether counting every hand class takes a moment (hands of three cards: 1,755
+        classes, each against the dealer hands of 49 cards), not tens of seconds."""
+        return self.size <= 3
+
+    def keep_count(self) -> None:
+        """Count every hand class now and keep the count on disk, unless it is kept
+        already: later hints read their hand's row there, in any process, without the
+        compiled kernels (:func:`riverboat.analysis.hints.kept_line_totals`)."""
+        if "_counted" not in self.__dict__ and not self.counted_key.path.is_file():
+            self.counted()
+
+    @property
+    def counted_key(self) -> disk_cache.CacheKey:
+        """Where :meth:`counted` keeps its counts (:mod:`riverboat.analysis.hints` reads
+        one hand's row there)."""
+        return disk_cache.CacheKey(self.name, "counted", self.rules)
 
     def _counted_from(self, arrays: disk_cache.Arrays) -> Counted:
         """Stored counts, checked against this game's shape; the hand classes with them."""
@@ -381,6 +427,8 @@ def _small_hand_tables(
 ) -> tuple[Int64s, Int64s, Int64s]:
     """Cumulative counts of k-card hands (k <= 3) below each value: all, holding a
     card, holding a pair of cards (k = 3; for fewer cards that term is the hand)."""
+    from riverboat.analysis import _counting
+
     hands = _counting.all_hands(k).astype(np.int64)
     v = values.astype(np.int64) + 1
     cdf0 = np.bincount(v, minlength=levels + 1).cumsum()

@@ -12,7 +12,11 @@ the other cards: all hands less the hands holding that card.
 
 The totals are in the full analysis' units (1/``unit`` of a stake over every deal
 of the hand, the drawn card included), so a hint's values are the analysis' own
-values for that hand, exactly.
+values for that hand, exactly. Where the full count of these rules is kept on disk
+(:meth:`~riverboat.analysis.headsup.HeadsUpGame.counted`: ``riverboat analyze``, or
+a first ``riverboat play --auto optimal`` of a game whose count takes a moment), the
+hint reads its row for the hand's suit class instead (:func:`kept_line_totals`),
+without the compiled kernels.
 
 >>> from riverboat.analysis import heads_up, wager_units
 >>> from riverboat.games import find_game
@@ -26,11 +30,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import permutations
 
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.analysis._dealing import dealer_counts
+from riverboat.analysis import disk_cache
 from riverboat.analysis.adapters import game_math
 from riverboat.analysis.headsup import HeadsUpGame
 from riverboat.analysis.solution import Counted, Solution, colex_index
@@ -38,7 +43,7 @@ from riverboat.cards import parse_cards
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 
-__all__ = ["line_totals", "solve"]
+__all__ = ["kept_line_totals", "line_totals", "solve"]
 
 Cards = npt.NDArray[np.uint8]
 Ints = npt.NDArray[np.int64]
@@ -50,13 +55,63 @@ def solve(
 ) -> Solution:
     """Every option's value for the player's hand ``cards`` under ``wagers`` (in
     Antes), as a one-hand :class:`~riverboat.analysis.headsup.Solution` (its legal
-    options, values and best choice; it holds no outcome classes)."""
+    options, values and best choice; it holds no outcome classes): from the kept
+    count if there is one, else counted here."""
     hand = np.array([parse_cards(cards)], dtype=np.uint8)
     if hand.shape[1] != model.size:
         title = find_game(model.name).title
         raise RulesError(f"a {title} hand has {model.size} cards, not {hand.shape[1]}")
-    return Solution(
-        model, dict(wagers), hand, np.ones(1, dtype=np.int64), line_totals(model, hand[0])
+    totals = kept_line_totals(model, hand[0])
+    if totals is None:
+        totals = line_totals(model, hand[0])
+    return Solution(model, dict(wagers), hand, np.ones(1, dtype=np.int64), totals)
+
+
+#: the 24 relabellings of the four suits
+_SUITS = np.array(list(permutations(range(4))), dtype=np.int64)
+
+
+def kept_line_totals(model: HeadsUpGame, hand: Cards) -> Counted | None:
+    """One hand's totals as :func:`line_totals` gives them, read from the count of
+    every hand class kept on disk for ``model``'s rules: the row of the hand's suit
+    class (the least colex index its suits relabel to, as the count numbers its
+    classes). None when no count is kept (this counts nothing). The kept classes are
+    read once per process."""
+    kept = model.__dict__.get("_kept_rows")
+    if kept is None:
+        counted = model.__dict__.get("_counted")  # counted in this process already
+        if counted is not None:
+            kept = (colex_index(model.hands[0]), counted.values, counted.totals)
+        else:
+            arrays = disk_cache.load(model.counted_key, ("hands", "values", "totals"))
+            if arrays is None:
+                return None
+            hands, values, totals = arrays["hands"], arrays["values"], arrays["totals"]
+            n = len(hands)
+            shape = (n, len(model.options), len(model.lines))
+            if hands.shape != (n, model.size) or values.shape != (n,) or totals.shape != shape:
+                return None  # not this game's: counted afresh when the analysis runs
+            kept = (
+                colex_index(hands.astype(np.uint8)),
+                values.astype(np.int64),
+                totals.astype(np.int64),
+            )
+        model.__dict__["_kept_rows"] = kept
+    index, values, totals = kept
+    cards = hand.astype(np.int64)
+    relabelled = (cards >> 2 << 2) + _SUITS[:, cards & 3]  # [24, cards]
+    least = int(colex_index(relabelled.astype(np.uint8)).min())
+    row = int(np.searchsorted(index, least))
+    if row >= len(index) or index[row] != least:
+        return None
+    nothing = np.zeros(0, dtype=np.int64)
+    return Counted(
+        values=values[row : row + 1],
+        counts=np.zeros((1, 0), dtype=np.int64),
+        draw_hand=nothing,
+        draw_value=nothing,
+        draw_counts=np.zeros((0, 0), dtype=np.int64),
+        totals=totals[row : row + 1],
     )
 
 
@@ -64,6 +119,8 @@ def line_totals(model: HeadsUpGame, hand: Cards) -> Counted:
     """One hand's total result ``[1, option, line]`` over every deal, in
     1/``model.unit`` of a stake with each wager one unit, as
     :meth:`HeadsUpGame.line_totals` counts it. Counts by outcome class are left empty."""
+    from riverboat.analysis._dealing import dealer_counts  # numba: loaded when counting
+
     cards = np.sort(hand.astype(np.int64))
     unseen = np.setdiff1d(np.arange(52, dtype=np.int64), cards)
     drawing = any(option.draws for option in model.options)

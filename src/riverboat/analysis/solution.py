@@ -16,14 +16,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from riverboat.hands._kernels import BINOMIAL
-
 if TYPE_CHECKING:
     from riverboat.analysis.headsup import HeadsUpGame
 
 __all__ = ["Counted", "Solution", "by_value", "colex_index", "narrow"]
 
 Int64s = npt.NDArray[np.int64]
+
+#: ``BINOMIAL[j, c] = C(c, j)``, the terms of a colex index, as the compiled kernels
+#: (:mod:`riverboat.hands._kernels`) hold them: here too, so that finding a hand's
+#: row loads no compiled code
+BINOMIAL = np.array([[comb(c, j) if j else 0 for c in range(53)] for j in range(8)], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ class Solution:
     @cached_property
     def allowed(self) -> npt.NDArray[np.bool_]:
         """[hand, option]: the option is legal for the hand and the wagers placed."""
-        values = self.game.player_values[colex_index(self.hands)]
+        values = self.counted.values  # each hand's value, as counted
         allowed = np.ones((len(self.hands), len(self.game.options)), dtype=bool)
         for i, option in enumerate(self.game.options):
             allowed[:, i] = values >= option.from_value

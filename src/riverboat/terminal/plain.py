@@ -102,10 +102,19 @@ class AutoPlayer:
         self._tables: dict[tuple[tuple[str, Fraction], ...], StrategyTable] = {}
 
     def check(self, wagers: Mapping[str, Cents]) -> None:
-        """Build the strategy table for these wagers now, so a bad file fails early."""
+        """Build the strategy table for these wagers now, so a bad file fails early.
+        ``optimal`` at a game whose every hand class counts in a moment (Tri-Card):
+        the count, kept on disk once per machine, from which this run's and every later
+        run's hints are read without the compiled kernels."""
         units = _units(self.game, wagers)
         if self.decides and self.strategy != "optimal" and units.get("ante"):
             self._table(units)
+        if self.decides and self.strategy == "optimal":
+            from riverboat.analysis import heads_up
+
+            model = heads_up(self.game, self.rules)
+            if model.counts_at_once:
+                model.keep_count()
 
     def _table(self, units: dict[str, Fraction]) -> StrategyTable:
         from riverboat.sim.strategies import strategy_table
