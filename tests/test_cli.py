@@ -321,6 +321,84 @@ def test_importing_the_command_loads_no_heavy_library() -> None:
     assert done.stdout.strip() == "", f"loaded at import: {done.stdout.strip()}"
 
 
+#: what a command loads and what it must not (a check of what is imported, not of a time)
+_LOADED_AT_EXIT = """
+import atexit, sys
+out = sys.argv[1]
+atexit.register(lambda: open(out, "w").write("\\n".join(sorted(sys.modules))))
+sys.argv = ["riverboat", *sys.argv[2:]]
+from riverboat.cli import run
+run()
+"""
+#: never loaded by a small command once its database is made
+_FRONT_ENDS = ("alembic", "fastapi", "uvicorn", "textual", "matplotlib")
+_SMALL_COMMANDS = [
+    # each help: not even numpy or the database
+    (["--help"], ("numpy", "numba", "sqlalchemy", "riverboat.games")),
+    (["operator", "--help"], ("numpy", "numba", "sqlalchemy", "riverboat.games")),
+    (["report", "--help"], ("numpy", "numba", "sqlalchemy", "riverboat.games")),
+    (["play", "--help"], ("numpy", "numba", "sqlalchemy", "riverboat.games")),
+    # a round's settlement and its view value one hand at a time, in plain Python;
+    # optimal play reads the hand's row of the count kept by the first run
+    (["play", "tri-card", "--auto", "optimal", "--rounds", "1"], ("numba", "scipy", "argon2")),
+    (
+        ["history", "-n", "3"],
+        ("numba", "riverboat.analysis", "argon2", "prometheus_client", "icu"),
+    ),
+    (["verify", "{round}"], ("numba", "sqlalchemy", "riverboat.analysis")),
+    (["audit"], ("numba", "riverboat.analysis", "argon2", "prometheus_client")),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "unused"), _SMALL_COMMANDS, ids=[" ".join(c) for c, _ in _SMALL_COMMANDS]
+)
+def test_a_small_command_imports_only_what_it_uses(
+    command: list[str], unused: tuple[str, ...], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Every --help, and play --auto (after its first run: the database made, the count
+    kept), history, verify and audit on a small database load none of the heavy parts
+    they do not use: no migrations for a database at the head, no front end, no numba
+    for a round (issue 28: small commands start small)."""
+    import subprocess
+    import sys
+
+    home = tmp_path_factory.getbasetemp() / "small-commands"
+    first = not home.exists()
+    home.mkdir(exist_ok=True)
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {
+        "PYTHONPATH": src,
+        "PATH": "/usr/bin:/bin",
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    if first:  # the database made, two rounds played, the count kept, a round kept
+        for _ in range(2):
+            play = ["-m", "riverboat", "play", "tri-card", "--auto", "optimal"]
+            subprocess.run([sys.executable, *play], env=env, check=True, capture_output=True)
+        kept = subprocess.run(
+            [sys.executable, "-m", "riverboat", "history", "-n", "1", "--format", "json"],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        (home / "round.json").write_text(kept.stdout)
+    arguments = [a.replace("{round}", str(home / "round.json")) for a in command]
+    loaded = home / "loaded.txt"
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED_AT_EXIT, str(loaded), *arguments],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = set(loaded.read_text().split())
+    found = [name for name in (*_FRONT_ENDS, *unused) if name in modules]
+    assert found == [], f"riverboat {' '.join(command)} loaded {', '.join(found)}"
+
+
 def test_the_package_still_exports_its_nouns_lazily() -> None:
     import riverboat
 

@@ -1,0 +1,36 @@
+"""bench/commands.py stays runnable: one timed run of each small command prints every
+figure it promises (this tree alone: a worktree of another commit is the bench's own
+business)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_commands_runs_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "commands.py"),
+            "--runs",
+            "1",
+            "--commands",
+            "help,history,verify,audit",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("cores: ")
+    rows = {line.split()[0]: line.split()[1:] for line in lines if line.split()}
+    for command in ("play", "--help", "history", "verify", "audit"):
+        first, wall, spread, cpu = rows[command]
+        assert min(float(first), float(wall), float(cpu)) > 0, rows[command]
+        assert "-" in spread
+    assert any(line.startswith("0.5 s or more (median wall):") for line in lines)
+    assert lines[-1].startswith("load: before")
