@@ -259,7 +259,9 @@ def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[s
 
 def app_from_environment() -> FastAPI:
     """The app for one of several worker processes: :func:`create_app` with the
-    settings and tables ``riverboat serve --workers`` put in :data:`SETTINGS`."""
+    settings and tables ``riverboat serve --workers`` put in :data:`SETTINGS`, a round
+    of each game dealt in memory first (:func:`~riverboat.games.warm.warm_up`)."""
+    from riverboat.games.warm import warm_up
     from riverboat.settings import Settings
 
     carried = json.loads(current_settings().serve_settings or "{}")
@@ -267,6 +269,7 @@ def app_from_environment() -> FastAPI:
     shared = carried.get("tables")
     tables = None if shared is None else [TableConfig.model_validate(t) for t in shared]
     app = create_app(settings, tables=tables)
+    warm_up()  # a round of each game dealt in memory: the first player waits for none
     freeze_startup()
     return app
 
