@@ -25,9 +25,9 @@ from riverboat.settings import reload
 @pytest.fixture(autouse=True, scope="module")
 def no_edges_under_way() -> None:
     """An earlier test's web app may still be working out the house edges and strategy
-    cards in a thread of its own (``riverboat.table.edges``), which keeps what it works
-    out in the cache folder of the moment: these tests change that folder, so they
-    wait for it first."""
+    cards (``riverboat.table.edges``: a worker process, started with the cache folder
+    of the moment, and the thread that waits on it): these tests change that folder,
+    so they wait for it first."""
     for thread in threading.enumerate():
         if thread.name == "house-edges":
             thread.join(timeout=600)

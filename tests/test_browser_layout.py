@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from browser_support import SHOTS, choose, table_tab
 
@@ -310,25 +310,43 @@ def test_the_pay_tables_in_words(own: Page) -> None:
 def test_the_house_edges_per_ante_and_per_initial_wager(
     own: Page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """While the edges are being worked out the pay table says so; opened again once
-    they are ready it asks the server again and shows them, each a percentage with what
-    it is a share of."""
+    """While the edges are being worked out the pay table says so, and asks the server
+    again every few seconds while it stays open: once they are ready they are filled
+    in, each a percentage with what it is a share of. A server that works no edges out
+    is not asked again."""
     from riverboat.table.edges import edge_lines
+    from riverboat.table.states import EdgesState
     from riverboat.web.routes import games
 
     own.set_viewport_size({"width": 1024, "height": 900})
     monkeypatch.setattr(games, "edges", lambda name: None)
-    own.reload()  # the page's games, with no edges yet
+    monkeypatch.setattr(games, "edges_state", lambda name, working: EdgesState.UNAVAILABLE)
+    own.reload()  # the page's games, with no edges and none to come
     own.wait_for_selector(".spot")
     choose(own, "Tri-Card Poker")
     dialog = own.locator("#paytable")
     own.click("#rules")
-    expect(dialog.locator("#edges-pending")).to_contain_text("Being worked out")
+    expect(dialog.locator("#edges-none")).to_have_text("Not worked out by this server.")
+    asked: list[str] = []
+
+    def ask(request: Request) -> None:
+        if request.url.endswith("/api/games"):
+            asked.append(request.url)
+
+    own.on("request", ask)
+    own.wait_for_timeout(4000)  # longer than the page waits between asks
+    own.remove_listener("request", ask)
+    assert asked == []
     own.keyboard.press("Escape")
-    ready = edge_lines("tri-card")  # the analyzer's exact figures
-    monkeypatch.setattr(games, "edges", lambda name: ready if name == "tri-card" else None)
+    monkeypatch.setattr(games, "edges_state", lambda name, working: EdgesState.PENDING)
+    own.reload()  # the page's games, their edges being worked out
+    own.wait_for_selector(".spot")
+    choose(own, "Tri-Card Poker")
     own.click("#rules")
-    expect(dialog.locator(".edge-value").first).to_be_visible()
+    expect(dialog.locator("#edges-pending")).to_contain_text("Being worked out")
+    ready = edge_lines("tri-card")  # the analyzer's exact figures, ready while it is open
+    monkeypatch.setattr(games, "edges", lambda name: ready if name == "tri-card" else None)
+    expect(dialog.locator(".edge-value").first).to_be_visible(timeout=15_000)
     # Three Card Poker with Pair Plus paying 40, 30, 6, 4, 1: the Ante and Play's house
     # edge 3.37% per Ante, element of risk 2.01%, Pair Plus 2.32% (Wizard of Odds,
     # "Three Card Poker", its house edge and Pair Plus pay table 1)

@@ -102,6 +102,8 @@ def test_the_table_says_its_own_rules_to_the_page(client: TestClient) -> None:
     assert pays["tie"] == "9 to 1"
     assert pays["banker"] == "96 to 100 (4% commission)"  # B7 at 4%
     assert any("less 4% commission, Tie 9 to 1" in line for line in own["how_to_play"])
+    assert own["edges_state"] == "unavailable"  # this server works no edges out
+    assert own["edges"] is None
     default = next(g for g in client.get("/api/games").json() if g["game"] == "baccarat")
     assert default["variant"] == "8 decks"  # the game's own list is unchanged
     missing = client.get("/api/tables/nowhere/game")

@@ -1,4 +1,5 @@
-"""What a round, a shared table and a seat are doing, by name.
+"""What a round, a shared table and a seat are doing, and where a game's house edges
+stand, by name.
 
 Each is a string enum: it compares equal to its value and is stored and sent as it
 (``"open"``), while the code names it (``RoundStatus.OPEN``) and the API publishes
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["RoundStatus", "SeatState", "TablePhase", "seat_state"]
+__all__ = ["EdgesState", "RoundStatus", "SeatState", "TablePhase", "seat_state"]
 
 
 class RoundStatus(StrEnum):
@@ -44,6 +45,16 @@ class SeatState(StrEnum):
     OUT = "out"
     DECIDING = "deciding"
     DECIDED = "decided"
+
+
+class EdgesState(StrEnum):
+    """A game's house edges and strategy card for its pay table: being worked out
+    (apart from play, after the server starts), known, or not to be had here (the
+    server does not work them out, or the work failed)."""
+
+    PENDING = "pending"
+    KNOWN = "known"
+    UNAVAILABLE = "unavailable"
 
 
 def seat_state(phase: TablePhase, in_round: bool, decided: bool, bet: bool) -> SeatState:

@@ -25,7 +25,7 @@ from riverboat.money import Cents
 from riverboat.table.felt_rounds import HandOutcome
 from riverboat.table.felt_views import EdgeLine, LineInfo, PaySection, StrategyCardInfo
 from riverboat.table.paytables import felt_lines, pay_sections
-from riverboat.table.states import RoundStatus
+from riverboat.table.states import EdgesState, RoundStatus
 
 __all__ = [
     "SEED_CHARACTERS",
@@ -357,6 +357,9 @@ class GameInfo(_View):
     #: a strategy card for the required wagers (:mod:`riverboat.analysis.strategy_cards`);
     #: None while being worked out, and for a game without decisions
     strategy_card: StrategyCardInfo | None = None
+    #: where the house edges and strategy card stand: known (given above), being
+    #: worked out (ask again), or not to be had from this server
+    edges_state: EdgesState = EdgesState.PENDING
 
     @classmethod
     def of(
@@ -366,9 +369,15 @@ class GameInfo(_View):
         edges: list[EdgeLine] | None = None,
         strategy_card: StrategyCardInfo | None = None,
         rules: GameRules | None = None,
+        edges_state: EdgesState | None = None,
     ) -> GameInfo:
         """The information under ``rules`` (the default variant's if None), every part
-        from the same rules, with the analyzer's figures if known."""
+        from the same rules, with the analyzer's figures if known: their state is known
+        when ``edges`` are given, else pending unless ``edges_state`` says unavailable."""
+        if edges is not None:
+            edges_state = EdgesState.KNOWN
+        elif edges_state is not EdgesState.UNAVAILABLE:
+            edges_state = EdgesState.PENDING
         rules = game.rules() if rules is None else rules
         spec = game.spec(rules)
         shoe = spec.shoe
@@ -406,5 +415,6 @@ class GameInfo(_View):
                 "pay_table": pay_sections(game, rules),
                 "edges": edges,
                 "strategy_card": strategy_card,
+                "edges_state": edges_state,
             }
         )

@@ -132,10 +132,11 @@ def create_app(
         else RedisHub(redis, table_routes.act_on, prefix=prefix)
     )
     _short_waits(service.engine)
-    app = _bare_app(_lifespan(hub, lobby))
+    app = _bare_app(_lifespan(hub, lobby, chosen.house_edges))
     _publish_table_messages(app)
     app.state.service, app.state.local_player = service, chosen.local_player
     app.state.lobby, app.state.hub = lobby, hub
+    app.state.house_edges = chosen.house_edges
     _keep_state(app, service, kept, chosen.rate_limit)
     budgets = app.state.budgets
     watch_budgets(
@@ -157,9 +158,6 @@ def create_app(
     _add_middleware(app, routes, chosen.allowed_hosts)
     app.mount("/static", StaticFiles(directory=str(page.STATIC)), name="static")
     app.mount(api_docs.FILES, StaticFiles(directory=api_docs.swagger_files()), name="api-files")
-    if chosen.house_edges:
-        start_house_edges()
-
     errors.install(app, security_headers())
     # the routers' routes served as they are: each already has its whole path and
     # declares its refusals (errors.RESPONSES); FastAPI's include_router would wrap
@@ -215,13 +213,19 @@ def _lobby(
     )
 
 
-def _lifespan(hub: Hub, lobby: Lobby) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """The app's life: the shared tables' hub started with them, stopped and the
-    tables closed at the end."""
+def _lifespan(
+    hub: Hub, lobby: Lobby, house_edges: bool
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's life: the shared tables' hub started with them, and with
+    ``house_edges`` the games' edges begun apart from play once the server is up
+    (:func:`~riverboat.table.edges.start_house_edges`); the hub stopped and the tables
+    closed at the end."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.start(lobby.tables.values())
+        if house_edges:
+            start_house_edges()
         yield
         await hub.stop()
         await lobby.close()

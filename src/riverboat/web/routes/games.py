@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from riverboat.errors import IllegalAction
 from riverboat.games import GAMES, find_game
 from riverboat.games.chips import double, hold, tap
-from riverboat.table.edges import edges, house_edge, strategy_card
+from riverboat.table.edges import edges, edges_state, house_edge, strategy_card
 from riverboat.table.road_views import RoadsView
 from riverboat.table.views import GameInfo, NextCommitment, RoundView, ShoeEnded
 from riverboat.web.deps import Checked, GameName, Player, Service
@@ -21,11 +21,19 @@ router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 @router.get("/games", response_model=list[GameInfo])
-def games() -> list[GameInfo]:
+def games(request: Request) -> list[GameInfo]:
     """Every game's wagers, chips, betting circles, pay tables and rules (R11), with its
-    house edges and strategy card once worked out."""
+    house edges and strategy card once worked out (``edges_state``: pending while they
+    are, after the server starts; ask again)."""
+    working = request.app.state.house_edges
     return [
-        GameInfo.of(game, house_edge(name), edges(name), strategy_card(name))
+        GameInfo.of(
+            game,
+            house_edge(name),
+            edges(name),
+            strategy_card(name),
+            edges_state=edges_state(name, working=working),
+        )
         for name, game in GAMES.items()
     ]
 

@@ -6,7 +6,13 @@ import anyio.to_thread
 from fastapi import APIRouter, Request
 
 from riverboat.errors import NotFound
-from riverboat.table.edges import edges, house_edge, strategy_card, variant_figures
+from riverboat.table.edges import (
+    edges,
+    edges_state,
+    house_edge,
+    strategy_card,
+    variant_figures,
+)
 from riverboat.table.live.views import LobbyView
 from riverboat.table.views import GameInfo
 from riverboat.web.deps import SessionToken, get_lobby, player_of
@@ -34,15 +40,20 @@ async def lobby(request: Request, session: SessionToken = None) -> LobbyView:
 def table_game(table_id: str, request: Request) -> GameInfo:
     """A shared table's own game info, under the rules it plays (a variant of its own,
     written as a file, say): its circles, limits, chips, pay tables and rules in brief,
-    and its house edges once worked out (in the background, begun by the first ask)."""
+    and its house edges once worked out (apart from play, begun by the first ask;
+    ``edges_state`` pending meanwhile)."""
     lobby = get_lobby(request)
     table = lobby.tables.get(table_id)
     if table is None:
         raise NotFound(lobby.unknown(table_id))
-    kind, rules = table.kind, table.rules
+    kind, rules, working = table.kind, table.rules, request.app.state.house_edges
+    name = kind.name
     if rules == kind.rules():
-        name = kind.name
-        return GameInfo.of(kind, house_edge(name), edges(name), strategy_card(name))
-    found = variant_figures(kind.name, rules.variant)
+        state = edges_state(name, working=working)
+        return GameInfo.of(
+            kind, house_edge(name), edges(name), strategy_card(name), edges_state=state
+        )
+    found = variant_figures(name, rules.variant) if working else None  # begun by the first ask
     edge, lines, card = found if found is not None else (None, None, None)
-    return GameInfo.of(kind, edge, lines, card, rules=rules)
+    state = edges_state(name, rules.variant, working=working)
+    return GameInfo.of(kind, edge, lines, card, rules=rules, edges_state=state)

@@ -15,7 +15,8 @@ export interface paths {
         /**
          * Games
          * @description Every game's wagers, chips, betting circles, pay tables and rules (R11), with its
-         *     house edges and strategy card once worked out.
+         *     house edges and strategy card once worked out (``edges_state``: pending while they
+         *     are, after the server starts; ask again).
          */
         get: operations["games_api_games_get"];
         put?: never;
@@ -454,7 +455,8 @@ export interface paths {
          * Table Game
          * @description A shared table's own game info, under the rules it plays (a variant of its own,
          *     written as a file, say): its circles, limits, chips, pay tables and rules in brief,
-         *     and its house edges once worked out (in the background, begun by the first ask).
+         *     and its house edges once worked out (apart from play, begun by the first ask;
+         *     ``edges_state`` pending meanwhile).
          */
         get: operations["table_game_api_tables__table_id__game_get"];
         put?: never;
@@ -997,6 +999,14 @@ export interface components {
             basis: string;
         };
         /**
+         * EdgesState
+         * @description A game's house edges and strategy card for its pay table: being worked out
+         *     (apart from play, after the server starts), known, or not to be had here (the
+         *     server does not work them out, or the work failed).
+         * @enum {string}
+         */
+        EdgesState: "pending" | "known" | "unavailable";
+        /**
          * EndedView
          * @description What ending an account's sessions (or locking it) closed.
          */
@@ -1143,6 +1153,8 @@ export interface components {
             /** Edges */
             edges?: components["schemas"]["EdgeLine"][] | null;
             strategy_card?: components["schemas"]["StrategyCardInfo"] | null;
+            /** @default pending */
+            edges_state: components["schemas"]["EdgesState"];
         };
         /**
          * HandInfo
@@ -2289,6 +2301,7 @@ export type SchemaCreditView = components['schemas']['CreditView'];
 export type SchemaDerivedMarkView = components['schemas']['DerivedMarkView'];
 export type SchemaDoubleRequest = components['schemas']['DoubleRequest'];
 export type SchemaEdgeLine = components['schemas']['EdgeLine'];
+export type SchemaEdgesState = components['schemas']['EdgesState'];
 export type SchemaEndedView = components['schemas']['EndedView'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaExportedRound = components['schemas']['ExportedRound'];

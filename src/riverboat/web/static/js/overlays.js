@@ -5,7 +5,7 @@ import { details } from "./advice.js";
 import { $, $dialog, $input, escape, gameOf, info, money, say, state, tableKey } from "./state.js";
 import { gamesLoaded, hintAsked, hintShown, tableGameLoaded } from "./actions.js";
 import { tableTitle, tables } from "./controls.js";
-import { ROUND } from "./states.js";
+import { EDGES, ROUND } from "./states.js";
 
 /** @typedef {import("./state.js").GameInfo} GameInfo */
 /** @typedef {import("../../typing/api").SchemaLineInfo} LineInfo */
@@ -19,17 +19,34 @@ export async function payTable() {
   const game = info();
   drawPayTable(game);
   if (!$dialog("paytable").open) $dialog("paytable").showModal();
-  if (game.edges !== undefined && game.edges !== null && (game.strategy_card || !game.options.length)) return;
-  // the edges are worked out in the background after the server starts: asked again
-  if (state.shared && state.tableGame) {  // a shared table's variant: its own edges
-    const own = await api(`/api/tables/${state.shared}/game`).catch(() => null);
-    if (own) tableGameLoaded(own);
-  } else {
-    const games = await api("/api/games").catch(() => null);
-    if (!games) return;
-    gamesLoaded(games);
+  await fillInFigures(game.game);
+}
+
+const ASK_AGAIN_MS = 3000;
+let payTables = 0;  // counts the pay tables opened: an earlier one's asking stops
+
+/** @param {GameInfo} game */
+const pending = (game) => game.edges_state === EDGES.pending;
+
+// the house edges and strategy card are worked out apart from play once the server
+// starts: while the pay table stays open on a game whose figures are still pending,
+// the server is asked again every few seconds, and they are drawn when they come
+/** @param {string} name */
+async function fillInFigures(name) {
+  const ask = ++payTables;
+  const here = () => ask === payTables && $dialog("paytable").open && info().game === name;
+  for (let wait = 0; here() && pending(info()); wait = ASK_AGAIN_MS) {
+    if (wait) await new Promise((done) => setTimeout(done, wait));
+    if (!here()) return;
+    if (state.shared && state.tableGame) {  // a shared table's variant: its own edges
+      const own = await api(`/api/tables/${state.shared}/game`).catch(() => null);
+      if (own) tableGameLoaded(own);
+    } else {
+      const games = await api("/api/games").catch(() => null);
+      if (games) gamesLoaded(games);
+    }
+    if (here() && !pending(info())) drawPayTable(info());
   }
-  if ($dialog("paytable").open && info().game === game.game) drawPayTable(info());
 }
 
 /** @param {GameInfo} game */
@@ -95,11 +112,17 @@ const percent = (value) => `${(value * 100).toLocaleString("en-US", { minimumFra
 // wager's, each with what it is a share of
 /** @param {GameInfo} game */
 function edgesTable(game) {
-  if (!game.edges) return `<h3>House edge</h3><p id="edges-pending">Being worked out… it shows here when ready.</p>`;
+  if (!game.edges) return `<h3>House edge</h3>${notYet(game, "edges")}`;
   return `<h3>House edge</h3><table>${head("Measure", "Edge", "Of what")}<tbody>` +
     game.edges.map((e) => `<tr><th scope="row">${escape(e.label)}</th><td class="edge-value">${percent(e.value)}</td>` +
       `<td class="notes">${escape(e.basis)}</td></tr>`).join("") + "</tbody></table>";
 }
+
+// figures not in the game's info: being worked out, or not to be had from this server
+/** @param {GameInfo} game @param {string} what */
+const notYet = (game, what) => game.edges_state === EDGES.unavailable
+  ? `<p id="${what}-none">Not worked out by this server.</p>`
+  : `<p id="${what}-pending">Being worked out… it shows here when ready.</p>`;
 
 // rules a person can memorise, the first that matches wins, and what following them
 // costs against the optimal play (a game without decisions has none)
@@ -107,7 +130,7 @@ function edgesTable(game) {
 function strategyCard(game) {
   if (!game.options || !game.options.length) return "";
   const card = game.strategy_card;
-  if (!card) return `<h3>Strategy card</h3><p id="card-pending">Being worked out… it shows here when ready.</p>`;
+  if (!card) return `<h3>Strategy card</h3>${notYet(game, "card")}`;
   return `<h3>Strategy card</h3><p class="notes">With the ${escape(card.wagers.join(" and "))}: the first rule that matches your hand wins.</p>` +
     `<ol id="strategy-card">${card.rules.map((rule) => `<li>${escape(rule.text)}</li>`).join("")}</ol>` +
     `<p class="notes">${escape(card.summary)}</p>`;
