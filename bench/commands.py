@@ -14,10 +14,14 @@ runs, this tree's and the old one's taking turns, so that the machine's load fal
 on both alike: the median and the spread (min-max) of wall seconds, the median CPU
 seconds (user + system, of the process and its children), and the ratio of the
 medians new/old. The machine is shared: the load average is printed before and
-after, and the ratios are the figures to read.
+after, and the ratios are the figures to read. Beside them, "floor": a process that
+imports only the libraries a command on the database needs (typer, pydantic, numpy,
+SQLAlchemy's ORM) and no riverboat, timed the same way: what no change to riverboat
+can take away (and, being the same code for both versions, its ratio is the run's
+noise).
 
     python bench/commands.py [--runs 5] [--base GIT_REF | --base-tree PATH]
-                             [--commands help,helps,play,history,verify,audit]
+                             [--commands help,helps,play,history,verify,audit,floor]
                              [--json FILE]
 """
 
@@ -44,8 +48,11 @@ COMMANDS: dict[str, list[str]] = {
     "history": ["history", "-n", "3"],
     "verify": ["verify", "{round}"],
     "audit": ["audit"],
+    # no riverboat at all: the libraries a command on the database cannot do without,
+    # imported alone (the same for both versions: its ratio shows the run's noise)
+    "floor": ["-c", "import typer, pydantic, numpy, sqlalchemy.orm"],
 }
-NAMES = ("help", "helps", "play", "history", "verify", "audit")
+NAMES = ("help", "helps", "play", "history", "verify", "audit", "floor")
 #: what issue 28 asks of each, in seconds
 TARGET = 0.5
 
@@ -76,9 +83,10 @@ class Version:
     def run(self, arguments: list[str]) -> tuple[float, float]:
         """`riverboat ARGUMENTS` of this version: wall and CPU seconds."""
         arguments = [a.replace("{round}", str(self.folder / "round.json")) for a in arguments]
+        command = arguments if arguments[0] == "-c" else ["-m", "riverboat", *arguments]
         start = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-m", "riverboat", *arguments],
+            [sys.executable, *command],
             env=self.env(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

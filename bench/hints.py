@@ -14,6 +14,11 @@ For each game with a decision, with every wager placed:
   valuing the same number of dealer hands as one hint enumerates (C(49, 3) or
   C(47, 5)), on a ready array, in the same process.
 
+The processes keep the analyses' tables in an empty folder of their own
+(``RIVERBOAT_CACHE_DIR``): where the game's full count is kept, a hint reads its hand's
+row there instead of enumerating (:func:`riverboat.analysis.hints.kept_line_totals`),
+which is not what is measured here.
+
 An untimed process runs first so that numba's cache is warm. Every figure is the
 best of ``--repeat`` fresh processes; beside the wall times, the CPU time the process
 spent (``time.process_time``), which a shared machine's load inflates less: read
@@ -31,6 +36,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 GAMES = ("tri-card", "crazy4", "rabbit-hunter")
@@ -81,11 +87,16 @@ print(json.dumps({"import": imported - started, "first": first, "first_cpu": fir
 """
 
 
+#: the hints' processes: the analyses' tables kept in a folder of their own, empty
+_CACHE = tempfile.TemporaryDirectory(prefix="riverboat-hints-")
+_ENV = {**os.environ, "RIVERBOAT_CACHE_DIR": _CACHE.name}
+
+
 def _run(args: list[str]) -> tuple[float, str]:
     """A fresh process's wall time and what it printed."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, *args], check=True, capture_output=True, text=True, env=os.environ
+        [sys.executable, *args], check=True, capture_output=True, text=True, env=_ENV
     )
     return time.perf_counter() - start, done.stdout
 
