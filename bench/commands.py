@@ -7,9 +7,11 @@ Each version has a data folder of its own (XDG_DATA_HOME and XDG_CACHE_HOME: its
 SQLite database and its analyses' cache where a user's would be, RIVERBOAT_
 variables left out), and runs `python -m riverboat` with PYTHONPATH at its src.
 Bytecode is written (PYTHONDONTWRITEBYTECODE left out), as an install compiles it.
-Each command runs once untimed first: its "first" figure, with an empty database
-and analysis cache for the first play (numba's compiled kernels, kept beside the
-source, may be there already; a fresh worktree compiles them). Then --runs timed
+Each version first plays a round in a scratch folder, untimed, so that numba's
+compiled kernels (kept beside the source: a fresh worktree compiles them) are on
+disk for both. Each command then runs once untimed: its "first" figure, for play
+with an empty database and analysis cache (the database made, and anything the
+first run keeps, counted). Then --runs timed
 runs, this tree's and the old one's taking turns, so that the machine's load falls
 on both alike: the median and the spread (min-max) of wall seconds, the median CPU
 seconds (user + system, of the process and its children), and the ratio of the
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -79,6 +82,12 @@ class Version:
             "XDG_DATA_HOME": str(self.folder / "data"),
             "XDG_CACHE_HOME": str(self.folder / "cache"),
         }
+
+    def compile_kernels(self) -> None:
+        """A round played in a scratch folder: numba's cache for this tree filled."""
+        scratch = Version(self.name, self.tree, self.folder / "scratch")
+        scratch.folder.mkdir()
+        scratch.run(COMMANDS["play"])
 
     def run(self, arguments: list[str]) -> tuple[float, float]:
         """`riverboat ARGUMENTS` of this version: wall and CPU seconds."""
@@ -145,6 +154,8 @@ def checked_out(ref: str) -> Iterator[Path]:
 def measure(versions: list[Version], timed: dict[str, list[str]], runs: int) -> None:
     """Each command: once untimed per version (its first run), then ``runs`` runs of
     each version in turns."""
+    for version in versions:
+        version.compile_kernels()
     for name, arguments in timed.items():
         for version in versions:
             version.first[name] = version.run(arguments)[0]
@@ -207,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commands", default=",".join(NAMES), help=", ".join(NAMES))
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    # stopped (SIGTERM): the temporary folders and worktree are removed all the same
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     chosen = [name.strip() for name in args.commands.split(",") if name.strip()]
     unknown = sorted(set(chosen) - set(NAMES))
     if unknown:
