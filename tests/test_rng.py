@@ -22,7 +22,16 @@ from riverboat.fairness import (
     fisher_yates,
     verify_order,
 )
-from riverboat.rng import FairSource, SecureSource, SeededSource, shuffled
+from riverboat.rng import (
+    FairSource,
+    SecureSource,
+    SeededSource,
+    chunk_generator,
+    deal_hands,
+    deal_prefixes,
+    shuffled,
+    shuffled_shoes,
+)
 
 SERVER_SEED = "8d9c1f0e6b2a4c3d5e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
 
@@ -86,6 +95,57 @@ def test_each_card_is_uniform_over_the_52_positions(
     orders: Callable[[], Iterator[list[int]]],
 ) -> None:
     assert _passes_uniformity(_position_counts(orders()))
+
+
+def test_bulk_deals_put_each_card_uniformly_in_each_position() -> None:
+    # the simulator's compiled Fisher-Yates (two Lemire draws to a 64-bit word), dealt
+    # to the bottom of the deck: whole shuffles
+    whole = deal_prefixes(chunk_generator(20261130, 0), SHUFFLES, 52)
+    assert (np.sort(whole, axis=1) == np.arange(52)).all()
+    assert _passes_uniformity(_position_counts(iter(whole.tolist())))
+    shoes = shuffled_shoes(chunk_generator(20261130, 1), SHUFFLES // 8, 8)
+    assert (np.sort(shoes, axis=1) == np.sort(np.arange(416) % 52)).all()
+    assert _passes_uniformity(_position_counts(iter(shoes[:, :52].tolist())))
+
+
+def test_bulk_deals_read_the_stream_in_order_whatever_the_calls() -> None:
+    sizes = (5, 5, 1)
+    whole = deal_hands(chunk_generator(7, 3), 1_000, sizes)
+    generator = chunk_generator(7, 3)
+    parts = [deal_hands(generator, n, sizes) for n in (1, 299, 700)]
+    for h in range(len(sizes)):
+        assert np.array_equal(whole[h], np.concatenate([part[h] for part in parts]))
+    assert np.array_equal(
+        deal_prefixes(chunk_generator(7, 3), 1_000, 11), np.concatenate(whole, axis=1)
+    )
+    dealt = np.sort(np.concatenate(whole, axis=1), axis=1)
+    assert (dealt[:, 1:] > dealt[:, :-1]).all()  # eleven different cards a row
+    assert not np.array_equal(whole[0], deal_hands(chunk_generator(7, 4), 1_000, sizes)[0])
+    with pytest.raises(ValueError, match="cannot deal"):
+        deal_hands(chunk_generator(7, 3), 1, (30, 30))
+
+
+def test_bulk_draws_reject_the_biased_tail() -> None:
+    # a scripted stream of 64-bit words: low half first, then high half
+    import ctypes
+
+    from riverboat._rng_kernels import fisher_yates_hands
+
+    words = [(2**31 << 32) | 0, 2**32 - 1]
+    used: list[int] = []
+
+    @ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p)
+    def next64(state: int) -> int:
+        used.append(words[len(used)])
+        return used[-1]
+
+    hand = np.zeros((1, 2), dtype=np.uint8)
+    fisher_yates_hands(next64, 0, 52, (hand,))
+    # position 0: 0 * 52 leaves a low word 0 < 2**32 % 52 == 48, drawn again from the
+    # low half of the next word: (2**32 - 1) * 52 >> 32 == 51; position 1: the first
+    # word's high half, 2**31 * 51 >> 32 == 25 (2**32 % 51 == 1), so 1 + 25
+    assert hand.tolist() == [[51, 26]]
+    assert used == words
 
 
 def test_the_uniformity_check_catches_modulo_bias() -> None:

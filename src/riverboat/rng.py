@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -37,6 +37,7 @@ __all__ = [
     "SecureSource",
     "SeededSource",
     "chunk_generator",
+    "deal_hands",
     "deal_prefixes",
     "new_client_seed",
     "new_server_seed",
@@ -170,32 +171,61 @@ def chunk_generator(seed: int, chunk: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(chunk,)))
 
 
+def _next64(generator: np.random.Generator) -> tuple[object, int]:
+    """The generator's own 64-bit draw and its state, for the compiled kernels: they
+    read the stream in its order (numpy's ctypes interface)."""
+    interface = generator.bit_generator.ctypes
+    return interface.next_uint64, interface.state_address
+
+
+def deal_hands(
+    generator: np.random.Generator, rounds: int, sizes: Sequence[int], deck: int = 52
+) -> list[npt.NDArray[np.uint8]]:
+    """``rounds`` rows of hands of ``sizes`` cards, dealt in that order from the top of
+    a deck of ``deck`` cards shuffled for each row: Fisher-Yates from the top, position
+    i swapped with a uniform j in i..deck-1 (rejection sampling, no modulo bias), only
+    as far as the cards dealt (:mod:`riverboat._rng_kernels`). Each hand is an array
+    of shape (rounds, size).
+
+    The draws are the generator's words in order, whole words to a row, so dealing in
+    several calls gives the same cards as one call.
+
+    >>> player, dealer = deal_hands(chunk_generator(1, 0), 4, (3, 3))
+    >>> player.shape, bool((player[:, :, None] != dealer[:, None, :]).all())
+    ((4, 3), True)
+    """
+    if not 0 <= sum(sizes) <= deck <= 256 or min(sizes, default=0) < 0:
+        raise ValueError(f"cannot deal hands of {list(sizes)} cards from a deck of {deck}")
+    from riverboat._rng_kernels import fisher_yates_hands  # numba: loaded when used
+
+    hands = [np.empty((rounds, size), dtype=np.uint8) for size in sizes]
+    next64, state = _next64(generator)
+    fisher_yates_hands(next64, state, deck, tuple(hands))
+    return hands
+
+
 def deal_prefixes(
     generator: np.random.Generator, rounds: int, cards: int, deck: int = 52
-) -> npt.NDArray[np.uint16]:
+) -> npt.NDArray[np.uint8]:
     """The top ``cards`` cards of ``rounds`` independently shuffled decks of ``deck``
-    cards: Fisher-Yates from the top, position i swapped with a uniform j in i..deck-1.
+    cards, as one hand of :func:`deal_hands` (the same cards as its hands side by side).
 
     >>> deal_prefixes(chunk_generator(1, 0), 2, 5).shape
     (2, 5)
     """
-    draws = np.empty((rounds, cards), dtype=np.int64)
-    for i in range(cards):
-        draws[:, i] = generator.integers(i, deck, size=rounds)
-    from riverboat._rng_kernels import fisher_yates_prefixes  # numba: loaded when used
-
-    out = np.empty((rounds, cards), dtype=np.uint16)
-    fisher_yates_prefixes(draws, deck, out)
-    return out
+    return deal_hands(generator, rounds, (cards,), deck)[0]
 
 
 def shuffled_shoes(generator: np.random.Generator, shoes: int, decks: int) -> npt.NDArray[np.uint8]:
     """``shoes`` independently shuffled shoes of ``decks`` decks, as cards 0..51
-    (numpy's Fisher-Yates, row by row).
+    (Fisher-Yates from the top, row by row, drawn as :func:`deal_hands` draws).
 
     >>> shuffled_shoes(chunk_generator(1, 0), 3, 8).shape
     (3, 416)
     """
+    from riverboat._rng_kernels import fisher_yates_rows  # numba: loaded when used
+
     cards = np.tile((np.arange(52 * decks) % 52).astype(np.uint8), (shoes, 1))
-    shuffled: npt.NDArray[np.uint8] = generator.permuted(cards, axis=1, out=cards)
-    return shuffled
+    next64, state = _next64(generator)
+    fisher_yates_rows(next64, state, cards)
+    return cards
