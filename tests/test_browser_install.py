@@ -8,6 +8,7 @@ installable."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import threading
@@ -21,6 +22,7 @@ import uvicorn
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 
+from riverboat.admission.gates import RateLimiter
 from riverboat.settings import amended
 from riverboat.web.app import create_app, server_options
 from riverboat.web.routes.page import STATIC
@@ -192,6 +194,31 @@ def test_the_worker_registers_after_load_and_controls_the_next_load(
     assert tab.evaluate("window.__violations") == []
     assert errors == []
     context.close()
+
+
+def test_a_first_visit_is_never_refused_under_the_default_rate_limit(
+    browser: Browser, table: Table
+) -> None:
+    """A first visit under ``riverboat serve``'s rate limit (60 requests a second from
+    one address, every file counted): the page's own files and its table's requests
+    (58) and the worker's files (67, fetched 20 at a time, a second apart, where all at
+    once some of both were refused with 429 and the table could not deal) all answered."""
+    table.app.state.limiter = RateLimiter(60)  # the default's, counted in memory
+    try:
+        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        statuses: list[tuple[int, str]] = []
+        context.on("response", lambda answer: statuses.append((answer.status, answer.url)))
+        tab = context.new_page()
+        tab.goto(table.address)
+        expect(tab.locator("#fair-line")).to_have_attribute("data-commitment", re.compile("."))
+        within = f"Promise.race([{ACTIVATED}, new Promise((done) => setTimeout(done, 30000))])"
+        assert tab.evaluate(within) == "activated"  # an install refused in part never is
+        refused = [url for status, url in statuses if status == 429]
+        assert refused == []
+        assert len(statuses) > 100  # the page's and the worker's, counted
+        context.close()
+    finally:
+        table.app.state.limiter = RateLimiter(1000)
 
 
 def test_no_answer_of_the_server_is_ever_kept(browser: Browser, table: Table) -> None:

@@ -49,7 +49,7 @@ def test_the_environment_is_read_once_and_again_on_reload(monkeypatch: pytest.Mo
 @pytest.mark.parametrize(
     ("variable", "value", "said"),
     [
-        ("RIVERBOAT_RATE_LIMIT", "lots", "RIVERBOAT_RATE_LIMIT is 'lots': requests a minute"),
+        ("RIVERBOAT_RATE_LIMIT", "lots", "RIVERBOAT_RATE_LIMIT is 'lots': requests a second"),
         ("RIVERBOAT_BETTING_SECONDS", "-1", "RIVERBOAT_BETTING_SECONDS is '-1': seconds, a number"),
         ("RIVERBOAT_GROUP_COMMIT", "maybe", "RIVERBOAT_GROUP_COMMIT is 'maybe': 1 or 0"),
     ],
@@ -72,6 +72,6 @@ def test_a_command_refuses_a_setting_not_allowed_in_one_line() -> None:
     )
     assert shown.returncode == 2
     assert shown.stderr.strip() == (
-        "Error: RIVERBOAT_RATE_LIMIT is '0': requests a minute, a whole number from 1 "
+        "Error: RIVERBOAT_RATE_LIMIT is '0': requests a second, a whole number from 1 "
         "(docs/settings.md)"
     )

@@ -54,7 +54,7 @@ class Settings(BaseSettings):
         "user's cache folder",
     )
     rate_limit: Annotated[int, Field(ge=1)] = Field(
-        default=60, description="requests a minute one address may make to the web service"
+        default=60, description="requests a second one address may make to the web service"
     )
     betting_seconds: Annotated[float, Field(gt=0)] = Field(
         default=15.0, description="a shared table's betting clock, from its first bet"
