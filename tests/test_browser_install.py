@@ -200,9 +200,10 @@ def test_a_first_visit_is_never_refused_under_the_default_rate_limit(
     browser: Browser, table: Table
 ) -> None:
     """A first visit under ``riverboat serve``'s rate limit (60 requests a second from
-    one address, every file counted): the page's own files and its table's requests
-    (58) and the worker's files (67, fetched 20 at a time, a second apart, where all at
-    once some of both were refused with 429 and the table could not deal) all answered."""
+    one address): the page's files and its table's requests, then the worker's install
+    (its 67 files at once), all answered. With every file counted against the 60 some
+    of both were refused with 429 (the table's commitment among them: no deal) and the
+    install never finished; the page's files have an allowance of their own."""
     table.app.state.limiter = RateLimiter(60)  # the default's, counted in memory
     try:
         context = browser.new_context(viewport={"width": 1100, "height": 800})

@@ -195,21 +195,26 @@ def test_rate_limiting(tmp_path: Path) -> None:
 
 
 def test_every_request_counts_against_the_rate_limit(tmp_path: Path) -> None:
-    """Not only the API: the static files, unknown paths and refused methods count too,
-    and the request over the limit is refused in the one body shape."""
+    """Not only the API: other files, unknown paths and refused methods count too, the
+    page's own files against an allowance of their own, and the request over a limit is
+    refused in the one body shape."""
     app = create_app(
         amended(database_url=f"sqlite:///{tmp_path / 'every.db'}", rate_limit=4, house_edges=False)
     )
     app.state.limiter = RateLimiter(4, window=60.0)  # no request leaves the window
+    app.state.page_limiter = RateLimiter(2, window=60.0, name="files")
     with TestClient(app) as client:
         answers = [
-            client.get("/static/style.css").status_code,
+            client.get("/static/docs-here.txt").status_code,
             client.get("/static/nothing-here.js").status_code,
             client.get("/api/nothing-here").status_code,
             client.delete("/api/games").status_code,
         ]
-        assert answers == [200, 404, 404, 405]
-        for path in ("/api/games", "/static/style.css", "/api/nothing-here"):
+        assert answers == [404, 404, 404, 405]
+        # the page's files: their own two, whatever the API has spent
+        assert [client.get("/static/style.css").status_code for _ in range(2)] == [200, 200]
+        assert client.post("/static/style.css").status_code == 429  # not a GET: the limit's
+        for path in ("/api/games", "/static/style.css", "/api/nothing-here", "/"):
             limited = client.get(path)
             assert limited.status_code == 429, path
             assert limited.json() == {

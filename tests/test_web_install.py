@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from riverboat.admission.gates import RateLimiter
 from riverboat.settings import amended
-from riverboat.web.app import create_app
+from riverboat.web.app import PAGE_VISITS, create_app
 from riverboat.web.guards import CONTENT_SECURITY_POLICY
 from riverboat.web.routes.page import STATIC
 from riverboat.web.routes.worker import WORKER, precache
@@ -173,12 +173,20 @@ def test_the_worker_and_manifest_meet_the_host_check_like_other_files(tmp_path: 
     assert {answer.json()["code"] for answer in refused} == {"forbidden"}
 
 
-@pytest.mark.parametrize("path", ["/sw.js", "/static/manifest.webmanifest"])
-def test_the_worker_and_manifest_count_against_the_rate_limit(tmp_path: Path, path: str) -> None:
+@pytest.mark.parametrize("path", ["/sw.js", "/static/manifest.webmanifest", "/"])
+def test_the_worker_and_manifest_count_against_the_page_files_limit(
+    tmp_path: Path, path: str
+) -> None:
+    """The page's own files count against an allowance of their own (three visits'
+    worth a second), not the API's: a visit spends none of what the table needs."""
     app = create_app(
         amended(database_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=3, house_edges=False)
     )
-    app.state.limiter = RateLimiter(3, window=60.0)  # no request leaves the window
+    assert app.state.page_limiter.limit == PAGE_VISITS * len(app.state.page_files)
+    assert path in app.state.page_files
+    app.state.limiter = RateLimiter(1, window=60.0)  # no request leaves the window
+    app.state.page_limiter = RateLimiter(3, window=60.0, name="files")
     with TestClient(app) as client:
         codes = [client.get(path).status_code for _ in range(5)]
+        assert client.get("/api/games").status_code == 200  # the API's one, unspent
     assert codes == [200, 200, 200, 429, 429]

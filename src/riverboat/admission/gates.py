@@ -195,12 +195,17 @@ class Budgets:
 
 class RateLimiter:
     """At most ``limit`` requests per client in each ``window`` seconds (a fixed window
-    counted in ``store``, so every process counts the same requests)."""
+    counted in ``store``, so every process counts the same requests), counted under
+    ``name`` (two limiters of one store count apart)."""
 
     def __init__(
-        self, limit: int = 60, window: float = 1.0, store: StateStore | None = None
+        self,
+        limit: int = 60,
+        window: float = 1.0,
+        store: StateStore | None = None,
+        name: str = "rate",
     ) -> None:
-        self.limit, self.window = limit, window
+        self.limit, self.window, self.name = limit, window, name
         self.store: StateStore = store if store is not None else MemoryStore()
 
     @property
@@ -213,7 +218,7 @@ class RateLimiter:
         """Whether the client may go on; a store that does not answer counts nothing
         (the request goes on, and one that needs the database is refused there)."""
         try:
-            return self.store.increment(f"rate:{client}", self.window) <= self.limit
+            return self.store.increment(f"{self.name}:{client}", self.window) <= self.limit
         except Unavailable:
             _log.warning("the rate limit's store did not answer; request let through")
             return True
@@ -221,10 +226,13 @@ class RateLimiter:
 
 class RateLimits:
     """At most the app's rate limit of HTTP requests and WebSocket handshakes per
-    client address per second, whatever they ask for: the API, the page, the static
-    files, a table, an unknown path or method. A request over the limit is refused
-    (429) in the one body shape, a handshake accepted and closed (``CLOSE_TRY_LATER``,
-    "slow down"). A shared
+    client address per second, whatever they ask for: the API, a table, a file, an
+    unknown path or method. The page's own files (a GET or HEAD of one the service
+    worker keeps, or of the worker itself: ``app.state.page_files``) count against an
+    allowance of their own (``app.state.page_limiter``), so that a page of some sixty
+    files and its worker's install never spend what the page's requests to the table
+    need. A request over its limit is refused (429) in the one body shape, a handshake
+    accepted and closed (``CLOSE_TRY_LATER``, "slow down"). A shared
     table limits each player's WebSocket messages itself. A log-in or a sign-up from an
     address still waiting out its throttle (:class:`LoginWaits`), or one that would
     find the password checks spent, is refused here too, first and late
@@ -248,7 +256,11 @@ class RateLimits:
                 if told is not None:  # answered late, at no thread's cost (Budgets.late)
                     await refusal_response(await budgets.late(client, told))(scope, receive, send)
                     return
-            limiter = connection.app.state.limiter
+            state = connection.app.state
+            page_file = scope["type"] == "http" and scope["method"] in ("GET", "HEAD")
+            limiter = (
+                state.page_limiter if page_file and path in state.page_files else state.limiter
+            )
             if limiter.in_memory:
                 allowed = limiter.allow(client)
             else:  # a count in the database or Redis: off the event loop

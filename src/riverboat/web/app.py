@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUSY_MILLISECONDS",
+    "PAGE_VISITS",
     "SETTINGS",
     "app_from_environment",
     "create_app",
@@ -73,6 +74,11 @@ __all__ = [
 #: the environment variable that carries :func:`create_app`'s settings to each of
 #: uvicorn's worker processes (JSON), read by :func:`app_from_environment`
 SETTINGS = "RIVERBOAT_SERVE_SETTINGS"
+
+#: the page's own files one address may fetch a second, in visits' worth (each file
+#: once): a first visit fetches each up to twice (the page's load, its service worker's
+#: install), some sixty files each time, where the rate limit is 60 requests a second
+PAGE_VISITS = 3
 
 #: how long a request waits for a locked SQLite database before it is told to try
 #: again (503): a writer holds the lock for milliseconds, so a longer wait means the
@@ -234,9 +240,11 @@ def _lifespan(
 
 
 def _keep_state(app: FastAPI, service: TableService, kept: StateStore, limit: int) -> None:
-    """Sessions, the rate limit's counts and the budgets on ``app.state``: sessions in
+    """Sessions, the rate limits' counts and the budgets on ``app.state``: sessions in
     the database when ``kept`` is Redis (a Redis restarted empty logs no one out),
-    cached and counted in memory when one process serves alone."""
+    cached and counted in memory when one process serves alone. The page's own files
+    are counted apart, :data:`PAGE_VISITS` visits' worth a second from one address
+    (:class:`~riverboat.admission.gates.RateLimits`)."""
     alone = _one_process(kept, service.engine)
     durable = DatabaseStore(service.engine) if isinstance(kept, RedisStore) else kept
     app.state.sessions = Sessions(durable, cache=alone)
@@ -244,6 +252,10 @@ def _keep_state(app: FastAPI, service: TableService, kept: StateStore, limit: in
     app.state.limiter = RateLimiter(limit, store=counts)
     app.state.budgets = Budgets()
     app.state.precache = worker.precache(page.STATIC)  # the service worker's files, read once
+    app.state.page_files = frozenset([*app.state.precache.urls, worker.WORKER_PATH])
+    app.state.page_limiter = RateLimiter(
+        PAGE_VISITS * len(app.state.page_files), store=counts, name="files"
+    )
 
 
 def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[str] | None) -> None:

@@ -10,21 +10,10 @@ const CACHE = `riverboat-${VERSION}`;
 const KEPT = new Set(PRECACHE);
 const NEVER = /^\/(api|ws)(\/|$)|^\/openapi\.json$/;
 
-// the files fetched at install at a time, a second apart: the server's rate limit (60
-// requests a second from one address, every file counted) then leaves room for the
-// page's own requests, where the whole list at once (67 files) was refused in part,
-// the page's table and the install alike
-const AT_ONCE = 20;
-
 self.addEventListener("install", (event) => {
   // every file fetched afresh (not from the HTTP cache), so the cache holds this version's
   event.waitUntil(caches.open(CACHE)
-    .then(async (cache) => {
-      for (let first = 0; first < PRECACHE.length; first += AT_ONCE) {
-        if (first) await new Promise((done) => setTimeout(done, 1000));
-        await cache.addAll(PRECACHE.slice(first, first + AT_ONCE).map((url) => new Request(url, { cache: "reload" })));
-      }
-    })
+    .then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" }))))
     .then(() => self.skipWaiting()));  // a new riverboat takes over at the next page load
 });
 

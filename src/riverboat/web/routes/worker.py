@@ -32,10 +32,20 @@ from fastapi.responses import Response
 
 from riverboat.web.errors import RESPONSES
 
-__all__ = ["PAGE_FILE", "WORKER", "WORKER_HEADERS", "Precache", "precache", "router"]
+__all__ = [
+    "PAGE_FILE",
+    "WORKER",
+    "WORKER_HEADERS",
+    "WORKER_PATH",
+    "Precache",
+    "precache",
+    "router",
+]
 
 #: the worker's source, served with its constants put first (:attr:`Precache.script`)
 WORKER = files("riverboat.web") / "sw.js"
+#: where the worker is served (its scope: the whole origin)
+WORKER_PATH = "/sw.js"
 #: the page, kept under its own URL ``/`` rather than its file's
 PAGE_FILE = "index.html"
 #: files in the static folder that the page never loads (the card sprite's readme and
@@ -87,7 +97,7 @@ def _files(folder: Traversable, prefix: str) -> Iterator[tuple[str, Traversable]
             yield f"{prefix}{item.name}", item
 
 
-@router.get("/sw.js", include_in_schema=False)
+@router.get(WORKER_PATH, include_in_schema=False)
 def service_worker(request: Request) -> Response:
     """The worker, from the app's :class:`Precache` (made with the app)."""
     found: Precache = request.app.state.precache
