@@ -1,0 +1,39 @@
+"""bench/first_deal.py stays runnable: one fresh start of this tree's server, its page's
+first deal in Chromium and the edges coming after, every figure printed (the code of
+another commit beside it is the bench's own business)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_first_deal_runs_and_prints_its_figures() -> None:
+    command = [sys.executable, str(ROOT / "bench" / "first_deal.py"), "--runs", "1"]
+    done = subprocess.run(
+        [*command, "--numba", "kept", "--edges-wait", "300"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("load average before: ")
+    rows = {line[:34].strip(): line[34:].split() for line in lines}
+    for figure in (
+        "start to listening",
+        "start to page loaded",
+        "start to first cards",
+        "page loaded to first cards",
+        "Deal pressed to cards",
+        "the deal's request to its answer",
+    ):
+        median, spread = rows[figure]
+        assert float(median) > 0, (figure, rows[figure])
+        assert "-" in spread
+    assert rows["runs that dealt"] == ["1", "of", "1"]
+    assert rows["requests refused (429)"] == ["0"]
+    assert "start to every edge known" in rows
+    assert any(line.startswith("load average after: ") for line in lines)
