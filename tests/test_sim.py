@@ -2,17 +2,21 @@
 give the same result on any number of workers (or a Dask cluster), bankroll studies."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from riverboat.analysis import analyze
+from riverboat.analysis import analyze, heads_up, wager_units
+from riverboat.analysis.adapters import game_math
 from riverboat.cli import app
-from riverboat.games import RulesError
-from riverboat.sim import simulate
+from riverboat.games import RulesError, find_game
+from riverboat.rng import chunk_generator
+from riverboat.sim import _plan, run_chunk, simulate
 from riverboat.sim.bankroll import bankroll
+from riverboat.sim.batches import Counting, count_batch, counting, deal_batch, settle_counts
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
 
@@ -40,6 +44,64 @@ def test_the_same_seed_gives_the_same_result_on_any_number_of_workers() -> None:
     assert one.totals == two.totals
     other = simulate("tri-card", 400_000, wagers={"ante": 1}, seed=12, chunk=100_000)
     assert other.totals != one.totals
+
+
+@pytest.mark.parametrize(
+    ("game", "wagers", "strategy"),
+    [
+        ("tri-card", {"ante": 1, "pair_plus": 1}, "optimal"),
+        ("tri-card", {"pair_plus": 1}, "optimal"),  # Pair Plus alone: no decision
+        ("baccarat", {"player": 1, "banker": 1, "tie": 1}, "optimal"),
+        ("crazy4", {"ante": 1, "super_bonus": 1, "queens_up": 1}, "optimal"),
+        ("crazy4", {"ante": 1, "super_bonus": 1}, "simple"),
+        ("rabbit-hunter", {"ante": 1, "bonus": 1, "bad_beat": 1}, "optimal"),  # buys too
+        ("rabbit-hunter", {"ante": 1, "bonus": 1}, "always-play"),
+    ],
+)
+def test_rounds_counted_by_cell_total_what_settling_each_round_totals(
+    game: str, wagers: dict[str, int], strategy: str
+) -> None:
+    rules = find_game(game).rules()
+    spec, _, _ = _plan(game, 400_000, rules, wager_units(game, wagers), strategy, 17, 200_000)
+    assert spec.counting is not None
+    for index in range(spec.chunks):
+        assert run_chunk(spec, index) == run_chunk(replace(spec, counting=None), index)
+
+
+@pytest.mark.parametrize("game", ["tri-card", "crazy4", "rabbit-hunter"])
+def test_values_between_the_same_settle_keys_settle_alike(game: str) -> None:
+    # the claim each game makes with settle_keys, against its own settle: every value
+    # against every value next to a key (and 64 others), both ways round, every code
+    rules = find_game(game).rules()
+    math = game_math(rules)
+    assert math.ranking is not None
+    assert math.settle_keys is not None
+    count = math.ranking.count
+    cuts = sorted({math.ranking.lowest(*key) for key in math.settle_keys(rules)})
+    near = {v for cut in cuts for v in (cut - 1, cut, cut + 1) if 0 <= v < count}
+    near |= set(range(0, count, max(count // 64, 1)))
+    everything, others = np.repeat(np.arange(count), len(near)), np.tile(sorted(near), count)
+    first, second = np.concatenate([everything, others]), np.concatenate([others, everything])
+    how = counting(game, rules, 1)
+    assert how is not None
+    assert how.n == len(cuts) + 1
+    cell = (how.classes[first] * how.n + how.classes[second]) * 3 + np.sign(first - second) + 1
+    stakes = {spot.name: 100 for spot in find_game(game).spec(rules).spots}
+    codes = {option.settle_code for option in heads_up(game, rules).options}
+    for code in sorted(codes | {math.no_decision}):
+        lines = math.settle(rules, first, second, code, stakes)
+        rows = np.stack([cell, *(np.broadcast_to(v, cell.shape) for v in lines.values())], axis=1)
+        assert len(np.unique(rows, axis=0)) == len(np.unique(cell)), code
+
+
+def test_a_cell_whose_rounds_settle_differently_stops_the_run() -> None:
+    rules = find_game("tri-card").rules()
+    spec, _, _ = _plan("tri-card", 10_000, rules, wager_units("tri-card", None), "optimal", 3)
+    dealt = deal_batch("tri-card", rules, chunk_generator(3, 0), 10_000, spec.table, spec.codes)
+    assert spec.counting is not None
+    how = Counting(np.zeros_like(spec.counting.classes), 1, len(spec.codes))  # one class
+    with pytest.raises(RulesError, match=r"settle differently .* miss a key"):
+        settle_counts("tri-card", rules, count_batch(dealt, how), how, spec.stakes, spec.codes)
 
 
 def test_a_loopback_dask_cluster_gives_the_local_result() -> None:

@@ -198,7 +198,7 @@ def simulate(
     seed: Annotated[
         int | None, typer.Option(min=0, help="Seed; the same seed, the same result.")
     ] = None,
-    workers: Annotated[int, typer.Option(min=1, help="Local worker processes.")] = 1,
+    workers: Annotated[int, typer.Option(min=1, help="Threads dealing side by side.")] = 1,
     scheduler: Annotated[
         str | None, typer.Option(help="A Dask scheduler, tcp://HOST:PORT (the cluster extra).")
     ] = None,

@@ -15,7 +15,8 @@ actions. Each game package builds one, in its ``analysis`` module, and its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from riverboat.analysis.report import Outcomes
     from riverboat.hands.evaluate import Values
 
-__all__ = ["Cards", "GameMath", "Ints", "Lines", "Settle", "Threshold"]
+__all__ = ["Cards", "GameMath", "Ints", "Lines", "Settle", "Threshold", "ranking_keys"]
 
 Cards = npt.NDArray[np.uint8]
 Ints = npt.NDArray[np.int64]
@@ -52,6 +53,26 @@ class Threshold:
     action: str
     at_least: tuple[int, ...]
     most: bool = False
+
+
+def ranking_keys(rules: object) -> list[tuple[int, ...]]:
+    """Every hand-ranking key a rules dataclass names: each pay line's, and each rule a
+    hand must reach (a qualifier, a Bad Beat's least losing hand: a field declared with
+    ``hand=``, :func:`~riverboat.games.variant_model.rule`).
+
+    >>> from riverboat.games import find_game
+    >>> sorted(tuple(map(int, key)) for key in ranking_keys(find_game("tri-card").rules()))[:3]
+    [(0,), (0, 10), (1,)]
+    """
+    assert dataclasses.is_dataclass(rules)
+    keys: list[tuple[int, ...]] = []
+    for field in dataclasses.fields(rules):
+        value = getattr(rules, field.name)
+        if isinstance(value, PayTable):
+            keys.extend(line.at_least for line in value.lines)
+        elif field.metadata.get("hand") is not None:
+            keys.append(tuple(value))
+    return keys
 
 
 def _no_pay_tables(rules: object) -> Mapping[str, PayTable]:
@@ -80,6 +101,12 @@ class GameMath(Generic[RulesT]):
     ``simple`` is the rule of thumb. A game without decisions has ``outcomes`` (its
     exact distribution) and, dealt from a shoe, ``card_values`` and ``coup`` (the
     drawing rules: values of the next cards -> totals and cards used).
+
+    ``settle_keys``, where a game gives it, says that its settle reads the two values
+    only by comparing them and by these ranking keys (pay lines, qualifiers): two rounds
+    whose values lie between the same keys, in the same order, with the same decision,
+    settle alike. The simulator counts rounds so and settles one of each kind
+    (:mod:`riverboat.sim.batches`); :func:`ranking_keys` gives every key the rules name.
     """
 
     line_wagers: Mapping[str, str]
@@ -97,3 +124,4 @@ class GameMath(Generic[RulesT]):
     outcomes: Callable[[RulesT], Outcomes] | None = None
     card_values: Callable[[npt.ArrayLike], Ints] | None = None
     coup: Callable[[npt.ArrayLike], tuple[Ints, Ints, Ints]] | None = None
+    settle_keys: Callable[[RulesT], Iterable[tuple[int, ...]]] | None = None

@@ -3,7 +3,11 @@
 A run is cut into chunks of fixed size; chunk i draws from a generator seeded by
 (seed, i) alone (:func:`riverboat.rng.chunk_generator`) and returns exact integer
 totals, which add up in any order: the same seed gives the same result whether the
-chunks run in this process, in a pool of processes or on a Dask cluster.
+chunks run one after another, on several threads of this process (``workers``: the
+compiled kernels release Python's lock, so threads use the cores) or on a Dask
+cluster. A chunk's rounds are counted by what the game's settle looks at and settled
+one of each kind (:mod:`riverboat.sim.batches`): the same totals as settling every
+round.
 
 >>> result = simulate("baccarat", 100_000, wagers={"banker": 1}, seed=7)
 >>> abs(result.wagers["banker"].z) < 4
@@ -14,11 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
-from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
@@ -32,7 +35,14 @@ from riverboat.games import GameRules, find_game
 from riverboat.games.rules import RulesError
 from riverboat.json_types import JsonObject
 from riverboat.rng import SecureSource, chunk_generator
-from riverboat.sim.batches import play_batch
+from riverboat.sim.batches import (
+    Counting,
+    count_batch,
+    counting,
+    deal_batch,
+    play_batch,
+    settle_counts,
+)
 from riverboat.sim.strategies import NAMED, strategy_table
 
 __all__ = ["Simulation", "Totals", "WagerEstimate", "simulate"]
@@ -56,6 +66,7 @@ class Spec:
     seed: int
     rounds: int
     chunk: int = CHUNK
+    counting: Counting | None = None  # None: settle round by round
 
     @property
     def chunks(self) -> int:
@@ -89,26 +100,42 @@ def _merge(a: Mapping[Key, int], b: Mapping[Key, int]) -> dict[Key, int]:
 def run_chunk(spec: Spec, index: int) -> Totals:
     """Deal and settle chunk ``index`` of a run."""
     rounds = min(spec.chunk, spec.rounds - index * spec.chunk)
-    batch = play_batch(
-        spec.game,
-        spec.rules,
-        chunk_generator(spec.seed, index),
-        rounds,
-        spec.stakes,
-        spec.table,
-        spec.codes,
+    generator = chunk_generator(spec.seed, index)
+    if spec.counting is None:
+        batch = play_batch(
+            spec.game, spec.rules, generator, rounds, spec.stakes, spec.table, spec.codes
+        )
+        return _totals(spec, rounds, np.ones(rounds, dtype=np.int64), batch.lines, batch.option)
+    dealt = deal_batch(spec.game, spec.rules, generator, rounds, spec.table, spec.codes)
+    counted = count_batch(dealt, spec.counting)
+    weights, lines, option = settle_counts(
+        spec.game, spec.rules, counted, spec.counting, spec.stakes, spec.codes
     )
+    return _totals(spec, rounds, weights, lines, option)
+
+
+def _totals(
+    spec: Spec,
+    rounds: int,
+    weights: npt.NDArray[np.int64],
+    lines: Mapping[str, npt.NDArray[np.int64]],
+    option: npt.NDArray[np.int64],
+) -> Totals:
+    """The totals of ``rounds`` rounds: ``weights[i]`` rounds settled as ``lines[.][i]``
+    with option ``option[i]``."""
+    kinds = len(weights)
     results: dict[str, npt.NDArray[np.int64]] = {}
-    for line, values in batch.lines.items():
+    for line, values in lines.items():
         wager = spec.lines[line]
-        results[wager] = results.get(wager, 0) + np.broadcast_to(values, rounds).astype(np.int64)
-    results["net"] = sum(results.values(), np.zeros(rounds, dtype=np.int64))
-    options = np.bincount(batch.option, minlength=len(spec.bets))
+        results[wager] = results.get(wager, 0) + np.broadcast_to(values, kinds).astype(np.int64)
+    results["net"] = sum(results.values(), np.zeros(kinds, dtype=np.int64))
+    options = np.zeros(len(spec.bets), dtype=np.int64)
+    np.add.at(options, option, weights)
     initial = sum(spec.stakes.values())
     return Totals(
         rounds,
-        {k: int(v.sum()) for k, v in results.items()},
-        {k: int((v * v).sum()) for k, v in results.items()},
+        {k: int(np.dot(weights, v)) for k, v in results.items()},
+        {k: int(np.dot(weights, v * v)) for k, v in results.items()},
         int(initial * rounds + np.dot(options, spec.bets)),
         {i: int(c) for i, c in enumerate(options) if c},
     )
@@ -232,7 +259,7 @@ def _executor_map(
             if progress:
                 progress(index + 1, spec.chunks)
         return total
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         pending = [pool.submit(run_chunk, spec, index) for index in range(spec.chunks)]
         for done_chunk in as_completed(pending):
             total += done_chunk.result()
@@ -257,15 +284,32 @@ def simulate(
     """Simulate ``rounds`` rounds of ``game``; wagers in units of the base wager.
 
     ``strategy`` is ``optimal``, ``simple``, ``always-play`` or a CSV file (cards,
-    best). The same ``seed`` gives the same result for any ``workers`` or scheduler.
+    best). ``workers`` threads deal the chunks side by side. The same ``seed`` (and
+    ``chunk``) gives the same result for any ``workers`` or scheduler.
     """
     _check_run(rounds, workers, strategy)
-    kind = find_game(game)
-    rules = kind.rules() if rules is None else rules
+    rules = find_game(game).rules() if rules is None else rules
     placed = wager_units(game, wagers)
     seed = SecureSource().randbelow(2**63) if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise RulesError(f"the seed must be a whole number >= 0, not {seed!r}")
+    spec, exact, options = _plan(game, rounds, rules, placed, strategy, seed, chunk)
+    totals = _executor_map(spec, workers, scheduler, progress)
+    estimates = _estimates(totals, spec.stakes, exact)
+    return Simulation(game, rules, str(strategy), seed, totals, estimates, placed, options)
+
+
+def _plan(
+    game: str,
+    rounds: int,
+    rules: GameRules,
+    placed: dict[str, Fraction],
+    strategy: str | Path,
+    seed: int,
+    chunk: int = CHUNK,
+) -> tuple[Spec, Figures, tuple[str, ...]]:
+    """A run's spec, the exact figures it is held against and its options' names."""
+    kind = find_game(game)
     scale = lcm(*(v.denominator for v in placed.values()))
     if not kind.spec(rules).options:  # nothing to decide: every round bets as placed
         outcomes = game_math(rules).outcomes
@@ -275,25 +319,22 @@ def simulate(
         unit = distribution.unit
         stakes = {k: int(v * scale * unit) for k, v in placed.items()}
         spec = Spec(game, rules, stakes, None, np.zeros(1, dtype=np.int64), (0,),
-                    dict(distribution.line_wagers), seed, rounds, chunk)  # fmt: skip
-        exact = figures(distribution, placed)
-        options: tuple[str, ...] = ("bet",)
-    else:
-        model = heads_up(game, rules)
-        unit = model.unit
-        stakes = {k: int(v * scale * unit) for k, v in placed.items()}
-        table = strategy_table(game, rules, placed, strategy)
-        codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
-        ante = stakes.get(kind.spec(rules).decides_with or "", 0)
-        bets = tuple(int(o.bet * ante) for o in model.options)
-        spec = Spec(
-            game, rules, stakes, table, codes, bets, dict(model.line_wagers), seed, rounds, chunk
-        )
-        exact = _exact_for(game, rules, placed, table)
-        options = tuple(o.name for o in model.options)
-    totals = _executor_map(spec, workers, scheduler, progress)
-    estimates = _estimates(totals, stakes, exact)
-    return Simulation(game, rules, str(strategy), seed, totals, estimates, placed, options)
+                    dict(distribution.line_wagers), seed, rounds, chunk,
+                    counting(game, rules, 1))  # fmt: skip
+        return spec, figures(distribution, placed), ("bet",)
+    model = heads_up(game, rules)
+    unit = model.unit
+    stakes = {k: int(v * scale * unit) for k, v in placed.items()}
+    table = strategy_table(game, rules, placed, strategy)
+    codes = np.array([o.settle_code for o in model.options], dtype=np.int64)
+    ante = stakes.get(kind.spec(rules).decides_with or "", 0)
+    bets = tuple(int(o.bet * ante) for o in model.options)
+    spec = Spec(
+        game, rules, stakes, table, codes, bets, dict(model.line_wagers), seed, rounds, chunk,
+        counting(game, rules, len(codes)),
+    )  # fmt: skip
+    exact = _exact_for(game, rules, placed, table)
+    return spec, exact, tuple(o.name for o in model.options)
 
 
 def _check_run(rounds: int, workers: int, strategy: str | Path) -> None:

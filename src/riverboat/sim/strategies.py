@@ -41,8 +41,9 @@ Table = npt.NDArray[np.int16]
 def _by_class(model: HeadsUpGame, choice: npt.NDArray[np.int64]) -> Table:
     """Spread one option per suit-symmetry class to every hand of the class."""
     least = model.suit_classes
-    representatives = np.unique(least)
-    return choice[np.searchsorted(representatives, least)].astype(np.int16)
+    place = np.cumsum(least == np.arange(len(least))) - 1  # a class's least hand is its own
+    table: Table = choice.astype(np.int16)[place[least]]
+    return table
 
 
 def _of(model: HeadsUpGame, action: str, most: bool = False) -> int:

@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from riverboat.cards import Rank
 from riverboat.games.crazy4.play import Crazy4Rules, settle
-from riverboat.games.game_math import GameMath, Lines, Threshold
+from riverboat.games.game_math import GameMath, Lines, Threshold, ranking_keys
 from riverboat.hands import FOUR_CARD, FourCard, evaluate4of5
 from riverboat.hands.evaluate import _best_four_of_five
 
@@ -48,4 +48,5 @@ MATH: GameMath[Crazy4Rules] = GameMath(
         Threshold("play", (FourCard.PAIR, Rank.ACE), most=True),
         Threshold("play", (FourCard.HIGH_CARD, Rank.KING)),
     ),
+    settle_keys=ranking_keys,  # settle reads hands by comparing them and these keys
 )

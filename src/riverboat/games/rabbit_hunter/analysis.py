@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy.typing as npt
 
 from riverboat.cards import Rank
-from riverboat.games.game_math import GameMath, Lines, Threshold
+from riverboat.games.game_math import GameMath, Lines, Threshold, ranking_keys
 from riverboat.games.rabbit_hunter.play import BUY, FOLD, PLAY, RabbitHunterRules, settle
 from riverboat.hands import FIVE_CARD, FiveCard, evaluate5, evaluate6, hand_table
 
@@ -45,4 +45,5 @@ MATH: GameMath[RabbitHunterRules] = GameMath(
     pay_tables=lambda rules: {"bonus": rules.bonus_table},
     per_unit=lambda rules: replace(rules, max_payout=None),  # R9: results per unit stake
     simple=(Threshold("play", (FiveCard.HIGH_CARD, Rank.ACE)),),
+    settle_keys=ranking_keys,  # settle reads hands by comparing them and these keys
 )

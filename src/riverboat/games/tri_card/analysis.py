@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy.typing as npt
 
 from riverboat.cards import Rank
-from riverboat.games.game_math import GameMath, Lines, Threshold
+from riverboat.games.game_math import GameMath, Lines, Threshold, ranking_keys
 from riverboat.games.tri_card.play import FOLD, NO_DECISION, RAISE, TriCardRules, settle
 from riverboat.hands import THREE_CARD, ThreeCard, evaluate3, hand_table
 
@@ -37,4 +37,5 @@ MATH: GameMath[TriCardRules] = GameMath(
     pay_tables=lambda rules: {"pair_plus": rules.pair_plus_table},
     simple=(Threshold("raise", (ThreeCard.HIGH_CARD, Rank.QUEEN)),),
     no_decision=NO_DECISION,
+    settle_keys=ranking_keys,  # settle reads hands by comparing them and these keys
 )
