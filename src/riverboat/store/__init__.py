@@ -2,9 +2,8 @@
 
 >>> engine = connect("sqlite://")   # in memory, migrated
 >>> sorted(inspect(engine).get_table_names())
-['alembic_version', 'deals', 'kept_state', 'ledger', 'players', 'round_events', 'rounds',
- 'shared_tables',
- 'transactions']
+['alembic_version', 'deals', 'kept_state', 'ledger', 'operator_actions', 'players',
+ 'round_events', 'rounds', 'shared_tables', 'transactions']
 """
 
 from __future__ import annotations
