@@ -82,6 +82,30 @@ def test_the_worker_gives_the_figures_worked_out_here(
     assert answers[2] == {"game": "no-such-game", "variant": None, "unknown": True}
 
 
+def test_what_a_games_code_prints_never_mixes_with_the_answers(tmp_path: Path) -> None:
+    code = (
+        "import riverboat.table.edges as edges; told = edges.headline\n"
+        "edges.headline = lambda *asked: (print('a plug-in says hello'), told(*asked))[1]\n"
+        "from riverboat.table.edge_work import main; import sys; main(sys.argv[1:])"
+    )
+    jobs = json.dumps([{"game": "tri-card", "variant": None}])
+    env = {**os.environ, "RIVERBOAT_CACHE_DIR": str(tmp_path)}
+    with (
+        (tmp_path / "said").open("wb") as said,
+        subprocess.Popen(
+            [sys.executable, "-c", code, jobs],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=said,
+            env=env,
+        ) as run,
+    ):
+        assert run.stdout is not None
+        out = run.stdout.read()
+    assert [json.loads(line)["game"] for line in out.splitlines()] == ["tri-card"]
+    assert "a plug-in says hello" in (tmp_path / "said").read_text()
+
+
 def test_the_worker_runs_at_the_lowest_priority() -> None:
     if not hasattr(os, "nice"):
         pytest.skip("no nice here")

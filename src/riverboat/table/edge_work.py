@@ -89,13 +89,16 @@ def result(job: dict[str, Any]) -> JsonObject:
 
 
 def main(arguments: list[str] | None = None) -> None:
-    """Work out the jobs given as a JSON list, one result a line."""
+    """Work out the jobs given as a JSON list, one result a line on standard output,
+    which nothing else writes to (what a game's code prints goes to standard error)."""
     jobs = json.loads((sys.argv[1:] if arguments is None else arguments)[0])
     lower_priority()
     _stop_with_the_server()
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     for job in jobs:
-        sys.stdout.write(json.dumps(result(job)) + "\n")
-        sys.stdout.flush()
+        answers.write(json.dumps(result(job)) + "\n")
+        answers.flush()
 
 
 if __name__ == "__main__":
