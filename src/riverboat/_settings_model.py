@@ -84,8 +84,9 @@ class Settings(BaseSettings):
     )
     house_edges: bool = Field(
         default=True,
-        description="each game's house edge worked out in the background for the pay "
-        "tables (0: not, the pay tables show none)",
+        description="each game's house edges worked out for the pay tables once the "
+        "server is up, in a process of its own at the lowest priority (0: not, the pay "
+        "tables say so)",
     )
     serve_settings: str | None = Field(
         default=None,
