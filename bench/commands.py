@@ -38,10 +38,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from worktrees import checked_out
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the commands timed, by name; "helps" is every command's and group's --help
@@ -136,19 +137,6 @@ def every_help() -> dict[str, list[str]]:
 
     walk(typer.main.get_command(app), [])
     return found
-
-
-@contextmanager
-def checked_out(ref: str) -> Iterator[Path]:
-    """``ref`` in a temporary detached worktree of this repository."""
-    with tempfile.TemporaryDirectory() as folder:
-        tree = Path(folder) / "base"
-        git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", "-q", str(tree), ref], check=True)
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
 
 
 def measure(versions: list[Version], timed: dict[str, list[str]], runs: int) -> None:

@@ -46,10 +46,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from worktrees import checked_out
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("tri-card", "baccarat", "crazy4", "rabbit-hunter")
@@ -142,19 +143,6 @@ def own_cache(folder: Path) -> Path:
     else:
         folder.mkdir(parents=True)
     return folder
-
-
-@contextmanager
-def checked_out(ref: str) -> Iterator[Path]:
-    """``ref`` in a temporary detached worktree of this repository."""
-    with tempfile.TemporaryDirectory() as folder:
-        tree = Path(folder) / "base"
-        git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", "-q", str(tree), ref], check=True)
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
 
 
 def spread(values: list[float], scale: float = 1.0) -> str:
