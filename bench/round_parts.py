@@ -64,8 +64,12 @@ def measure(game: str) -> dict[str, float]:
     from riverboat.games import Round, find_game
     from riverboat.games.codec import to_json
     from riverboat.rng import FairSource
-    from riverboat.table.rounds.exports import round_view
-    from riverboat.table.rounds.verify import fair_cards
+    try:
+        from riverboat.table.rounds.exports import round_view
+        from riverboat.table.rounds.verify import fair_cards
+    except ModuleNotFoundError:  # a tree from before table/ was split into rooms
+        from riverboat.table.exports import round_view  # type: ignore[no-redef]
+        from riverboat.table.verify import fair_cards  # type: ignore[no-redef]
 
     wagers, action = GAMES[game]
     kind = find_game(game)

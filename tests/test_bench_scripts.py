@@ -1,0 +1,83 @@
+"""Every command in bench/ stays runnable: each answers ``--help``; each is run for real
+by a test (here, briefly, for those without a test file of their own); and a new
+command without a test is noticed. Speed is never judged here: bench/ measures it."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+TESTS = ROOT / "tests"
+
+#: bench/ commands: every script that runs as a program (the others are its modules)
+COMMANDS = sorted(
+    path.stem for path in BENCH.glob("*.py") if 'if __name__ == "__main__"' in path.read_text()
+)
+
+#: short runs of the commands no other test file runs, and a line each must print
+QUICK: dict[str, tuple[list[str], str]] = {
+    "hints": (["--games", "tri-card", "--hands", "2", "--repeat", "1"], r"^\| tri-card \| \d"),
+    "history": (["--rounds", "120", "--wagers", "2"], r"^sqlite +\d"),
+    "requests": (["--rounds", "4", "--repeats", "1"], r"^new +\d"),
+    "round_parts": (
+        ["--games", "tri-card", "--repeats", "1", "--baseline-ref", "HEAD"],
+        r"^tri-card +round +\d",
+    ),
+    "rounds": (
+        ["--rounds", "3", "--repeats", "1", "--baseline-ref", "HEAD"],
+        r"^sqlite +rabbit-hunter +\d",
+    ),
+    "state": (["--requests", "20"], r"^sqlite +redis +\d+"),
+}
+
+
+def run(name: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """``python bench/NAME.py ARGUMENTS``, from the repository's root."""
+    command = [sys.executable, str(BENCH / f"{name}.py"), *arguments]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def run_by_another_test(name: str) -> bool:
+    """Whether a test file other than this one runs ``bench/NAME.py``."""
+    pattern = re.compile(rf"""["'/]{name}\.py["']|"bench"\s*/\s*"{name}\.py\"""")
+    for path in TESTS.glob("test_*.py"):
+        if path.name != Path(__file__).name and pattern.search(path.read_text()):
+            return True
+    return False
+
+
+def test_the_bench_commands_are_found() -> None:
+    assert {"simulate", "evaluators", "load", "multi", "hints"} <= set(COMMANDS)
+    assert "worktrees" not in COMMANDS
+    assert "arguments" not in COMMANDS
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_bench_command_answers_help(name: str) -> None:
+    done = run(name, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: "), done.stdout
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_bench_command_is_run_by_a_test(name: str) -> None:
+    assert name in QUICK or run_by_another_test(name), (
+        f"bench/{name}.py is run by no test: add its short run to QUICK here "
+        "or a tests/test_bench_*.py of its own"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(QUICK))
+def test_a_short_run_prints_its_figures(name: str) -> None:
+    if "--baseline-ref" in QUICK[name][0]:
+        git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True)
+        if git.returncode != 0:
+            pytest.skip("not a git checkout: no baseline to check out")
+    arguments, line = QUICK[name]
+    done = run(name, *arguments)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.search(line, done.stdout, re.MULTILINE), done.stdout
