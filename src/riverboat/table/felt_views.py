@@ -13,7 +13,9 @@ __all__ = ["CardLine", "EdgeLine", "LineInfo", "PaySection", "StrategyCardInfo"]
 
 
 class _Felt(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: each model's validator and serializer are built at its first use,
+    # not at import, so a command that shows a history builds only the views it shows
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class LineInfo(_Felt):

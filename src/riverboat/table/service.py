@@ -26,6 +26,7 @@ job: :mod:`~riverboat.table.accounts.ledger` (entries, balances, idempotency),
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Generic, TypeVar, overload
@@ -407,11 +408,14 @@ class TableService:
 
 def _counted(view: RoundView, dealt: bool = False) -> RoundView:
     """``view`` counted (:mod:`riverboat.metrics`): dealt, if it was just dealt, and
-    settled if it is."""
-    from riverboat.metrics import ROUNDS_DEALT, ROUNDS_SETTLED  # prometheus_client: here
-
+    settled if it is. Only in a process that reports the counts, which has imported
+    :mod:`riverboat.metrics` (the web app, for ``/metrics``): a command such as
+    ``riverboat play`` reports none and does not load prometheus_client for them."""
+    metrics = sys.modules.get("riverboat.metrics")
+    if metrics is None:
+        return view
     if dealt:
-        ROUNDS_DEALT.labels(game=view.game).inc()
+        metrics.ROUNDS_DEALT.labels(game=view.game).inc()
     if view.status == RoundStatus.SETTLED:
-        ROUNDS_SETTLED.labels(game=view.game).inc()
+        metrics.ROUNDS_SETTLED.labels(game=view.game).inc()
     return view

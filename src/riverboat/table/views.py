@@ -68,7 +68,9 @@ MOST_SPOTS = 16
 
 
 class _View(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: each model's validator and serializer are built at its first use,
+    # not at import, so a command that shows a history builds only the views it shows
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # ----------------------------------------------------------------- rounds
