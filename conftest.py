@@ -1,17 +1,102 @@
-"""Settings for every test, the doctests of src/, docs/ and README.md among them."""
+"""Settings for every test, the doctests of src/, docs/ and README.md among them, and
+how the tests are shared among pytest-xdist's workers (``-n`` in pyproject.toml)."""
 
+from __future__ import annotations
+
+import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from riverboat.settings import reload
 
+if TYPE_CHECKING:
+    from xdist.scheduler import LoadGroupScheduling
+
+#: the files whose tests take longest (``pytest --durations``), longest first: the
+#: workers begin with them, so that none is left running alone at the end of the run
+#: while the other workers wait. A file is one unit of work (its module-scoped
+#: fixtures, a browser and a server, are made once), unless its tests are marked
+#: ``xdist_group`` (each group is one unit, wherever its tests are) or it is in
+#: :data:`SPLIT`.
+SLOWEST_FIRST = (
+    "tests/test_server_crash.py",
+    "tests/test_analysis.py",
+    "tests/test_design.py",
+    "tests/test_bench_simulate.py",
+    "tests/test_chaos.py",
+    "tests/test_accounts.py",
+    "tests/test_bench_shoe.py",
+    "tests/test_multi_process.py",
+    "tests/test_bench_first_deal.py",
+    "tests/test_browser.py",
+    "tests/test_analysis_kept.py",
+    "tests/test_bench_commands.py",
+    "tests/test_bench_page.py",
+    "tests/test_bench_writes.py",
+    "tests/test_bench_evaluators.py",
+)
+#: long files of independent tests (no fixture wider than a test): each test is a
+#: unit of its own, so that one file's tests run on several workers at once
+SPLIT = (
+    "tests/test_server_crash.py",
+    "tests/test_analysis.py",
+    "tests/test_design.py",
+    "tests/test_accounts.py",
+)
+
+
+def _unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its ``xdist_group`` (pytest-xdist adds it to
+    the test's id after an ``@``), else the test in a :data:`SPLIT` file, else its file."""
+    if "@" in nodeid:
+        return nodeid.rsplit("@", 1)[1]
+    file = nodeid.split("::", 1)[0]
+    return nodeid if file in SPLIT else file
+
+
+def _first(nodeid: str) -> int:
+    file = nodeid.split("::", 1)[0]
+    unit = _unit(nodeid)
+    rank = unit if unit in SLOWEST_FIRST else file
+    return SLOWEST_FIRST.index(rank) if rank in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadGroupScheduling:
+    """Whole files (or ``xdist_group`` groups) to the workers, the slowest first."""
+    from xdist.scheduler import LoadGroupScheduling
+
+    class SlowestFilesFirst(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    config.option.loadscopereorder = False  # the order is the collection's: see below
+    return SlowestFilesFirst(config, log)
+
+
+@pytest.hookimpl(trylast=True)  # after xdist has added the groups to the tests' ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, the slowest files' tests first (the scheduler hands out the
+    files in this order); a run without workers keeps the files' own order."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: _first(item.nodeid))
+
 
 @pytest.fixture(autouse=True, scope="session")
 def analysis_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The analyses' tables are kept in a folder of the test run's own (the
-    commands the tests start as processes inherit it), never the user's cache."""
-    folder = str(tmp_path_factory.mktemp("analysis-cache"))
+    commands the tests start as processes inherit it), never the user's cache. The
+    run's workers share it, so that a table is counted once a run, not once a worker
+    (a file is written whole and renamed into place: riverboat.analysis.disk_cache);
+    tests that remove tables or count the files use a folder of their own."""
+    if "PYTEST_XDIST_WORKER" in os.environ:  # the run's folder, above each worker's own
+        shared = tmp_path_factory.getbasetemp().parent / "analysis-cache"
+        shared.mkdir(exist_ok=True)
+        folder = str(shared)
+    else:
+        folder = str(tmp_path_factory.mktemp("analysis-cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RIVERBOAT_CACHE_DIR", folder)
         reload()

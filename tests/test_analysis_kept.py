@@ -1,14 +1,18 @@
 """Reports kept on disk (riverboat.analysis.kept): a later run writes the same bytes
 without counting, never reads a report of other rules, wagers or code, and counts
-again over a damaged one. The counting tables stay in the usual folder; only the
-reports are forgotten, so each test starts from an uncached report."""
+again over a damaged one. The module keeps its tables in a folder of its own, with a
+copy of the run's counting tables; only the reports are forgotten, so each test starts
+from an uncached report."""
 
+import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +25,7 @@ from riverboat.analysis.par_sheet import card_for, default_wagers, render
 from riverboat.cli import app
 from riverboat.cli._output import _return_tables_csv
 from riverboat.games import find_game
+from riverboat.settings import reload
 from riverboat.table.paytables import pay_sections
 
 #: every game with its default wagers and with every wager placed
@@ -44,6 +49,23 @@ def forget_reports() -> None:
     for entry in disk_cache.entries():
         if any(kind in entry.path.name for kind in _REPORTS):
             entry.path.unlink(missing_ok=True)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def own_folder(analysis_cache: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A folder of this module's own, with a copy of the run's counting tables: these
+    tests remove reports and count the files, which the test workers running beside
+    them (sharing the run's folder) must not see or change."""
+    folder = tmp_path_factory.mktemp("kept-analysis")
+    for table in Path(analysis_cache).glob("*.npz"):
+        if not any(kind in table.name for kind in _REPORTS):
+            with contextlib.suppress(FileNotFoundError):  # replaced meanwhile: counted here
+                shutil.copyfile(table, folder / table.name)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(disk_cache.ENVIRONMENT, str(folder))
+        reload()
+        yield
+    reload()
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.stats import chi2
 
 import riverboat
 from riverboat import fairness
@@ -82,6 +81,8 @@ def _fair_orders() -> Iterator[list[int]]:
 
 
 def _passes_uniformity(counts: np.ndarray) -> bool:
+    from scipy.stats import chi2  # imported here: scipy.stats is slow to import on collection
+
     expected = counts.sum() / counts.size
     statistic = ((counts - expected) ** 2 / expected).sum(axis=1)
     # one chi-square test per card with 51 degrees of freedom; Bonferroni keeps the
