@@ -43,13 +43,6 @@ from riverboat.cli.variants import variant
 # commands that compute nothing start at once. numpy, numba, SQLAlchemy, the games,
 # the analyzer, the simulator and the front ends load inside the commands using them.
 
-app = typer.Typer(
-    help="riverboat: casino table games, dealt fairly, with every number behind them exact.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-
-
 def _version(show: bool) -> None:
     if show:
         from riverboat import __version__
@@ -58,7 +51,6 @@ def _version(show: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def main(
     version: Annotated[
         bool,
@@ -71,26 +63,68 @@ def main(
     forget()  # a command reads the environment's settings as it is then
 
 
+#: the commands, then the groups of commands, in the order ``riverboat --help`` lists them
+COMMANDS = (
+    games, deal, deck, name, analyze, strategy, compare, design, simulate, bankroll,
+    history, verify, audit, recover, report, serve, play,
+)  # fmt: skip
+GROUPS = {"accounts": accounts, "operator": operator, "cache": cache, "variant": variant}
+
+
+def _app(only: str | None = None) -> typer.Typer:
+    """The ``riverboat`` app with every command, or with only the one called ``only``
+    (and the options before it): Typer builds every command's parameters before it
+    runs one, so a command run alone skips building the others'.
+
+    >>> [command.callback.__name__ for command in _app("history").registered_commands]
+    ['history']
+    >>> len(_app().registered_commands), len(_app().registered_groups)
+    (17, 4)
+    """
+    made = typer.Typer(
+        help="riverboat: casino table games, dealt fairly, with every number behind them exact.",
+        no_args_is_help=True,
+        add_completion=False,
+    )
+    made.callback()(main)
+    for command in COMMANDS:
+        if only in (None, command.__name__):
+            made.command()(command)
+    for group_name, group in GROUPS.items():
+        if only in (None, group_name):
+            made.add_typer(group, name=group_name)
+    return made
+
+
+def _called(arguments: list[str]) -> str | None:
+    """The command or group that ``arguments`` name first, if they name one.
+
+    >>> _called(["--version"]), _called(["history", "-n", "3"]), _called(["histroy"])
+    (None, 'history', None)
+    """
+    named = {command.__name__ for command in COMMANDS} | set(GROUPS)
+    for argument in arguments:
+        if not argument.startswith("-"):
+            return argument if argument in named else None
+    return None
+
+
 def run() -> None:
     """``riverboat``: the commands, a setting the environment holds that is not allowed
     said in one line (it is read when first needed, not at every start)."""
+    import sys
+
     from riverboat.settings import SettingsError
 
+    only = _called(sys.argv[1:])
     try:
-        app(prog_name="riverboat")
+        (app if only is None else _app(only))(prog_name="riverboat")
     except SettingsError as error:
         typer.echo(f"Error: {error} (docs/settings.md)", err=True)
         raise SystemExit(2) from None
 
 
-for _command in (
-    games, deal, deck, name, analyze, strategy, compare, design, simulate, bankroll,
-    history, verify, audit, recover, report, serve, play,
-):  # fmt: skip
-    app.command()(_command)
-app.add_typer(accounts, name="accounts")
-app.add_typer(operator, name="operator")
-app.add_typer(cache, name="cache")
-app.add_typer(variant, name="variant")
+#: every command: ``riverboat --help``, a mistyped command's suggestions, the tests
+app = _app()
 
 __all__ = ["app", "run"]
