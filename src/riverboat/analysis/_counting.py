@@ -9,12 +9,17 @@ value with some cards removed is inclusion-exclusion over the removed cards:
         (-1)**|S| * #{hands containing S with value < x}
 
 The terms for |S| <= 3 are read from cumulative tables built once over all
-C(52, 5) dealer hands; for |S| = 4 a binary search in the sorted values of the 48
-hands holding those four cards (:func:`quad_table`), and |S| = 5 is the one hand.
+C(52, 5) dealer hands, one row per value x (:func:`counting_tables`); for |S| = 4
+the values of the 48 hands holding those four cards, and |S| = 5 is the one hand.
 A hand that draws a card r (the rabbit) needs the dealer hands avoiding r too:
 those are the hands avoiding the player's cards less the ones among them holding r,
 counted by the same sum with r added to every S, so each card drawn costs a few
-lookups. Player hands are reduced by suit symmetry (24 relabellings) before counting.
+lookups. The (hand, card) pairs are taken in order of the best value they make, so
+the few rows of the tables that value's classes read stay in the processor's cache.
+Player hands are reduced by suit symmetry (24 relabellings) before counting.
+
+The kernels hold no lock: :mod:`riverboat.analysis.headsup` runs parts of one count
+on several threads.
 """
 
 from __future__ import annotations
@@ -27,49 +32,31 @@ from riverboat.hands._kernels import BINOMIAL, next_combination, sort5
 
 Cards = npt.NDArray[np.uint8]
 Table = npt.NDArray[np.int16]
-#: the five-card counting tables: :func:`subset_tables`' four and :func:`quad_table`
+#: the five-card counting tables of :func:`counting_tables`
 Tables = tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int32],
-    npt.NDArray[np.int32],
+    npt.NDArray[np.int16],
     npt.NDArray[np.int16],
     npt.NDArray[np.int16],
 ]
 
-# one thread each: the machines it runs on share their cores between processes
-_compiled = nb.njit(cache=True, nogil=True)
-#: the steps of an inner loop, compiled into the loop that calls them
-_inlined = nb.njit(cache=True, nogil=True, inline="always")
-
-
-@_compiled
-def _sort(cards: npt.NDArray[np.int64], k: int) -> None:
-    for i in range(1, k):
-        x = cards[i]
-        j = i - 1
-        while j >= 0 and cards[j] > x:
-            cards[j + 1] = cards[j]
-            j -= 1
-        cards[j + 1] = x
-
-
-@_compiled
-def _colex(cards: npt.NDArray[np.int64], k: int) -> int:
-    """Colex index of k sorted cards."""
-    index = 0
-    for i in range(k):
-        index += BINOMIAL[i + 1, cards[i]]
-    return index
+#: compiled once and kept on disk; the compiler inlines the small steps where they pay
+#: (numba's own inlining, ``inline="always"``, made the first compile twice as long)
+_compiled = nb.njit(cache=True, nogil=True, boundscheck=False)
 
 
 @_compiled
 def canonical_hands(k: int) -> npt.NDArray[np.int64]:
     """For every k-card hand (colex order): the colex index of its least form under
-    the 24 relabellings of the suits."""
+    the 24 relabellings of the suits.
+
+    Colex order is the order of the hands' 52-bit card masks (card ``4 * rank +
+    suit``), so the least form is the relabelling with the least mask: each suit's
+    ranks, spread four bits apart, shifted to the suit it becomes."""
     total = BINOMIAL[k, 52]
     least = np.empty(total, np.int64)
     cards = np.arange(k)
-    mapped = np.empty(k, np.int64)
     perms = np.empty((24, 4), np.int64)
     n = 0
     for a in range(4):
@@ -80,13 +67,30 @@ def canonical_hands(k: int) -> npt.NDArray[np.int64]:
                         perms[n, 0], perms[n, 1], perms[n, 2], perms[n, 3] = a, b, c, d
                         n += 1
     for index in range(total):
-        best = index
+        s0 = s1 = s2 = s3 = np.int64(0)
+        for i in range(k):
+            bit = np.int64(1) << (cards[i] & ~3)
+            suit = cards[i] & 3
+            if suit == 0:
+                s0 |= bit
+            elif suit == 1:
+                s1 |= bit
+            elif suit == 2:
+                s2 |= bit
+            else:
+                s3 |= bit
+        mask = np.int64(1) << 52
         for p in range(24):
-            for i in range(k):
-                mapped[i] = (cards[i] & ~3) | perms[p, cards[i] & 3]
-            _sort(mapped, k)
-            best = min(best, _colex(mapped, k))
-        least[index] = best
+            mapped = (s0 << perms[p, 0]) | (s1 << perms[p, 1]) | (s2 << perms[p, 2])
+            mapped |= s3 << perms[p, 3]
+            mask = min(mask, mapped)
+        colex = 0
+        place = 0
+        for card in range(52):
+            if (mask >> card) & 1:
+                place += 1
+                colex += BINOMIAL[place, card]
+        least[index] = colex
         next_combination(cards, k)
     return least
 
@@ -105,46 +109,6 @@ def all_hands(k: int) -> npt.NDArray[np.uint8]:
 
 
 @_compiled
-def subset_tables(
-    values: Table, levels: int
-) -> tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int16]
-]:
-    """Cumulative counts of 5-card hands below each value, over all hands and over
-    the hands holding one given card, two, three: ``table[subset, x]`` counts hands
-    with value < x. ``values`` are the hands' values by colex index."""
-    total = values.shape[0]
-    cdf0 = np.zeros(levels + 1, np.int64)
-    cdf1 = np.zeros((52, levels + 1), np.int32)
-    cdf2 = np.zeros((1326, levels + 1), np.int32)
-    cdf3 = np.zeros((22100, levels + 1), np.int16)
-    cards = np.arange(5)
-    for index in range(total):
-        v = values[index] + 1
-        cdf0[v] += 1
-        for i in range(5):
-            cdf1[cards[i], v] += 1
-            for j in range(i + 1, 5):
-                cdf2[BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]], v] += 1
-                for m in range(j + 1, 5):
-                    t = BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]] + BINOMIAL[3, cards[m]]
-                    cdf3[t, v] += 1
-        next_combination(cards, 5)
-    for x in range(1, levels + 1):
-        cdf0[x] += cdf0[x - 1]
-    for s in range(52):
-        for x in range(1, levels + 1):
-            cdf1[s, x] += cdf1[s, x - 1]
-    for s in range(1326):
-        for x in range(1, levels + 1):
-            cdf2[s, x] += cdf2[s, x - 1]
-    for s in range(22100):
-        for x in range(1, levels + 1):
-            cdf3[s, x] += cdf3[s, x - 1]
-    return cdf0, cdf1, cdf2, cdf3
-
-
-@_compiled
 def _four_of(cards: npt.NDArray[np.int64], skip: int) -> int:
     """The colex index of five sorted cards but the one at ``skip``."""
     index = 0
@@ -157,21 +121,64 @@ def _four_of(cards: npt.NDArray[np.int64], skip: int) -> int:
 
 
 @_compiled
-def quad_table(values: Table) -> Table:
-    """For every 4-card set (by colex index), the values of the 48 five-card hands
-    holding it, sorted: how many of them rank below x is a binary search."""
-    table = np.empty((BINOMIAL[4, 52], 48), np.int16)
-    filled = np.zeros(BINOMIAL[4, 52], np.int64)
-    cards = np.arange(5)
-    for index in range(values.shape[0]):
-        for skip in range(5):
-            quad = _four_of(cards, skip)
-            table[quad, filled[quad]] = values[index]
-            filled[quad] += 1
-        next_combination(cards, 5)
-    for quad in range(table.shape[0]):
-        table[quad].sort()
-    return table
+def counting_tables(values: Table, levels: int) -> Tables:
+    """The five-card counting tables of ``values`` (the hands' values by colex index).
+
+    ``cdf0[x]`` counts hands with value < x; ``cdf1[x, card]``, ``cdf2[x, pair]`` and
+    ``cdf3[x, triple]`` count those holding one given card, two, three (by colex index
+    of the cards), one row per x so that the counts of every subset at one value lie
+    together; ``quads[four]`` holds the values of the 48 hands holding four given
+    cards, sorted. The hands are walked in order of value, so each row is the one
+    before it plus the hands of one value, and every quad row fills already sorted.
+    """
+    total = values.shape[0]
+    start = np.zeros(levels + 1, np.int64)  # where each value's hands begin in ``order``
+    for index in range(total):
+        start[values[index] + 1] += 1
+    for x in range(levels):
+        start[x + 1] += start[x]
+    order = np.empty(total, np.int32)
+    fill = start[:levels].copy()
+    for index in range(total):
+        order[fill[values[index]]] = index
+        fill[values[index]] += 1
+    hands = all_hands(5)
+    cdf0 = np.zeros(levels + 1, np.int64)
+    cdf1 = np.zeros((levels + 1, 52), np.int32)
+    cdf2 = np.zeros((levels + 1, 1326), np.int16)  # at most C(50, 3) = 19,600
+    cdf3 = np.zeros((levels + 1, 22100), np.int16)  # at most C(49, 2) = 1,176
+    quads = np.empty((BINOMIAL[4, 52], 48), np.int16)
+    filled = np.zeros(BINOMIAL[4, 52], np.int32)
+    run1 = np.zeros(52, np.int32)
+    run2 = np.zeros(1326, np.int16)
+    run3 = np.zeros(22100, np.int16)
+    cards = np.empty(5, np.int64)
+    for x in range(levels + 1):
+        cdf0[x] = start[x]
+        for i in range(52):  # loops: numba compiles them faster than row copies
+            cdf1[x, i] = run1[i]
+        for i in range(1326):
+            cdf2[x, i] = run2[i]
+        for i in range(22100):
+            cdf3[x, i] = run3[i]
+        if x == levels:
+            break
+        for o in range(start[x], start[x + 1]):
+            for i in range(5):
+                cards[i] = hands[order[o], i]
+            for i in range(5):
+                run1[cards[i]] += 1
+                for j in range(i + 1, 5):
+                    run2[BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]]] += 1
+                    for m in range(j + 1, 5):
+                        run3[
+                            BINOMIAL[1, cards[i]] + BINOMIAL[2, cards[j]] + BINOMIAL[3, cards[m]]
+                        ] += 1
+            for skip in range(5):
+                quad = _four_of(cards, skip)
+                quads[quad, filled[quad]] = x
+                filled[quad] += 1
+    return cdf0, cdf1, cdf2, cdf3, quads
 
 
 @_compiled
@@ -192,15 +199,11 @@ def _value5(
 
 @_compiled
 def _below(row: Table, x: int | np.int64) -> int:
-    """How many of a sorted row's values are below x."""
-    low, high = 0, row.shape[0]
-    while low < high:
-        middle = (low + high) >> 1
-        if row[middle] < x:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+    """How many of a row's values are below x (no branch: vector code)."""
+    count = 0
+    for i in range(row.shape[0]):
+        count += row[i] < x
+    return count
 
 
 @_compiled
@@ -277,11 +280,11 @@ def _below_avoiding(
     pairs, triples, quads = subsets
     count: int = cdf0[x]
     for i in range(5):
-        count -= cdf1[removed[i], x]
+        count -= cdf1[x, removed[i]]
         count += _below(holding[quads[i]], x)
     for i in range(10):
-        count += cdf2[pairs[i], x]
-        count -= cdf3[triples[i], x]
+        count += cdf2[x, pairs[i]]
+        count -= cdf3[x, triples[i]]
     if own < x:
         count -= 1
     return count
@@ -294,14 +297,16 @@ def class_counts(
     boundaries: npt.NDArray[np.int64],
     dealer_values: Table,
     tables: Tables,
+    rows: npt.NDArray[np.int64],
     out: npt.NDArray[np.int64],
 ) -> None:
-    """For each 5-card player hand, the dealer hands (from the 47 cards left) in
-    each outcome class ``[boundaries[p, k], boundaries[p, k + 1])`` of its value p;
-    ``tables``: :func:`subset_tables` and :func:`quad_table` of the dealer's values."""
+    """For the 5-card player hands ``rows`` (best in order of value: the tables' rows
+    they read stay in cache), the dealer hands (from the 47 cards left) in each
+    outcome class ``[boundaries[p, k], boundaries[p, k + 1])`` of the hand's value p;
+    ``tables``: :func:`counting_tables` of the dealer's values."""
     classes = boundaries.shape[1] - 1
     subsets = (np.empty(10, np.int64), np.empty(10, np.int64), np.empty(10, np.int64))
-    for n in range(hands.shape[0]):
+    for n in rows:
         removed = hands[n]
         _subsets(removed, -1, *subsets)
         own = _value5(removed[0], removed[1], removed[2], removed[3], removed[4], dealer_values)
@@ -313,107 +318,127 @@ def class_counts(
             below = upper
 
 
-@_inlined
-def _best_with(
-    player: npt.NDArray[np.int64],
-    rabbit: int,
-    own: int,
+@_compiled
+def draw_bests(
+    hands: npt.NDArray[np.int64],
     values: Table,
-    fives: npt.NDArray[np.int64],
-) -> int:
-    """The best five of the player's five and ``rabbit``: ``fives[skip]`` gets the value
-    of the rabbit with the player's cards but the one at ``skip``."""
-    best = own
-    for skip in range(5):  # the rabbit and four of the player's cards
-        rest = [player[i] for i in range(5) if i != skip]
-        fives[skip] = _value5(rest[0], rest[1], rest[2], rest[3], rabbit, values)
-        best = max(best, fives[skip])
-    return best
-
-
-@_inlined
-def _holding_rabbit(
-    rabbit: int,
-    x: int,
-    fives: npt.NDArray[np.int64],
-    with_pairs: npt.NDArray[np.int64],
-    with_triples: npt.NDArray[np.int64],
-    with_fours: npt.NDArray[np.int64],
-    tables: Tables,
-) -> int:
-    """Dealer hands below value ``x`` that avoid the player's cards but hold the drawn
-    card ``rabbit``: the sum over S within the player's cards of (-1)**|S| hands
-    holding S and the rabbit (the four-card subsets with it are single hands)."""
-    _, cdf1, cdf2, cdf3, holding = tables
-    count = cdf1[rabbit, x]
-    for i in range(5):
-        count -= cdf2[with_pairs[i], x]
-        if fives[i] < x:
-            count += 1
-    for i in range(10):
-        count += cdf3[with_triples[i], x]
-        count -= _below(holding[with_fours[i]], x)
-    return int(count)
+    best: npt.NDArray[np.int16],
+    rank: npt.NDArray[np.int8],
+    distinct: npt.NDArray[np.int16],
+    kinds: npt.NDArray[np.int64],
+) -> None:
+    """A 5-card player hand that draws a sixth card (Rabbit Hunter's Buy): for each
+    hand n and each of the 47 cards it may draw (in card order, skipping its own),
+    ``best[n, j]`` gets the best-of-six value; ``distinct[n, :kinds[n]]`` the
+    different best values, ascending, and ``rank[n, j]`` the place of ``best[n, j]``
+    among them."""
+    sorted_best = np.empty(47, np.int64)
+    for n in range(hands.shape[0]):
+        p0, p1, p2, p3, p4 = hands[n, 0], hands[n, 1], hands[n, 2], hands[n, 3], hands[n, 4]
+        own = _value5(p0, p1, p2, p3, p4, values)
+        j = 0
+        for rabbit in range(52):
+            if rabbit in (p0, p1, p2, p3, p4):
+                continue
+            value = max(
+                own,
+                _value5(p1, p2, p3, p4, rabbit, values),
+                _value5(p0, p2, p3, p4, rabbit, values),
+                _value5(p0, p1, p3, p4, rabbit, values),
+                _value5(p0, p1, p2, p4, rabbit, values),
+                _value5(p0, p1, p2, p3, rabbit, values),
+            )
+            best[n, j] = value
+            sorted_best[j] = value
+            j += 1
+        sorted_best.sort()
+        count = 0
+        for j in range(47):
+            if count == 0 or sorted_best[j] != distinct[n, count - 1]:
+                distinct[n, count] = sorted_best[j]
+                count += 1
+        kinds[n] = count
+        for j in range(47):
+            place = 0
+            while distinct[n, place] != best[n, j]:
+                place += 1
+            rank[n, j] = place
 
 
 @_compiled
 def draw_class_counts(
     hands: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int16],
+    row_of: npt.NDArray[np.int64],
+    pairs_in_order: npt.NDArray[np.int64],
     boundaries: npt.NDArray[np.int64],
     values: Table,
     tables: Tables,
-    best_out: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int32],
+    out: npt.NDArray[np.int64],
 ) -> None:
-    """A 5-card player hand that draws a sixth card (Rabbit Hunter's Buy).
+    """Add the dealer hands of each (hand, drawn card) pair in ``pairs_in_order`` (n * 47
+    + j, by best value then hand: :func:`draw_bests`) to ``out[row_of[n, j], k]``, the
+    dealer hands from the 46 cards left in outcome class k of the best value.
 
-    For each hand n and each of the 47 cards it may draw (in card order, skipping
-    its own), ``best_out[n, j]`` gets the best-of-six value and ``out[n, j, k]`` the
-    dealer hands from the 46 cards left in outcome class k of that value. The
-    dealer's five come before the sixth card from the same 47, so the (sixth card,
-    dealer hand) pairs count every deal once. ``values`` serves both the player's
-    and the dealer's five-card hands; ``tables`` are their :func:`subset_tables`
-    and :func:`quad_table`. Hands avoiding the player's cards and the drawn card are
-    those avoiding the player's (counted once per hand and value, remembered) less
-    those holding the drawn card (:func:`_holding_rabbit`).
+    The dealer's five come before the sixth card from the same 47, so the (sixth
+    card, dealer hand) pairs count every deal once. ``values`` serves both the
+    player's and the dealer's five-card hands; ``tables`` are :func:`counting_tables`.
+    Hands avoiding the player's cards and the drawn card are those avoiding the
+    player's (counted once for the pairs of a hand and best value) less those holding
+    the drawn card: the sum over S within the player's cards of (-1)**|S| hands
+    holding S and the drawn card (the four-card subsets with it are single hands).
+    Pairs of one best value read the same few rows of the tables, which stay in cache.
     """
-    classes, levels = boundaries.shape[1] - 1, tables[0].shape[0] - 1
+    cdf0, cdf1, cdf2, cdf3, holding = tables
+    classes, levels = boundaries.shape[1] - 1, cdf0.shape[0] - 1
     everything = BINOMIAL[5, 46]  # dealer hands from the 46 cards left
     subsets = (np.empty(10, np.int64), np.empty(10, np.int64), np.empty(10, np.int64))
     with_pairs, with_triples, with_fours = np.empty((3, 10), np.int64)
     fives = np.empty(5, np.int64)
-    known = np.full(levels + 1, -1, np.int64)  # hands avoiding the player's, by x
-    seen = np.empty(levels + 1, np.int64)
-    for n in range(hands.shape[0]):
+    avoiding = np.zeros(classes + 1, np.int64)  # dealer hands avoiding the player's, by k
+    last_hand, last_best = -1, -1
+    for pair in pairs_in_order:
+        n, j = pair // 47, pair % 47
         player = hands[n]
-        _subsets(player, -1, *subsets)
-        own = _value5(player[0], player[1], player[2], player[3], player[4], values)
-        remembered = 0
-        j = 0
-        for rabbit in range(52):
-            if rabbit in (player[0], player[1], player[2], player[3], player[4]):
-                continue
-            best = _best_with(player, rabbit, own, values, fives)
-            best_out[n, j] = best
-            _subsets(player, rabbit, with_pairs, with_triples, with_fours)
-            previous = 0
+        value = best[n, j]
+        if n != last_hand or value != last_best:
+            last_hand, last_best = n, value
+            _subsets(player, -1, *subsets)
+            own = _value5(player[0], player[1], player[2], player[3], player[4], values)
             for k in range(classes + 1):
-                x = boundaries[best, k]
-                if x == 0:
-                    below = 0
-                elif x >= levels:
-                    below = everything
-                else:
-                    if known[x] < 0:
-                        known[x] = _below_avoiding(player, x, own, subsets, tables)
-                        seen[remembered] = x
-                        remembered += 1
-                    below = known[x] - _holding_rabbit(
-                        rabbit, x, fives, with_pairs, with_triples, with_fours, tables
-                    )
-                if k > 0:
-                    out[n, j, k - 1] = below - previous
-                previous = below
-            j += 1
-        for i in range(remembered):
-            known[seen[i]] = -1
+                x = boundaries[value, k]
+                if 0 < x < levels:
+                    avoiding[k] = _below_avoiding(player, x, own, subsets, tables)
+        rabbit = j  # the j-th card the player does not hold
+        for i in range(5):
+            if player[i] <= rabbit:
+                rabbit += 1
+        p0, p1, p2, p3, p4 = player[0], player[1], player[2], player[3], player[4]
+        # the rabbit and four of the player's cards: fives[i] leaves out the i-th
+        fives[0] = _value5(p1, p2, p3, p4, rabbit, values)
+        fives[1] = _value5(p0, p2, p3, p4, rabbit, values)
+        fives[2] = _value5(p0, p1, p3, p4, rabbit, values)
+        fives[3] = _value5(p0, p1, p2, p4, rabbit, values)
+        fives[4] = _value5(p0, p1, p2, p3, rabbit, values)
+        _subsets(player, rabbit, with_pairs, with_triples, with_fours)
+        row = row_of[n, j]
+        previous = 0
+        for k in range(classes + 1):
+            x = boundaries[value, k]
+            if x == 0:
+                below = 0
+            elif x >= levels:
+                below = everything
+            else:
+                holding_rabbit = cdf1[x, rabbit]
+                for i in range(5):
+                    holding_rabbit -= cdf2[x, with_pairs[i]]
+                    if fives[i] < x:
+                        holding_rabbit += 1
+                for i in range(10):
+                    holding_rabbit += cdf3[x, with_triples[i]]
+                    holding_rabbit -= _below(holding[with_fours[i]], x)
+                below = avoiding[k] - holding_rabbit
+            if k > 0:
+                out[row, k - 1] += below - previous
+            previous = below

@@ -110,4 +110,7 @@ def heads_up_game(rules: GameRules) -> HeadsUpGame:
         settle=settle,
         extra_card=any(o.deals is not None for o in spec.options),
         pay_tables=math.pay_tables(rules),
+        settle_cuts=None
+        if math.settle_keys is None
+        else tuple(sorted({math.ranking.lowest(*key) for key in math.settle_keys(counted)})),
     )

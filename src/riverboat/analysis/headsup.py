@@ -20,18 +20,20 @@ machine and rules (:mod:`riverboat.analysis.disk_cache`): a later process reads 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from math import comb, lcm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from riverboat.analysis import disk_cache
-from riverboat.analysis.solution import Counted, Solution, by_value, colex_index, narrow
+from riverboat.analysis.solution import Counted, Solution, colex_index, narrow
 from riverboat.games import GameRules
 from riverboat.games.rules import PayTable, RulesError
 from riverboat.hands import HandRanking
@@ -123,6 +125,11 @@ class HeadsUpGame:
     ]
     extra_card: bool = False  # some option draws a card: every deal counts it
     pay_tables: Mapping[str, PayTable] = field(default_factory=dict)  # wagers paid on the hand
+    #: where the game names the ranking keys its settle reads hands by (GameMath's
+    #: settle_keys), the least value of each: settle reads the dealer's value only by
+    #: them and by comparing it with the player's, so its outcome classes are found
+    #: by settling a few values (:meth:`_classes_at_cuts`)
+    settle_cuts: tuple[int, ...] | None = None
 
     @cached_property
     def player_values(self) -> npt.NDArray[np.int16]:
@@ -172,6 +179,59 @@ class HeadsUpGame:
         return boundaries.astype(np.int64, copy=False), results.astype(np.int64, copy=False)
 
     def _find_classes(self) -> tuple[Int64s, Int64s]:
+        """:attr:`classes` found from the game's settle: at the values its ranking keys
+        and the comparison of the hands cut the dealer's values at, where the game
+        names its keys (:attr:`settle_cuts`) and the two settle alike at both ends of
+        every piece; otherwise on every pair of values."""
+        if self.settle_cuts is not None and self.player_ranking == self.dealer_ranking:
+            found = self._classes_at_cuts(self.settle_cuts)
+            if found is not None:
+                return found
+        return self._classes_settling_all()
+
+    def _classes_at_cuts(self, cuts: tuple[int, ...]) -> tuple[Int64s, Int64s] | None:
+        """:attr:`classes` from the pieces ``cuts`` and each player value p (below p,
+        p, above p) cut the dealer's values into: settled at each piece's first and
+        last value, which must agree (else None: a key is missing), and neighbouring
+        pieces that settle alike joined. The same classes as settling every pair."""
+        levels_p, levels_d = self.player_ranking.count, self.dealer_ranking.count
+        stakes = dict.fromkeys(self.wagers, self.unit)
+        player = np.arange(levels_p, dtype=np.int64)[:, None]
+        inner = np.array(sorted({c for c in cuts if 0 < c < levels_d}), dtype=np.int64)
+        starts = np.concatenate(
+            [
+                np.zeros((levels_p, 1), np.int64),
+                np.broadcast_to(inner, (levels_p, len(inner))),
+                player,
+                player + 1,
+            ],
+            axis=1,
+        )
+        starts = np.sort(np.minimum(starts, levels_d), axis=1)
+        again = np.zeros(starts.shape, dtype=bool)
+        again[:, 1:] = starts[:, 1:] == starts[:, :-1]
+        starts = np.sort(np.where(again, levels_d, starts), axis=1)  # each piece once
+        present = starts < levels_d
+        ends = np.concatenate([starts[:, 1:], np.full((levels_p, 1), levels_d)], axis=1) - 1
+        first, last = np.minimum(starts, levels_d - 1), np.minimum(ends, levels_d - 1)
+        changes = np.zeros(starts.shape, dtype=bool)
+        for option in self.options:
+            at_first = self.settle(player, first, option, stakes)
+            at_last = self.settle(player, last, option, stakes)
+            for line, result in at_first.items():
+                result = np.broadcast_to(result, starts.shape)
+                if np.any((result != at_last[line]) & present):
+                    return None
+                changes[:, 1:] |= result[:, 1:] != result[:, :-1]
+        kept = changes & present
+        kept[:, 0] = True
+        width = int(kept.sum(axis=1).max()) + 1
+        boundaries = np.full((levels_p, width), levels_d, dtype=np.int64)
+        chosen = np.sort(np.where(kept, starts, levels_d), axis=1)[:, :width]
+        boundaries[:, : chosen.shape[1]] = chosen
+        return boundaries, self.results_at(boundaries)
+
+    def _classes_settling_all(self) -> tuple[Int64s, Int64s]:
         """:attr:`classes` found by running the game's settle on every pair of values."""
         levels_p, levels_d = self.player_ranking.count, self.dealer_ranking.count
         stakes = dict.fromkeys(self.wagers, self.unit)
@@ -242,17 +302,11 @@ class HeadsUpGame:
         return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
 
     @cached_property
-    def _tables(
-        self,
-    ) -> _counting.Tables:
-        """The five-card counting tables (:func:`_counting.subset_tables` and
-        :func:`_counting.quad_table`)."""
+    def _tables(self) -> _counting.Tables:
+        """The five-card counting tables (:func:`_counting.counting_tables`)."""
         from riverboat.analysis import _counting
 
-        cdf0, cdf1, cdf2, cdf3 = _counting.subset_tables(
-            self.dealer_values, self.dealer_ranking.count
-        )
-        return cdf0, cdf1, cdf2, cdf3, _counting.quad_table(self.dealer_values)
+        return _counting.counting_tables(self.dealer_values, self.dealer_ranking.count)
 
     @cached_property
     def _small_tables(self) -> tuple[Int64s, Int64s, Int64s]:
@@ -267,13 +321,13 @@ class HeadsUpGame:
         values = self.player_values[colex_index(hands)].astype(np.int64)
         counts = np.zeros((len(hands), boundaries.shape[1] - 1), dtype=np.int64)
         if self.size == 5:
-            _counting.class_counts(
-                hands.astype(np.int64),
-                values,
-                boundaries,
-                self.dealer_values,
-                self._tables,
-                counts,
+            cards, tables = hands.astype(np.int64), self._tables
+            by_value = np.argsort(values, kind="stable")  # hands of a value read the same rows
+            _in_threads(
+                lambda rows: _counting.class_counts(
+                    cards, values, boundaries, self.dealer_values, tables, rows, counts
+                ),
+                np.array_split(by_value, _threads()),
             )
         elif self.size <= 3:
             counts[:] = _small_hand_counts(
@@ -283,18 +337,49 @@ class HeadsUpGame:
             raise RulesError(f"{self.name}: hands of {self.size} cards are not counted")
         return values, counts
 
-    def count_draws(self, hands: npt.NDArray[np.uint8]) -> tuple[Int64s, npt.NDArray[np.int32]]:
-        """For hands that draw a card: best values [n, card] and counts [n, card, k]."""
+    def count_draws(
+        self,
+        hands: npt.NDArray[np.uint8],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[Int64s, Int64s, Int64s]:
+        """For hands that draw a card: the dealer hands per outcome class over the cards
+        that make each best value, as rows (hand, best value, counts [m, k]) by hand,
+        then value (``progress(done, total)`` hears of each part counted)."""
         from riverboat.analysis import _counting
 
         boundaries, _ = self.classes
-        hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
-        best = np.zeros((len(hands), 47), dtype=np.int64)
-        counts = np.zeros((len(hands), 47, boundaries.shape[1] - 1), dtype=np.int32)
-        _counting.draw_class_counts(
-            hands.astype(np.int64), boundaries, self.dealer_values, self._tables, best, counts
+        n = len(hands)
+        cards = np.sort(hands, axis=1).astype(np.int64)  # the kernels read sorted cards
+        best = np.zeros((n, 47), dtype=np.int16)
+        rank = np.zeros((n, 47), dtype=np.int8)
+        distinct = np.zeros((n, 47), dtype=np.int16)
+        kinds = np.zeros(n, dtype=np.int64)
+        values, tables = self.dealer_values, self._tables
+        _in_threads(
+            lambda part: _counting.draw_bests(
+                cards[part], values, best[part], rank[part], distinct[part], kinds[part]
+            ),
+            [slice(first, first + 4096) for first in range(0, n, 4096)],
         )
-        return best, counts
+        first_row = np.concatenate([[0], np.cumsum(kinds)])
+        row_of = (first_row[:-1, None] + rank).astype(np.int64)
+        hand = np.repeat(np.arange(n, dtype=np.int64), kinds)
+        value = distinct[np.arange(47) < kinds[:, None]].astype(np.int64)
+        drawn = np.zeros((len(hand), boundaries.shape[1] - 1), dtype=np.int64)
+        # every (hand, card) pair by best value: a value's pairs read the same table rows;
+        # parts begin at a new value, so no two threads add to one row
+        order = np.argsort(best.ravel(), kind="stable").astype(np.int64)
+        ordered = best.ravel()[order]
+        cuts = np.searchsorted(ordered, ordered[np.linspace(0, len(order), 33)[1:-1].astype(int)])
+        parts = np.split(order, np.unique(cuts))
+        _in_threads(
+            lambda part: _counting.draw_class_counts(
+                cards, best, row_of, part, boundaries, values, tables, drawn
+            ),
+            parts,
+            None if progress is None else lambda done: progress(done, len(parts)),
+        )
+        return hand, value, drawn
 
     # ------------------------------------------------------------- solving
     def line_totals(
@@ -312,25 +397,18 @@ class HeadsUpGame:
                     np.einsum("nk,nkl->nl", counts, results[i, values]) * self.extra_factor
                 )
         drawing = [i for i, o in enumerate(self.options) if o.draws]
-        groups: list[tuple[Int64s, Int64s, Int64s]] = []
-        if drawing:
-            step = 2048
-            for first in range(0, len(hands), step):
-                chunk = slice(first, first + step)
-                best, draw_counts = self.count_draws(hands[chunk])
-                for i in drawing:
-                    totals[chunk, i] = np.einsum(
-                        "njk,njkl->nl", draw_counts.astype(np.int64), results[i, best]
-                    )
-                groups.append(by_value(best, draw_counts, first))
-                if progress is not None:
-                    progress(min(first + step, len(hands)), len(hands))
-        classes = counts.shape[1] if drawing else 0
-        hand, value, drawn = (
-            [np.concatenate(parts) for parts in zip(*groups, strict=True)]
-            if groups
-            else [np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, classes), np.int64)]
-        )
+        if not drawing:
+            empty = np.zeros(0, np.int64)
+            return Counted(values, counts, empty, empty, np.zeros((0, 0), np.int64), totals)
+        hand, value, drawn = self.count_draws(hands, progress)
+        starts = np.searchsorted(hand, np.arange(len(hands)))  # every hand has a row
+        step = 4096  # hands at a time: results[i, value] is large
+        for first in range(0, len(hands), step):
+            last = min(first + step, len(hands))
+            low, high = starts[first], starts[last] if last < len(hands) else len(hand)
+            for i in drawing:
+                by_row = np.einsum("mk,mkl->ml", drawn[low:high], results[i, value[low:high]])
+                totals[first:last, i] = np.add.reduceat(by_row, starts[first:last] - low)
         return Counted(values, counts, hand, value, drawn, totals)
 
     def recounted(self, counted: Counted) -> Counted:
@@ -420,6 +498,30 @@ class HeadsUpGame:
             return Solution(self, dict(wagers), self.hands[0], self.hands[1], counted)
         weights = np.ones(len(hands), dtype=np.int64)
         return Solution(self, dict(wagers), hands, weights, self.line_totals(hands))
+
+
+def _threads() -> int:
+    """Threads for one count: the processor cores this process may use."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def _in_threads(
+    work: Callable[[Any], None],
+    parts: Sequence[Any],
+    done: Callable[[int], None] | None = None,
+) -> None:
+    """``work(part)`` for every part, on :func:`_threads` threads (the kernels hold no
+    lock); ``done(parts done)`` after each."""
+    if _threads() == 1 or len(parts) == 1:
+        for finished, part in enumerate(parts, 1):
+            work(part)
+            if done is not None:
+                done(finished)
+        return
+    with ThreadPoolExecutor(_threads()) as pool:
+        for finished, _ in enumerate(pool.map(work, parts), 1):
+            if done is not None:
+                done(finished)
 
 
 def _small_hand_tables(

@@ -19,7 +19,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from riverboat.analysis.headsup import HeadsUpGame
 
-__all__ = ["Counted", "Solution", "by_value", "colex_index", "narrow"]
+__all__ = ["Counted", "Solution", "colex_index", "narrow"]
 
 Int64s = npt.NDArray[np.int64]
 
@@ -172,24 +172,6 @@ class Solution:
         return Fraction(
             int(self.values[hand, option]), self.deals_per_hand() * self.game.unit * self.scale
         )
-
-
-def by_value(
-    best: Int64s, counts: npt.NDArray[np.int32], first: int
-) -> tuple[Int64s, Int64s, Int64s]:
-    """Draw counts ``[n, card, k]`` summed over the cards that make the same best value
-    ``best[n, card]``: (hand row from ``first``, value, counts [m, k]), by hand then value.
-
-    >>> hand, value, drawn = by_value(np.array([[7, 9, 7]]), np.ones((1, 3, 2), np.int32), 5)
-    >>> hand.tolist(), value.tolist(), drawn.tolist()
-    ([5, 5], [7, 9], [[2, 2], [1, 1]])
-    """
-    levels = int(best.max()) + 1 if best.size else 1
-    rows = np.arange(len(best))[:, None]
-    keys, inverse = np.unique((rows * levels + best).ravel(), return_inverse=True)
-    drawn = np.zeros((len(keys), counts.shape[2]), dtype=np.int64)
-    np.add.at(drawn, inverse, counts.reshape(-1, counts.shape[2]))
-    return keys // levels + first, keys % levels, drawn
 
 
 def narrow(array: Int64s) -> npt.NDArray[np.integer]:
