@@ -9,8 +9,9 @@ never updated or deleted: a correction is a new transaction. A round's events ar
 of ``round_events``, likewise only ever added (:mod:`riverboat.table.rounds.records`).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the declarative mapping reads every
+# ``Mapped[...]`` annotation, and one kept as a string is evaluated again at import
+# (the tables took about twice as long to map).
 from datetime import UTC, datetime
 
 from sqlalchemy import (
