@@ -20,11 +20,14 @@ after, and the ratios are the figures to read. Beside them, "floor": a process t
 imports only the libraries a command on the database needs (typer, pydantic, numpy,
 SQLAlchemy's ORM) and no riverboat, timed the same way: what no change to riverboat
 can take away (and, being the same code for both versions, its ratio is the run's
-noise).
+noise). With --instructions, each command also runs once per version under
+valgrind's callgrind, which counts the instructions it carries out: the same count
+whatever else the machine is doing, so the steadiest figure on a busy machine
+(callgrind runs a program some 50 times slower: seconds per command).
 
     python bench/commands.py [--runs 5] [--base GIT_REF | --base-tree PATH]
                              [--commands help,helps,play,history,verify,audit,floor]
-                             [--json FILE]
+                             [--instructions] [--json FILE]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -70,6 +74,7 @@ class Version:
     folder: Path
     first: dict[str, float] = field(default_factory=dict)
     runs: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    instructions: dict[str, int] = field(default_factory=dict)
 
     def env(self) -> dict[str, str]:
         keep = {
@@ -108,6 +113,27 @@ class Version:
         if child.returncode != 0:
             raise SystemExit(f"{self.name}: riverboat {' '.join(arguments)}: {error}")
         return wall, usage.ru_utime + usage.ru_stime
+
+    def count(self, arguments: list[str]) -> int:
+        """Instructions `riverboat ARGUMENTS` of this version carries out (callgrind)."""
+        arguments = [a.replace("{round}", str(self.folder / "round.json")) for a in arguments]
+        command = arguments if arguments[0] == "-c" else ["-m", "riverboat", *arguments]
+        out = self.folder / "callgrind.out"
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+        done = subprocess.run(
+            [*valgrind, sys.executable, *command],
+            env=self.env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if done.returncode != 0:
+            said = f"{self.name}: callgrind riverboat {' '.join(arguments)}: {done.stderr}"
+            raise SystemExit(said)
+        for line in out.read_text().splitlines():
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+        raise SystemExit(f"{self.name}: callgrind wrote no total for {' '.join(arguments)}")
 
     def keep_a_round(self) -> None:
         """The newest round, as `history --format json` gives it, for `verify`."""
@@ -198,14 +224,34 @@ def report(versions: list[Version], names: list[str]) -> list[dict[str, object]]
     return rows
 
 
+def report_instructions(versions: list[Version], names: list[str]) -> None:
+    """One row a command: millions of instructions of each version, and new/old."""
+    width = max(len(name) for name in [*names, "riverboat ..."])
+    header = f"{'riverboat ...':<{width}}  {'M instr':>8}"
+    if len(versions) > 1:
+        header += f"  {'old':>8}  new/old"
+    print(header)
+    for name in names:
+        counts = [version.instructions[name] for version in versions]
+        line = f"{name:<{width}}  " + "  ".join(f"{count / 1e6:>8.0f}" for count in counts)
+        if len(counts) > 1:
+            line += f"  {counts[0] / counts[1]:>7.3f}"
+        print(line)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command")
     parser.add_argument("--base", help="also time this git ref's code (a temporary worktree)")
     parser.add_argument("--base-tree", type=Path, help="also time the code checked out here")
     parser.add_argument("--commands", default=",".join(NAMES), help=", ".join(NAMES))
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions (valgrind)"
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions counts with valgrind, which is not installed")
     # stopped (SIGTERM): the temporary folders and worktree are removed all the same
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     chosen = [name.strip() for name in args.commands.split(",") if name.strip()]
@@ -236,6 +282,15 @@ def main(argv: list[str] | None = None) -> int:
         measure(versions, timed, args.runs)
         print(f"{args.runs} timed runs each after one untimed (first); seconds")
         rows = report(versions, list(timed))
+        if args.instructions:
+            for name, arguments in timed.items():
+                for version in versions:
+                    version.instructions[name] = version.count(arguments)
+            print("instructions carried out, one run under callgrind each")
+            report_instructions(versions, list(timed))
+            for row in rows:
+                command = str(row["command"])
+                row["instructions"] = {v.name: v.instructions[command] for v in versions}
     load_after = os.getloadavg()
     new = {name: _figures(versions[0], name) for name in timed}
     helps = [name for name in timed if name.endswith("--help")]

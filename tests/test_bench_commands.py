@@ -2,9 +2,12 @@
 figure it promises (this tree alone: a worktree of another commit is the bench's own
 business)."""
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,3 +37,22 @@ def test_bench_commands_runs_and_prints_its_figures() -> None:
         assert "-" in spread
     assert any(line.startswith("0.5 s or more (median wall):") for line in lines)
     assert lines[-1].startswith("load: before")
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="--instructions counts with valgrind")
+def test_bench_commands_counts_instructions() -> None:
+    command = [sys.executable, str(ROOT / "bench" / "commands.py"), "--runs", "1"]
+    done = subprocess.run(
+        [*command, "--commands", "help", "--instructions"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    counted = lines.index("instructions carried out, one run under callgrind each")
+    assert lines[counted + 1].split() == ["riverboat", "...", "M", "instr"]
+    name, millions = lines[counted + 2].split()
+    assert name == "--help"
+    assert float(millions) > 10  # a Python process that imports Typer: tens of millions
