@@ -18,24 +18,27 @@ if TYPE_CHECKING:
 #: workers begin with them, so that none is left running alone at the end of the run
 #: while the other workers wait. A file is one unit of work (its module-scoped
 #: fixtures, a browser and a server, are made once), unless its tests are marked
-#: ``xdist_group`` (each group is one unit, wherever its tests are) or it is in
-#: :data:`SPLIT`.
+#: ``xdist_group`` (each group is one unit, wherever its tests are), it is one of
+#: :data:`TOGETHER` or it is in :data:`SPLIT`.
 SLOWEST_FIRST = (
+    "timing-sensitive",
+    "tests/test_bench_cold_analysis.py",
     "tests/test_server_crash.py",
+    "tests/test_bench_commands.py",
+    "tests/test_bench_simulate.py",
+    "tests/test_analysis_kept.py",
     "tests/test_analysis.py",
     "tests/test_design.py",
-    "tests/test_bench_simulate.py",
-    "tests/test_chaos.py",
-    "tests/test_accounts.py",
-    "tests/test_bench_shoe.py",
-    "tests/test_multi_process.py",
+    "tests/test_analysis_counting.py",
     "tests/test_bench_first_deal.py",
-    "tests/test_browser.py",
-    "tests/test_analysis_kept.py",
-    "tests/test_bench_commands.py",
+    "tests/test_browser_company.py",
     "tests/test_bench_page.py",
-    "tests/test_bench_writes.py",
+    "tests/test_accounts.py",
+    "tests/test_browser.py",
+    "tests/test_browser_detail.py",
     "tests/test_bench_evaluators.py",
+    "tests/test_bench_scripts.py",
+    "tests/test_bench_writes.py",
 )
 #: long files of independent tests (no fixture wider than a test): each test is a
 #: unit of its own, so that one file's tests run on several workers at once
@@ -43,16 +46,29 @@ SPLIT = (
     "tests/test_server_crash.py",
     "tests/test_analysis.py",
     "tests/test_design.py",
+    "tests/test_analysis_counting.py",
     "tests/test_accounts.py",
+    "tests/test_bench_scripts.py",
 )
+#: files that measure how soon several server processes hand a table over, or deal a
+#: big shoe, under faults they inject (a holder frozen or killed, Redis killed, a slow
+#: network): one unit, so that they run one after another, never beside each other
+TOGETHER = {
+    "tests/test_chaos.py": "timing-sensitive",
+    "tests/test_multi_process.py": "timing-sensitive",
+    "tests/test_bench_shoe.py": "timing-sensitive",
+}
 
 
 def _unit(nodeid: str) -> str:
     """The unit of work a test belongs to: its ``xdist_group`` (pytest-xdist adds it to
-    the test's id after an ``@``), else the test in a :data:`SPLIT` file, else its file."""
+    the test's id after an ``@``), else its file's in :data:`TOGETHER`, else the test
+    in a :data:`SPLIT` file, else its file."""
     if "@" in nodeid:
         return nodeid.rsplit("@", 1)[1]
     file = nodeid.split("::", 1)[0]
+    if file in TOGETHER:
+        return TOGETHER[file]
     return nodeid if file in SPLIT else file
 
 
