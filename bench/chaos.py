@@ -11,10 +11,12 @@ cards, no seed early).
 It prints the faults injected, the rounds played, what became of each decision, each
 table's hand-over time and the worst as a ratio to the lease (2 s: the hand-over's
 floor, measured in the same run), and every violation; it exits 1 if there is one.
-tests/test_chaos.py runs it for a minute in CI.
+With ``--cycles N`` it goes on past ``--seconds`` until every kind of fault has been
+injected N times (a loaded machine injects fewer a minute). tests/test_chaos.py runs it
+for half a minute and one turn of every fault in CI.
 
-    python bench/chaos.py [--seconds 600] [--every 5] [--shared 6] [--own 2] [--json]
-                          [--keep DIR]
+    python bench/chaos.py [--seconds 600] [--every 5] [--cycles 0] [--shared 6] [--own 2]
+                          [--json] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=at_least(1, float), default=600.0, help="how long")
     parser.add_argument(
         "--every", type=at_least(1, float), default=5.0, help="seconds between faults"
+    )
+    parser.add_argument(
+        "--cycles",
+        type=at_least(0, int),
+        default=0,
+        help="and on until every kind of fault has been injected this many times",
     )
     parser.add_argument(
         "--shared", type=at_least(1, int), default=6, help="players at the shared tables"
@@ -67,7 +75,7 @@ def main() -> int:
             return 2
         try:
             faults, bots, owners = asyncio.run(
-                run(cluster, args.seconds, args.every, args.shared, args.own)
+                run(cluster, args.seconds, args.every, args.shared, args.own, args.cycles)
             )
             settle_down(cluster)
             report = check(cluster, bots)

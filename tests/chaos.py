@@ -626,10 +626,11 @@ def figures(faults: Faults, report: Report, owners: list[OwnBot], lease: float) 
 
 
 async def run(
-    cluster: Cluster, seconds: float, every: float, shared: int, own: int
+    cluster: Cluster, seconds: float, every: float, shared: int, own: int, cycles: int = 0
 ) -> tuple[Faults, list[Bot], list[OwnBot]]:
     """``shared`` bots at the shared tables (by turns Crazy 4 and Baccarat) and ``own``
-    at their own, for ``seconds``, while a fault is injected every ``every`` seconds."""
+    at their own, for ``seconds`` and until every kind of fault has been injected
+    ``cycles`` times, while a fault is injected every ``every`` seconds."""
     names = list(cluster.players)
     bots = [Bot(names[n], "crazy4-1" if n % 2 == 0 else "baccarat-1") for n in range(shared)]
     owners = [OwnBot(names[shared + n]) for n in range(own)]
@@ -637,7 +638,7 @@ async def run(
     tasks = [asyncio.create_task(b.play(cluster, stop)) for b in [*bots, *owners]]
     began = time.monotonic()
     turn = 0
-    while time.monotonic() - began < seconds:
+    while time.monotonic() - began < seconds or turn < cycles * len(FAULTS):
         await asyncio.sleep(every)
         await asyncio.to_thread(inject, cluster, FAULTS[turn % len(FAULTS)], faults)
         turn += 1
