@@ -29,19 +29,25 @@ times, a fresh server each time (new, old, new, old, ... with --baseline-ref), a
 tables give the median of each figure, the spread (min-max) of rounds/s, the p99s and
 the owner's log-in beside it, and the ratios of the medians.
 
+Each stretch also counts the CPU the server process used (/proc, every thread, not the
+client's) and that of the PostgreSQL backends serving its database, in milliseconds
+per settled round, and the share of the machine's cores busy meanwhile (everyone's
+work); where both databases ran, PostgreSQL's figures over SQLite's.
+
 One asyncio process drives every player (httpx); on a small machine the client and
 the server share the CPUs, which bounds the figures at high player counts: read the
-ratios, which compare peers measured in the same run.
+ratios, which compare peers measured in the same run, and the CPU per round.
 
     python bench/load.py [--players 8,64,256] [--seconds 8] [--think 1.0] [--attackers]
                          [--databases sqlite,postgresql] [--baseline-ref GIT_REF]
-                         [--repeats N]
+                         [--repeats N] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import random
@@ -68,6 +74,8 @@ PASSWORD = "load-test-password"
 VICTIM = "victim"  # the account the failed log-ins aim at: no player is locked out
 LOG_IN_LOOPS, HISTORY_LOOPS = 40, 3
 TRACEBACKS: dict[str, int] = {}  # by database URL: the tracebacks its server logged
+#: by base address: the serving process's id and its database's URL (its CPU is read)
+SERVERS: dict[str, tuple[int, str]] = {}
 _REGISTER = """
 import sys
 from riverboat.table.service import TableService
@@ -104,10 +112,12 @@ def serving(tree: Path, url: str, players: int) -> Iterator[str]:
     with tempfile.TemporaryFile() as log:  # the server's complaints, counted afterwards
         server = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=log)
         base = f"http://127.0.0.1:{port}"
+        SERVERS[base] = (server.pid, url)
         try:
             _wait_until_ready(base, server)
             yield base
         finally:
+            SERVERS.pop(base, None)
             server.terminate()
             server.wait(timeout=30)
             log.seek(0)
@@ -196,6 +206,7 @@ class Tally:
     def figures(self, seconds: float) -> dict[str, float]:
         ordered = sorted(self.latencies) or [float("nan")]
         return {
+            "settled": self.settled,
             "rounds_per_s": self.settled / seconds,
             "p50_ms": statistics.median(ordered) * 1000,
             "p99_ms": ordered[max(0, int(len(ordered) * 0.99) - 1)] * 1000,
@@ -265,6 +276,91 @@ async def stretch(
     if tally.errors:
         raise RuntimeError(f"{len(tally.errors)} players stopped: {tally.errors[0][:200]}")
     return tally.figures(time.monotonic() - began)
+
+
+# ------------------------------------------------------------------ CPU per round
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system, every thread) process ``pid`` has used, from
+    /proc (Linux); its children's not counted. NaN where /proc cannot say."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return float("nan")
+    fields = stat.rpartition(")")[2].split()  # after the name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def backends(url: str) -> dict[int, float]:
+    """The CPU seconds of each PostgreSQL backend process serving ``url``'s database on
+    this machine, by process id (their titles name the database); none for SQLite."""
+    if not url.startswith("postgresql"):
+        return {}
+    name = f" {url.rsplit('/', 1)[1]} ".encode()
+    found = {}
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if title.startswith(b"postgres: ") and name in title:
+            found[int(entry.name)] = cpu_seconds(int(entry.name))
+    return found
+
+
+@dataclass
+class Costs:
+    """CPU seconds at one moment: the server processes', the database's backends', and
+    the whole machine's busy and total time (every core)."""
+
+    servers: float
+    database: dict[int, float]
+    busy: float
+    total: float
+
+    @classmethod
+    def now(cls, pids: list[int], url: str) -> Costs:
+        busy, total = machine_seconds()
+        return cls(sum(cpu_seconds(pid) for pid in pids), backends(url), busy, total)
+
+    def since(self, before: Costs, settled: int) -> dict[str, float]:
+        """Milliseconds of server and database CPU per settled round from ``before`` to
+        this moment, and the share of the machine's CPUs that were busy meanwhile (with
+        every other program's work). A backend that ended meanwhile is not counted, one
+        that began is counted from nothing."""
+        database = sum(
+            seconds - before.database.get(pid, 0.0) for pid, seconds in self.database.items()
+        )
+        rounds = max(settled, 1)
+        return {
+            "server_ms": 1000 * (self.servers - before.servers) / rounds,
+            "database_ms": 1000 * database / rounds if self.database else 0.0,
+            "machine_busy": (self.busy - before.busy) / max(self.total - before.total, 1e-9),
+        }
+
+
+def machine_seconds() -> tuple[float, float]:
+    """The machine's CPU time so far, busy and in all (every core), from /proc/stat."""
+    try:
+        first = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except OSError:
+        return float("nan"), float("nan")
+    times = [int(value) for value in first[:8]]  # user nice system idle iowait irq softirq steal
+    return (sum(times) - times[3] - times[4]) / TICK, sum(times) / TICK
+
+
+async def costed(
+    clients: list[httpx.AsyncClient], seconds: float, think: float, server: tuple[list[int], str]
+) -> dict[str, float]:
+    """:func:`stretch`, with the servers' and the database's CPU per settled round."""
+    before = Costs.now(*server)
+    figures = await stretch(clients, seconds, think)
+    figures.update(Costs.now(*server).since(before, int(figures["settled"])))
+    return figures
 
 
 def attack(base: str, players: int, running: Event, stop: Event, told: Queue[Any]) -> None:
@@ -347,13 +443,16 @@ def measure(
     """The players saturating the server, then paced, then (with ``attackers``) paced
     beside the attackers."""
 
+    pid, url = SERVERS[base]
+    server = ([pid], url)
+
     async def run() -> dict[str, float]:
         clients = await asyncio.gather(
             *(log_in(base, player_address(n), f"player{n}", PASSWORD) for n in range(players))
         )
         try:
-            figures = await stretch(clients, seconds)
-            paced = await stretch(clients, seconds, think)
+            figures = await costed(clients, seconds, 0, server)
+            paced = await costed(clients, seconds, think, server)
             figures.update({f"paced_{k}": v for k, v in paced.items()})
             if not attackers:
                 return figures
@@ -407,6 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeats", type=int, default=1, help="stretches per server: medians and spreads"
     )
+    parser.add_argument("--json", type=Path, help="also write every run's figures here")
     add_postgres_option(parser)
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.players.split(",")]
@@ -440,11 +540,23 @@ def main(argv: list[str] | None = None) -> int:
     _print_table({key: _medians(found) for key, found in runs.items()}, args)
     if args.repeats > 1:
         _print_spreads(runs, args.attackers)
+    if args.json:
+        rows = [
+            {"database": kind, "players": players, "version": version, "runs": found}
+            for (kind, players, version), found in runs.items()
+        ]
+        args.json.write_text(json.dumps(rows, indent=1))
     return 0
 
 
 #: the figures whose spread over the repeats is shown: (column, figure)
-SPREAD = [("rounds/s", "rounds_per_s"), ("p99 ms", "p99_ms"), ("paced99", "paced_p99_ms")]
+SPREAD = [
+    ("rounds/s", "rounds_per_s"),
+    ("p99 ms", "p99_ms"),
+    ("paced99", "paced_p99_ms"),
+    ("srv cpu ms", "server_ms"),
+    ("db cpu ms", "database_ms"),
+]
 ATTACKED_SPREAD = [("att p99", "attacked_p99_ms"), ("owner s", "attacked_log_in_s")]
 #: the figures the medians' row adds up over the repeats instead
 COUNTED = {"tracebacks", "dropped", "paced_dropped", "attacked_dropped"}
@@ -507,6 +619,8 @@ def _print_row(
         f"{figures['p50_ms']:8.1f} {figures['p99_ms']:8.1f} "
         f"{figures['paced_p50_ms']:8.1f} {figures['paced_p99_ms']:8.1f} "
         f"{figures['busy'] + figures['paced_busy']:5.0f} {figures['tracebacks']:5.0f}"
+        f" {figures['server_ms']:7.2f} {figures['database_ms']:6.2f}"
+        f" {figures['paced_server_ms']:7.2f} {figures['machine_busy']:5.0%}"
     )
     if attackers:
         ratio = figures["attacked_p99_ms"] / figures["paced_p99_ms"]
@@ -536,10 +650,11 @@ def _print_table(
     print(_header(args.attackers))
     for (kind, players, version), figures in results.items():
         _print_row(kind, players, version, figures, args.attackers)
+    _print_databases(results)
     if not args.baseline_ref:
         return
     print(f"\nnew ({_describe('HEAD')}) / old ({_describe(args.baseline_ref)}), same run")
-    keys = ["rounds_per_s", "p50_ms", "p99_ms", "paced_p50_ms", "paced_p99_ms"]
+    keys = ["rounds_per_s", "p50_ms", "p99_ms", "paced_p50_ms", "paced_p99_ms", "server_ms"]
     if args.attackers:
         keys += ["attacked_p99_ms"]
     print(f"{'database':<10} {'players':>7} " + " ".join(f"{k:>16}" for k in keys))
@@ -551,12 +666,33 @@ def _print_table(
         print(f"{kind:<10} {players:>7} {ratios}")
 
 
+def _print_databases(results: dict[tuple[str, int, str], dict[str, float]]) -> None:
+    """PostgreSQL's figures over SQLite's, each version's, where both ran."""
+    keys = ["rounds_per_s", "paced_p99_ms", "server_ms", "paced_server_ms"]
+    pairs = [
+        (players, version, found, results[("sqlite", players, version)])
+        for (kind, players, version), found in results.items()
+        if kind == "postgresql" and ("sqlite", players, version) in results
+    ]
+    if not pairs:
+        return
+    print("\npostgresql / sqlite, same run (server CPU per round: the server process's alone)")
+    print(f"{'players':>7} {'ver':<4} " + " ".join(f"{k:>16}" for k in keys))
+    for players, version, postgres, sqlite in pairs:
+        ratios = " ".join(f"{postgres[k] / sqlite[k]:15.2f}x" for k in keys)
+        print(f"{players:>7} {version:<4} {ratios}")
+
+
 def _header(attackers: bool) -> str:
     header = (
         f"{'database':<10} {'players':>7} {'ver':<4} {'rounds/s':>9} {'p50 ms':>8} {'p99 ms':>8}"
         f" {'paced50':>8} {'paced99':>8}"  # the same players pausing between actions
     )
     header += f" {'503s':>5} {'trace':>5}"  # "busy: try again" answers; the server's tracebacks
+    # CPU ms per settled round, saturated: the server process's, the database's backends'
+    # (PostgreSQL); the server's paced; the share of the machine's cores busy (saturated,
+    # everyone's work: the client's, the database's, other programs')
+    header += f" {'srv cpu':>7} {'db cpu':>6} {'pcd cpu':>7} {'busy':>5}"
     if attackers:  # paced players beside the attackers: p50, p99, p99 over paced p99 alone;
         # the attackers' answers a second, the history pages among them, the share of
         # refusals with Retry-After and a JSON body; the seconds the attacked account's
