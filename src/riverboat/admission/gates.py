@@ -224,6 +224,27 @@ class RateLimiter:
             return True
 
 
+#: the session cookie's name (riverboat.web.deps.SESSION_COOKIE), and the API's requests,
+#: whose sessions :func:`_counted` reads beside their counts
+SESSION = "riverboat_session"
+
+
+def _counted(
+    limiter: RateLimiter, client: str, connection: HTTPConnection, token: str | None
+) -> bool:
+    """In a worker thread: whether the client may go on (:meth:`RateLimiter.allow`); if
+    so, and the request carries a session the process does not hold in memory, its
+    player read from the store too, in the same thread, and left for the route
+    (:func:`riverboat.web.deps.read_session`): a request to the API on PostgreSQL or
+    Redis hands off to a thread once for both instead of twice."""
+    allowed = limiter.allow(client)
+    if allowed and token:
+        from riverboat.web.deps import read_session  # deps builds on this module
+
+        read_session(connection, token)
+    return allowed
+
+
 class RateLimits:
     """At most the app's rate limit of HTTP requests and WebSocket handshakes per
     client address per second, whatever they ask for: the API, a table, a file, an
@@ -263,8 +284,10 @@ class RateLimits:
             )
             if limiter.in_memory:
                 allowed = limiter.allow(client)
-            else:  # a count in the database or Redis: off the event loop
-                allowed = await anyio.to_thread.run_sync(limiter.allow, client)
+            else:  # a count in the database or Redis: off the event loop, with the session
+                token = connection.cookies.get(SESSION) if path.startswith("/api/") else None
+                count = _counted
+                allowed = await anyio.to_thread.run_sync(count, limiter, client, connection, token)
             if not allowed:
                 if scope["type"] == "websocket":  # accepted, to be closed with a reason
                     await receive()  # websocket.connect

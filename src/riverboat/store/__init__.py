@@ -11,24 +11,30 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 from riverboat.settings import settings
 from riverboat.store.statements import driver_sql
 
 __all__ = [
+    "KEPT_POOL",
+    "PING_AFTER",
+    "POOL",
+    "POOL_OVERFLOW",
     "POSTGRES_TIMEOUTS",
     "connect",
     "database_url",
     "head_revision",
     "inspect",
     "migrate",
+    "postgres_engine",
     "sqlite_engine",
     "write_turn",
     "writer",
@@ -43,6 +49,16 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 #: ``lock_timeout`` (a stuck or very slow transaction) fails the statement, which the
 #: service answers as "busy, try again", rather than making the caller wait for ever
 POSTGRES_TIMEOUTS = {"lock_timeout": "2s", "statement_timeout": "30s"}
+
+#: PostgreSQL connections the ledger's engine keeps open, and how many more it opens
+#: at busy times (each closed as it comes back): the server's worker threads each take
+#: one for a request, and two processes at their busiest stay within PostgreSQL's
+#: default max_connections of 100 with the kept state's (:data:`KEPT_POOL`)
+POOL, POOL_OVERFLOW = 12, 8
+#: the same for the kept state's engine (riverboat.store.state), one statement a call
+KEPT_POOL = (6, 6)
+#: seconds unused after which a PostgreSQL connection is tried before it is handed out
+PING_AFTER = 1.0
 
 _TURNS: dict[str, threading.RLock] = {}
 _TURNS_GUARD = threading.Lock()
@@ -72,17 +88,56 @@ def connect(url: str | None = None, revision: str = "head") -> Engine:
     :data:`POSTGRES_TIMEOUTS` fails rather than waits on.
     """
     url = url or database_url()
-    if url.startswith("sqlite"):
-        engine = sqlite_engine(url)
-    else:
-        options = " ".join(f"-c {name}={value}" for name, value in POSTGRES_TIMEOUTS.items())
-        engine = create_engine(
-            url,
-            isolation_level="READ COMMITTED",
-            pool_pre_ping=True,
-            connect_args={"options": options},
-        )
+    engine = sqlite_engine(url) if url.startswith("sqlite") else postgres_engine(url)
     migrate(engine, revision)
+    return engine
+
+
+def postgres_engine(
+    url: str,
+    isolation_level: str = "READ COMMITTED",
+    pool: tuple[int, int] | None = None,
+    **settings: str,
+) -> Engine:
+    """An engine on the PostgreSQL database at ``url``, not migrated: each session with
+    :data:`POSTGRES_TIMEOUTS` and ``settings`` (``synchronous_commit="off"``, say).
+
+    Its pool keeps ``pool[0]`` connections open (default :data:`POOL`) and opens up to
+    ``pool[1]`` more (:data:`POOL_OVERFLOW`) while as many are in use at once, each
+    closed as it comes back. The pool of five SQLAlchemy keeps by default, beside the
+    server's 40 worker threads, opened and closed a connection for most requests
+    under load (a new backend process each, and the client's half of the handshake)."""
+    options = " ".join(
+        f"-c {name}={value}" for name, value in {**POSTGRES_TIMEOUTS, **settings}.items()
+    )
+    engine = create_engine(
+        url,
+        isolation_level=isolation_level,
+        pool_size=(pool or (POOL, POOL_OVERFLOW))[0],
+        max_overflow=(pool or (POOL, POOL_OVERFLOW))[1],
+        connect_args={"options": options},
+    )
+
+    # A connection that sat unused for PING_AFTER seconds is tried (a round trip) before
+    # it is handed out, and replaced if the database no longer answers on it (a restart,
+    # a terminated backend, a dropped network): SQLAlchemy's pre-ping, but not for one
+    # used a moment ago, which under load was one round trip in five. A connection that
+    # fails in use is replaced with every other connection of the pool (SQLAlchemy
+    # invalidates them together), and that request is refused as "try again" (503).
+    @event.listens_for(engine, "checkin")
+    def _used(_connection, record):  # type: ignore[no-untyped-def]
+        record.info["used"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(connection, record, _proxy):  # type: ignore[no-untyped-def]
+        used = record.info.get("used")
+        if used is None or time.monotonic() - used < PING_AFTER:
+            return  # just connected, or in use a moment ago
+        try:
+            engine.dialect.do_ping(connection)
+        except Exception as error:  # the pool drops it and connects again
+            raise DisconnectionError("the connection no longer answers") from error
+
     return engine
 
 

@@ -38,7 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from riverboat.errors import Unavailable
 from riverboat.settings import settings
-from riverboat.store import sqlite_engine, write_turn, writer
+from riverboat.store import KEPT_POOL, postgres_engine, sqlite_engine, write_turn, writer
 from riverboat.store.commits import grouped
 from riverboat.store.models import KeptState
 
@@ -174,16 +174,21 @@ class DatabaseStore:
     """:class:`StateStore` in the database's ``kept_state`` table; each call one short
     transaction, nothing kept in memory.
 
-    Its writes do not wait for the disk: on PostgreSQL they commit asynchronously, and
-    an SQLite file is reached through an engine of the store's own whose connections
-    sync at the WAL's checkpoints (``synchronous=NORMAL``) and wait up to
-    :data:`SQLITE_WAIT` seconds for the write lock. A crash of the machine may lose the
+    Its writes do not wait for the disk: on PostgreSQL the store has an engine of its
+    own whose sessions commit asynchronously (``synchronous_commit`` off) and run each
+    statement as a transaction of its own (autocommit: every call is one statement, an
+    upsert counting atomically, so one round trip with no ``BEGIN``, ``SET`` or
+    ``COMMIT`` beside it); an SQLite file is reached through an engine of the store's
+    own whose connections sync at the WAL's checkpoints (``synchronous=NORMAL``) and
+    wait up to :data:`SQLITE_WAIT` seconds for the write lock. A crash of the machine may lose the
     last moment's counts and sessions; money keeps its own durable transactions."""
 
     def __init__(self, engine: Engine, clock: Clock = time.time) -> None:
         url = engine.url.render_as_string(hide_password=False)
         if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
             engine = sqlite_engine(url, synchronous="NORMAL", timeout=SQLITE_WAIT)
+        elif engine.dialect.name == "postgresql":  # each call one statement, committed as run
+            engine = postgres_engine(url, "AUTOCOMMIT", KEPT_POOL, synchronous_commit="off")
         self._engine, self._writer, self._clock = engine, writer(engine), clock
         self._writes = 0
 
@@ -253,8 +258,6 @@ class DatabaseStore:
                 return group.run(job, wait=SQLITE_WAIT)
             turn = write_turn(self._engine)
             with turn if turn is not None else nullcontext(), self._writer.begin() as connection:
-                if self._engine.dialect.name == "postgresql":
-                    connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                 return job(connection)
 
     def _insert(self) -> postgresql.Insert | sqlite.Insert:

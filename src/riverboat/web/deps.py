@@ -25,8 +25,8 @@ import anyio.to_thread
 from fastapi import Cookie, Depends, Header
 from fastapi.requests import HTTPConnection
 
-from riverboat.admission.gates import Budgets, RateLimiter
-from riverboat.errors import BadCredentials, Forbidden, NotFound
+from riverboat.admission.gates import SESSION, Budgets, RateLimiter
+from riverboat.errors import BadCredentials, Forbidden, NotFound, Unavailable
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
@@ -59,7 +59,7 @@ T = TypeVar("T")
 P = ParamSpec("P")
 #: sessions a process keeps in memory before those due to be read again are forgotten
 SESSIONS_KEPT = 10_000
-SESSION_COOKIE = "riverboat_session"
+SESSION_COOKIE = SESSION  # the name the rate limit reads a session by, too
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
 #: the most seconds a cached session is answered from memory before the store is read
@@ -68,6 +68,10 @@ RECHECK = 2.0
 #: where :class:`~riverboat.web.guards.BodyGuard` leaves the player it found, in the
 #: request's state, so :func:`current_player` does not look the session up again
 FOUND_PLAYER = "riverboat.player"
+#: where :class:`~riverboat.admission.gates.RateLimits` leaves a session it read from
+#: the store in the same worker thread that counted the request (token, player): the
+#: request's one hand-off to a thread for both, and :func:`find_player` needs none
+READ_SESSION = "riverboat.session"
 
 
 class Sessions:
@@ -234,11 +238,32 @@ async def find_player(connection: HTTPConnection, token: str | None) -> int | No
     """:func:`player_of` from the event loop: answered there when the session is in
     memory (:meth:`Sessions.at_hand`), else in a worker thread (it reads the store)."""
     sessions = get_sessions(connection)
-    if sessions.at_hand(token):
+    read: tuple[str, int | None] | None = connection.scope.get("state", {}).get(READ_SESSION)
+    player: int | None
+    if read is not None and read[0] == token and token:
+        player = read[1]
+    elif sessions.at_hand(token):
         player = sessions.player(token)
-        if player is not None or not connection.app.state.local_player:
-            return player
+    else:
+        return await anyio.to_thread.run_sync(player_of, connection, token)
+    if player is not None or not connection.app.state.local_player:
+        return player
     return await anyio.to_thread.run_sync(player_of, connection, token)
+
+
+def read_session(connection: HTTPConnection, token: str | None) -> None:
+    """In a worker thread already taken for the request: its session's player read from
+    the store and left in the request's state (:data:`READ_SESSION`) for
+    :func:`find_player`, unless it is in memory anyway; a store that does not answer
+    leaves nothing (the route asks again, and is refused there)."""
+    sessions = get_sessions(connection)
+    if not token or sessions.at_hand(token):
+        return
+    try:
+        player = sessions.player(token)
+    except Unavailable:
+        return
+    connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
 
 
 #: the worker threads a round's request is handed to (:func:`in_worker`): as many
