@@ -120,3 +120,25 @@ def test_a_count_on_threads_is_the_count_on_one(
     single = alone.line_totals(sample)
     for name, array in threaded.arrays().items():
         assert np.array_equal(array, single.arrays()[name]), name
+
+
+def test_the_progress_of_a_count_is_drawn_on_standard_error_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import sys
+
+    from riverboat.cli import _output
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err, out = Terminal(), Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdout", out)
+    with _output._progress_bar() as progress:
+        assert progress is not None
+        progress(1, 2)
+    assert "counting every deal" in err.getvalue()
+    assert out.getvalue() == ""  # a report on standard output stays whole (--format json)

@@ -163,8 +163,9 @@ def _progress_bar() -> Iterator[Callable[[int, int], None] | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(transient=True) as bar:
+    with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("counting every deal", total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
