@@ -105,7 +105,9 @@ def test_a_hint_read_from_the_kept_count_equals_the_enumerated_one(
     (no compiled code): the same totals and value as enumerating the unseen cards, for
     hands in any suits and order. Where none is kept, it reads nothing."""
     model = _model(game)
-    model.counted()  # kept on disk (counted here if it was not)
+    # kept on disk in this run's folder (counted here if it is not): a copy of the
+    # model, since the shared one may hold a count made in memory for another folder
+    HeadsUpGame(**{f.name: getattr(model, f.name) for f in fields(model)}).counted()
     fresh = HeadsUpGame(**{f.name: getattr(model, f.name) for f in fields(model)})
     for hand in _random_hands(model.size, count, seed=len(game)):
         kept, counted = kept_line_totals(fresh, hand), line_totals(model, hand)
