@@ -54,9 +54,9 @@ POSTGRES_TIMEOUTS = {"lock_timeout": "2s", "statement_timeout": "30s"}
 #: at busy times (each closed as it comes back): the server's worker threads each take
 #: one for a request, and two processes at their busiest stay within PostgreSQL's
 #: default max_connections of 100 with the kept state's (:data:`KEPT_POOL`)
-POOL, POOL_OVERFLOW = 12, 8
+POOL, POOL_OVERFLOW = 16, 8
 #: the same for the kept state's engine (riverboat.store.state), one statement a call
-KEPT_POOL = (6, 6)
+KEPT_POOL = (10, 6)
 #: seconds unused after which a PostgreSQL connection is tried before it is handed out
 PING_AFTER = 1.0
 
