@@ -339,7 +339,9 @@ class Costs:
         return {
             "server_ms": 1000 * (self.servers - before.servers) / rounds,
             "database_ms": 1000 * database / rounds if self.database else 0.0,
-            "machine_busy": (self.busy - before.busy) / max(self.total - before.total, 1e-9),
+            "machine_busy": min(
+                1.0, (self.busy - before.busy) / max(self.total - before.total, 1e-9)
+            ),
         }
 
 
