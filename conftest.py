@@ -4,12 +4,19 @@ how the tests are shared among pytest-xdist's workers (``-n`` in pyproject.toml)
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from riverboat.settings import reload
+
+# Bytecode is written, as an installed package has it, even where the environment says
+# not to (PYTHONDONTWRITEBYTECODE): the workers and the servers and commands the tests
+# start load riverboat's modules compiled instead of compiling them again each time.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 if TYPE_CHECKING:
     from xdist.scheduler import LoadGroupScheduling
