@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from browser_support import SHOTS, choose, won
 
@@ -90,7 +91,13 @@ def _hold(page: Page, spot: str) -> None:
 def _touch_hold(page: Page, spot: str) -> None:
     """Press and hold on ``spot`` with a finger (touch events, as a phone sends them)."""
     circle = page.locator(f"[data-spot={spot}]")
-    circle.scroll_into_view_if_needed()
+    for attempt in range(3):  # the felt may draw the circle anew as a chip's answer lands
+        try:
+            circle.scroll_into_view_if_needed()
+            break
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 2:
+                raise
     box = circle.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
