@@ -14,6 +14,7 @@ riverboat.games.rules.RulesError: no game 'poker'; the games are rabbit-hunter, 
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Iterator, Mapping
 from importlib import import_module
@@ -72,6 +73,10 @@ OWN_GAMES = {
 }
 
 
+#: held while a game is added to the registry (threads may read a game first at once)
+_ADDING = threading.Lock()
+
+
 class _Registry(Mapping[str, SomeGame]):
     """The games by name, riverboat's own first. Each of its own is imported when it
     is first read by name, and the installed plug-ins are looked up when the games
@@ -115,10 +120,13 @@ class _Registry(Mapping[str, SomeGame]):
         del self._by_rules[game.rules_type]
 
     def _own(self, name: str) -> SomeGame:
-        """One of riverboat's own games, its package imported on first use."""
+        """One of riverboat's own games, its package imported on first use (by whichever
+        thread asks first: the import is Python's, once; the adding is under a lock)."""
         if name not in self._games:
             package = import_module(f"{__name__}.{OWN_GAMES[name]}")
-            self.add(package.GAME)
+            with _ADDING:
+                if name not in self._games:
+                    self.add(package.GAME)
         return self._games[name]
 
     def load_own(self) -> None:
@@ -147,8 +155,9 @@ def register(game: SomeGame) -> SomeGame:
     if not isinstance(game, GameDefinition):
         raise RulesError(f"a game is a GameDefinition, not {type(game).__name__}")
     GAMES.load_own()
-    if GAMES._games.get(game.name) is not game:
-        GAMES.add(game)
+    with _ADDING:
+        if GAMES._games.get(game.name) is not game:
+            GAMES.add(game)
     return game
 
 
