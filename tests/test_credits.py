@@ -192,6 +192,12 @@ def test_a_refill_is_listed_by_the_api_and_only_for_its_player(tmp_path: Path) -
         assert older == listed[1:]
         assert client.get("/api/credits?limit=0").status_code == 422
         assert client.get("/api/credits?before=0").status_code == 422
+        # an id beyond the database's integers is refused, not overflowed there (500)
+        for path in ("/api/credits", "/api/history"):
+            for before in (2**31, 36960524017139859456):
+                answer = client.get(f"{path}?before={before}")
+                assert answer.status_code == 422, (path, before, answer.text)
+                assert "before" in answer.text
         bob_ids = {c.id for c in service.credits(bob)}
         assert not bob_ids & {c["id"] for c in listed}
         schema = client.get("/openapi.json").json()

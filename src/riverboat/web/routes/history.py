@@ -17,6 +17,9 @@ from riverboat.web.errors import RESPONSES, ErrorBody
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", responses=RESPONSES)
+#: a round's or a credit's id, as the database holds it (a 32-bit integer column): a
+#: larger number is refused 422, not carried to the database to overflow there
+RowId = Annotated[int | None, Query(ge=1, le=2**31 - 1)]
 
 
 _BUSY = (
@@ -37,7 +40,7 @@ async def history(
     budgets: Spend,
     limit: int = 20,
     commitment: Annotated[str | None, Query(max_length=64)] = None,
-    before: int | None = None,
+    before: RowId = None,
 ) -> list[ExportedRound]:
     """Your last rounds, newest first; with ``commitment``, a shoe's coups; with
     ``before`` (a round's id), the next page: the rounds older than that one. One page
@@ -82,7 +85,7 @@ async def credits(
     service: Service,
     budgets: Spend,
     limit: int = 20,
-    before: int | None = None,
+    before: RowId = None,
 ) -> list[CreditView]:
     """Your credits of play money that are not rounds, newest first: the starting
     credit (``start``) and each top-up (``top_up``), what each added and the balance it
