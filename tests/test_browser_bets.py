@@ -79,7 +79,13 @@ def _money(cents: int) -> str:
 
 def _hold(page: Page, spot: str) -> None:
     """Press and hold on ``spot`` with the mouse, past the hold's 600 ms."""
-    box = page.locator(f"[data-spot={spot}]").bounding_box()
+    circle = page.locator(f"[data-spot={spot}]")
+    box = None
+    for _ in range(3):  # the felt may draw the circle anew as a chip's answer lands
+        expect(circle).to_be_visible()
+        box = circle.bounding_box()
+        if box is not None:
+            break
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     with page.expect_response("**/api/chips"):

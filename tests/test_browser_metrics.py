@@ -94,7 +94,11 @@ def _chip_tap_to_drawn(page: Page) -> list[float]:
         page.click("[data-spot=ante]")
         timing: Any = page.evaluate("window.chipDrawn")
         assert timing is not None, "the chip waited for the server's answer"
-        assert held, "the tap went to the server"
+        for _ in range(50):  # the request reaches the route when the browser sends it
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the tap never went to the server"
         timings.append(float(timing))
         with page.expect_response("**/api/chips"):
             held[0].continue_()
