@@ -4,6 +4,7 @@ import importlib
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,14 +28,9 @@ PLUGINS = Path(__file__).resolve().parent / "plugins"
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A fresh database: an SQLite file, or a PostgreSQL database made and dropped here."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'riverboat.db'}"
-        return
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A PostgreSQL database made for the block and dropped after it: its URL."""
     import psycopg
 
     name = f"riverboat_test_{uuid.uuid4().hex[:12]}"
@@ -46,6 +42,25 @@ def database_url(
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A fresh database: an SQLite file, or a PostgreSQL database made and dropped here."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'riverboat.db'}"
+        return
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database alone (:func:`postgres_database`)."""
+    with postgres_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -27,18 +25,6 @@ from riverboat.web.deps import Sessions
 PASSWORD = "a long password"
 POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 ADMIN = POSTGRES.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    name = f"riverboat_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(ADMIN, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{POSTGRES}/{name}"
-    finally:
-        with psycopg.connect(ADMIN, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _terminate(url: str) -> int:
