@@ -3,28 +3,16 @@ setting against HEAD checked out in a temporary worktree prints and writes every
 figure it promises (never judged on its speed here)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from bench_support import needs_git, run_bench
 
 
 def test_bench_cold_analysis_runs_and_reports_every_figure(tmp_path: Path) -> None:
-    git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True)
-    if git.returncode != 0:
-        pytest.skip("not a git checkout: no base to check out")
+    needs_git()
     out = tmp_path / "figures.json"
-    command = [sys.executable, str(ROOT / "bench" / "cold_analysis.py"), "--games", "tri-card"]
-    done = subprocess.run(
-        [*command, "--runs", "1", "--base", "HEAD", "--profile", "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    arguments = ["--games", "tri-card", "--runs", "1", "--base", "HEAD", "--profile"]
+    done = run_bench("cold_analysis", *arguments, "--json", str(out))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("cores: ")

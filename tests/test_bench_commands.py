@@ -3,30 +3,14 @@ figure it promises (this tree alone: a worktree of another commit is the bench's
 business)."""
 
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench_support import run_bench
 
 
 def test_bench_commands_runs_and_prints_its_figures() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "commands.py"),
-            "--runs",
-            "1",
-            "--commands",
-            "help,history,verify,audit",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = run_bench("commands", "--runs", "1", "--commands", "help,history,verify,audit")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("cores: ")
@@ -41,14 +25,7 @@ def test_bench_commands_runs_and_prints_its_figures() -> None:
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="--instructions counts with valgrind")
 def test_bench_commands_counts_instructions() -> None:
-    command = [sys.executable, str(ROOT / "bench" / "commands.py"), "--runs", "1"]
-    done = subprocess.run(
-        [*command, "--commands", "help", "--instructions"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = run_bench("commands", "--runs", "1", "--commands", "help", "--instructions")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     counted = lines.index("instructions carried out, one run under callgrind each")

@@ -2,25 +2,14 @@
 first deal in Chromium and the edges coming after, every figure printed (the code of
 another commit beside it is the bench's own business)."""
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from bench_support import run_bench
 
 
 def test_bench_first_deal_runs_and_prints_its_figures() -> None:
-    command = [sys.executable, str(ROOT / "bench" / "first_deal.py"), "--runs", "1"]
-    done = subprocess.run(
-        # the edges are worked out at nice 19: on a busy machine they may take minutes,
-        # and only the row's presence is checked here (tests/test_house_edges.py
-        # checks the edges themselves)
-        [*command, "--numba", "kept", "--edges-wait", "60"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    # the edges are worked out at nice 19: on a busy machine they may take minutes, and
+    # only the row's presence is checked here (tests/test_house_edges.py checks the
+    # edges themselves)
+    done = run_bench("first_deal", "--runs", "1", "--numba", "kept", "--edges-wait", "60")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("load average before: ")

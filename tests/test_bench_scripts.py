@@ -3,13 +3,12 @@ by a test (here, briefly, for those without a test file of their own); and a new
 command without a test is noticed. Speed is never judged here: bench/ measures it."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench_support import ROOT, needs_git, run_bench
+
 BENCH = ROOT / "bench"
 TESTS = ROOT / "tests"
 
@@ -36,15 +35,10 @@ QUICK: dict[str, tuple[list[str], str]] = {
 }
 
 
-def run(name: str, *arguments: str) -> subprocess.CompletedProcess[str]:
-    """``python bench/NAME.py ARGUMENTS``, from the repository's root."""
-    command = [sys.executable, str(BENCH / f"{name}.py"), *arguments]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
-
-
 def run_by_another_test(name: str) -> bool:
     """Whether a test file other than this one runs ``bench/NAME.py``."""
-    pattern = re.compile(rf"""["'/]{name}\.py["']|"bench"\s*/\s*"{name}\.py\"""")
+    quoted = rf"""["'/]{name}\.py["']"""
+    pattern = re.compile(rf'{quoted}|"bench"\s*/\s*"{name}\.py"|run_bench\(\s*"{name}"')
     for path in TESTS.glob("test_*.py"):
         if path.name != Path(__file__).name and pattern.search(path.read_text()):
             return True
@@ -59,7 +53,7 @@ def test_the_bench_commands_are_found() -> None:
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_every_bench_command_answers_help(name: str) -> None:
-    done = run(name, "--help")
+    done = run_bench(name, "--help", timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: "), done.stdout
 
@@ -75,10 +69,8 @@ def test_every_bench_command_is_run_by_a_test(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(QUICK))
 def test_a_short_run_prints_its_figures(name: str) -> None:
     if "--baseline-ref" in QUICK[name][0]:
-        git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True)
-        if git.returncode != 0:
-            pytest.skip("not a git checkout: no baseline to check out")
+        needs_git()
     arguments, line = QUICK[name]
-    done = run(name, *arguments)
+    done = run_bench(name, *arguments, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert re.search(line, done.stdout, re.MULTILINE), done.stdout

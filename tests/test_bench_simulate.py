@@ -3,29 +3,16 @@ in a temporary worktree prints and writes every figure it promises (never judged
 its speed here)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from bench_support import needs_git, run_bench
 
 
 def test_bench_simulate_runs_and_reports_every_figure(tmp_path: Path) -> None:
-    git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True)
-    if git.returncode != 0:
-        pytest.skip("not a git checkout: no base to check out")
+    needs_git()
     out = tmp_path / "figures.json"
-    command = [sys.executable, str(ROOT / "bench" / "simulate.py"), "--games", "tri-card"]
-    command += ["--rate-rounds", "300000", "--rounds", "300000", "--runs", "1"]
-    done = subprocess.run(
-        [*command, "--base", "HEAD", "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    arguments = ["--games", "tri-card", "--rate-rounds", "300000", "--rounds", "300000"]
+    done = run_bench("simulate", *arguments, "--runs", "1", "--base", "HEAD", "--json", str(out))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("cores: ")
