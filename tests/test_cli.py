@@ -341,10 +341,12 @@ _SMALL_COMMANDS = [
     # a round's settlement and its view value one hand at a time, in plain Python;
     # optimal play reads the hand's row of the count kept by the first run
     (["play", "tri-card", "--auto", "optimal", "--rounds", "1"], ("numba", "scipy", "argon2")),
+    # the history reads rounds and values no hand: no numpy, no evaluators
     (
         ["history", "-n", "3"],
-        ("numba", "riverboat.analysis", "argon2", "prometheus_client", "icu"),
-    ),
+        ("numpy", "riverboat.hands", "numba", "riverboat.analysis", "argon2",
+         "prometheus_client", "icu"),
+    ),  # fmt: skip
     (["verify", "{round}"], ("numba", "sqlalchemy", "riverboat.analysis")),
     (["audit"], ("numba", "riverboat.analysis", "argon2", "prometheus_client")),
 ]

@@ -23,12 +23,14 @@ import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Protocol
 
 from riverboat.fairness import HmacStream, commitment, fisher_yates
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    from numpy.random import Generator
 
 __all__ = [
     "FairSource",
@@ -67,6 +69,8 @@ class SeededSource:
     """
 
     def __init__(self, seed: int) -> None:
+        import numpy as np
+
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"a seed must be a whole number >= 0, not {seed!r}")
         self.seed = seed
@@ -155,23 +159,35 @@ def shuffled(n: int, source: RandomSource) -> list[int]:
 
 
 # ------------------------------------------------------------------ in bulk
+# numpy is imported by the functions drawing in bulk, not with the module: a round's
+# deal (FairSource, SecureSource) needs none of it, and a command on the database
+# loads no numpy for it.
 
-#: the bulk generator type, for annotations elsewhere
-Generator = np.random.Generator
+
+def __getattr__(name: str) -> Any:
+    """``Generator``: the bulk generator type (numpy's), for annotations elsewhere,
+    read from numpy when first asked for."""
+    if name == "Generator":
+        from numpy.random import Generator
+
+        return Generator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def chunk_generator(seed: int, chunk: int) -> np.random.Generator:
+def chunk_generator(seed: int, chunk: int) -> Generator:
     """The generator of chunk number ``chunk`` of a run seeded with ``seed``.
 
     Each chunk's stream depends on the seed and the chunk's number alone, so a run
     split over any number of workers draws the same numbers.
     """
+    import numpy as np
+
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"a seed must be a whole number >= 0, not {seed!r}")
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(chunk,)))
 
 
-def _next64(generator: np.random.Generator) -> tuple[object, int]:
+def _next64(generator: Generator) -> tuple[object, int]:
     """The generator's own 64-bit draw and its state, for the compiled kernels: they
     read the stream in its order (numpy's ctypes interface)."""
     interface = generator.bit_generator.ctypes
@@ -179,7 +195,7 @@ def _next64(generator: np.random.Generator) -> tuple[object, int]:
 
 
 def deal_hands(
-    generator: np.random.Generator, rounds: int, sizes: Sequence[int], deck: int = 52
+    generator: Generator, rounds: int, sizes: Sequence[int], deck: int = 52
 ) -> list[npt.NDArray[np.uint8]]:
     """``rounds`` rows of hands of ``sizes`` cards, dealt in that order from the top of
     a deck of ``deck`` cards shuffled for each row: Fisher-Yates from the top, position
@@ -196,6 +212,8 @@ def deal_hands(
     """
     if not 0 <= sum(sizes) <= deck <= 256 or min(sizes, default=0) < 0:
         raise ValueError(f"cannot deal hands of {list(sizes)} cards from a deck of {deck}")
+    import numpy as np
+
     from riverboat._rng_kernels import fisher_yates_hands  # numba: loaded when used
 
     hands = [np.empty((rounds, size), dtype=np.uint8) for size in sizes]
@@ -205,7 +223,7 @@ def deal_hands(
 
 
 def deal_prefixes(
-    generator: np.random.Generator, rounds: int, cards: int, deck: int = 52
+    generator: Generator, rounds: int, cards: int, deck: int = 52
 ) -> npt.NDArray[np.uint8]:
     """The top ``cards`` cards of ``rounds`` independently shuffled decks of ``deck``
     cards, as one hand of :func:`deal_hands` (the same cards as its hands side by side).
@@ -216,13 +234,15 @@ def deal_prefixes(
     return deal_hands(generator, rounds, (cards,), deck)[0]
 
 
-def shuffled_shoes(generator: np.random.Generator, shoes: int, decks: int) -> npt.NDArray[np.uint8]:
+def shuffled_shoes(generator: Generator, shoes: int, decks: int) -> npt.NDArray[np.uint8]:
     """``shoes`` independently shuffled shoes of ``decks`` decks, as cards 0..51
     (Fisher-Yates from the top, row by row, drawn as :func:`deal_hands` draws).
 
     >>> shuffled_shoes(chunk_generator(1, 0), 3, 8).shape
     (3, 416)
     """
+    import numpy as np
+
     from riverboat._rng_kernels import fisher_yates_rows  # numba: loaded when used
 
     cards = np.tile((np.arange(52 * decks) % 52).astype(np.uint8), (shoes, 1))

@@ -21,28 +21,29 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
 from riverboat.games.rules import PayTable
-from riverboat.hands import HandRanking
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a game's math is arrays, made by the functions it names: no numpy here
+    import numpy as np
+    import numpy.typing as npt
+
     from riverboat.analysis.report import Outcomes
+    from riverboat.hands import HandRanking
     from riverboat.hands.evaluate import Values
 
 __all__ = ["Cards", "GameMath", "Ints", "Lines", "Settle", "Threshold", "ranking_keys"]
 
-Cards = npt.NDArray[np.uint8]
-Ints = npt.NDArray[np.int64]
+Cards: TypeAlias = "npt.NDArray[np.uint8]"
+Ints: TypeAlias = "npt.NDArray[np.int64]"
 #: a settle function's results: each settlement line's net result per round
-Lines = Mapping[str, Ints]
+Lines: TypeAlias = "Mapping[str, Ints]"
 RulesT = TypeVar("RulesT")
 #: ``settle(rules, first, second, code, stakes)``: the game's settle with a hand's (or
 #: coup's) two values, the decision code (scalar or array) and the wagers by name
-Settle: TypeAlias = Callable[
-    [RulesT, npt.ArrayLike, npt.ArrayLike, npt.ArrayLike, Mapping[str, npt.ArrayLike]], Lines
-]
+Settle: TypeAlias = (
+    "Callable[[RulesT, npt.ArrayLike, npt.ArrayLike, npt.ArrayLike, "
+    "Mapping[str, npt.ArrayLike]], Lines]"
+)
 
 
 @dataclass(frozen=True)

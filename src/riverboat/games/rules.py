@@ -18,15 +18,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Protocol
 
 from riverboat.errors import IllegalAction
 from riverboat.games.once import by_identity
-from riverboat.hands import HandRanking
 from riverboat.money import Cents, format_money
+
+if TYPE_CHECKING:  # numpy is imported where arrays are made: reading rules needs none
+    import numpy as np
+    import numpy.typing as npt
+
+    from riverboat.hands import HandRanking
 
 __all__ = [
     "GameRules",
@@ -117,6 +119,8 @@ class PayTable:
 
     def lookup(self, ranking: HandRanking, values: npt.ArrayLike) -> npt.NDArray[np.intp]:
         """The index of each value's pay line, or -1 where none pays."""
+        import numpy as np
+
         table: npt.NDArray[np.intp] = _line_index(self, ranking)[np.asarray(values)]
         return table
 
@@ -132,6 +136,8 @@ class PayTable:
         self, ranking: HandRanking, values: npt.ArrayLike, stake: npt.ArrayLike
     ) -> npt.NDArray[np.int64]:
         """What ``stake`` wins on each hand, rounded down to the cent (G8); 0 if none pays."""
+        import numpy as np
+
         numerators, denominators = self.pays(ranking, values)
         won: npt.NDArray[np.int64] = np.asarray(stake, dtype=np.int64) * numerators // denominators
         return won
@@ -157,6 +163,8 @@ def _ratio_text(pays: Fraction) -> str:
 @by_identity
 def _ratios(table: PayTable) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Numerators and denominators of a table's lines, after a 0 to 1 for no line."""
+    import numpy as np
+
     numerators = np.array([0, *(line.pays.numerator for line in table.lines)], np.int64)
     denominators = np.array([1, *(line.pays.denominator for line in table.lines)], np.int64)
     return numerators, denominators
@@ -173,6 +181,8 @@ def _line_index(table: PayTable, ranking: HandRanking) -> npt.NDArray[np.intp]:
     indices = _line_indices(table)
     found = indices.get(ranking)
     if found is None:
+        import numpy as np
+
         found = np.full(ranking.count, -1, dtype=np.intp)
         for position in range(len(table.lines) - 1, -1, -1):  # weakest first; stronger overwrite
             found[ranking.lowest(*table.lines[position].at_least) :] = position

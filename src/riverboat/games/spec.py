@@ -28,10 +28,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from riverboat.games.rules import PayTable, RulesError, Spot
-from riverboat.hands import Evaluator
 from riverboat.money import Cents
+
+if TYPE_CHECKING:
+    from riverboat.hands import Evaluator
 
 __all__ = ["GameSpec", "HandSpec", "OptionSpec", "ShoeSpec"]
 

@@ -24,9 +24,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from riverboat.games.rules import PayTable
-from riverboat.hands import HandRanking
+
+if TYPE_CHECKING:
+    from riverboat.hands import HandRanking
 
 __all__ = [
     "LineWords",

@@ -21,17 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from math import comb
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from riverboat.cards import Card
 from riverboat.games import GameRules, GameSpec, Phase, Position, Round
 from riverboat.games.events import BLIND_PLAY, NO_CHOICE
-from riverboat.hands import (
-    Evaluator,
-    evaluate6,
-    hand_table,
-)
 from riverboat.money import Cents
+
+if TYPE_CHECKING:  # the evaluators (numpy) load when a hand is valued, not with the views
+    from riverboat.hands import Evaluator
 
 __all__ = [
     "HandOutcome",
@@ -110,6 +108,8 @@ def best_cards(cards: Sequence[Card], size: int, evaluator: Evaluator) -> list[i
     """The indices of ``size`` of ``cards`` that make the hand ``evaluator`` ranks them
     as: the subset whose value in the ranking's own table equals the whole hand's
     (among equals, the one keeping the highest cards)."""
+    from riverboat.hands import hand_table
+
     value = evaluator(list(cards))
     table = hand_table(evaluator.ranking)
     if len(table) != comb(52, size):
@@ -145,7 +145,7 @@ def made_cards(
             continue
         if hand == first and drawn:  # the best of the hand and what a decision drew (R4)
             extra = [card for name in drawn for card in visible[name]]
-            with_drawn = _WITH_DRAWN.get(len(cards) + len(extra))
+            with_drawn = _with_drawn(len(cards) + len(extra))
             if with_drawn is None:
                 continue
             kept = best_cards([*cards, *extra], size, with_drawn)
@@ -229,9 +229,12 @@ def hand_outcome(game_round: Round[GameRules]) -> HandOutcome | None:
     return "won" if mine > dealer else "lost" if mine < dealer else "tied"
 
 
-#: a hand with the cards a decision dealt to it (a hand the spec deals ``dealt_on`` a
-#: decision), by its card count: the evaluator of its best five
-_WITH_DRAWN: dict[int, Evaluator] = {6: evaluate6}
+def _with_drawn(size: int) -> Evaluator | None:
+    """The evaluator of the best five of a hand of ``size`` cards with the cards a
+    decision dealt to it (a hand the spec deals ``dealt_on`` a decision), or None."""
+    from riverboat.hands import evaluate6
+
+    return {6: evaluate6}.get(size)
 
 
 def _hand_value(
@@ -246,7 +249,7 @@ def _hand_value(
     extra = [card for name in drawn if name in visible for card in visible[name]]
     if extra and hand == game_round.spec.hands[0].name:
         cards = [*visible[hand], *extra]
-        evaluator = _WITH_DRAWN.get(len(cards))
+        evaluator = _with_drawn(len(cards))
         return _value(evaluator, cards) if evaluator else None
     evaluator = game_round.spec.evaluator
     return None if evaluator is None else _value(evaluator, visible[hand])
