@@ -10,11 +10,15 @@ temporary worktree, by default 55d80d7, main before issue 28's work; ``--base-tr
 uses a checkout already there), every timed run a new process with an empty
 RIVERBOAT_CACHE_DIR of its own, in two settings:
 
-* numba warm: numba's compiled kernels already on disk (NUMBA_CACHE_DIR, one folder
-  per version, filled by an untimed run first), so the run counts and compiles
-  nothing;
 * first run: an empty NUMBA_CACHE_DIR too, as on a fresh install: every kernel the
-  command needs is compiled.
+  command needs is compiled;
+* numba warm: numba's compiled kernels already on disk (NUMBA_CACHE_DIR, one folder
+  per version and game, filled by that game's first first-run run), so the run counts
+  and compiles nothing.
+
+The first runs come first, so that no untimed run is needed to compile the warm runs'
+kernels; each version's sources are compiled to bytecode first (compileall), as an
+installed package has them, so that no timed run compiles Python.
 
 The versions take turns, run by run, so that the machine's other work falls on both
 alike. Each figure is the median (min - max) of --runs runs, in wall seconds and CPU
@@ -110,15 +114,18 @@ def profile_summary(path: Path, top: int = 12) -> str:
 
 
 def measure(versions: list[Version], games: list[str], runs: int, folder: Path) -> None:
-    """Every timed run, the versions taking turns."""
-    for setting in SETTINGS:
+    """Every timed run, the versions taking turns: the first runs, then the warm ones.
+    A version's first first-run run of a game compiles its kernels into the folder its
+    warm runs of that game read (``version.numba / game``); each other first run
+    compiles into an empty folder of its own."""
+    for setting in ("first", "warm"):
         for game in games:
             for _ in range(runs):
                 for version in versions:
                     cache = Path(tempfile.mkdtemp(dir=folder))
-                    numba = (
-                        version.numba if setting == "warm" else Path(tempfile.mkdtemp(dir=folder))
-                    )
+                    numba = version.numba / game
+                    if setting == "first" and numba.exists():
+                        numba = Path(tempfile.mkdtemp(dir=folder))
                     figures = run(version, game, cache, numba)
                     version.runs.setdefault((setting, game), []).append(figures)
                     print(
@@ -126,6 +133,12 @@ def measure(versions: list[Version], games: list[str], runs: int, folder: Path) 
                         f"{figures[0]:7.2f} s wall {figures[1]:7.2f} s CPU",
                         flush=True,
                     )
+
+
+def _order(key: tuple[str, str]) -> int:
+    """The report's order: the settings as :data:`SETTINGS` lists them (games in the
+    order they were run: the sort is stable)."""
+    return list(SETTINGS).index(key[0])
 
 
 def report(versions: list[Version], games: list[str]) -> dict[str, object]:
@@ -136,7 +149,7 @@ def report(versions: list[Version], games: list[str]) -> dict[str, object]:
     if base:
         head += f" {'base wall s':>22} {'base CPU s':>22} {'wall':>7} {'CPU':>7}"
     print(head)
-    for (setting, game), figures in new.runs.items():
+    for (setting, game), figures in sorted(new.runs.items(), key=lambda item: _order(item[0])):
         wall, cpu = [w for w, _ in figures], [c for _, c in figures]
         row: dict[str, object] = {"setting": setting, "game": game, "wall": wall, "cpu": cpu}
         line = f"{setting:<6} {game:<14} {spread(wall):>22} {spread(cpu):>22}"
@@ -192,16 +205,17 @@ def main(argv: list[str] | None = None) -> int:
             base_name = args.base
             tree = stack.enter_context(checked_out(args.base))
             versions.append(Version("base", tree, folder / "numba-base"))
-        for version in versions:  # the kernels to disk: untimed
-            for game in games:
-                run(version, game, Path(tempfile.mkdtemp(dir=folder)), version.numba)
+        for version in versions:  # bytecode written, as an installed package has it
+            compileall = [sys.executable, "-m", "compileall", "-q", str(version.tree / "src")]
+            subprocess.run(compileall, check=True, stdout=subprocess.DEVNULL)
         measure(versions, games, args.runs, folder)
         profiles: dict[str, dict[str, str]] = {}
         if args.profile:
             for game in games:
                 for version in versions:
                     path = folder / f"{version.name.replace(' ', '-')}-{game}.prof"
-                    run(version, game, Path(tempfile.mkdtemp(dir=folder)), version.numba, path)
+                    cache = Path(tempfile.mkdtemp(dir=folder))
+                    run(version, game, cache, version.numba / game, path)
                     summary = profile_summary(path)
                     profiles.setdefault(game, {})[version.name] = summary
                     print(f"\nprofile, {version.name}, {game} (numba warm, empty cache):")
