@@ -348,7 +348,7 @@ _SMALL_COMMANDS = [
          "prometheus_client", "icu"),
     ),  # fmt: skip
     (["verify", "{round}"], ("numba", "sqlalchemy", "riverboat.analysis")),
-    (["audit"], ("numba", "riverboat.analysis", "argon2", "prometheus_client")),
+    (["audit"], ("numba", "riverboat.analysis", "argon2", "prometheus_client", "icu")),
 ]
 
 

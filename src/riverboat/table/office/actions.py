@@ -34,7 +34,6 @@ from sqlalchemy.orm import Session, aliased
 from riverboat.errors import Conflict, IllegalAction, NotFound
 from riverboat.store.models import LedgerEntry, OperatorAction, Player, Transaction
 from riverboat.table.accounts.ledger import Ledger, player_account
-from riverboat.table.accounts.names import name_key
 from riverboat.table.office.views import ActionKind, ActionView
 
 __all__ = [
@@ -109,6 +108,8 @@ def record(
 
 def _set_role(engine: Engine, name: str, by: str, reason: str, operator: bool) -> str:
     """The named player made an operator, or no longer one, with the log's row."""
+    from riverboat.table.accounts.names import name_key  # ICU: only to find a name
+
     why = check_reason(reason)
     action: ActionKind = "grant" if operator else "revoke"
 
