@@ -2,22 +2,28 @@
 them: a pool connection unused for a while is still tried before it is handed out
 (and replaced if the database no longer answers on it); the kept state commits each
 statement as it runs and without waiting for the disk, the ledger with both; an API
-request's session is read in the thread that counted it against the rate limit."""
+request's session is read in the thread that counted it against the rate limit; a
+transaction's writes go with its next statement or its COMMIT, and what they refuse
+still undoes the whole transaction."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
+from collections.abc import Generator
 from typing import Any
 
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import insert, select, text
+from sqlalchemy.exc import IntegrityError
 
 import riverboat.store
 from riverboat.settings import amended
-from riverboat.store import connect
+from riverboat.store import connect, statements, writer
+from riverboat.store.models import KeptState
 from riverboat.store.state import DatabaseStore
 from riverboat.web.app import create_app
 from riverboat.web.deps import Sessions
@@ -112,3 +118,101 @@ def test_an_api_request_reads_its_session_once(
         )
         assert refused.status_code == 401  # a session the store does not hold: no player
         assert reads == ["counted"]
+
+
+class RoundTrips:
+    """The exchanges with PostgreSQL that a thread waits for, counted where psycopg
+    waits on the socket, by engine (``kept``: the kept state's, in autocommit;
+    ``ledger``: the transactions'): a statement sent alone is one, and its ``BEGIN``
+    another; a pipeline is one however many statements it sends (its end, where it
+    waits for their results); a ``COMMIT`` or ``ROLLBACK`` is one unless nothing is
+    left to end."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.counts: Counter[str] = Counter()
+        wait = psycopg.Connection.wait
+
+        def counted(
+            connection: psycopg.Connection[Any],
+            gen: Generator[Any, Any, Any],
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
+            self.counts[self._kind(connection, gen.__qualname__)] += self._trips(
+                connection, gen.__qualname__
+            )
+            return wait(connection, gen, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.Connection, "wait", counted)
+
+    @staticmethod
+    def _kind(connection: psycopg.Connection[Any], _name: str) -> str:
+        return "kept" if connection.autocommit else "ledger"
+
+    @staticmethod
+    def _trips(connection: psycopg.Connection[Any], name: str) -> int:
+        idle = connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        if name.endswith(("._commit_gen", "._rollback_gen")):
+            return 0 if idle else 1
+        if connection._pipeline is not None:  # sent now, waited for at the pipeline's end
+            return 1 if name.endswith(("._exit_gen", "._sync_gen")) else 0
+        if name.endswith("._execute_gen"):
+            return 2 if idle and not connection.autocommit else 1  # with psycopg's BEGIN
+        return 1
+
+
+def test_a_round_s_writes_go_with_the_next_statement_or_the_commit(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(
+        amended(database_url=postgres_url, local_player=False, rate_limit=1000, house_edges=False)
+    )
+    app.state.service.register("ann", PASSWORD)
+    trips = RoundTrips(monkeypatch)
+    with TestClient(app) as client:
+        client.get("/")
+        logged_in = client.post(
+            "/api/login",
+            json={"name": "ann", "password": PASSWORD},
+            headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]},
+        )
+        assert logged_in.status_code == 200
+        csrf = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+        rounds = []
+        for _ in range(3):
+            trips.counts.clear()
+            dealt = client.post(
+                "/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}}, headers=csrf
+            )
+            assert dealt.status_code == 200, dealt.text
+            deal = dict(trips.counts)
+            trips.counts.clear()
+            raised = client.post(
+                f"/api/rounds/{dealt.json()['id']}/actions", json={"action": "raise"}, headers=csrf
+            )
+            assert raised.status_code == 200, raised.text
+            rounds.append((deal, dict(trips.counts)))
+    # each request: the rate limit's count and the session read (one statement each);
+    # the deal's transaction: BEGIN with its first statement, three reads, the round's
+    # INSERT, then its five writes with the COMMIT; the raise's: BEGIN with its first
+    # statement, three reads, three writes with the settling transaction's INSERT, then
+    # four writes with the COMMIT (25 round trips of the ledger's before: 12 and 13)
+    assert rounds == [({"kept": 2, "ledger": 6}, {"kept": 2, "ledger": 6})] * 3
+
+
+def test_a_write_refused_at_the_commit_commits_nothing(postgres_url: str) -> None:
+    engine = connect(postgres_url)
+    row = {"key": "k", "count": 0, "expires": 1.0}
+    with writer(engine).begin() as connection:
+        statements.write(connection, insert(KeptState), row)
+
+    def both() -> None:
+        with writer(engine).begin() as connection:
+            statements.write(connection, insert(KeptState), {**row, "key": "new"})
+            statements.write(connection, insert(KeptState), row)  # held: refused at the commit
+
+    with pytest.raises(IntegrityError):
+        both()
+    with engine.connect() as connection:
+        assert connection.execute(select(KeptState.key)).scalars().all() == ["k"]
+    engine.dispose()

@@ -31,8 +31,12 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["Parameters", "driver_sql", "insert", "rows", "write"]
+__all__ = ["LATER", "Parameters", "driver_sql", "insert", "rows", "write"]
 
+#: the execution option of a write whose result nobody reads: on PostgreSQL it is sent
+#: with the transaction's next statement or its COMMIT (riverboat.store's engines)
+LATER = "riverboat_later"
+_LATER = {LATER: True}
 #: one row's parameters, by name, as the driver takes them
 Parameters: TypeAlias = Mapping[str, object]
 #: SQLAlchemy's conversion of one value to or from the driver's form
@@ -152,12 +156,14 @@ def write(
     parameters: Parameters | Sequence[Parameters],
 ) -> None:
     """An INSERT, UPDATE or DELETE with one row's ``parameters``, or a list of them:
-    one statement, many rows, all with the same names (none: nothing runs)."""
+    one statement, many rows, all with the same names (none: nothing runs). On
+    PostgreSQL it is sent with the transaction's next statement or its ``COMMIT``
+    (:data:`LATER`), whose error it would then be."""
     many = type(parameters) is list
     if many and not parameters:
         return
-    if connection.dialect.name != "sqlite":
-        connection.execute(statement, parameters)
+    if connection.dialect.name != "sqlite":  # sent with the next statement or the commit
+        connection.execute(statement, parameters, execution_options=_LATER)
         return
     if not many:
         assert isinstance(parameters, Mapping)
