@@ -75,13 +75,31 @@ def test_the_kept_state_commits_as_it_runs_and_the_ledger_waits_for_the_disk(
     engine.dispose()
 
 
+def _postgres_app(url: str) -> Any:
+    """The app on ``url`` with ann signed up (no local player, no house edges worked out)."""
+    app = create_app(
+        amended(database_url=url, local_player=False, rate_limit=1000, house_edges=False)
+    )
+    app.state.service.register("ann", PASSWORD)
+    return app
+
+
+def _logged_in(client: TestClient) -> dict[str, str]:
+    """Ann logged in on ``client``; the CSRF header its requests send."""
+    client.get("/")
+    logged_in = client.post(
+        "/api/login",
+        json={"name": "ann", "password": PASSWORD},
+        headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]},
+    )
+    assert logged_in.status_code == 200
+    return {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+
+
 def test_an_api_request_reads_its_session_once(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = create_app(
-        amended(database_url=postgres_url, local_player=False, rate_limit=1000, house_edges=False)
-    )
-    app.state.service.register("ann", PASSWORD)
+    app = _postgres_app(postgres_url)
     reads: list[str] = []
     player = Sessions.player
 
@@ -96,15 +114,8 @@ def test_an_api_request_reads_its_session_once(
 
     monkeypatch.setattr(Sessions, "player", counted)
     with TestClient(app) as client:
-        client.get("/")
-        logged_in = client.post(
-            "/api/login",
-            json={"name": "ann", "password": PASSWORD},
-            headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]},
-        )
-        assert logged_in.status_code == 200
+        csrf = _logged_in(client)
         reads.clear()
-        csrf = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
         dealt = client.post(
             "/api/rounds", json={"game": "tri-card", "wagers": {"ante": 500}}, headers=csrf
         )
@@ -164,20 +175,10 @@ class RoundTrips:
 def test_a_round_s_writes_go_with_the_next_statement_or_the_commit(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = create_app(
-        amended(database_url=postgres_url, local_player=False, rate_limit=1000, house_edges=False)
-    )
-    app.state.service.register("ann", PASSWORD)
+    app = _postgres_app(postgres_url)
     trips = RoundTrips(monkeypatch)
     with TestClient(app) as client:
-        client.get("/")
-        logged_in = client.post(
-            "/api/login",
-            json={"name": "ann", "password": PASSWORD},
-            headers={"X-CSRF-Token": client.cookies["riverboat_csrf"]},
-        )
-        assert logged_in.status_code == 200
-        csrf = {"X-CSRF-Token": client.cookies["riverboat_csrf"]}
+        csrf = _logged_in(client)
         rounds = []
         for _ in range(3):
             trips.counts.clear()
