@@ -1,6 +1,14 @@
 """Crash safety: a process playing rounds is killed (SIGKILL) at random moments, again
 and again; after each restart the ledger balances, no round is half settled and every
-acknowledged wager and decision is there (G7)."""
+acknowledged wager and decision is there (G7).
+
+Each player process is forked from one that has imported riverboat and dealt a round
+of each game in memory (:func:`~riverboat.games.warm.warm_up`), as ``riverboat
+serve`` does before it listens: what a fresh interpreter spends on its imports (some
+two CPU seconds here, six times a test) is spent once. Nothing of the database is
+opened before the fork: each player connects, recovers and plays as a process of its
+own, and dies by SIGKILL as one.
+"""
 
 import os
 import random
@@ -17,9 +25,26 @@ from riverboat.store.models import LedgerEntry, RoundRow
 from riverboat.table.service import TableService
 
 PLAYER = """
+import os
+import random
 import sys
+
 from riverboat.games import IllegalAction
+from riverboat.games.warm import warm_up
 from riverboat.table.service import TableService
+
+warm_up()
+for _ in sys.stdin:  # each line: a player forked, played until killed, reaped
+    child = os.fork()
+    if child:
+        os.waitpid(child, 0)
+        print(f"\\ndead {child}", flush=True)  # after a line the kill may have cut short
+        continue
+    random.seed()
+    print(f"child {os.getpid()}", flush=True)
+    break
+else:  # no more players asked for
+    sys.exit()
 
 service = TableService(sys.argv[1])
 me = service.local_player()
@@ -58,24 +83,40 @@ def test_killed_at_any_moment_the_books_stay_whole(database_url: str) -> None:
     started: set[int] = set()
     acted: set[int] = set()
     generator = random.Random(7)
-    for _ in range(6):
-        child = subprocess.Popen(
-            [sys.executable, "-c", PLAYER, database_url],
-            stdout=subprocess.PIPE,
-            text=True,
-            env=os.environ.copy(),
-        )
-        assert child.stdout is not None
-        for _ in range(generator.randint(1, 12)):  # let it acknowledge a few steps
-            line = child.stdout.readline()
-            if not line:
-                break
-            _acknowledge(line, started, acted)
-        time.sleep(generator.uniform(0, 0.05))  # and die somewhere in the next one
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        for line in child.stdout.read().splitlines(keepends=True):  # acknowledged before it died
-            _acknowledge(line, started, acted)
+    players = subprocess.Popen(
+        [sys.executable, "-c", PLAYER, database_url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    assert players.stdin is not None
+    assert players.stdout is not None
+    try:
+        for _ in range(6):
+            players.stdin.write("play\n")
+            players.stdin.flush()
+            born = players.stdout.readline()
+            assert born.startswith("child "), born
+            child = int(born.split()[1])
+            dead = f"dead {child}\n"  # the forking process's word that it was reaped
+            line = ""
+            for _ in range(generator.randint(1, 12)):  # let it acknowledge a few steps
+                line = players.stdout.readline()
+                if line in ("", dead):
+                    break
+                _acknowledge(line, started, acted)
+            if line == dead:  # it stopped by itself: nothing left to kill
+                continue
+            time.sleep(generator.uniform(0, 0.05))  # and die somewhere in the next one
+            os.kill(child, signal.SIGKILL)
+            for line in players.stdout:  # what it acknowledged before it died
+                if line == dead:
+                    break
+                _acknowledge(line, started, acted)
+    finally:
+        players.kill()
+        players.wait()
     assert started, "the player acknowledged nothing"
     service = TableService(database_url)
     service.recover()
