@@ -200,7 +200,9 @@ class Cluster:
 
         def answers() -> bool:
             try:
-                return httpx.get(f"http://127.0.0.1:{port}/api/lobby", timeout=2).status_code == 200
+                # plain HTTP: no CA certificates loaded (30 ms of CPU each time)
+                lobby = httpx.get(f"http://127.0.0.1:{port}/api/lobby", timeout=2, verify=False)
+                return lobby.status_code == 200
             except httpx.TransportError:
                 return False
 
@@ -298,7 +300,7 @@ class Bot:
 
     async def _sit_and_play(self, port: int, stop: asyncio.Event) -> None:
         base = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=base, timeout=5) as http:
+        async with httpx.AsyncClient(base_url=base, timeout=5, verify=False) as http:
             await http.get("/")
             headers = {"X-CSRF-Token": http.cookies["riverboat_csrf"]}
             answer = await http.post(
@@ -391,7 +393,8 @@ class OwnBot:
         play out a round left open); whether it went without trouble."""
         port = random.choice(list(cluster.servers))
         try:
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+            base = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(base_url=base, timeout=5, verify=False) as http:
                 await http.get("/")
                 http.headers["X-CSRF-Token"] = http.cookies["riverboat_csrf"]
                 body = {"name": self.name, "password": PASSWORD}
@@ -491,7 +494,8 @@ def _deciding(port: int, table: str, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            tables = httpx.get(f"http://127.0.0.1:{port}/api/lobby", timeout=2).json()["tables"]
+            lobby = httpx.get(f"http://127.0.0.1:{port}/api/lobby", timeout=2, verify=False)
+            tables = lobby.json()["tables"]
             if next(t for t in tables if t["id"] == table)["phase"] == "deciding":
                 return
         except (httpx.HTTPError, KeyError, StopIteration, ValueError):
