@@ -1,11 +1,12 @@
 """The ways the exact analysis counts faster give what the slower ways gave: outcome
 classes found at the games' ranking keys equal those found by settling every pair of
 values, suit classes found by card masks equal the least relabelling found by sorting,
-the cumulative tables equal direct counts, and a count on several threads equals one
-on a single thread."""
+the cumulative tables equal direct counts, the sweep over the dealer's hands counts what
+the tables count, and a count on several threads equals one on a single thread."""
 
 from dataclasses import replace
 from itertools import permutations
+from math import comb
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from riverboat.analysis import _counting
 from riverboat.analysis import headsup as headsup_module
 from riverboat.analysis.adapters import heads_up_game
 from riverboat.analysis.headsup import HeadsUpGame
+from riverboat.analysis.solution import colex_index
 from riverboat.games import crazy4, find_game, rabbit_hunter, tri_card
 
 from reference import all_hands
@@ -104,6 +106,36 @@ def test_the_counting_tables_are_direct_counts() -> None:
     quad = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6 + d * (d - 1) * (d - 2) * (d - 3) // 24
     holds = np.all([(hands == card).any(axis=1) for card in (a, b, c, d)], axis=0)
     assert quads[quad].tolist() == sorted(values[holds].tolist())
+
+
+def test_the_sweep_counts_what_the_tables_count() -> None:
+    game = heads_up_game(crazy4.Crazy4Rules())
+    boundaries, _ = game.classes
+    hands = np.sort(all_hands(5), axis=1)
+    cards = hands[np.random.default_rng(11).choice(len(hands), 2_000, replace=False)]
+    cards = cards.astype(np.int64)
+    values = game.player_values[colex_index(cards.astype(np.uint8))].astype(np.int64)
+    levels = game.dealer_ranking.count
+    swept = np.zeros((len(cards), boundaries.shape[1] - 1), np.int64)
+    _counting.swept_class_counts(cards, values, boundaries, game.dealer_values, levels, swept)
+    tables = _counting.counting_tables(game.dealer_values, levels)
+    read = np.zeros_like(swept)
+    rows = np.arange(len(cards))
+    _counting.class_counts(cards, values, boundaries, game.dealer_values, tables, rows, read)
+    assert np.array_equal(swept, read)
+    assert (swept.sum(axis=1) == comb(47, 5)).all()  # every dealer hand in one class
+
+
+def test_a_model_counts_by_the_sweep_until_it_has_the_tables() -> None:
+    game = heads_up_game(crazy4.Crazy4Rules())
+    hands = all_hands(5)[np.random.default_rng(5).choice(comb(52, 5), 300, replace=False)]
+    swept = game.count(hands)
+    assert "_tables" not in game.__dict__  # the sweep built none
+    game.__dict__["_tables"] = _counting.counting_tables(
+        game.dealer_values, game.dealer_ranking.count
+    )
+    read = game.count(hands)
+    assert all(np.array_equal(a, b) for a, b in zip(swept, read, strict=True))
 
 
 @pytest.mark.parametrize("game_name", ["crazy4", "rabbit-hunter"])

@@ -25,7 +25,7 @@ from riverboat.hands import (
     evaluate7,
 )
 from riverboat.hands._rank_kernels import multiset_index
-from riverboat.hands.evaluate import _by_ranks
+from riverboat.hands.evaluate import _best_four_of_five, _by_ranks
 
 from reference import (
     CRAZY4,
@@ -100,6 +100,11 @@ def test_best_four_of_five_agrees_with_reference_on_every_hand() -> None:
     # C2: the best four of five, in Crazy 4 order
     four = reference_values(4, tuple(CRAZY4))
     assert np.array_equal(evaluate4of5(hands(5)), best_of(four, hands(5), 4))
+
+
+def test_the_best_four_of_five_table_holds_every_hand_by_colex_index() -> None:
+    # the analysis's table (hands._kernels.fill_best_of), built by moving each subset's index
+    assert np.array_equal(_best_four_of_five(), evaluate4of5(hands(5)))
 
 
 def test_best_four_of_five_category_counts() -> None:

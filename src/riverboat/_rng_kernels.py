@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
+
+from riverboat._jit import nb
 
 _LOW = np.uint64(0xFFFF_FFFF)
 _SHIFT = np.uint64(32)

@@ -12,10 +12,10 @@ neighbouring memory.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from riverboat._jit import nb
 from riverboat.hands._kernels import BINOMIAL, next_combination
 
 __all__ = ["dealer_counts"]

@@ -298,8 +298,9 @@ class HeadsUpGame:
         """One player hand per suit-symmetry class, and how many hands it stands for."""
         from riverboat.analysis import _counting
 
-        representatives, weights = np.unique(self.suit_classes, return_counts=True)
-        return _counting.all_hands(self.size)[representatives], weights.astype(np.int64)
+        sizes = np.bincount(self.suit_classes)  # np.unique's counts, without sorting
+        representatives = np.flatnonzero(sizes)
+        return _counting.all_hands(self.size)[representatives], sizes[representatives]
 
     @cached_property
     def _tables(self) -> _counting.Tables:
@@ -320,7 +321,17 @@ class HeadsUpGame:
         hands = np.sort(hands, axis=1)  # the kernels read subsets of sorted cards
         values = self.player_values[colex_index(hands)].astype(np.int64)
         counts = np.zeros((len(hands), boundaries.shape[1] - 1), dtype=np.int64)
-        if self.size == 5:
+        if self.size == 5 and "_tables" not in self.__dict__ and not self.extra_card:
+            # no tables built, and no drawn card to need them: one pass over the dealer's
+            _counting.swept_class_counts(
+                hands.astype(np.int64),
+                values,
+                boundaries,
+                self.dealer_values,
+                self.dealer_ranking.count,
+                counts,
+            )
+        elif self.size == 5:
             cards, tables = hands.astype(np.int64), self._tables
             by_value = np.argsort(values, kind="stable")  # hands of a value read the same rows
             _in_threads(

@@ -16,9 +16,10 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
+
+from riverboat._jit import nb
 
 MAX_CARDS = 7
 Hands = npt.NDArray[np.uint8]
@@ -152,14 +153,27 @@ def fill_best_of(
     rows: npt.NDArray[np.int64],
     table_out: npt.NDArray[np.int16],
 ) -> None:
-    """``table_out`` over k-card hands: the best subset value of ``table_in``."""
+    """``table_out`` over k-card hands: the best subset value of ``table_in``.
+
+    The hands are walked in colex order (:func:`next_combination`), each subset's
+    index moved by the terms of the cards that move: mostly the lowest alone."""
     cards = np.arange(k)
+    subsets = rows.shape[0]
+    index_of = np.zeros(subsets, np.int64)  # each subset's colex index
+    for m in range(subsets):
+        for p in range(k):
+            index_of[m] += BINOMIAL[rows[m, p], cards[p]]
     for index in range(table_out.shape[0]):
         best = 0
-        for m in range(rows.shape[0]):
-            sub = 0
-            for p in range(k):
-                sub += BINOMIAL[rows[m, p], cards[p]]
-            best = max(best, table_in[sub])
+        for m in range(subsets):
+            best = max(best, table_in[index_of[m]])
         table_out[index] = best
-        next_combination(cards, k)
+        p = 0  # next_combination, with the subsets' indexes
+        while p < k - 1 and cards[p] + 1 == cards[p + 1]:
+            for m in range(subsets):
+                index_of[m] += BINOMIAL[rows[m, p], p] - BINOMIAL[rows[m, p], cards[p]]
+            cards[p] = p
+            p += 1
+        for m in range(subsets):
+            index_of[m] += BINOMIAL[rows[m, p], cards[p] + 1] - BINOMIAL[rows[m, p], cards[p]]
+        cards[p] += 1

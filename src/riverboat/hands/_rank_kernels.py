@@ -44,10 +44,10 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from riverboat._jit import nb
 from riverboat.hands._kernels import Int, cas, sort5
 
 Hands = npt.NDArray[np.uint8]

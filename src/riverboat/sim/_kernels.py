@@ -6,9 +6,10 @@ looks at, :func:`walk_shoes` reads the game's own coups from a table of them.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
+
+from riverboat._jit import nb
 
 _compiled = nb.njit(cache=True, nogil=True, boundscheck=False)
 
