@@ -339,16 +339,28 @@ _SMALL_COMMANDS = [
     (["report", "--help"], ("numpy", "numba", "sqlalchemy", "riverboat.games")),
     (["play", "--help"], ("numpy", "numba", "sqlalchemy", "riverboat.games")),
     # a round's settlement and its view value one hand at a time, in plain Python;
-    # optimal play reads the hand's row of the count kept by the first run
-    (["play", "tri-card", "--auto", "optimal", "--rounds", "1"], ("numba", "scipy", "argon2")),
+    # optimal play reads the hand's row of the count kept by the first run; rich draws
+    # only a help or an error, never a command's own output
+    (
+        ["play", "tri-card", "--auto", "optimal", "--rounds", "1"],
+        ("numba", "scipy", "argon2", "rich"),
+    ),
     # the history reads rounds and values no hand: no numpy, no evaluators
     (
         ["history", "-n", "3"],
-        ("numpy", "riverboat.hands", "numba", "riverboat.analysis", "argon2",
-         "prometheus_client", "icu"),
-    ),  # fmt: skip
-    (["verify", "{round}"], ("numba", "sqlalchemy", "riverboat.analysis")),
-    (["audit"], ("numba", "riverboat.analysis", "argon2", "prometheus_client", "icu")),
+        (
+            "numpy",
+            "riverboat.hands",
+            "numba",
+            "riverboat.analysis",
+            "argon2",
+            "prometheus_client",
+            "icu",
+            "rich",
+        ),
+    ),
+    (["verify", "{round}"], ("numba", "sqlalchemy", "riverboat.analysis", "rich")),
+    (["audit"], ("numba", "riverboat.analysis", "argon2", "prometheus_client", "icu", "rich")),
 ]
 
 
