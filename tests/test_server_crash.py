@@ -7,6 +7,12 @@ starting credit plus the nets of the settled rounds: not a cent lost or made.
 
 Each player plays from a loopback address of their own (127.0.0.N), as players on
 other machines would, so the server's per-address rate limit counts each apart.
+
+Each server is ``riverboat serve`` forked from one process that has imported what it
+imports and dealt a round of each game in memory, as it does before it listens: what
+a fresh interpreter spends on its imports (some two CPU seconds here, six times a
+test) is spent once. Nothing of the database is opened before the fork: each server
+connects, recovers and serves as a process of its own, and dies by SIGKILL as one.
 """
 
 import os
@@ -42,14 +48,92 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    command = [sys.executable, "-m", "riverboat", "serve", "--port", str(port), "--database", url]
-    with log.open("ab") as output:
-        return subprocess.Popen(command, env=env, stdout=output, stderr=output)
+#: forks ``riverboat serve`` on demand: "serve PORT URL LOG" answers the server's
+#: process id, "reap PID" (once it is killed) answers "reaped PID"
+FORKS = """
+import os
+import sys
+
+import uvicorn  # noqa: F401  what riverboat serve imports, imported once
+import riverboat.cli.tables  # noqa: F401
+import riverboat.web.app  # noqa: F401
+from riverboat.cli import run
+from riverboat.games.warm import warm_up
+
+warm_up()
+for line in sys.stdin:
+    word, *rest = line.split()
+    if word == "reap":
+        os.waitpid(int(rest[0]), 0)
+        print("reaped", rest[0], flush=True)
+        continue
+    port, url, log = rest
+    child = os.fork()
+    if child:
+        print(child, flush=True)
+        continue
+    output = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    sys.argv = ["riverboat", "serve", "--port", port, "--database", url]
+    try:
+        run()
+    finally:
+        os._exit(1)
+"""
 
 
-def wait_until_serving(base: str, server: subprocess.Popen[bytes]) -> None:
+class Servers:
+    """The process that forks the servers (:data:`FORKS`), for as long as the block runs."""
+
+    def __enter__(self) -> "Servers":
+        env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.forks = subprocess.Popen(
+            [sys.executable, "-c", FORKS], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.forks.kill()
+        self.forks.wait()
+
+    def ask(self, words: str) -> str:
+        assert self.forks.stdin is not None
+        assert self.forks.stdout is not None
+        self.forks.stdin.write(words.encode() + b"\n")
+        self.forks.stdin.flush()
+        return self.forks.stdout.readline().decode().strip()
+
+
+@dataclass
+class Server:
+    """A forked ``riverboat serve``."""
+
+    servers: Servers
+    pid: int
+    reaped: bool = False
+
+    def poll(self) -> int | None:
+        """None while it runs (as :meth:`subprocess.Popen.poll`), else 1."""
+        stat = Path(f"/proc/{self.pid}/stat")
+        running = stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        return None if running else 1
+
+    def kill(self) -> None:
+        """SIGKILL, and the process gone (once: killed again, nothing happens)."""
+        if self.reaped:
+            return
+        os.kill(self.pid, signal.SIGKILL)
+        assert self.servers.ask(f"reap {self.pid}") == f"reaped {self.pid}"
+        self.reaped = True
+
+
+def start_server(servers: Servers, url: str, port: int, log: Path) -> Server:
+    return Server(servers, int(servers.ask(f"serve {port} {url} {log}")))
+
+
+def wait_until_serving(base: str, server: Server) -> None:
     deadline = time.monotonic() + 120  # a loaded machine imports slowly
     while time.monotonic() < deadline:
         assert server.poll() is None, "the server stopped while starting"
@@ -178,33 +262,32 @@ def test_the_server_killed_at_any_moment_keeps_the_books_whole_g7(
     generator = random.Random(11)
     port, log = free_port(), tmp_path / "server.log"
     base = f"http://127.0.0.1:{port}"
-    server = start_server(database_url, port, log)
-    try:
-        for kill in range(KILLS + 1):
-            wait_until_serving(base, server)  # after a kill: it has recovered (G7)
-            if kill:
-                check_books(database_url, players)
-            if kill == KILLS:
-                break
-            threads = [
-                threading.Thread(target=p.play, args=(base, random.Random(generator.random())))
-                for p in players
-            ]
-            for player in players:
-                player.ready.clear()
-            for thread in threads:
-                thread.start()
-            for player in players:
-                assert player.ready.wait(60)
-            time.sleep(generator.uniform(0.3, 1.5))  # somewhere in a deal or a decision
-            server.send_signal(signal.SIGKILL)
-            server.wait()
-            for thread in threads:
-                thread.join(timeout=30)
-            server = start_server(database_url, port, log)
-    finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+    with Servers() as servers:
+        server = start_server(servers, database_url, port, log)
+        try:
+            for kill in range(KILLS + 1):
+                wait_until_serving(base, server)  # after a kill: it has recovered (G7)
+                if kill:
+                    check_books(database_url, players)
+                if kill == KILLS:
+                    break
+                threads = [
+                    threading.Thread(target=p.play, args=(base, random.Random(generator.random())))
+                    for p in players
+                ]
+                for player in players:
+                    player.ready.clear()
+                for thread in threads:
+                    thread.start()
+                for player in players:
+                    assert player.ready.wait(60)
+                time.sleep(generator.uniform(0.3, 1.5))  # somewhere in a deal or a decision
+                server.kill()
+                for thread in threads:
+                    thread.join(timeout=30)
+                server = start_server(servers, database_url, port, log)
+        finally:
+            server.kill()
     assert sum(len(p.settled) for p in players) > KILLS  # the players did play
     audit = subprocess.run(
         [sys.executable, "-m", "riverboat", "audit", "--database", database_url],
