@@ -1,7 +1,7 @@
-"""riverboat's kernels load numba without SciPy's linear algebra (riverboat._jit): a
-kernel read from numba's cache leaves scipy.linalg unimported (numba imports the bare
-scipy package itself, for its version), SciPy's BLAS still imports afterwards, and a
-kernel using it (np.dot) still compiles and runs."""
+"""riverboat's kernels load numba without SciPy's linear algebra and cffi
+(riverboat._jit): a kernel read from numba's cache leaves scipy.linalg and cffi
+unimported (numba imports the bare scipy package itself, for its version), both still
+import afterwards, and a kernel using BLAS (np.dot) still compiles and runs."""
 
 import os
 import subprocess
@@ -16,14 +16,16 @@ from riverboat._jit import nb
 table = np.arange(3, dtype=np.int16)
 out = np.empty(1, dtype=np.int32)
 assert _kernels.lookup3(np.array([[0, 1, 2]], dtype=np.uint8), table, out) == -1
-print(sorted(name for name in sys.modules if name.startswith("scipy.linalg")))
+print(sorted(name for name in sys.modules if name.startswith(("scipy.linalg", "cffi"))))
 import scipy.linalg.cython_blas
+import cffi
+cffi.FFI()
 dot = nb.njit(lambda a, b: np.dot(a, b))
 print(dot(np.ones(3), np.arange(3.0)))
 """
 
 
-def test_a_kernel_loads_no_scipy_linalg_and_blas_still_works(tmp_path: Path) -> None:
+def test_a_kernel_loads_no_scipy_linalg_nor_cffi_and_both_still_work(tmp_path: Path) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-c", _CODE], env=env, capture_output=True, text=True, check=True

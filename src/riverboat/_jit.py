@@ -1,40 +1,51 @@
-"""numba, as riverboat's compiled kernels import it: without SciPy's linear algebra.
+"""numba, as riverboat's compiled kernels import it: without SciPy's linear algebra
+and without cffi.
 
 The first kernel a process compiles or reads from numba's cache loads every
-implementation numba has, and one of them, ``numba.np.arraymath``, imports SciPy's
-BLAS (all of ``scipy.linalg``: 0.25 s of CPU on the 2-core build machine) only to
-decide whether ``np.correlate`` and ``np.convolve`` of floats may call it. No kernel
-of riverboat calls them, and numba's linear algebra (``np.dot``, ``np.linalg``)
-imports SciPy itself when a kernel uses it. So ``arraymath`` is loaded here with
-SciPy's BLAS hidden from it for that moment: those two then take numba's own loop.
-A process that has SciPy's BLAS loaded already keeps it. (numba itself imports the
-bare ``scipy`` package, for its version: a few hundredths of a second.)
+implementation numba has, and two of them import a library no kernel of riverboat
+uses: ``numba.np.arraymath`` imports SciPy's BLAS (all of ``scipy.linalg``: 0.25 s
+of CPU on the 2-core build machine) only to decide whether ``np.correlate`` and
+``np.convolve`` of floats may call it, and ``numba.core.typing.cffi_utils`` imports
+cffi (0.06 s) to type functions made with it. So both are loaded here with those
+libraries hidden from them for that moment: the two numpy functions then take
+numba's own loop, and cffi's functions are not typed, as where neither is
+installed. numba's linear algebra (``np.dot``, ``np.linalg``) imports SciPy itself
+when a kernel uses it, and either library imports as usual afterwards. A process
+that has one of them loaded already keeps it. (numba itself imports the bare
+``scipy`` package, for its version: a few hundredths of a second.)
 
 >>> import sys
->>> "numba.np.arraymath" in sys.modules
+>>> "numba.np.arraymath" in sys.modules and "numba.core.typing.cffi_utils" in sys.modules
 True
 """
 
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 
 import numba as nb
 
 __all__ = ["nb"]
 
-_BLAS = "scipy.linalg.cython_blas"
+#: numba's modules, each with the library hidden while it loads
+_WITHOUT = {
+    "numba.np.arraymath": "scipy.linalg.cython_blas",
+    "numba.core.typing.cffi_utils": "cffi",
+}
 
 
-def _load_without_blas() -> None:
-    if "numba.np.arraymath" in sys.modules or _BLAS in sys.modules:
+def _load_without(module: str, hidden: str) -> None:
+    """Import ``module`` with ``hidden`` unimportable, unless either is loaded already."""
+    if module in sys.modules or hidden in sys.modules:
         return
-    sys.modules[_BLAS] = None  # type: ignore[assignment]  # an import of it fails at once
+    sys.modules[hidden] = None  # type: ignore[assignment]  # an import of it fails at once
     try:
-        import numba.np.arraymath  # noqa: F401
+        import_module(module)
     finally:
-        if sys.modules.get(_BLAS, False) is None:
-            del sys.modules[_BLAS]
+        if sys.modules.get(hidden, False) is None:
+            del sys.modules[hidden]
 
 
-_load_without_blas()
+for _module, _hidden in _WITHOUT.items():
+    _load_without(_module, _hidden)
