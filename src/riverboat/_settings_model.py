@@ -1,23 +1,27 @@
-"""The settings' model (pydantic): what each ``RIVERBOAT_*`` variable holds, its
-default and what it allows. Read it through :mod:`riverboat.settings`, which reads
-the environment into it (:func:`~riverboat.settings.settings`) and imports this module
-only when a setting is first asked for."""
+"""The settings' model (pydantic-settings): what each ``RIVERBOAT_*`` variable holds,
+its default and what it allows. Read it through :mod:`riverboat.settings`, which
+imports this module only when a setting is first asked for (a command that needs
+none starts without pydantic-settings)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from riverboat.settings import PREFIX
 
 __all__ = ["Settings"]
 
 
-class Settings(BaseModel):
-    """riverboat's settings, from ``RIVERBOAT_*`` environment variables: each field is
-    the variable of its name in capitals after the prefix."""
+class Settings(BaseSettings):
+    """riverboat's settings, from ``RIVERBOAT_*`` environment variables."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix=PREFIX, frozen=True, extra="ignore", env_ignore_empty=True
+    )
 
     database_url: str | None = Field(
         default=None,

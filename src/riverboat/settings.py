@@ -6,9 +6,8 @@ environment variable too, and a flag given wins. docs/settings.md lists them all
 Nothing else in riverboat reads the environment: it asks :func:`settings`.
 
 The environment is read the first time a setting is asked for (a command that needs
-none never imports the model): each ``RIVERBOAT_<NAME>`` in any case, an empty one
-as unset, a list as JSON, the rest as text the model converts. A value that is not
-allowed is refused then, with the variable, what it held and what is allowed:
+none never imports pydantic-settings). A value that is not allowed is refused then,
+with the variable, what it held and what is allowed:
 
 >>> import os
 >>> os.environ["RIVERBOAT_HASH_SLOTS"] = "0"
@@ -24,12 +23,10 @@ True
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
-from typing import TYPE_CHECKING, Any, get_args, get_origin
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -81,37 +78,9 @@ def _from_environment() -> Settings:
     from riverboat._settings_model import Settings
 
     try:
-        return Settings.model_validate(_given(os.environ, Settings))
+        return Settings()
     except ValidationError as error:
         raise SettingsError(_said(error)) from None
-
-
-def _given(environ: Mapping[str, str], model: type[Settings]) -> dict[str, object]:
-    """The values ``environ`` gives the model's fields: ``RIVERBOAT_<NAME>`` in any
-    case, an empty one left out, a list's read as JSON (as it is if it is not JSON:
-    the model then refuses it).
-
-    >>> from riverboat._settings_model import Settings
-    >>> _given({"RIVERBOAT_RATE_LIMIT": "5", "riverboat_allowed_hosts": '["a"]',
-    ...         "RIVERBOAT_REDIS_URL": "", "RIVERBOAT_NOT_ONE": "x", "HOME": "/"}, Settings)
-    {'rate_limit': '5', 'allowed_hosts': ['a']}
-    """
-    values: dict[str, object] = {}
-    for variable, value in environ.items():
-        name = variable[len(PREFIX) :].lower()
-        field = model.model_fields.get(name)
-        if variable[: len(PREFIX)].upper() != PREFIX or field is None or value == "":
-            continue
-        values[name] = value
-        if _is_list(field.annotation):
-            with suppress(json.JSONDecodeError):
-                values[name] = json.loads(value)
-    return values
-
-
-def _is_list(annotation: Any) -> bool:
-    """Whether a field's type is (or may be) a list."""
-    return get_origin(annotation) is list or any(_is_list(a) for a in get_args(annotation))
 
 
 def forget() -> None:
