@@ -5,8 +5,8 @@ through settle; every ratio is between peers measured in the same run.
 
 Each version runs once untimed first, so numba's compiled code is on disk (its
 cost is a first run's only, per machine) and the timed runs compile nothing. A cold
-run starts with an empty RIVERBOAT_CACHE_DIR; the cached runs (three, the median
-kept) read what the cold run kept, for each of the cached commands: the analysis
+run starts with an empty RIVERBOAT_CACHE_DIR; the cached runs (--runs, three by
+default, the median kept) read what the cold run kept, for each of the cached commands: the analysis
 with every wager and with the default ones, the PAR sheet (`--format html`) and
 the strategy card (`riverboat strategy GAME`), each run once untimed first to keep
 its report. Each run gives its wall seconds and its CPU seconds (user + system, of
@@ -15,7 +15,7 @@ steadier figure. The brute force settles every dealer hand (and every rabbit) of
 sample of player hands through the game's settle function, vectorised with numpy,
 scaled to every hand class the analysis counts.
 
-    python bench/analysis.py [--games tri-card,baccarat,crazy4,rabbit-hunter]
+    python bench/analysis.py [--games tri-card,baccarat,crazy4,rabbit-hunter] [--runs 3]
                              [--baseline-ref GIT_REF] [--brute-force] [--json FILE]
 """
 
@@ -34,6 +34,7 @@ from contextlib import ExitStack
 from math import comb
 from pathlib import Path
 
+from arguments import at_least
 from load import ROOT, checked_out
 
 #: seconds: Rabbit Hunter's from issue 15 (cold, cached), the others' from the start
@@ -84,10 +85,10 @@ def timed_run(tree: Path, arguments: list[str], cache: Path) -> dict[str, float]
     return {"wall": wall, "cpu": cpu}
 
 
-def measure(tree: Path, game: str, folder: Path) -> dict[str, float]:
+def measure(tree: Path, game: str, folder: Path, runs: int = 3) -> dict[str, float]:
     """Cold and cached figures of one version on one game: ``cold_wall``,
     ``cold_cpu``, and ``cached_wall``/``cached_cpu`` (the first command's) and
-    ``<name> wall``/``<name> cpu`` for each command."""
+    ``<name> wall``/``<name> cpu`` for each command, the medians of ``runs`` runs."""
     timed = commands(game)
     first = next(iter(timed.values()))
     warm_up = Path(tempfile.mkdtemp(dir=folder))
@@ -97,9 +98,9 @@ def measure(tree: Path, game: str, folder: Path) -> dict[str, float]:
     figures = {"cold_wall": cold["wall"], "cold_cpu": cold["cpu"]}
     for name, arguments in timed.items():
         timed_run(tree, arguments, cache)  # what the command keeps, kept; untimed
-        runs = [timed_run(tree, arguments, cache) for _ in range(3)]
-        figures[f"{name} wall"] = statistics.median(r["wall"] for r in runs)
-        figures[f"{name} cpu"] = statistics.median(r["cpu"] for r in runs)
+        done = [timed_run(tree, arguments, cache) for _ in range(runs)]
+        figures[f"{name} wall"] = statistics.median(r["wall"] for r in done)
+        figures[f"{name} cpu"] = statistics.median(r["cpu"] for r in done)
     figures["cached_wall"], figures["cached_cpu"] = figures["analyze wall"], figures["analyze cpu"]
     return figures
 
@@ -146,6 +147,9 @@ def brute_force_seconds(game: str, sample: int) -> tuple[float, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="tri-card,baccarat,crazy4,rabbit-hunter")
+    parser.add_argument(
+        "--runs", type=at_least(1, int), default=3, help="cached runs of each command (median)"
+    )
     parser.add_argument("--baseline-ref", help="also time this git ref's code: new/old ratios")
     parser.add_argument("--brute-force", action="store_true", help="also time a brute force")
     parser.add_argument("--json", help="also write the figures to this file")
@@ -159,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
             stack.enter_context(checked_out(args.baseline_ref)) if args.baseline_ref else None
         )
         for game in games:
-            row: dict[str, object] = {"game": game, **measure(ROOT, game, folder)}
+            row: dict[str, object] = {"game": game, **measure(ROOT, game, folder, args.runs)}
             if old_tree is not None:
-                old = measure(old_tree, game, folder)
+                old = measure(old_tree, game, folder, args.runs)
                 row |= {f"old {name}": value for name, value in old.items()}
             if args.brute_force and game != "baccarat":
                 sample = {"tri-card": 40, "crazy4": 3, "rabbit-hunter": 1}[game]

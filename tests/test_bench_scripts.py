@@ -19,7 +19,10 @@ COMMANDS = sorted(
 
 #: short runs of the commands no other test file runs, and a line each must print
 QUICK: dict[str, tuple[list[str], str]] = {
-    "analysis": (["--games", "tri-card"], r"^tri-card +[\d.]+/[\d.]+ +[\d.]+/[\d.]+"),
+    "analysis": (
+        ["--games", "tri-card", "--runs", "1"],
+        r"^tri-card +[\d.]+/[\d.]+ +[\d.]+/[\d.]+",
+    ),
     "hints": (["--games", "tri-card", "--hands", "2", "--repeat", "1"], r"^\| tri-card \| \d"),
     "history": (["--rounds", "120", "--wagers", "2"], r"^sqlite +\d"),
     "requests": (["--rounds", "4", "--repeats", "1"], r"^new +\d"),
