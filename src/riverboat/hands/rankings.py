@@ -192,8 +192,15 @@ class HandRanking:
     @cached_property
     def keys(self) -> list[Key]:
         """The key ``(category, ranks...)`` of every value, in value order."""
-        found = {self.classify(r, flush) for r, flush in self._rank_patterns()}
-        return sorted(found)
+        return sorted({key for _, _, key in self._classified})
+
+    @cached_property
+    def _classified(self) -> list[tuple[tuple[int, ...], bool, Key]]:
+        """Every rank pattern (:meth:`_rank_patterns`) with its key: classified once
+        for :attr:`keys` and :attr:`value_tables` both."""
+        return [
+            (ranks, flush, self.classify(ranks, flush)) for ranks, flush in self._rank_patterns()
+        ]
 
     def _rank_patterns(self) -> list[tuple[tuple[int, ...], bool]]:
         """Every sorted rank tuple a hand can hold, with and without a flush."""
@@ -243,8 +250,8 @@ class HandRanking:
         position = {key: value for value, key in enumerate(self.keys)}
         by_ranks = np.full(13**self.size, -1, dtype=np.int16)
         by_flush = np.full(1 << 13, -1, dtype=np.int16)
-        for ranks, flush in self._rank_patterns():
-            value = position[self.classify(ranks, flush)]
+        for ranks, flush, key in self._classified:
+            value = position[key]
             if flush:
                 by_flush[sum(1 << r for r in ranks)] = value
             else:
