@@ -34,6 +34,7 @@ from riverboat.store.state import MemoryStore, StateStore
 
 __all__ = [
     "ADDRESS_FREE",
+    "FIRST_WAIT",
     "FORGET",
     "FREE",
     "LOG_IN",
@@ -49,7 +50,9 @@ LOG_IN = "login"
 #: accounts (several people may share an address), before each next try waits
 FREE = 5
 ADDRESS_FREE = 20
-#: the longest wait, in seconds; and how long failures are counted
+#: the first wait, in seconds, once the free failures are spent; the longest; and how
+#: long failures are counted
+FIRST_WAIT = 1.0
 LONGEST = 600.0
 FORGET = 24 * 3600.0
 
@@ -85,7 +88,7 @@ class StoreThrottle:
         for key, free in zip(keys, (FREE, ADDRESS_FREE), strict=True):
             failures = store.increment(key, FORGET)  # counted at once, by every process
             if failures >= free:
-                pause = min(2.0 ** (failures - free), LONGEST)
+                pause = min(FIRST_WAIT * 2.0 ** (failures - free), LONGEST)
                 store.put(key + "|wait", repr(now + pause), pause)
         return 0.0
 
