@@ -217,3 +217,14 @@ def test_a_write_refused_at_the_commit_commits_nothing(postgres_url: str) -> Non
     with engine.connect() as connection:
         assert connection.execute(select(KeptState.key)).scalars().all() == ["k"]
     engine.dispose()
+
+
+def test_a_write_in_autocommit_is_not_held(postgres_url: str) -> None:
+    # no COMMIT follows it, and the connection's close rolls back what is held: it runs
+    engine = connect(postgres_url)
+    row = {"key": "k", "count": 0, "expires": 1.0}
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        statements.write(connection, insert(KeptState), row)
+    with engine.connect() as connection:
+        assert connection.execute(select(KeptState.key)).scalars().all() == ["k"]
+    engine.dispose()

@@ -161,7 +161,9 @@ def _sends_writes_together(engine: Engine) -> None:
     raise took 25 round trips of the ledger's and take 12 (tests/test_postgres_round_trips.py).
     A rollback drops what is held; the commit still waits for the disk. Inside a
     SAVEPOINT nothing is held: a write there raises where it is run, so that the
-    SAVEPOINT, not the transaction, is rolled back."""
+    SAVEPOINT, not the transaction, is rolled back; nor on a connection in autocommit
+    (``isolation_level="AUTOCOMMIT"`` as an execution option), whose writes no
+    ``COMMIT`` follows."""
     dialect = engine.dialect
     execute, many, bare = dialect.do_execute, dialect.do_executemany, dialect.do_execute_no_params
     commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -216,6 +218,7 @@ def _send(cursor: Any, context: Any, statement: _Held | None, run: Callable[[], 
         and (context.isinsert or context.isupdate or context.isdelete)
         and not getattr(context.compiled, "effective_returning", None)
         and context.root_connection.get_nested_transaction() is None
+        and not cursor.connection.autocommit  # no COMMIT to come (no transaction) to send it
     ):
         info.setdefault(LATER, []).append(statement)
         return
