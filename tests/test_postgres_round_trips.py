@@ -136,8 +136,9 @@ class RoundTrips:
     waits on the socket, by engine (``kept``: the kept state's, in autocommit;
     ``ledger``: the transactions'): a statement sent alone is one, and its ``BEGIN``
     another; a pipeline is one however many statements it sends (its end, where it
-    waits for their results); a ``COMMIT`` or ``ROLLBACK`` is one unless nothing is
-    left to end."""
+    waits for their results), plus psycopg's ``BEGIN`` if it starts a transaction
+    (psycopg syncs the pipeline after it and waits for its answer); a ``COMMIT`` or
+    ``ROLLBACK`` is one unless nothing is left to end."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.counts: Counter[str] = Counter()
@@ -165,10 +166,13 @@ class RoundTrips:
         idle = connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         if name.endswith(("._commit_gen", "._rollback_gen")):
             return 0 if idle else 1
+        begins = idle and not connection.autocommit  # psycopg's BEGIN first, waited for
         if connection._pipeline is not None:  # sent now, waited for at the pipeline's end
-            return 1 if name.endswith(("._exit_gen", "._sync_gen")) else 0
+            if name.endswith(("._exit_gen", "._sync_gen")):
+                return 1
+            return int(begins and name.endswith(("._execute_gen", "._executemany_gen_pipeline")))
         if name.endswith("._execute_gen"):
-            return 2 if idle and not connection.autocommit else 1  # with psycopg's BEGIN
+            return 2 if begins else 1
         return 1
 
 
@@ -194,11 +198,11 @@ def test_a_round_s_writes_go_with_the_next_statement_or_the_commit(
             assert raised.status_code == 200, raised.text
             rounds.append((deal, dict(trips.counts)))
     # each request: the rate limit's count and the session read (one statement each);
-    # the deal's transaction: BEGIN with its first statement, three reads, the round's
-    # INSERT, then its five writes with the COMMIT; the raise's: BEGIN with its first
+    # the deal's transaction: BEGIN, its first statement, three reads, the round's
+    # INSERT, then its five writes with the COMMIT; the raise's: BEGIN, its first
     # statement, three reads, three writes with the settling transaction's INSERT, then
     # four writes with the COMMIT (25 round trips of the ledger's before: 12 and 13)
-    assert rounds == [({"kept": 2, "ledger": 6}, {"kept": 2, "ledger": 6})] * 3
+    assert rounds == [({"kept": 2, "ledger": 7}, {"kept": 2, "ledger": 7})] * 3
 
 
 def test_a_write_refused_at_the_commit_commits_nothing(postgres_url: str) -> None:
@@ -227,4 +231,17 @@ def test_a_write_in_autocommit_is_not_held(postgres_url: str) -> None:
         statements.write(connection, insert(KeptState), row)
     with engine.connect() as connection:
         assert connection.execute(select(KeptState.key)).scalars().all() == ["k"]
+    engine.dispose()
+
+
+def test_a_transaction_of_held_writes_alone_takes_its_begin_and_one_pipeline(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = connect(postgres_url)
+    trips = RoundTrips(monkeypatch)
+    with writer(engine).begin() as connection:
+        for key in "ab":
+            statements.write(connection, insert(KeptState), {"key": key, "expires": 1.0})
+    # psycopg's BEGIN, answered before the writes go; then the writes with the COMMIT
+    assert dict(trips.counts) == {"ledger": 2}
     engine.dispose()

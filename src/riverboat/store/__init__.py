@@ -153,12 +153,13 @@ def _sends_writes_together(engine: Engine) -> None:
     """On this PostgreSQL engine a transaction's round trips are fewer: a write run with
     :data:`LATER` (an INSERT, UPDATE or DELETE without RETURNING) is held back and sent
     in one pipeline (psycopg's pipeline mode: one exchange with the server) with the
-    transaction's next statement, or with its ``COMMIT``; and a transaction's first
-    statement goes with psycopg's ``BEGIN``. The statements run in the order they were
-    given, in the same transaction, so what any statement reads is what it read before.
-    A held write that fails makes the statement or the ``COMMIT`` it went with raise
-    (as SQLAlchemy's error), and the transaction commits nothing: a Tri-Card deal and
-    raise took 25 round trips of the ledger's and take 12 (tests/test_postgres_round_trips.py).
+    transaction's next statement, or with its ``COMMIT`` (psycopg's ``BEGIN`` is a
+    round trip of its own still: in a pipeline psycopg waits for its answer before it
+    sends the rest). The statements run in the order they were given, in the same
+    transaction, so what any statement reads is what it read before. A held write that
+    fails makes the statement or the ``COMMIT`` it went with raise (as SQLAlchemy's
+    error), and the transaction commits nothing: a Tri-Card deal and raise took 25
+    round trips of the ledger's and take 14 (tests/test_postgres_round_trips.py).
     A rollback drops what is held; the commit still waits for the disk. Inside a
     SAVEPOINT nothing is held: a write there raises where it is run, so that the
     SAVEPOINT, not the transaction, is rolled back; nor on a connection in autocommit
@@ -206,8 +207,9 @@ def _info(connection: Any) -> dict[str, Any]:
 
 def _send(cursor: Any, context: Any, statement: _Held | None, run: Callable[[], None]) -> None:
     """One statement from SQLAlchemy: held back if it may wait (:data:`LATER`), else
-    sent, with the writes held before it and psycopg's ``BEGIN`` if one is due, in one
-    pipeline; alone (one round trip, as ever) when there is neither."""
+    sent with the writes held before it in one pipeline; alone, as ever, when none is
+    held (a pipeline would save no round trip, and refuses a server-side cursor and
+    several statements in one string)."""
     if context is None:
         run()
         return
@@ -222,16 +224,11 @@ def _send(cursor: Any, context: Any, statement: _Held | None, run: Callable[[], 
     ):
         info.setdefault(LATER, []).append(statement)
         return
-    driver = cursor.connection
     held: list[_Held] | None = info.pop(LATER, None)
-    if driver.autocommit or (not held and driver.info.transaction_status != _IDLE):
+    if not held:
         run()
         return
-    _pipelined(driver, held or [], then=run)
-
-
-#: psycopg's transaction status between transactions (``pq.TransactionStatus.IDLE``)
-_IDLE = 0
+    _pipelined(cursor.connection, held, then=run)
 
 
 def _pipelined(driver: Any, held: list[_Held], then: Callable[[], None] | None) -> None:
