@@ -234,6 +234,26 @@ def test_a_write_in_autocommit_is_not_held(postgres_url: str) -> None:
     engine.dispose()
 
 
+def test_a_server_side_cursor_or_a_script_after_held_writes_runs(postgres_url: str) -> None:
+    # a pipeline refuses both: the writes held before them go in one of their own
+    engine = connect(postgres_url)
+    with writer(engine).begin() as connection:
+        statements.write(connection, insert(KeptState), {"key": "a", "expires": 1.0})
+        streamed = connection.execute(
+            select(KeptState.key), execution_options={"stream_results": True}
+        )
+        assert streamed.scalars().all() == ["a"]
+        statements.write(connection, insert(KeptState), {"key": "b", "expires": 1.0})
+    with writer(engine).begin() as connection:
+        statements.write(connection, insert(KeptState), {"key": "c", "expires": 1.0})
+        connection.exec_driver_sql("SELECT 1; SELECT 2")
+        statements.write(connection, insert(KeptState), {"key": "d", "expires": 1.0})
+    with engine.connect() as connection:
+        keys = connection.execute(select(KeptState.key).order_by(KeptState.key)).scalars()
+        assert keys.all() == ["a", "b", "c", "d"]
+    engine.dispose()
+
+
 def test_a_transaction_of_held_writes_alone_takes_its_begin_and_one_pipeline(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -183,7 +183,7 @@ def _sends_writes_together(engine: Engine) -> None:
     def do_commit(connection: Any) -> None:
         held = _info(connection).pop(LATER, None)
         if held:
-            _pipelined(connection.dbapi_connection, held, then=None)
+            _pipelined(connection.dbapi_connection, held, commit=True)
         commit(connection)  # nothing left to commit after a pipelined COMMIT: no round trip
 
     def do_rollback(connection: Any) -> None:
@@ -208,12 +208,14 @@ def _info(connection: Any) -> dict[str, Any]:
 def _send(cursor: Any, context: Any, statement: _Held | None, run: Callable[[], None]) -> None:
     """One statement from SQLAlchemy: held back if it may wait (:data:`LATER`), else
     sent with the writes held before it in one pipeline; alone, as ever, when none is
-    held (a pipeline would save no round trip, and refuses a server-side cursor and
-    several statements in one string)."""
+    held (a pipeline would save no round trip). A pipeline refuses a server-side
+    cursor and several statements in one string (a statement without parameters may
+    be such): before one of those the held writes go in a pipeline of their own."""
     if context is None:
         run()
         return
     info = _info(context.root_connection.connection)
+    server_side = getattr(context, "_is_server_side", False)
     if (
         statement is not None
         and context.execution_options.get(LATER)
@@ -227,14 +229,19 @@ def _send(cursor: Any, context: Any, statement: _Held | None, run: Callable[[], 
     held: list[_Held] | None = info.pop(LATER, None)
     if not held:
         run()
-        return
-    _pipelined(cursor.connection, held, then=run)
+    elif statement is None or not statement[1] or server_side:
+        _pipelined(cursor.connection, held)
+        run()
+    else:
+        _pipelined(cursor.connection, held, then=run)
 
 
-def _pipelined(driver: Any, held: list[_Held], then: Callable[[], None] | None) -> None:
-    """``held`` writes, then ``then`` (a statement on SQLAlchemy's cursor) or, if None,
-    ``COMMIT``, in one psycopg pipeline: sent together, their results read back at its
-    end, where the first error among them is raised."""
+def _pipelined(
+    driver: Any, held: list[_Held], then: Callable[[], None] | None = None, commit: bool = False
+) -> None:
+    """``held`` writes, then ``then`` (a statement on SQLAlchemy's cursor) or ``COMMIT``,
+    if either is given, in one psycopg pipeline: sent together, their results read back
+    at its end, where the first error among them is raised."""
     cursor = driver.cursor()
     try:
         with driver.pipeline():
@@ -243,9 +250,9 @@ def _pipelined(driver: Any, held: list[_Held], then: Callable[[], None] | None) 
                     cursor.executemany(sql, parameters)
                 else:
                     cursor.execute(sql, parameters)
-            if then is None:
+            if commit:
                 cursor.execute("COMMIT")
-            else:
+            elif then is not None:
                 then()
     finally:
         cursor.close()
