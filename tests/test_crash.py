@@ -10,6 +10,7 @@ opened before the fork: each player connects, recovers and plays as a process of
 own, and dies by SIGKILL as one.
 """
 
+import contextlib
 import os
 import random
 import re
@@ -92,13 +93,14 @@ def test_killed_at_any_moment_the_books_stay_whole(database_url: str) -> None:
     )
     assert players.stdin is not None
     assert players.stdout is not None
+    alive: int | None = None  # a player the forking process has not said it reaped
     try:
         for _ in range(6):
             players.stdin.write("play\n")
             players.stdin.flush()
             born = players.stdout.readline()
             assert born.startswith("child "), born
-            child = int(born.split()[1])
+            child = alive = int(born.split()[1])
             dead = f"dead {child}\n"  # the forking process's word that it was reaped
             line = ""
             for _ in range(generator.randint(1, 12)):  # let it acknowledge a few steps
@@ -107,16 +109,21 @@ def test_killed_at_any_moment_the_books_stay_whole(database_url: str) -> None:
                     break
                 _acknowledge(line, started, acted)
             if line == dead:  # it stopped by itself: nothing left to kill
+                alive = None
                 continue
             time.sleep(generator.uniform(0, 0.05))  # and die somewhere in the next one
             os.kill(child, signal.SIGKILL)
             for line in players.stdout:  # what it acknowledged before it died
                 if line == dead:
+                    alive = None
                     break
                 _acknowledge(line, started, acted)
     finally:
         players.kill()
         players.wait()
+        if alive is not None:  # stopped half way (a failure, ^C): it would play on alone
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(alive, signal.SIGKILL)
     assert started, "the player acknowledged nothing"
     service = TableService(database_url)
     service.recover()
