@@ -132,7 +132,7 @@ def _wait_until_ready(base: str, server: subprocess.Popen[bytes]) -> None:
         if server.poll() is not None:
             raise RuntimeError("the server stopped while starting")
         try:
-            # plain HTTP: no CA certificates loaded (30 ms of CPU each time)
+            # plain HTTP: no CA certificates loaded (docs/development.md: 33 ms of CPU)
             games = httpx.get(base + "/api/games", timeout=30, verify=False).json()
             if all(game.get("house_edge") is not None for game in games):
                 return

@@ -93,7 +93,7 @@ def _start(deployment: Deployment, port: int, log: Path) -> str:
     while time.monotonic() < deadline:
         assert server.poll() is None, f"the server stopped while starting: {log.read_text()}"
         try:
-            # plain HTTP: no CA certificates loaded (30 ms of CPU each time)
+            # plain HTTP: no CA certificates loaded (docs/development.md: 33 ms of CPU)
             if httpx.get(base + "/api/me", timeout=2, verify=False).status_code == 200:
                 return base
         except httpx.TransportError:

@@ -3,10 +3,12 @@ and without cffi.
 
 The first kernel a process compiles or reads from numba's cache loads every
 implementation numba has, and two of them import a library no kernel of riverboat
-uses: ``numba.np.arraymath`` imports SciPy's BLAS (all of ``scipy.linalg``: 0.25 s
-of CPU on the 2-core build machine) only to decide whether ``np.correlate`` and
-``np.convolve`` of floats may call it, and ``numba.core.typing.cffi_utils`` imports
-cffi (0.06 s) to type functions made with it. So both are loaded here with those
+uses: ``numba.np.arraymath`` imports SciPy's BLAS (all of ``scipy.linalg``) only to
+decide whether ``np.correlate`` and ``np.convolve`` of floats may call it, and
+``numba.core.typing.cffi_utils`` imports cffi and pycparser to type functions made
+with it: 0.30 and 0.035 CPU seconds on the idle 2-core build machine
+(``time.process_time()`` around ``import scipy.linalg.cython_blas`` and ``import
+numba.core.typing.cffi_utils``, numpy and numba imported before). So both are loaded here with those
 libraries hidden from them for that moment: the two numpy functions then take
 numba's own loop, and cffi's functions are not typed, as where neither is
 installed. numba's linear algebra (``np.dot``, ``np.linalg``) imports SciPy itself
