@@ -24,6 +24,7 @@ Round = dict[str, Any]
 SOUND = "import('/static/js/sound.js').then((m) => "
 CELEBRATE = "import('/static/js/celebrate.js').then((m) => "
 SETTINGS = "import('/static/js/settings.js').then((m) => "
+STATE = "import('/static/js/state.js').then((m) => "
 
 
 @pytest.fixture(scope="module")
@@ -95,13 +96,16 @@ def _until(page: Page, check: Callable[[], bool], what: str, timeout_ms: int = 4
 
 
 def _fresh(page: Page, title: str) -> None:
-    """At `title`'s table with its circles empty."""
+    """At `title`'s table with its circles empty, every clear answered: each Backspace
+    sends one and cues a chip when its answer comes, so a cue counted from here on is
+    never a clear's that came late."""
     choose(page, title)
     page.wait_for_load_state("networkidle")
     for spot in page.locator("#spots [data-spot]").all():
         spot.focus()
         page.keyboard.press("Backspace")
     expect(page.locator("#spots .circle--staked")).to_have_count(0)
+    _until(page, lambda: page.evaluate(STATE + "m.state.placing)") == 0, "the clears answered")
 
 
 def _stake(page: Page, spot: str) -> None:
