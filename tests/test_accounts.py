@@ -59,10 +59,11 @@ def service(database_url: str) -> Iterator[TableService]:
 
 
 class Hasher:
-    """The real hasher, with ``during`` run inside each hash and each check."""
+    """The hasher in use (tests/conftest.py), with ``during`` run inside each hash and
+    each check."""
 
     def __init__(self, during: Callable[[], None]) -> None:
-        self.real, self.during = PasswordHasher(), during
+        self.real, self.during = players_module._hasher, during
 
     def hash(self, password: str) -> str:
         self.during()
@@ -396,6 +397,7 @@ def test_a_wrong_name_takes_as_long_as_a_right_one(
     assert answers == [WRONG] * 5
 
 
+@pytest.mark.production_password_hashes
 def test_a_name_nobody_has_is_checked_at_the_cost_of_a_real_hash() -> None:
     """The hash a made-up name is checked against is written out, not made at each start:
     it must still be one of the hasher's own parameters, so its check costs what a real
@@ -403,6 +405,48 @@ def test_a_name_nobody_has_is_checked_at_the_cost_of_a_real_hash() -> None:
     dummy = players_module._DUMMY_HASH
     assert not players_module._hasher.check_needs_rehash(dummy)
     assert players_module._hasher.verify(dummy, "riverboat: a password nobody has")
+
+
+def _stored_hash(service: TableService, player: int) -> str:
+    with service.engine.connect() as connection:
+        stored = connection.execute(
+            text("SELECT password_hash FROM players WHERE id = :id"), {"id": player}
+        ).scalar_one()
+    assert isinstance(stored, str)
+    return stored
+
+
+@pytest.mark.production_password_hashes
+def test_a_password_is_kept_as_an_argon2id_hash_of_production_cost(tmp_path: Path) -> None:
+    """Production's hasher (the suite's own is cheaper, tests/conftest.py): argon2id
+    with argon2-cffi's recommended parameters (RFC 9106's second choice: 64 MiB, three
+    passes, four lanes), never the password itself."""
+    service = TableService(f"sqlite:///{tmp_path / 'hashed.db'}")
+    stored = _stored_hash(service, service.register("ann", PASSWORD))
+    assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    assert PASSWORD not in stored
+    assert service.login("ann", PASSWORD, "10.0.0.7") == service.login("ann", PASSWORD, "10.0.0.7")
+    service.engine.dispose()
+
+
+def test_a_hash_of_older_parameters_is_made_again_at_the_next_log_in(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log-in that finds its hash made with other parameters than today's hashes the
+    password again with today's, and the password still logs in."""
+    today = players_module._hasher
+    with monkeypatch.context() as older:
+        older_cost = PasswordHasher(time_cost=2, memory_cost=16, parallelism=1)
+        older.setattr(players_module, "_hasher", older_cost)
+        ann = service.register("ann", PASSWORD)
+    was = _stored_hash(service, ann)
+    assert today.check_needs_rehash(was)
+    assert service.login("ann", PASSWORD, "10.0.0.8") == ann
+    now = _stored_hash(service, ann)
+    assert now != was
+    assert not today.check_needs_rehash(now)
+    assert service.login("ann", PASSWORD, "10.0.0.8") == ann
+    assert _stored_hash(service, ann) == now  # made again once, not at every log-in
 
 
 @pytest.mark.parametrize("word", RESERVED)
