@@ -14,7 +14,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, Playwright, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
 from riverboat.settings import amended
 from riverboat.web.app import create_app, server_options
@@ -65,9 +65,29 @@ def serving(
         thread.join(timeout=10)
 
 
+#: a context's options but for the tests of the page's service worker
+#: (tests/test_browser_install.py) and of the page's weight (tests/test_browser_metrics.py):
+#: no worker registers, so a new context does not fetch and keep the page's files a second
+#: time (about 0.6 CPU s of the browser's and the server's a context: docs/development.md).
+#: The worker keeps only the page and its files, never an answer of the server's, so
+#: what these tests see of a table is the same either way
+NO_WORKER: dict[str, Any] = {"service_workers": "block"}
+
+
+def new_context(browser: Browser, **options: Any) -> BrowserContext:
+    """``browser.new_context(**options)``, with no service worker (:data:`NO_WORKER`)."""
+    return browser.new_context(**{**NO_WORKER, **options})
+
+
+def new_tab(browser: Browser, **options: Any) -> Page:
+    """``browser.new_page(**options)``: a tab in a context of its own, closed with it,
+    with no service worker (:data:`NO_WORKER`)."""
+    return browser.new_page(**{**NO_WORKER, **options})
+
+
 def table_tab(server: str, browser: Browser) -> Page:
     """A new tab at the tables, its spots drawn."""
-    tab = browser.new_page(viewport={"width": 1100, "height": 800})
+    tab = new_tab(browser, viewport={"width": 1100, "height": 800})
     tab.goto(server)
     tab.wait_for_selector(".spot")
     return tab

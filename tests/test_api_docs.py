@@ -7,14 +7,14 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from browser_support import SHOTS, serving
+from browser_support import SHOTS, new_tab, serving
 
 
 def test_the_api_page_renders_offline_under_the_pages_policy(
     tmp_path: Path, browser: Browser
 ) -> None:
     with serving(tmp_path / "docs.db", house_edges=False) as server:
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page = new_tab(browser, viewport={"width": 1440, "height": 900})
         asked: list[str] = []
         page.on("request", lambda request: asked.append(request.url))
         violations: list[str] = []

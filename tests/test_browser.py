@@ -19,7 +19,7 @@ from riverboat.table.live.table import SharedTable
 from riverboat.table.live.views import TableMessage
 from riverboat.table.service import TableService
 
-from browser_support import SHOTS, choose, finish, table_tab, tap
+from browser_support import SHOTS, choose, finish, new_context, new_tab, table_tab, tap
 
 
 def test_the_page_loads_as_es_modules(page: Page, server: str) -> None:
@@ -124,8 +124,8 @@ def test_every_game_by_touch_on_a_phone(
     """A round of each game played by taps alone on a touch phone upright and on its
     side: the table menu, a spot, Deal and the decision, all in reach without
     sideways scrolling."""
-    phone = browser.new_page(
-        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
+    phone = new_tab(
+        browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
     )
     phone.goto(server)
     phone.wait_for_selector(".spot")
@@ -149,7 +149,7 @@ def test_every_game_by_touch_on_a_phone(
 
 def test_nothing_scrolls_sideways_on_the_narrowest_phone(server: str, browser: Browser) -> None:
     """At 320 px every table fits the screen: no sideways scrolling."""
-    phone = browser.new_page(viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
+    phone = new_tab(browser, viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
     phone.goto(server)
     phone.wait_for_selector(".spot")
     for title in ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat"):
@@ -163,7 +163,7 @@ def test_nothing_scrolls_sideways_on_the_narrowest_phone(server: str, browser: B
 
 
 def test_a_shared_server_asks_for_a_log_in(shared_server: str, browser: Browser) -> None:
-    tab = browser.new_page()
+    tab = new_tab(browser)
     tab.goto(shared_server)
     expect(tab.locator("#login")).to_be_visible()
     tab.fill("#login-name", "ann")
@@ -182,7 +182,7 @@ def test_a_new_player_signs_up_beside_the_log_in(shared_server: str, browser: Br
     """The log-in dialog's sign-up form: a look-alike of a taken name is refused in the
     form's own words, then a new name makes the account and the player is at the table;
     at 390 px the dialog fits the screen, and axe finds nothing serious in it."""
-    tab = browser.new_page(viewport={"width": 390, "height": 844})
+    tab = new_tab(browser, viewport={"width": 390, "height": 844})
     tab.goto(shared_server)
     expect(tab.locator("#signup-form")).to_be_visible()
     expect(tab.locator("#signup-rules")).to_contain_text("one writing system")
@@ -326,7 +326,7 @@ def test_chips_tapped_while_a_table_loads_stay_put(page: Page) -> None:
 
 
 def _signed_in(browser: Browser, address: str, name: str) -> Page:
-    tab = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    tab = new_context(browser, viewport={"width": 1100, "height": 800}).new_page()
     tab.goto(address)
     tab.fill("#login-name", name)
     tab.fill("#login-password", "a long password")

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from browser_support import SHOTS, choose, won
+from browser_support import SHOTS, choose, new_context, won
 
 Box = dict[str, float]
 
@@ -25,8 +25,8 @@ Box = dict[str, float]
 def _tab(
     server: str, browser: Browser, width: int = 1100, height: int = 800, touch: bool = False
 ) -> Page:
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    context = new_context(
+        browser, viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
     )
     tab = context.new_page()
     tab.goto(server)

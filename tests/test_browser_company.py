@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from browser_support import SHOTS, choose, serving, tap
+from browser_support import SHOTS, choose, new_context, serving, tap
 
 PASSWORD = "a long password"
 CRAZY4, BACCARAT = "Crazy 4 Poker · shared", "Baccarat · shared"
@@ -49,8 +49,8 @@ def signed_in(
     size: tuple[int, int] = (1100, 800),
     touch: bool = False,
 ) -> Page:
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, has_touch=touch, is_mobile=touch
+    context = new_context(
+        browser, viewport={"width": size[0], "height": size[1]}, has_touch=touch, is_mobile=touch
     )
     tab = context.new_page()
     tab.goto(address)

@@ -9,7 +9,7 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import SHOTS, choose
+from browser_support import SHOTS, choose, new_tab
 
 RANKS = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"]
 RANKS += ["Jack", "Queen", "King", "Ace"]
@@ -341,7 +341,7 @@ def test_the_roads_are_the_servers_cells_in_their_own_box(
         assert "style=" not in source, module
     # a phone at 320 px with a long shoe: the bead plate and big road in a strip under
     # the felt, inside the screen
-    phone = browser.new_page(viewport={"width": 320, "height": 640})
+    phone = new_tab(browser, viewport={"width": 320, "height": 640})
     phone.goto(server)
     phone.wait_for_selector(".spot")
     choose(phone, "Baccarat")

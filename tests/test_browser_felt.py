@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
-from browser_support import SHOTS, choose, pick_chip, tap
+from browser_support import SHOTS, choose, new_context, new_tab, pick_chip, tap
 
 Round = dict[str, Any]
 
@@ -33,7 +33,7 @@ def _signed(cents: int) -> str:
 
 
 def _tab(browser: Browser, server: str, width: int, height: int) -> Page:
-    tab = browser.new_page(viewport={"width": width, "height": height})
+    tab = new_tab(browser, viewport={"width": width, "height": height})
     tab.goto(server)
     tab.wait_for_selector(".spot")
     return tab
@@ -343,8 +343,8 @@ def test_screenshots_before_at_a_decision_and_at_a_result(
     """Every own table upright and sideways on a phone and on a desktop, as its screen
     shows it before the deal, at the decision and at the result, each result checked
     against the round the server sent."""
-    page = browser.new_page(
-        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    page = new_tab(
+        browser, viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
     )
     page.goto(server)
     page.wait_for_selector(".spot")
@@ -383,7 +383,7 @@ def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:
 
 
 def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str) -> None:
-    tab = browser.new_page(viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
+    tab = new_tab(browser, viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
     tab.goto(server)
     tab.wait_for_selector(".spot")
     _fresh(tab, "Baccarat")
@@ -403,7 +403,7 @@ def test_a_shared_crazy4_table_shows_the_blind_hands_circles_c8(
     shared_server: str, browser: Browser
 ) -> None:
     """The blind second position's circles (C8), from the table's own messages."""
-    tab = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    tab = new_context(browser, viewport={"width": 1100, "height": 900}).new_page()
     frames: list[dict[str, Any]] = []
     tab.on(
         "websocket",

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, expect
 
-from browser_support import SHOTS, serving
+from browser_support import SHOTS, new_tab, serving
 
 
 @pytest.fixture
@@ -23,8 +23,8 @@ def plugin_server(showdown: str, tmp_path_factory: pytest.TempPathFactory) -> It
 def test_a_round_of_the_fifth_game(
     plugin_server: str, browser: Browser, width: int, height: int, touch: bool
 ) -> None:
-    page = browser.new_page(
-        viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+    page = new_tab(
+        browser, viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
     )
     page.goto(plugin_server)
     page.wait_for_selector(".spot")

@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Request, expect
 
-from browser_support import SHOTS, choose, table_tab
+from browser_support import SHOTS, choose, new_context, table_tab
 
 OWN = ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat")
 SHARED = ("Crazy 4 Poker · shared", "Baccarat · shared")
@@ -130,7 +130,7 @@ def own(server: str, browser: Browser) -> Iterator[Page]:
 @pytest.fixture(scope="module")
 def ann(shared_server: str, browser: Browser) -> Iterator[Page]:
     """ann, logged in at the server with accounts."""
-    tab = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    tab = new_context(browser, viewport={"width": 1100, "height": 800}).new_page()
     tab.goto(shared_server)
     tab.fill("#login-name", "ann")
     tab.fill("#login-password", "a long password")

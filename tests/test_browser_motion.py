@@ -18,7 +18,7 @@ from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
 
-from browser_support import SHOTS, choose
+from browser_support import SHOTS, choose, new_context
 
 Round = dict[str, Any]
 SOUND = "import('/static/js/sound.js').then((m) => "
@@ -57,8 +57,12 @@ def open_tab(browser: Browser, server: str) -> Iterator[Opener]:
     contexts: list[BrowserContext] = []
 
     def opener(width: int = 1100, height: int = 800, *, touch: bool = False, **more: Any) -> Page:
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch, **more
+        context = new_context(
+            browser,
+            viewport={"width": width, "height": height},
+            has_touch=touch,
+            is_mobile=touch,
+            **more,
         )
         contexts.append(context)
         page = context.new_page()

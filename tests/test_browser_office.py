@@ -24,7 +24,7 @@ from riverboat.table.office.hold import hold_report
 from riverboat.table.service import TableService
 from riverboat.web.guards import CONTENT_SECURITY_POLICY
 
-from browser_support import SHOTS, serving
+from browser_support import SHOTS, new_tab, serving
 
 PASSWORD = "a long password"  # ann's, bob's (browser_support.serving) and boss's
 
@@ -90,7 +90,7 @@ def dollars(cents: int) -> str:
 
 def open_office(browser: Browser, office: Office, width: int = 1100, height: int = 800) -> Page:
     """A new tab (a session of its own) at /office, its requests noted on ``page.asked``."""
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = new_tab(browser, viewport={"width": width, "height": height})
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     page.asked = asked  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from riverboat.table.service import TableService
 
-from browser_support import SHOTS, choose, serving, won
+from browser_support import SHOTS, choose, new_context, new_tab, serving, won
 
 LEFT = 300  # $3: below every table's minimum
 #: $85: enough for a run of lost $5 coups, and below the $100 Refill is offered under
@@ -50,7 +50,7 @@ def low(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def phone(drained: str, browser: Browser) -> Iterator[Page]:
-    tab = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    tab = new_tab(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     tab.goto(drained)
     tab.wait_for_selector(".spot")
     yield tab
@@ -147,8 +147,8 @@ def test_the_header_stays_one_row_with_a_bet_a_last_win_and_refill(
 ) -> None:
     """Played to that state, not written in: a coup won at Baccarat by touch, its chips
     left on the felt as the next bet, a balance below $100 (Refill offered)."""
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    context = new_context(
+        browser, viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
     )
     page = context.new_page()
     page.goto(low)

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from riverboat.table.lobby import default_tables, parse_counts
 
-from browser_support import SHOTS, choose, serving, tap
+from browser_support import SHOTS, choose, new_context, new_tab, serving, tap
 
 OWN_COUPS = 40  # enough for the big road to outgrow a phone's box
 SHARED = "Baccarat · shared"
@@ -61,7 +61,7 @@ def roads_server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> 
     tables = default_tables(parse_counts("crazy4=1,baccarat=1"))
     database = tmp_path_factory.mktemp("roads") / "roads.db"
     with serving(database, local_player=True, tables=tables) as server:
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page = new_tab(browser, viewport={"width": 1440, "height": 900})
         page.goto(server)
         page.wait_for_selector(".spot")
         while (
@@ -82,8 +82,8 @@ def roads_server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> 
 
 
 def _context(browser: Browser, width: int, height: int, touch: bool) -> BrowserContext:
-    return browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    return new_context(
+        browser, viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
     )
 
 

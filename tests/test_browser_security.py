@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from riverboat.web.guards import CONTENT_SECURITY_POLICY
 
-from browser_support import choose
+from browser_support import choose, new_tab
 
 #: every violation the page reports, kept on ``window`` for the test to read
 RECORD_VIOLATIONS = """
@@ -26,7 +26,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 def test_a_tri_card_round_runs_under_the_content_security_policy(
     browser: Browser, server: str
 ) -> None:
-    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page = new_tab(browser, viewport={"width": 1100, "height": 800})
     page.add_init_script(RECORD_VIOLATIONS)
     answer = page.goto(server)
     assert answer is not None

@@ -19,7 +19,7 @@ from playwright.sync_api import Page, Route, sync_playwright
 from riverboat.settings import amended
 from riverboat.web.app import create_app
 
-from browser_support import launch_chromium, serving
+from browser_support import launch_chromium, new_tab, serving
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "riverboat" / "web" / "static"
 SPRITE = STATIC / "cards" / "cards.svg"
@@ -256,8 +256,8 @@ def open_sheet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opener]:
             )
 
         def opener(width: int, scale: float) -> tuple[Page, list[str]]:
-            page = browser.new_page(
-                viewport={"width": width, "height": 900}, device_scale_factor=scale
+            page = new_tab(
+                browser, viewport={"width": width, "height": 900}, device_scale_factor=scale
             )
             refusals: list[str] = []
             page.on(

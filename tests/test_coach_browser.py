@@ -14,13 +14,13 @@ from playwright.sync_api import Browser, Page, Response, expect
 from riverboat.money import format_money, readable_cents
 from riverboat.table.advice import tally_words
 
-from browser_support import SHOTS, choose, tap
+from browser_support import SHOTS, choose, new_tab, tap
 
 
 @pytest.fixture(params=[(390, 844), (1440, 900)], ids=["phone", "wide"])
 def tab(request: pytest.FixtureRequest, server: str, browser: Browser) -> Iterator[Page]:
     width, height = request.param
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = new_tab(browser, viewport={"width": width, "height": height})
     page.goto(server)
     page.wait_for_selector(".spot")
     yield page

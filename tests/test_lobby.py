@@ -367,11 +367,11 @@ def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
     a table's number sits there, another's moves there."""
     from playwright.sync_api import expect
 
-    from browser_support import SHOTS, serving
+    from browser_support import SHOTS, new_tab, serving
 
     tables = default_tables(parse_counts("crazy4=2,baccarat=2"))
     with serving(tmp_path / "lobby.db", local_player=True, tables=tables) as server:
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page = new_tab(browser, viewport={"width": 1440, "height": 900})
         page.goto(server)
         page.wait_for_selector(".spot")
         SHOTS.mkdir(parents=True, exist_ok=True)

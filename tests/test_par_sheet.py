@@ -288,7 +288,7 @@ def test_cli_writes_the_page_and_refuses_output_without_html(tmp_path: Path) -> 
 def test_page_in_a_browser_at_desk_and_phone_widths(
     tri_card: Analysis, browser: "Browser", tmp_path: Path
 ) -> None:
-    from browser_support import SHOTS
+    from browser_support import SHOTS, new_tab
 
     target = tmp_path / "par-sheet.html"
     target.write_text(render(tri_card, _sections(tri_card), card_for(tri_card)), encoding="utf-8")
@@ -296,7 +296,7 @@ def test_page_in_a_browser_at_desk_and_phone_widths(
     requests: list[str] = []
     for width in (1440, 390):
         requests.clear()
-        tab = browser.new_page(viewport={"width": width, "height": 900})
+        tab = new_tab(browser, viewport={"width": width, "height": 900})
         tab.on("request", lambda request: requests.append(request.url))
         tab.goto(target.as_uri())
         assert tab.locator("h1").inner_text() == "Tri-Card Poker: PAR sheet"
@@ -306,7 +306,7 @@ def test_page_in_a_browser_at_desk_and_phone_widths(
         tab.screenshot(path=str(SHOTS / f"par-sheet-{width}.png"), full_page=True)
         assert requests == [target.as_uri()]  # the page alone: nothing else fetched
         tab.close()
-    tab = browser.new_page()
+    tab = new_tab(browser)
     tab.goto(target.as_uri())
     assert tab.pdf(format="A4")[:5] == b"%PDF-"  # the print style sheet lays it out
     tab.close()

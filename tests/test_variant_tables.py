@@ -20,7 +20,7 @@ from riverboat.settings import amended
 from riverboat.table.lobby import TablesError, read_tables_file
 from riverboat.web.app import create_app
 
-from browser_support import choose, serving, tap
+from browser_support import choose, new_tab, serving, tap
 
 SHOTS = Path("test-artifacts/screenshots")
 
@@ -130,7 +130,7 @@ def test_the_page_shows_a_variant_tables_own_pays(tmp_path: Path, browser: Brows
     _mini(tmp_path)
     tables = read_tables_file(_tables(tmp_path, 'variant_file = "mini.toml"'))
     with serving(tmp_path / "page.db", local_player=True, tables=tables) as server:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = new_tab(browser, viewport={"width": 390, "height": 844})
         page.goto(server)
         page.wait_for_selector(".spot")
         choose(page, "Mini · shared")
