@@ -135,3 +135,51 @@ def settings_of_the_environment() -> Iterator[None]:
     reload()
     yield
     reload()
+
+
+# Production's argon2 parameters (64 MiB, 3 passes, 4 lanes) cost about 0.18 CPU s a
+# hash or a check on the idle build machine, and the suite's sign-ups and log-ins in its
+# own processes make over a thousand of them: some 180 CPU s (docs/development.md). So
+# every test and doctest hashes with the same argon2id at its smallest cost, and
+# `_DUMMY_HASH` (what a name nobody has is checked against) is a hash made at that cost:
+# what they check of hashing (a check made for a name nobody has, an old hash made
+# again) does not depend on the cost. A test marked ``production_password_hashes`` runs
+# with production's hasher and hash: those that need hashes slow enough to overlap (two
+# sign-ups at once, guesses at once) and those of production's parameters. The servers
+# the suite starts as processes of their own hash as production does.
+QUICK_HASHER_COST = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
+#: riverboat's own hasher and made-up name's hash, as its module made them
+PRODUCTION_HASHES: dict[str, object] = {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_password_hashes() -> Iterator[None]:
+    """Every test's players hash with :data:`QUICK_HASHER_COST`."""
+    from argon2 import PasswordHasher
+
+    from riverboat.table.accounts import players
+
+    PRODUCTION_HASHES.update(_hasher=players._hasher, _DUMMY_HASH=players._DUMMY_HASH)
+    quick = PasswordHasher(**QUICK_HASHER_COST)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(players, "_hasher", quick)
+        patch.setattr(players, "_DUMMY_HASH", quick.hash("riverboat: a password nobody has"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _hashes_by_marker(
+    request: pytest.FixtureRequest, quick_password_hashes: None
+) -> Iterator[None]:
+    """Production's hasher and made-up name's hash for a test marked
+    ``production_password_hashes`` (the marker is the switch: there is no fixture of
+    that name to ask for)."""
+    if request.node.get_closest_marker("production_password_hashes") is None:
+        yield
+        return
+    from riverboat.table.accounts import players
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in PRODUCTION_HASHES.items():
+            patch.setattr(players, name, value)
+        yield

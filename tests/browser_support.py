@@ -65,12 +65,12 @@ def serving(
         thread.join(timeout=10)
 
 
-#: a context's options but for the tests of the page's service worker
+#: a context's options in every browser test except those of the page's service worker
 #: (tests/test_browser_install.py) and of the page's weight (tests/test_browser_metrics.py):
 #: no worker registers, so a new context does not fetch and keep the page's files a second
 #: time (about 0.6 CPU s of the browser's and the server's a context: docs/development.md).
-#: The worker keeps only the page and its files, never an answer of the server's, so
-#: what these tests see of a table is the same either way
+#: The worker keeps only the page and its files, never an answer of the server's; and a
+#: test's ``page.route`` sees every request, none answered by the worker instead
 NO_WORKER: dict[str, Any] = {"service_workers": "block"}
 
 
@@ -80,8 +80,8 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
 
 
 def new_tab(browser: Browser, **options: Any) -> Page:
-    """``browser.new_page(**options)``: a tab in a context of its own, closed with it,
-    with no service worker (:data:`NO_WORKER`)."""
+    """``browser.new_page(**options)``: a tab in a context of its own (which closes when
+    the tab does), with no service worker (:data:`NO_WORKER`)."""
     return browser.new_page(**{**NO_WORKER, **options})
 
 

@@ -79,52 +79,6 @@ def showdown(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     unregister("showdown")
 
 
-# ------------------------------------------------------------------ password hashes
-# Production's argon2 parameters (64 MiB, 3 passes, 4 lanes) cost about 0.18 CPU s a
-# hash or a check on the project's 2-core machines, and the suite's sign-ups and log-ins
-# in its own processes make over a thousand of them: some 180 CPU s of the suite's
-# (docs/development.md). Here the players' hasher is the same argon2id at its smallest
-# cost, and the made-up name's hash one of its own: what the suite tests of hashing (a
-# check made for a name nobody has, an old hash upgraded, one hash at a time per slot)
-# does not depend on the cost. A test marked ``production_password_hashes`` runs with
-# production's hasher and hash, as do the servers the suite starts as processes.
-QUICK_HASHER_COST = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
-#: riverboat's own hasher and made-up name's hash, as its module made them
-PRODUCTION_HASHES: dict[str, object] = {}
-
-
-@pytest.fixture(scope="session", autouse=True)
-def quick_password_hashes() -> Iterator[None]:
-    """Every test's players hash with :data:`QUICK_HASHER_COST`."""
-    from argon2 import PasswordHasher
-
-    from riverboat.table.accounts import players
-
-    PRODUCTION_HASHES.update(_hasher=players._hasher, _DUMMY_HASH=players._DUMMY_HASH)
-    quick = PasswordHasher(**QUICK_HASHER_COST)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(players, "_hasher", quick)
-        patch.setattr(players, "_DUMMY_HASH", quick.hash("riverboat: a password nobody has"))
-        yield
-
-
-@pytest.fixture(autouse=True)
-def production_password_hashes(
-    request: pytest.FixtureRequest, quick_password_hashes: None
-) -> Iterator[None]:
-    """Production's hasher and made-up name's hash for a test marked
-    ``production_password_hashes``."""
-    if request.node.get_closest_marker("production_password_hashes") is None:
-        yield
-        return
-    from riverboat.table.accounts import players
-
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in PRODUCTION_HASHES.items():
-            patch.setattr(players, name, value)
-        yield
-
-
 # ------------------------------------------------------------------ the browser tests
 # (tests/browser_support.py: a served app, Debian's Chromium, the taps a round needs)
 @pytest.fixture(scope="module")

@@ -59,7 +59,7 @@ def service(database_url: str) -> Iterator[TableService]:
 
 
 class Hasher:
-    """The hasher in use (tests/conftest.py), with ``during`` run inside each hash and
+    """The hasher in use (conftest.py), with ``during`` run inside each hash and
     each check."""
 
     def __init__(self, during: Callable[[], None]) -> None:
@@ -418,15 +418,19 @@ def _stored_hash(service: TableService, player: int) -> str:
 
 @pytest.mark.production_password_hashes
 def test_a_password_is_kept_as_an_argon2id_hash_of_production_cost(tmp_path: Path) -> None:
-    """Production's hasher (the suite's own is cheaper, tests/conftest.py): argon2id
+    """Production's hasher (the suite's own is cheaper, conftest.py): argon2id
     with argon2-cffi's recommended parameters (RFC 9106's second choice: 64 MiB, three
     passes, four lanes), never the password itself."""
     service = TableService(f"sqlite:///{tmp_path / 'hashed.db'}")
-    stored = _stored_hash(service, service.register("ann", PASSWORD))
-    assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
-    assert PASSWORD not in stored
-    assert service.login("ann", PASSWORD, "10.0.0.7") == service.login("ann", PASSWORD, "10.0.0.7")
-    service.engine.dispose()
+    try:
+        ann = service.register("ann", PASSWORD)
+        stored = _stored_hash(service, ann)
+        assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        assert PASSWORD not in stored
+        assert service.login("ann", PASSWORD, "10.0.0.7") == ann
+        assert _stored_hash(service, ann) == stored  # today's parameters: not made again
+    finally:
+        service.engine.dispose()
 
 
 def test_a_hash_of_older_parameters_is_made_again_at_the_next_log_in(
@@ -469,6 +473,7 @@ def test_names_say_what_is_allowed(tmp_path: Path) -> None:
     assert f"a player name is {NAME_HELP[:-1]}" == NAME_RULE  # the CLI's help agrees
 
 
+@pytest.mark.production_password_hashes  # hashes as slow as production's: the two overlap
 def test_two_look_alikes_registered_at_once_make_one_account(service: TableService) -> None:
     outcomes: list[str] = []
 
@@ -491,7 +496,7 @@ def test_old_names_that_look_alike_upgrade_and_still_log_in(database_url: str) -
     """Names an earlier release let in keep their accounts; the older one takes the
     key, and the look-alike logs in by its exact name."""
     engine = connect(database_url, revision="0004")
-    hashed = PasswordHasher().hash(PASSWORD)
+    hashed = players_module._hasher.hash(PASSWORD)  # the suite's (conftest.py)
     with engine.begin() as connection:
         for player, name in ((1, "Ann"), (2, "ann"), (3, "Local"), (4, "local")):
             connection.execute(
@@ -547,7 +552,7 @@ def test_0012_makes_every_key_again_and_every_old_account_logs_in(database_url: 
     takes any of their places. Its downgrade makes 0005's keys again."""
     revision = _revision("0012_username_profile")
     engine = connect(database_url, revision="0011_deal_seeds")
-    hashed = PasswordHasher().hash(PASSWORD)
+    hashed = players_module._hasher.hash(PASSWORD)  # the suite's (conftest.py)
     old_keys = {
         row["player"]: row["key"]
         for row in revision._keys(
