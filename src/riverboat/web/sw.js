@@ -34,10 +34,12 @@ self.addEventListener("fetch", (event) => {
 });
 
 // a page file: from this version's cache, else from the network (not kept: the cache
-// holds exactly the files listed when it was made)
+// holds exactly the files listed when it was made). Read with caches.match, which
+// never makes the cache it names: caches.open would make it again in a worker whose
+// version a newer one has just replaced (a fetch under way as it activated), leaving
+// an empty cache of the old version behind
 async function kept(request) {
-  const cache = await caches.open(CACHE);
-  return (await cache.match(request, { ignoreVary: true })) || fetch(request);
+  return (await caches.match(request, { cacheName: CACHE, ignoreVary: true })) || fetch(request);
 }
 
 // a proxy's answer for a server it cannot reach
@@ -58,8 +60,7 @@ async function page(request) {
 }
 
 async function shell() {
-  const cache = await caches.open(CACHE);
-  const kept = await cache.match("/", { ignoreVary: true });
+  const kept = await caches.match("/", { cacheName: CACHE, ignoreVary: true });
   if (!kept) return null;
   const headers = new Headers(kept.headers);  // the page's own, its policy among them
   headers.delete("content-length");
