@@ -148,28 +148,27 @@ def settings_of_the_environment() -> Iterator[None]:
 # sign-ups at once, guesses at once) and those of production's parameters. The servers
 # the suite starts as processes of their own hash as production does.
 QUICK_HASHER_COST = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
-#: riverboat's own hasher and made-up name's hash, as its module made them
-PRODUCTION_HASHES: dict[str, object] = {}
 
 
 @pytest.fixture(scope="session", autouse=True)
-def quick_password_hashes() -> Iterator[None]:
-    """Every test's players hash with :data:`QUICK_HASHER_COST`."""
+def quick_password_hashes() -> Iterator[dict[str, object]]:
+    """Every test's players hash with :data:`QUICK_HASHER_COST`; the fixture's value is
+    production's hasher and made-up name's hash, as the players' module made them."""
     from argon2 import PasswordHasher
 
     from riverboat.table.accounts import players
 
-    PRODUCTION_HASHES.update(_hasher=players._hasher, _DUMMY_HASH=players._DUMMY_HASH)
+    production = {"_hasher": players._hasher, "_DUMMY_HASH": players._DUMMY_HASH}
     quick = PasswordHasher(**QUICK_HASHER_COST)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(players, "_hasher", quick)
         patch.setattr(players, "_DUMMY_HASH", quick.hash("riverboat: a password nobody has"))
-        yield
+        yield production
 
 
 @pytest.fixture(autouse=True)
 def _hashes_by_marker(
-    request: pytest.FixtureRequest, quick_password_hashes: None
+    request: pytest.FixtureRequest, quick_password_hashes: dict[str, object]
 ) -> Iterator[None]:
     """Production's hasher and made-up name's hash for a test marked
     ``production_password_hashes`` (the marker is the switch: there is no fixture of
@@ -180,6 +179,6 @@ def _hashes_by_marker(
     from riverboat.table.accounts import players
 
     with pytest.MonkeyPatch.context() as patch:
-        for name, value in PRODUCTION_HASHES.items():
+        for name, value in quick_password_hashes.items():
             patch.setattr(players, name, value)
         yield
