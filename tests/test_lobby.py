@@ -412,3 +412,52 @@ def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
         page.keyboard.press("l")
         expect(menu.locator("[data-table='crazy4:crazy4-1']")).to_contain_text("0 of 6 seats")
         page.close()
+
+
+def test_the_table_menu_keeps_its_buttons_while_the_lobby_is_fetched_again(
+    tmp_path: Path, browser: "Browser"
+) -> None:
+    """The menu's buttons and miniatures stay the same nodes while the lobby is fetched
+    again, so a tap in progress keeps its target; a table gone takes only its own button,
+    and the rest are numbered again."""
+    from playwright.sync_api import Route, expect
+
+    from browser_support import new_tab, serving
+
+    tables = default_tables(parse_counts("crazy4=2,baccarat=2"))
+    with serving(tmp_path / "lobby.db", local_player=True, tables=tables) as server:
+        page = new_tab(browser, viewport={"width": 1440, "height": 900})
+        page.goto(server)
+        page.wait_for_selector(".spot")
+        page.keyboard.press("l")
+        menu = page.locator("#games")
+        expect(menu.locator("button")).to_have_count(8)  # 4 own tables, 4 shared
+        expect(menu.locator(".mini-road")).to_have_count(2)  # one a baccarat shoe
+        nodes = "document.querySelectorAll('#games button, #games .mini-road')"
+        marked = f"(n) => {{ for (const e of {nodes}) e.kept = n; }}"
+        kept = f"[...{nodes}].map((e) => e.kept)"
+        page.evaluate(marked, 1)
+        with page.expect_response(lambda r: r.url.endswith("/api/lobby")):
+            pass  # the menu's own fetch, every few seconds while it is open
+        page.wait_for_timeout(100)
+        assert page.evaluate(kept) == [1] * 10
+
+        def without_crazy4_1(route: Route) -> None:
+            answer = route.fetch()
+            body = answer.json()
+            body["tables"] = [t for t in body["tables"] if t["id"] != "crazy4-1"]
+            route.fulfill(response=answer, json=body)
+
+        page.route("**/api/lobby", without_crazy4_1)
+        expect(menu.locator("button")).to_have_count(7)
+        assert page.evaluate(kept) == [1] * 9  # only the table gone lost its button
+        second = menu.locator("[data-table='crazy4:crazy4-2']")
+        expect(second).to_have_attribute("aria-keyshortcuts", "5")  # fifth now, not sixth
+        expect(second.locator(".table-title")).to_have_id("table-5")
+        page.unroute("**/api/lobby")
+        expect(menu.locator("button")).to_have_count(8)  # back, with a new button
+        assert page.evaluate(kept) == [1, 1, 1, 1, None, 1, 1, 1, 1, 1]
+        expect(second).to_have_attribute("aria-keyshortcuts", "6")
+        page.keyboard.press("5")  # its number sits there
+        expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 1 · shared")
+        page.close()

@@ -22,7 +22,7 @@ export const LARGEST_KEY = "m";
 export const decisionKey = (action) => DECISION_KEYS[action] || action[0];
 
 export function renderGames() {
-  if (!redrawnInPlace()) keepFocus($("games"), "table", drawGames);
+  keepFocus($("games"), "table", drawGames);
   $("logo").textContent = tableTitle(info(), state.shared);
 }
 
@@ -43,79 +43,101 @@ function limits(game) {
 /** @param {GameInfo} game @param {string | false} shared */
 const menuKey = (game, shared) => (shared ? `${game.game}:${shared}` : game.game);
 
-/** @param {GameInfo} game @param {string | false} shared @param {number} number */
-function tableButton(game, shared, number) {
+// a table's button in the menu, empty: `placed` fills it
+/** @param {string} key the table's key in the menu */
+function tableButton(key) {
   const button = document.createElement("button");
   button.type = "button";
-  button.dataset.table = menuKey(game, shared);
-  button.setAttribute("aria-keyshortcuts", String(number));
-  button.setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
-  button.setAttribute("aria-labelledby", `table-${number}`);
-  button.setAttribute("aria-describedby", `table-${number}-about`);
-  button.innerHTML = `<span class="table-title" id="table-${number}"></span><span id="table-${number}-about"></span>` +
-    (number <= 9 ? `<kbd class="table-key" aria-hidden="true">${number}</kbd>` : "");
-  /** @type {HTMLElement} */ (button.querySelector(".table-title")).textContent = tableTitle(game, shared);
-  describe(button, game, shared, number);
+  button.dataset.table = key;
+  button.innerHTML = '<span class="table-title"></span><span class="table-about"></span><kbd class="table-key" aria-hidden="true"></kbd>';
+  return button;
+}
+
+// a table's button said afresh: its place in the list (its number and the ids that name its
+// lines), whether it is the current table, its title and its lines; only what differs is
+// written, so a button, its lines and its miniatures stay the same nodes while the lobby
+// is fetched again, and a tap in progress keeps its target
+/** @param {HTMLButtonElement} button @param {GameInfo} game @param {string | false} shared @param {number} number */
+function placed(button, game, shared, number) {
+  const title = /** @type {HTMLElement} */ (button.querySelector(".table-title"));
+  const about = /** @type {HTMLElement} */ (button.querySelector(".table-about"));
+  const key = /** @type {HTMLElement} */ (button.querySelector(".table-key"));
+  setIf(button, "aria-keyshortcuts", String(number));
+  setIf(button, "aria-current", String(game.game === state.game && shared === state.shared));
+  setIf(button, "aria-labelledby", `table-${number}`);
+  setIf(button, "aria-describedby", `table-${number}-about`);
+  setIf(title, "id", `table-${number}`);
+  setIf(about, "id", `table-${number}-about`);
+  textIf(title, tableTitle(game, shared));
+  textIf(key, number <= 9 ? String(number) : "");
+  key.hidden = number > 9;
   button.onclick = () => {
     $dialog("tables").close();
     if (on.select) on.select(game.game, shared);
   };
+  describe(button, about, game, shared);
   return button;
+}
+
+/** @param {Element} element @param {string} name @param {string} value */
+function setIf(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+/** @param {Element} element @param {string} text */
+function textIf(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 // what a table is, in lines: its kind, then its limits (a shared table: its seats, who
 // sits there, what it is doing and its shoe, with its seats and the shoe's big road in
 // miniature under the lines)
-/** @param {HTMLElement} button @param {GameInfo} game @param {string | false} shared @param {number} number */
-function describe(button, game, shared, number) {
+/** @param {HTMLElement} button @param {HTMLElement} about @param {GameInfo} game @param {string | false} shared */
+function describe(button, about, game, shared) {
   const [kind, ...more] = shared ? describeTable(shared) : ["Your own table", limits(game)];
-  const about = /** @type {HTMLElement} */ (button.querySelector(`#table-${number}-about`));
+  const lines = document.createElement("span");
   const first = document.createElement("span");
   first.className = "table-kind";
   first.textContent = kind;
-  about.replaceChildren(first);
+  lines.append(first);
   for (const line of more) {
     const part = document.createElement("span");
     part.className = line.startsWith("Seated: ") ? "table-limits table-players" : "table-limits";
     part.textContent = line;
-    about.append(document.createElement("br"), part);
+    lines.append(document.createElement("br"), part);
   }
+  if (about.innerHTML !== lines.innerHTML) about.replaceChildren(...lines.childNodes);
   for (const [kind, made] of /** @type {[string, HTMLElement | null][]} */ ([["mini-seats", shared ? miniSeats(shared) : null], ["mini-road", shared ? miniRoad(shared) : null]])) {
-    const drawn = button.querySelector(`.${kind}`);
-    if (made && drawn) drawn.replaceWith(made);
-    else if (made) button.append(made);
+    const drawn = /** @type {HTMLElement | null} */ (button.querySelector(`.${kind}`));
+    if (made && drawn) {  // the same node, its drawing rewritten when it differs
+      if (drawn.innerHTML !== made.innerHTML) drawn.replaceChildren(...made.childNodes);
+      if (drawn.style.cssText !== made.style.cssText) drawn.style.cssText = made.style.cssText;
+    } else if (made) button.append(made);
     else if (drawn) drawn.remove();
   }
 }
 
+// the menu's tables drawn: a table already listed keeps its button (moved where the list
+// now puts it), a new one gets a button, a table gone loses its; so a lobby fetched
+// again while the menu is open never takes a button from under a tap
 function drawGames() {
-  $("tables-note").textContent = touchOnly()  // a touch screen alone has no keys to name
+  textIf($("tables-note"), touchOnly()  // a touch screen alone has no keys to name
     ? "Shared tables show their seats free."
-    : `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`;
-  $("games").replaceChildren(...tables().map(([game, shared], i) => tableButton(game, shared, i + 1)));
-}
-
-// the same tables as the menu shows: their buttons rewritten in place, so that a tap
-// in progress keeps its button (the games' edges or the lobby fetched again while the
-// menu is open); false when the tables differ and the menu must be drawn again
-function redrawnInPlace() {
-  const listed = tables(), buttons = /** @type {HTMLElement[]} */ ([...$("games").children]);
-  const same = listed.length === buttons.length &&
-    listed.every(([game, shared], i) => buttons[i].dataset.table === menuKey(game, shared));
-  if (!same) return false;
-  listed.forEach(([game, shared], i) => {
-    buttons[i].setAttribute("aria-current", String(game.game === state.game && shared === state.shared));
-    /** @type {HTMLElement} */ (buttons[i].querySelector(".table-title")).textContent = tableTitle(game, shared);
-    describe(buttons[i], game, shared, i + 1);
+    : `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`);
+  const list = $("games");
+  const had = new Map([.../** @type {HTMLCollectionOf<HTMLButtonElement>} */ (list.children)].map((b) => [b.dataset.table, b]));
+  tables().forEach(([game, shared], i) => {
+    const key = menuKey(game, shared);
+    const button = placed(had.get(key) || tableButton(key), game, shared, i + 1);
+    had.delete(key);
+    if (list.children[i] !== button) list.insertBefore(button, list.children[i] || null);
   });
-  return true;
+  for (const gone of had.values()) gone.remove();
 }
 
-// the lobby fetched again: the same tables have their lines rewritten in place; other
-// tables, the menu drawn again
+// the lobby fetched again while the menu is open: its tables said afresh
 function redrawTables() {
-  if (!$dialog("tables").open) return;
-  if (!redrawnInPlace()) keepFocus($("games"), "table", drawGames);
+  if ($dialog("tables").open) keepFocus($("games"), "table", drawGames);
 }
 
 // the table menu, the current table's button focused, at once; then the lobby's seats
