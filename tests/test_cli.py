@@ -413,6 +413,43 @@ def test_a_small_command_imports_only_what_it_uses(
     assert found == [], f"riverboat {' '.join(command)} loaded {', '.join(found)}"
 
 
+#: a command, then numpy imported at its exit: the threads the process has then
+_THREADS_AT_EXIT = """
+import atexit, os, sys
+def threads():
+    import numpy  # noqa: F401  OpenBLAS starts its threads here
+    print(len(os.listdir("/proc/self/task")), os.environ.get("OPENBLAS_NUM_THREADS"))
+atexit.register(threads)
+sys.argv = ["riverboat", "--version"]
+from riverboat.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("given", [None, "2"])
+def test_a_command_starts_one_blas_thread_unless_told_otherwise(given: str | None) -> None:
+    """No command does linear algebra: numpy's OpenBLAS gets one thread (the main one),
+    not one per core, unless the environment says how many."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")
+    if given:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", _THREADS_AT_EXIT], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    count, setting = done.stdout.split()[-2:]
+    assert setting == (given or "1")
+    if given is None:
+        assert count == "1"  # the main thread alone
+    else:
+        assert int(count) <= int(given)  # the main thread and at most one of OpenBLAS's
+
+
 def test_the_package_still_exports_its_nouns_lazily() -> None:
     import riverboat
 

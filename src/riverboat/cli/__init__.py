@@ -111,17 +111,27 @@ def _called(arguments: list[str]) -> str | None:
 
 def run() -> None:
     """``riverboat``: the commands, a setting the environment holds that is not allowed
-    said in one line (it is read when first needed, not at every start)."""
+    said in one line (it is read when first needed, not at every start); the process
+    ends as the command does, without the interpreter's teardown (:mod:`._exit`)."""
+    import os
     import sys
 
+    # no command does linear algebra: OpenBLAS gets one thread, not one per core
+    # started at numpy's import (0.1 CPU s of each small command; docs/benchmarks.md)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from riverboat.cli._exit import finish
     from riverboat.settings import SettingsError
 
     only = _called(sys.argv[1:])
+    code: object = None
     try:
         (app if only is None else _app(only))(prog_name="riverboat")
     except SettingsError as error:
         typer.echo(f"Error: {error} (docs/settings.md)", err=True)
-        raise SystemExit(2) from None
+        code = 2
+    except SystemExit as done:
+        code = done.code
+    finish(code)
 
 
 #: every command: ``riverboat --help``, a mistyped command's suggestions, the tests

@@ -1,0 +1,92 @@
+"""A command's end (riverboat.cli._exit): the interpreter's teardown skipped, and
+everything a player or a script can see of an exit kept: the exit code, every byte of
+output, the atexit handlers; the ordinary exit while another thread or a profiler
+still needs it."""
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from riverboat.cli._exit import exit_code, finish
+
+#: a program that ends through finish: an atexit handler, a finalizer that only the
+#: interpreter's teardown runs, more output than a pipe holds, then finish(CODE)
+PROGRAM = """
+import atexit, sys
+from riverboat.cli._exit import finish
+
+class Torn:
+    def __del__(self):
+        print("torn down", flush=True)
+
+kept = Torn()
+atexit.register(print, "atexit ran")
+sys.stdout.write("#" * 200_000)
+print()
+finish({code!r})
+"""
+
+
+def _ended(code: object, *before: str) -> subprocess.CompletedProcess[str]:
+    program = "\n".join(before) + PROGRAM.format(code=code)
+    return subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+@pytest.mark.parametrize(("code", "status"), [(None, 0), (0, 0), (2, 2), ("bad input", 1)])
+def test_finish_keeps_the_code_the_output_and_the_atexit_handlers(
+    code: object, status: int
+) -> None:
+    done = _ended(code)
+    assert done.returncode == status
+    assert done.stdout.count("#") == 200_000
+    assert done.stdout.endswith("atexit ran\n")
+    assert "torn down" not in done.stdout  # the teardown was skipped
+    assert done.stderr == ("bad input\n" if code == "bad input" else "")
+
+
+def test_finish_takes_the_ordinary_exit_while_a_thread_still_works() -> None:
+    done = _ended(
+        3,
+        "import threading, time",
+        "threading.Thread(target=lambda: (time.sleep(0.5), print('worked'))).start()",
+    )
+    assert done.returncode == 3
+    assert "worked" in done.stdout  # Python's exit waited for it
+    assert "torn down" in done.stdout
+
+
+def test_finish_takes_the_ordinary_exit_under_a_profiler(tmp_path: Path) -> None:
+    profile = tmp_path / "command.prof"
+    script = tmp_path / "command.py"
+    script.write_text(PROGRAM.format(code=0))
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert profile.stat().st_size > 0  # cProfile wrote what it saw
+
+
+def test_in_process_finish_raises_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        with pytest.raises(SystemExit) as raised:
+            finish(4)
+        assert raised.value.code == 4
+    finally:
+        stop.set()
+        worker.join()
+
+
+def test_exit_codes_are_pythons() -> None:
+    assert [exit_code(c) for c in (None, 0, 1, 7)] == [0, 0, 1, 7]
