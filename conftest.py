@@ -17,6 +17,10 @@ from riverboat.settings import reload
 # start load riverboat's modules compiled instead of compiling them again each time.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# One OpenBLAS thread in every worker and every process the tests start, as the
+# riverboat command has it: no test does linear algebra, and a thread per core started
+# at each numpy import is CPU the workers share (docs/settings.md).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 if TYPE_CHECKING:
     from xdist.scheduler import LoadGroupScheduling
