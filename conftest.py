@@ -18,7 +18,7 @@ from riverboat.settings import reload
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # One OpenBLAS thread in every worker and every process the tests start, as the
-# riverboat command has it: no test does linear algebra, and a thread per core started
+# riverboat command has it: no test leans on BLAS, and a thread per core started
 # at each numpy import is CPU the workers share (docs/settings.md).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

@@ -443,11 +443,9 @@ def test_a_command_starts_one_blas_thread_unless_told_otherwise(given: str | Non
     )
     assert done.returncode == 0, done.stderr
     count, setting = done.stdout.split()[-2:]
-    assert setting == (given or "1")
+    assert setting == (given or "1")  # the environment's own value kept
     if given is None:
         assert count == "1"  # the main thread alone
-    else:
-        assert int(count) <= int(given)  # the main thread and at most one of OpenBLAS's
 
 
 def test_the_package_still_exports_its_nouns_lazily() -> None:

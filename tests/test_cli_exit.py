@@ -89,4 +89,59 @@ def test_in_process_finish_raises_while_another_thread_runs() -> None:
 
 
 def test_exit_codes_are_pythons() -> None:
-    assert [exit_code(c) for c in (None, 0, 1, 7)] == [0, 0, 1, 7]
+    assert [exit_code(c) for c in (None, 0, 1, 7, "a message")] == [0, 0, 1, 7, 1]
+
+
+def test_output_the_reader_never_takes_ends_as_pythons_exit_does() -> None:
+    """Standard output not flushed at the end, its reader gone: 120, as Python's exit."""
+    program = """
+import os, sys, time
+from riverboat.cli._exit import finish
+sys.stdout = os.fdopen(1, "w", buffering=8192)  # held until the end, however the tests run
+print("kept in the buffer until the end")
+time.sleep(0.5)
+finish(0)
+"""
+    command = [sys.executable, "-c", program]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None
+        process.stdout.close()  # no reader
+        process.wait(timeout=60)
+    assert process.returncode == 120
+
+
+def test_output_the_command_closed_is_not_written_again() -> None:
+    program = "import sys\nfrom riverboat.cli._exit import finish\nprint('said')\n"
+    closed = subprocess.run(
+        [sys.executable, "-c", program + "sys.stdout.close()\nfinish(0)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (closed.returncode, closed.stdout, closed.stderr) == (0, "said\n", "")
+
+
+def test_a_command_on_sqlite_closes_its_database(tmp_path: Path) -> None:
+    """The engines are closed at exit (riverboat.store), as the teardown closed them:
+    the last connection's close writes the WAL into the database and removes it."""
+    import os
+
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    env.pop("RIVERBOAT_DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "riverboat", "history", "-n", "1"],  # the database made
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "data" / "riverboat"
+    assert sorted(p.name for p in folder.iterdir()) == ["riverboat.db"]  # no -wal, no -shm

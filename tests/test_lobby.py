@@ -434,13 +434,23 @@ def test_the_table_menu_keeps_its_buttons_while_the_lobby_is_fetched_again(
         expect(menu.locator("button")).to_have_count(8)  # 4 own tables, 4 shared
         expect(menu.locator(".mini-road")).to_have_count(2)  # one a baccarat shoe
         nodes = "document.querySelectorAll('#games button, #games .mini-road')"
-        marked = f"(n) => {{ for (const e of {nodes}) e.kept = n; }}"
+        page.evaluate(f"for (const e of {nodes}) e.kept = 1")
         kept = f"[...{nodes}].map((e) => e.kept)"
-        page.evaluate(marked, 1)
-        with page.expect_response(lambda r: r.url.endswith("/api/lobby")):
-            pass  # the menu's own fetch, every few seconds while it is open
-        page.wait_for_timeout(100)
+        # every button and miniature taken out of the menu, even for a moment (a move
+        # takes it out and puts it back); a line's words may be written afresh
+        page.evaluate(
+            """window.takenOut = [];
+            new MutationObserver((changes) => { for (const c of changes) for (const n of
+              c.removedNodes) if (n.matches?.('button, .mini-road, .mini-seats'))
+                window.takenOut.push(n.dataset.table || n.className);
+            }).observe(document.getElementById('games'), {childList: true, subtree: true})"""
+        )
+        menu.locator("[data-table='crazy4:crazy4-2']").focus()
+        for _ in range(2):  # the second fetch comes 3 s after the first, long after its redraw
+            with page.expect_response(lambda r: r.url.endswith("/api/lobby")):
+                pass  # the menu's own fetch, every few seconds while it is open
         assert page.evaluate(kept) == [1] * 10
+        assert page.evaluate("window.takenOut") == []
 
         def without_crazy4_1(route: Route) -> None:
             answer = route.fetch()
@@ -451,12 +461,15 @@ def test_the_table_menu_keeps_its_buttons_while_the_lobby_is_fetched_again(
         page.route("**/api/lobby", without_crazy4_1)
         expect(menu.locator("button")).to_have_count(7)
         assert page.evaluate(kept) == [1] * 9  # only the table gone lost its button
+        assert page.evaluate("window.takenOut") == ["crazy4:crazy4-1"]  # none moved
         second = menu.locator("[data-table='crazy4:crazy4-2']")
+        expect(second).to_be_focused()
         expect(second).to_have_attribute("aria-keyshortcuts", "5")  # fifth now, not sixth
         expect(second.locator(".table-title")).to_have_id("table-5")
         page.unroute("**/api/lobby")
         expect(menu.locator("button")).to_have_count(8)  # back, with a new button
         assert page.evaluate(kept) == [1, 1, 1, 1, None, 1, 1, 1, 1, 1]
+        assert page.evaluate("window.takenOut") == ["crazy4:crazy4-1"]
         expect(second).to_have_attribute("aria-keyshortcuts", "6")
         page.keyboard.press("5")  # its number sits there
         expect(page.locator("#logo")).to_have_text("Crazy 4 Poker 1 · shared")

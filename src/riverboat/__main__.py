@@ -1,6 +1,6 @@
 """``python -m riverboat``: the same command as ``riverboat``."""
 
-from riverboat.cli import run
+from riverboat.cli import run_and_exit
 
 if __name__ == "__main__":
-    run()
+    run_and_exit()

@@ -110,31 +110,38 @@ def _called(arguments: list[str]) -> str | None:
 
 
 def run() -> None:
-    """``riverboat``: the commands, a setting the environment holds that is not allowed
-    said in one line (it is read when first needed, not at every start); the process
-    ends as the command does, without the interpreter's teardown (:mod:`._exit`)."""
+    """The commands, in this process: a setting the environment holds that is not
+    allowed said in one line (it is read when first needed, not at every start).
+    Ends by raising ``SystemExit``, as Typer does."""
     import os
     import sys
 
-    # no command does linear algebra: OpenBLAS gets one thread, not one per core
-    # started at numpy's import (0.1 CPU s of each small command; docs/benchmarks.md)
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from riverboat.cli._exit import finish
     from riverboat.settings import SettingsError
 
+    # no command's work leans on BLAS (integer products, one-row dot products): OpenBLAS
+    # gets one thread, not one per core started at numpy's import (docs/settings.md)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     only = _called(sys.argv[1:])
-    code: object = None
     try:
         (app if only is None else _app(only))(prog_name="riverboat")
     except SettingsError as error:
         typer.echo(f"Error: {error} (docs/settings.md)", err=True)
-        code = 2
+        raise SystemExit(2) from None
+
+
+def run_and_exit() -> None:
+    """``riverboat``, the process: :func:`run`, then the process ends as the command
+    did, without the interpreter's teardown (:mod:`riverboat.cli._exit`)."""
+    from riverboat.cli._exit import finish
+
+    try:
+        run()
     except SystemExit as done:
-        code = done.code
-    finish(code)
+        finish(done.code)
+    finish(None)
 
 
 #: every command: ``riverboat --help``, a mistyped command's suggestions, the tests
 app = _app()
 
-__all__ = ["app", "run"]
+__all__ = ["app", "run", "run_and_exit"]

@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -64,6 +66,19 @@ PING_AFTER = 1.0
 
 _TURNS: dict[str, threading.RLock] = {}
 _TURNS_GUARD = threading.Lock()
+#: the engines this process made and still holds: closed at its exit (below)
+_OPEN: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open() -> None:
+    """The process's engines closed as it exits, their idle connections with them: on
+    SQLite the last connection's close writes the WAL into the database file and
+    removes it; on PostgreSQL each backend is told goodbye, not left to find the
+    socket closed. (A command ends without Python's teardown, which closed them by
+    the way: riverboat.cli._exit.)"""
+    for engine in list(_OPEN):
+        engine.dispose()
 
 
 def database_url() -> str:
@@ -142,6 +157,7 @@ def postgres_engine(
 
     if isolation_level != "AUTOCOMMIT":
         _sends_writes_together(engine)
+    _OPEN.add(engine)
     return engine
 
 
@@ -290,6 +306,7 @@ def sqlite_engine(url: str, synchronous: str = "FULL", timeout: float = 30) -> E
     # keeps its bookkeeping of them, without the cost of a compiled statement each
     for method, sql in _SAVEPOINTS.items():
         setattr(engine.dialect, method, _on_driver(sql))
+    _OPEN.add(engine)
     return engine
 
 

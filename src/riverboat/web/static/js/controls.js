@@ -43,7 +43,7 @@ function limits(game) {
 /** @param {GameInfo} game @param {string | false} shared */
 const menuKey = (game, shared) => (shared ? `${game.game}:${shared}` : game.game);
 
-// a table's button in the menu, empty: `placed` fills it
+// a table's button in the menu, empty: `fillButton` fills it
 /** @param {string} key the table's key in the menu */
 function tableButton(key) {
   const button = document.createElement("button");
@@ -58,19 +58,20 @@ function tableButton(key) {
 // written, so a button, its lines and its miniatures stay the same nodes while the lobby
 // is fetched again, and a tap in progress keeps its target
 /** @param {HTMLButtonElement} button @param {GameInfo} game @param {string | false} shared @param {number} number */
-function placed(button, game, shared, number) {
+function fillButton(button, game, shared, number) {
   const title = /** @type {HTMLElement} */ (button.querySelector(".table-title"));
   const about = /** @type {HTMLElement} */ (button.querySelector(".table-about"));
-  const key = /** @type {HTMLElement} */ (button.querySelector(".table-key"));
-  setIf(button, "aria-keyshortcuts", String(number));
+  const kbd = /** @type {HTMLElement} */ (button.querySelector(".table-key"));
+  if (number <= 9) setIf(button, "aria-keyshortcuts", String(number));  // keys 1 to 9 only
+  else button.removeAttribute("aria-keyshortcuts");
   setIf(button, "aria-current", String(game.game === state.game && shared === state.shared));
   setIf(button, "aria-labelledby", `table-${number}`);
   setIf(button, "aria-describedby", `table-${number}-about`);
   setIf(title, "id", `table-${number}`);
   setIf(about, "id", `table-${number}-about`);
   textIf(title, tableTitle(game, shared));
-  textIf(key, number <= 9 ? String(number) : "");
-  key.hidden = number > 9;
+  textIf(kbd, number <= 9 ? String(number) : "");
+  kbd.hidden = number > 9;
   button.onclick = () => {
     $dialog("tables").close();
     if (on.select) on.select(game.game, shared);
@@ -112,27 +113,29 @@ function describe(button, about, game, shared) {
     if (made && drawn) {  // the same node, its drawing rewritten when it differs
       if (drawn.innerHTML !== made.innerHTML) drawn.replaceChildren(...made.childNodes);
       if (drawn.style.cssText !== made.style.cssText) drawn.style.cssText = made.style.cssText;
-    } else if (made) button.append(made);
+    } else if (made) button.insertBefore(made, kind === "mini-seats" ? button.querySelector(".mini-road") : null);
     else if (drawn) drawn.remove();
   }
 }
 
-// the menu's tables drawn: a table already listed keeps its button (moved where the list
-// now puts it), a new one gets a button, a table gone loses its; so a lobby fetched
-// again while the menu is open never takes a button from under a tap
+// the menu's tables drawn: a table gone loses its button first, then a table already
+// listed keeps its button and a new one gets a button where the list puts it (a button
+// moves only when the tables change order); so a lobby fetched again while the menu is
+// open never takes a button from under a tap
 function drawGames() {
   textIf($("tables-note"), touchOnly()  // a touch screen alone has no keys to name
     ? "Shared tables show their seats free."
     : `Keys 1 to ${Math.min(9, tables().length)} choose a table too; shared tables show their seats free.`);
   const list = $("games");
-  const had = new Map([.../** @type {HTMLCollectionOf<HTMLButtonElement>} */ (list.children)].map((b) => [b.dataset.table, b]));
-  tables().forEach(([game, shared], i) => {
+  const listed = tables(), keys = new Set(listed.map(([game, shared]) => menuKey(game, shared)));
+  const buttons = /** @type {HTMLButtonElement[]} */ ([...list.children]);
+  for (const gone of buttons.filter((b) => !keys.has(/** @type {string} */ (b.dataset.table)))) gone.remove();
+  const had = new Map(buttons.map((b) => [b.dataset.table, b]));
+  listed.forEach(([game, shared], i) => {
     const key = menuKey(game, shared);
-    const button = placed(had.get(key) || tableButton(key), game, shared, i + 1);
-    had.delete(key);
+    const button = fillButton(had.get(key) || tableButton(key), game, shared, i + 1);
     if (list.children[i] !== button) list.insertBefore(button, list.children[i] || null);
   });
-  for (const gone of had.values()) gone.remove();
 }
 
 // the lobby fetched again while the menu is open: its tables said afresh
