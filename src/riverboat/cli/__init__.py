@@ -130,10 +130,12 @@ def run() -> None:
 
 
 def run_and_exit() -> None:
-    """``riverboat``, the process: :func:`run`, then the process ends as the command
-    did, without the interpreter's teardown (:mod:`riverboat.cli._exit`)."""
-    from riverboat.cli._exit import finish
+    """``riverboat``, the process: :func:`run`, started without the collector's passes
+    over what it loads and ended as the command did, without the interpreter's
+    teardown (:mod:`riverboat.cli._process`)."""
+    from riverboat.cli._process import finish, start
 
+    start()
     try:
         run()
     except SystemExit as done:

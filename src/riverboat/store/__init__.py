@@ -76,7 +76,7 @@ def _close_open() -> None:
     SQLite the last connection's close writes the WAL into the database file and
     removes it; on PostgreSQL each backend is told goodbye, not left to find the
     socket closed. (A command ends without Python's teardown, which closed them by
-    the way: riverboat.cli._exit.)"""
+    the way: riverboat.cli._process.)"""
     for engine in list(_OPEN):
         engine.dispose()
 

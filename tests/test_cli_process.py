@@ -1,8 +1,10 @@
-"""A command's end (riverboat.cli._exit): the interpreter's teardown skipped, and
-everything a player or a script can see of an exit kept: the exit code, every byte of
-output, the atexit handlers; the ordinary exit while another thread or a profiler
+"""A command's process (riverboat.cli._process): at its start the collector's first pass
+deferred, then Python's own thresholds; at its end the interpreter's teardown skipped,
+and everything a player or a script can see of an exit kept: the exit code, every byte
+of output, the atexit handlers; the ordinary exit while another thread or a profiler
 still needs it."""
 
+import json
 import subprocess
 import sys
 import threading
@@ -10,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from riverboat.cli._exit import exit_code, finish
+from riverboat.cli._process import FIRST_PASS, exit_code, finish
 
 #: a program that ends through finish: an atexit handler, a finalizer that only the
 #: interpreter's teardown runs, more output than a pipe holds, then finish(CODE)
 PROGRAM = """
 import atexit, sys
-from riverboat.cli._exit import finish
+from riverboat.cli._process import finish
 
 class Torn:
     def __del__(self):
@@ -96,7 +98,7 @@ def test_output_the_reader_never_takes_ends_as_pythons_exit_does() -> None:
     """Standard output not flushed at the end, its reader gone: 120, as Python's exit."""
     program = """
 import os, sys, time
-from riverboat.cli._exit import finish
+from riverboat.cli._process import finish
 sys.stdout = os.fdopen(1, "w", buffering=8192)  # held until the end, however the tests run
 print("kept in the buffer until the end")
 time.sleep(0.5)
@@ -111,7 +113,7 @@ finish(0)
 
 
 def test_output_the_command_closed_is_not_written_again() -> None:
-    program = "import sys\nfrom riverboat.cli._exit import finish\nprint('said')\n"
+    program = "import sys\nfrom riverboat.cli._process import finish\nprint('said')\n"
     closed = subprocess.run(
         [sys.executable, "-c", program + "sys.stdout.close()\nfinish(0)"],
         capture_output=True,
@@ -145,3 +147,51 @@ def test_a_command_on_sqlite_closes_its_database(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "data" / "riverboat"
     assert sorted(p.name for p in folder.iterdir()) == ["riverboat.db"]  # no -wal, no -shm
+
+
+#: start(), then cyclic garbage made well past the first pass: the thresholds before
+#: and after, what the collector freed, and the same in a child forked after start
+STARTED = """
+import gc, json, os, sys
+from riverboat.cli._process import start
+
+def garbage(cycles):
+    for _ in range(cycles):
+        a = []
+        a.append(a)
+
+python = gc.get_threshold()
+passes = lambda: sum(s["collections"] for s in gc.get_stats())
+start()
+deferred, before = gc.get_threshold(), passes()
+garbage(1000)
+quiet = passes() - before
+child = os.fork()
+garbage({cycles})
+if child:
+    os.waitpid(child, 0)
+collected = sum(s["collected"] for s in gc.get_stats())
+figures = [python, deferred, quiet, gc.get_threshold(), collected]
+print("child" if child == 0 else "parent", json.dumps(figures))
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
+def test_start_defers_the_first_pass_then_gives_python_its_thresholds_back() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", STARTED.format(cycles=3 * FIRST_PASS)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = sorted(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert [who for who, _ in lines] == ["child", "parent"]
+    for _, figures in lines:
+        python, deferred, quiet, after, collected = json.loads(figures)
+        assert deferred == [FIRST_PASS, *python[1:]]
+        assert quiet == 0  # no pass over the first thousand cycles
+        assert after == python  # Python's own thresholds once a pass has run
+        assert collected >= 2 * FIRST_PASS  # the garbage collected, not kept
