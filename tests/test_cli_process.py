@@ -188,10 +188,39 @@ def test_start_defers_the_first_pass_then_gives_python_its_thresholds_back() -> 
     )
     assert done.returncode == 0, done.stderr
     lines = sorted(line.split(" ", 1) for line in done.stdout.splitlines())
-    assert [who for who, _ in lines] == ["child", "parent"]
+    assert [who for who, _ in lines] == ["child", "parent"], done.stderr
     for _, figures in lines:
         python, deferred, quiet, after, collected = json.loads(figures)
         assert deferred == [FIRST_PASS, *python[1:]]
         assert quiet == 0  # no pass over the first thousand cycles
         assert after == python  # Python's own thresholds once a pass has run
         assert collected >= 2 * FIRST_PASS  # the garbage collected, not kept
+
+
+def test_the_command_starts_so_and_a_second_start_changes_nothing() -> None:
+    """riverboat's process (run_and_exit) starts with the first pass deferred; start()
+    again before that pass keeps Python's thresholds to give back."""
+    program = """
+import atexit, gc, json, sys
+from riverboat.cli import run_and_exit
+from riverboat.cli._process import start
+
+python = gc.get_threshold()
+def report():
+    deferred = gc.get_threshold()
+    start()  # again: nothing more
+    again = gc.get_threshold()
+    gc.collect()
+    print(json.dumps([python, deferred, again, gc.get_threshold()]))
+atexit.register(report)
+sys.argv = ["riverboat", "--version"]
+run_and_exit()
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    python, deferred, again, after = json.loads(done.stdout.splitlines()[-1])
+    assert deferred == [FIRST_PASS, *python[1:]]  # started so
+    assert again == deferred
+    assert after == python  # Python's given back, not the deferral's

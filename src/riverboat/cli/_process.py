@@ -5,11 +5,13 @@ A small command on the database is mostly its imports (SQLAlchemy, pydantic, num
 and typer), and two costs came with them (docs/benchmarks.md, "Small commands"):
 
 - **The collector at start.** Importing makes some hundred thousand objects that live
-  as long as the process, and Python's collector walked them again every 700
-  allocations or so: some 200 passes, about 0.05 s. :func:`start` lets the first
-  pass wait for :data:`FIRST_PASS` allocations, then gives the collector Python's own
-  thresholds back (a command that makes that much is past its start), in this process
-  and any it forks.
+  as long as the process, and Python's collector, passing every 700 net allocations
+  of the objects it tracks, walked the growing set again in its older generations'
+  passes: some 200 passes, about 0.05 s. :func:`start` lets the first pass wait for
+  :data:`FIRST_PASS` net allocations, then gives the collector Python's own
+  thresholds back (a command that makes that much is past its start), in this
+  process and any it forks. Until then, cyclic garbage waits too: at most that many
+  objects (and what they hold), once per process.
 - **The teardown at the end.** Python's exit frees every object of every module one
   by one: about 0.1 s of a 0.5 s command. :func:`finish` does the parts of that exit
   that anyone can see (the ``atexit`` handlers: the databases' connections closed,
@@ -33,7 +35,7 @@ from typing import Any
 
 __all__ = ["FIRST_PASS", "exit_code", "finish", "start"]
 
-#: the allocations the collector's first pass waits for (Python's own: 700)
+#: the net allocations the collector's first pass waits for (Python 3.11's: 700)
 FIRST_PASS = 200_000
 
 #: the code Python ends with when standard output cannot be flushed at exit
@@ -41,9 +43,12 @@ UNFLUSHED = 120
 
 
 def start() -> None:
-    """The collector's first pass deferred until :data:`FIRST_PASS` allocations (the
-    young generation's threshold), Python's thresholds back once it has run."""
+    """The collector's first pass deferred until :data:`FIRST_PASS` net allocations
+    (the young generation's threshold), Python's thresholds back once it has run;
+    nothing more while a deferral is under way."""
     thresholds = gc.get_threshold()
+    if thresholds[0] == FIRST_PASS:
+        return  # started already: these are not Python's thresholds to give back
     restored = False
 
     def after_first_pass(phase: str, _info: dict[str, Any]) -> None:
