@@ -224,3 +224,28 @@ run_and_exit()
     assert deferred == [FIRST_PASS, *python[1:]]  # started so
     assert again == deferred
     assert after == python  # Python's given back, not the deferral's
+
+
+def test_an_engine_that_fails_to_close_does_not_stop_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At exit each engine is closed; one whose database no longer answers raises
+    nothing and keeps the others from nothing (this process's own engines left be)."""
+    import weakref
+
+    from riverboat import store
+
+    class Failing:
+        def dispose(self) -> None:
+            raise OSError("the server is gone")
+
+    class Closing:
+        closed = False
+
+        def dispose(self) -> None:
+            self.closed = True
+
+    failing, closing = Failing(), Closing()
+    monkeypatch.setattr(store, "_OPEN", weakref.WeakSet([failing, closing]))
+    store._close_open()
+    assert closing.closed

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import threading
@@ -76,9 +77,11 @@ def _close_open() -> None:
     SQLite the last connection's close writes the WAL into the database file and
     removes it; on PostgreSQL each backend is told goodbye, not left to find the
     socket closed. (A command ends without Python's teardown, which closed them by
-    the way: riverboat.cli._process.)"""
+    the way: riverboat.cli._process.) A database that no longer answers is no reason
+    for a traceback at exit: its connections end with the process."""
     for engine in list(_OPEN):
-        engine.dispose()
+        with contextlib.suppress(Exception):
+            engine.dispose()
 
 
 def database_url() -> str:
