@@ -11,10 +11,10 @@ with it: 0.30 and 0.035 CPU seconds on the idle 2-core build machine
 numba.core.typing.cffi_utils``, numpy and numba imported before). So both are
 loaded here with those libraries hidden from them for that moment: the two numpy
 functions then take numba's own loop, and cffi's functions are not typed, as where
-neither is installed. numba's linear algebra (``np.dot``, ``np.linalg``) imports SciPy itself
-when a kernel uses it, and either library imports as usual afterwards. A process
-that has one of them loaded already keeps it. (numba itself imports the bare
-``scipy`` package, for its version: a few hundredths of a second.)
+neither is installed. numba's linear algebra (``np.dot``, ``np.linalg``) imports
+SciPy itself when a kernel uses it, and either library imports as usual afterwards.
+A process that has one of them loaded already keeps it. (numba itself imports the
+bare ``scipy`` package, for its version: a few hundredths of a second.)
 
 >>> import sys
 >>> "numba.np.arraymath" in sys.modules and "numba.core.typing.cffi_utils" in sys.modules

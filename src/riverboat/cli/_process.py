@@ -49,12 +49,9 @@ def start() -> None:
     thresholds = gc.get_threshold()
     if thresholds[0] == FIRST_PASS:
         return  # started already: these are not Python's thresholds to give back
-    restored = False
 
     def after_first_pass(phase: str, _info: dict[str, Any]) -> None:
-        nonlocal restored
-        if phase == "stop" and not restored:
-            restored = True
+        if phase == "stop" and gc.get_threshold()[0] == FIRST_PASS:  # still deferred
             gc.set_threshold(*thresholds)
 
     gc.callbacks.append(after_first_pass)
@@ -82,7 +79,7 @@ def finish(code: object) -> None:
     if others or sys.getprofile() is not None or sys.gettrace() is not None:
         raise SystemExit(code)
     status = exit_code(code)
-    if not (code is None or isinstance(code, int)):
+    if not isinstance(code, int | None):  # a message, printed as Python's exit does
         print(code, file=sys.stderr)
     atexit._run_exitfuncs()
     if not _flushed(sys.stdout):
