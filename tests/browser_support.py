@@ -1,6 +1,6 @@
-"""What the browser tests share: the app served on a loopback port, Debian's Chromium
-driven by Playwright (nothing downloaded), a tab at the tables, and the taps and
-checks a round needs. The fixtures built on these are in conftest.py."""
+"""What the browser tests share: the app served on a loopback port, Debian's headless
+Chromium driven by Playwright (nothing downloaded), a tab at the tables, and the taps
+and checks a round needs. The fixtures built on these are in conftest.py."""
 
 import re
 import shutil
@@ -147,12 +147,27 @@ def finish(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def launch_chromium(playwright: Playwright) -> Browser:
-    """Debian's chromium, headless (Playwright cannot download a browser here)."""
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium package is needed (.ci/run installs it)"
+#: what every browser test's Chromium is started with: no sandbox (the tests run as
+#: root in CI), no requests of the browser's own, no GPU
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-background-networking", "--disable-gpu")
+
+
+def headless_chromium() -> str:
+    """Debian's ``chromium-headless-shell``, else its full ``chromium``: the path of the
+    browser the tests drive. The shell is the same Blink and V8 as the full browser
+    without its window system, as Playwright's own headless Chromium is: a page load
+    costs about 0.8 CPU s in it against 2.3 in the full browser run headless, and the
+    browser tests' CPU is about three quarters (docs/development.md). The full
+    browser is for what only it does: judging a page installable (the shell lists no
+    reason against any page: tests/test_browser_install.py)."""
+    found = shutil.which("chromium-headless-shell") or shutil.which("chromium")
+    assert found, "Debian's chromium-headless-shell package is needed (.ci/run installs it)"
+    return found
+
+
+def launch_chromium(playwright: Playwright, *args: str) -> Browser:
+    """The tests' headless Chromium (:func:`headless_chromium`), with
+    :data:`CHROMIUM_ARGS` and ``args``."""
     return playwright.chromium.launch(
-        executable_path=chromium,
-        headless=True,
-        args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+        executable_path=headless_chromium(), headless=True, args=[*CHROMIUM_ARGS, *args]
     )

@@ -9,7 +9,6 @@ tests read what sound.js scheduled. Screenshots go to test-artifacts/screenshots
 
 import io
 import json
-import shutil
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
 
-from browser_support import SHOTS, choose, new_context
+from browser_support import SHOTS, choose, launch_chromium, new_context
 
 Round = dict[str, Any]
 SOUND = "import('/static/js/sound.js').then((m) => "
@@ -29,21 +28,10 @@ STATE = "import('/static/js/state.js').then((m) => "
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, allowed to start an AudioContext (the taps here are
+    """The tests' headless Chromium, allowed to start an AudioContext (the taps here are
     real input events, but a headless browser may still hold sound back)."""
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium package is needed"
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-background-networking",
-                "--disable-gpu",
-                "--autoplay-policy=no-user-gesture-required",
-            ],
-        )
+        launched = launch_chromium(playwright, "--autoplay-policy=no-user-gesture-required")
         yield launched
         launched.close()
 
