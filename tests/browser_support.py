@@ -157,9 +157,9 @@ def headless_chromium() -> str:
     browser the tests drive. The shell is the same Blink and V8 as the full browser
     without its window system, as Playwright's own headless Chromium is: a page load
     costs about 0.8 CPU s in it against 2.3 in the full browser run headless, and the
-    browser tests' CPU is about three quarters (docs/development.md). The full
-    browser is for what only it does: judging a page installable (the shell lists no
-    reason against any page: tests/test_browser_install.py)."""
+    browser tests take three quarters of the CPU there (docs/development.md). The
+    full browser is for what only it does: judging a page installable (the shell
+    lists no reason against any page: tests/test_browser_install.py)."""
     found = shutil.which("chromium-headless-shell") or shutil.which("chromium")
     assert found, "Debian's chromium-headless-shell package is needed (.ci/run installs it)"
     return found

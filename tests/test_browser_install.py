@@ -411,6 +411,11 @@ def test_chromium_finds_the_table_installable(
         table.address,
     )
     assert devtools.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    # this browser does judge: a page with no manifest has its reasons
+    bare = context.new_page()
+    bare.goto(f"{table.address}static/manifest.webmanifest")
+    reasons = context.new_cdp_session(bare).send("Page.getInstallabilityErrors")
+    assert reasons["installabilityErrors"], reasons
     context.close()
 
 
