@@ -80,7 +80,8 @@ def showdown(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 # ------------------------------------------------------------------ the browser tests
-# (tests/browser_support.py: a served app, Debian's Chromium, the taps a round needs)
+# (tests/browser_support.py: a served app, Debian's headless Chromium, the taps a round
+# needs)
 @pytest.fixture(scope="module")
 def browser() -> Iterator["Browser"]:
     """A headless Chromium for one test module: Playwright's sync API holds an event loop
