@@ -35,6 +35,11 @@ QUICK: dict[str, tuple[list[str], str]] = {
         r"^sqlite +rabbit-hunter +\d",
     ),
     "state": (["--requests", "20"], r"^sqlite +redis +\d+"),
+    "threads": (
+        ["--threads", "4,2", "--players", "3", "--seconds", "0.3", "--repeats", "1",
+         "--database", "sqlite"],
+        r"^ +2 +[\d.]+ +[\d.]+x +[\d.]+ +[\d.]+x$",
+    ),
 }
 
 

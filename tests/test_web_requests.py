@@ -17,7 +17,7 @@ from riverboat.settings import amended
 from riverboat.store.state import MemoryStore, RedisStore
 from riverboat.table.views import RoundView
 from riverboat.web.app import create_app, freeze_startup
-from riverboat.web.deps import WORKERS, Sessions
+from riverboat.web.deps import Sessions
 
 PASSWORD = "a long password"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -132,7 +132,8 @@ def test_a_rounds_requests_take_one_worker_thread_each(
 ) -> None:
     """One hop a request, whichever way it goes: anyio's or the round routes' own."""
     hops: list[str] = []
-    run_sync, submit = anyio.to_thread.run_sync, WORKERS.submit
+    workers = logged_in.app.state.workers  # type: ignore[attr-defined]
+    run_sync, submit = anyio.to_thread.run_sync, workers.submit
 
     async def counted(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         hops.append(getattr(function, "__name__", repr(function)))
@@ -143,7 +144,7 @@ def test_a_rounds_requests_take_one_worker_thread_each(
         return submit(function, *args, **kwargs)
 
     monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
-    monkeypatch.setattr(WORKERS, "submit", submitted)
+    monkeypatch.setattr(workers, "submit", submitted)
     dealt = post(logged_in, "/api/rounds", {"game": "tri-card", "wagers": {"ante": 500}})
     assert dealt.status_code == 200
     assert len(hops) == 1, hops

@@ -43,6 +43,12 @@ class Settings(BaseSettings):
         description="password hashes at once, a whole number from 1; unset: half the "
         "cores, at least one",
     )
+    database_threads: Annotated[int, Field(ge=1)] | None = Field(
+        default=None,
+        description="threads that carry deals, decisions and the rate limit's counts to "
+        "the database at once, a whole number from 1; unset: 40 on SQLite, twice the "
+        "cores and two more on PostgreSQL",
+    )
     group_commit: bool = Field(
         default=True,
         description="SQLite's writes committed together in batches (0 turns it off: each "

@@ -129,6 +129,7 @@ def overridden(**values: object) -> Iterator[Settings]:
 
 _ALLOWED = {
     "hash_slots": "password hashes at once, a whole number from 1",
+    "database_threads": "threads at once, a whole number from 1",
     "group_commit": "1 or 0 (true or false)",
     "rate_limit": "requests a second, a whole number from 1",
     "betting_seconds": "seconds, a number above 0",

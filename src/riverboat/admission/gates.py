@@ -13,7 +13,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import anyio.to_thread
 from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -24,6 +23,7 @@ from riverboat.errors import Unavailable
 from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled, TooManySignUps
 from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
+from riverboat.web.threads import in_worker
 from riverboat.web.watch import PROBES
 
 __all__ = ["Budgets", "LoginWaits", "RateLimiter", "RateLimits"]
@@ -287,7 +287,7 @@ class RateLimits:
             else:  # a count in the database or Redis: off the event loop, with the session
                 token = connection.cookies.get(SESSION) if path.startswith("/api/") else None
                 count = _counted
-                allowed = await anyio.to_thread.run_sync(count, limiter, client, connection, token)
+                allowed = await in_worker(connection, count, limiter, client, connection, token)
             if not allowed:
                 if scope["type"] == "websocket":  # accepted, to be closed with a reason
                     await receive()  # websocket.connect

@@ -57,6 +57,7 @@ from riverboat.web.header_timeout import HeadersInTime
 from riverboat.web.routes import api_docs, games, history, office, page, players, rounds, worker
 from riverboat.web.routes import lobby as lobby_routes
 from riverboat.web.routes import tables as table_routes
+from riverboat.web.threads import PlayerTurns, pool, thread_count
 
 if TYPE_CHECKING:
     from riverboat.settings import Settings
@@ -144,6 +145,8 @@ def create_app(
     app.state.lobby, app.state.hub = lobby, hub
     app.state.house_edges = chosen.house_edges
     _keep_state(app, service, kept, chosen.rate_limit)
+    count = thread_count(service.engine.dialect.name, chosen.database_threads)
+    app.state.workers, app.state.turns = pool(count), PlayerTurns()
     budgets = app.state.budgets
     watch_budgets(
         {

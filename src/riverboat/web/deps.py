@@ -1,7 +1,7 @@
 """What the routes depend on, as FastAPI dependencies: the app's state (service,
 sessions, rate limiter, the lobby of shared tables, the budgets of slow reads of
-:mod:`riverboat.admission.gates`), the current player, the CSRF check, and the
-worker threads rounds run in.
+:mod:`riverboat.admission.gates`), the current player and the CSRF check (the
+threads rounds run in: :mod:`riverboat.web.threads`).
 
 Sessions live in a :class:`Sessions` object on ``app.state``, kept in the app's
 state store (:mod:`riverboat.store.state`) with the rate limiter's counts; a route asks for what
@@ -10,16 +10,12 @@ it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import functools
 import hashlib
 import hmac
 import logging
 import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, TypeVar
 
 import anyio.to_thread
 from fastapi import Cookie, Depends, Header
@@ -38,7 +34,6 @@ __all__ = [
     "CSRF_COOKIE",
     "SESSION_COOKIE",
     "SESSION_SECONDS",
-    "WORKERS",
     "Checked",
     "GameName",
     "Player",
@@ -49,14 +44,12 @@ __all__ = [
     "check_csrf",
     "current_player",
     "find_player",
-    "in_worker",
     "known_game",
     "player_of",
 ]
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
-P = ParamSpec("P")
 #: sessions a process keeps in memory before those due to be read again are forgotten
 SESSIONS_KEPT = 10_000
 SESSION_COOKIE = SESSION  # the name the rate limit reads a session by, too
@@ -264,21 +257,6 @@ def read_session(connection: HTTPConnection, token: str | None) -> None:
     except Unavailable:
         return
     connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
-
-
-#: the worker threads a round's request is handed to (:func:`in_worker`): as many
-#: at once as anyio's default limiter lets run (40), which the other hand-offs keep
-WORKERS = ThreadPoolExecutor(40, thread_name_prefix="riverboat-round")
-
-
-async def in_worker(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """``call(*args, **kwargs)`` in one of :data:`WORKERS`, with the caller's context
-    variables, as anyio's ``to_thread.run_sync`` runs it: the hot round routes' one
-    hop, without anyio's limiter, run variables and library lookup (about 7% of a
-    saturated server's CPU went to them)."""
-    context = contextvars.copy_context()
-    work = functools.partial(context.run, call, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(WORKERS, work)
 
 
 SessionToken = Annotated[str | None, Cookie(alias=SESSION_COOKIE)]

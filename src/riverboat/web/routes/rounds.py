@@ -12,9 +12,10 @@ from riverboat.games import find_game
 from riverboat.table.coach import coach_round, hint_round
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import CoachVerdict, HintView, RoundView
-from riverboat.web.deps import Checked, GameName, Player, Service, get_service, in_worker
+from riverboat.web.deps import Checked, GameName, Player, Service, get_service
 from riverboat.web.errors import RESPONSES
 from riverboat.web.models import ActionRequest, ReplayRequest, RoundId, RoundRequest, answer
+from riverboat.web.threads import in_worker
 
 __all__ = ["router"]
 
@@ -22,8 +23,9 @@ router = APIRouter(prefix="/api", responses=RESPONSES)
 
 
 # The round routes send the service's view as it is (models.answer): its model is
-# named for the schema only. A deal and a decision, the hot two, hand their work to a
-# worker thread themselves (deps.in_worker); FastAPI hands the others' through anyio.
+# named for the schema only. A deal and a decision, the hot two, hand their work to
+# one of the app's database threads themselves, one request of a player's at a time
+# (riverboat.web.threads); FastAPI hands the others' through anyio.
 # They read the service off the request, as the Service dependency does, without
 # a dependency of their own for FastAPI to solve on each request (nothing in the
 # schema: it has no parameters).
@@ -43,7 +45,8 @@ async def start(body: RoundRequest, player_id: Player, request: Request) -> Resp
             )
         )
 
-    return await in_worker(work)
+    async with request.app.state.turns.turn(player_id):
+        return await in_worker(request, work)
 
 
 @router.post("/games/{game}/replay", dependencies=[Checked], response_model=RoundView)
@@ -68,7 +71,8 @@ async def act(
             service.act(player_id, round_id, body.action, body.amount, body.idempotency_key)
         )
 
-    return await in_worker(work)
+    async with request.app.state.turns.turn(player_id):
+        return await in_worker(request, work)
 
 
 @router.get("/rounds/{round_id}/hint", response_model=HintView)
