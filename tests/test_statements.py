@@ -1,6 +1,7 @@
-"""Pre-built Core statements run on SQLite's driver cursor store, read and refuse
-exactly what SQLAlchemy's own execution does; on PostgreSQL they run as SQLAlchemy runs
-them (riverboat.store.statements)."""
+"""Pre-built Core statements run on the driver's cursor (sqlite3's, psycopg's) store,
+read and refuse exactly what SQLAlchemy's own execution does, commit with
+SQLAlchemy's commit, and on PostgreSQL lose a connection as SQLAlchemy does: it is
+invalidated and replaced (riverboat.store.statements)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, bindparam, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, bindparam, func, insert, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from riverboat.store import connect, statements, writer
 from riverboat.store.models import Deal, KeptState, LedgerEntry, Player, RoundRow, Transaction
@@ -111,3 +112,29 @@ def test_a_refused_statement_raises_sqlalchemys_error(database_url: str) -> None
         with pytest.raises(IntegrityError), connection.begin_nested():
             statements.write(connection, insert(KeptState), [row])
         assert connection.execute(text("SELECT count(*) FROM kept_state")).scalar() == 1
+
+
+def test_a_connection_not_yet_begun_commits_what_ran_on_the_driver(database_url: str) -> None:
+    engine = connect(database_url)
+    row = {"key": "k", "count": 0, "expires": 1.0}
+    with engine.connect() as connection:  # nothing run through SQLAlchemy: not begun
+        statements.write(connection, insert(KeptState), row)
+        connection.commit()
+    with engine.connect() as connection:
+        assert statements.rows(connection, select(KeptState.key), {}) == [("k",)]
+    engine.dispose()
+
+
+def test_a_lost_postgresql_connection_is_invalidated_and_replaced(postgres_url: str) -> None:
+    engine = connect(postgres_url)
+    with engine.connect() as connection:
+        pid = statements.rows(connection, select(func.pg_backend_pid()), {})[0][0]
+        with engine.connect() as other:
+            other.execute(select(func.pg_terminate_backend(pid)))
+        with pytest.raises(DBAPIError) as lost:
+            statements.rows(connection, select(KeptState.key), {})
+        assert lost.value.connection_invalidated  # riverboat: "the database did not answer"
+        assert connection.invalidated
+    with engine.connect() as connection:  # the pool connected again
+        assert statements.rows(connection, select(func.pg_backend_pid()), {})[0][0] != pid
+    engine.dispose()

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 from riverboat.settings import settings
-from riverboat.store.statements import LATER, driver_sql
+from riverboat.store.statements import LATER, Held, driver_sql, pipelined
 
 __all__ = [
     "KEPT_POOL",
@@ -164,45 +164,36 @@ def postgres_engine(
     return engine
 
 
-#: a write held back (:data:`LATER`): its SQL, its parameters, whether one row's or many
-_Held = tuple[str, Any, bool]
-
-
 def _sends_writes_together(engine: Engine) -> None:
-    """On this PostgreSQL engine a transaction's round trips are fewer: a write run with
-    :data:`LATER` (an INSERT, UPDATE or DELETE without RETURNING) is held back and sent
-    in one pipeline (psycopg's pipeline mode: one exchange with the server) with the
-    transaction's next statement, or with its ``COMMIT`` (psycopg's ``BEGIN`` is a
-    round trip of its own still: in a pipeline psycopg waits for its answer before it
-    sends the rest). The statements run in the order they were given, in the same
-    transaction, so what any statement reads is what it read before. A held write that
-    fails makes the statement or the ``COMMIT`` it went with raise (as SQLAlchemy's
-    error), and the transaction commits nothing: a Tri-Card deal and raise took 25
-    round trips of the ledger's and take 14 (tests/test_postgres_round_trips.py).
-    A rollback drops what is held; the commit still waits for the disk. Inside a
-    SAVEPOINT nothing is held: a write there raises where it is run, so that the
-    SAVEPOINT, not the transaction, is rolled back; nor on a connection in autocommit
-    (``isolation_level="AUTOCOMMIT"`` as an execution option), whose writes no
-    ``COMMIT`` follows."""
+    """On this PostgreSQL engine a transaction's round trips are fewer: a write that
+    :mod:`riverboat.store.statements` holds back (:data:`LATER`: an INSERT, UPDATE or
+    DELETE whose result nobody reads) is sent in one pipeline (psycopg's pipeline
+    mode: one exchange with the server) with the transaction's next statement,
+    whichever runs it, or with its ``COMMIT`` (psycopg's ``BEGIN`` is a round trip of
+    its own still: in a pipeline psycopg waits for its answer before it sends the
+    rest). The statements run in the order they were given, in the same transaction,
+    so what any statement reads is what it read before. A held write that fails makes
+    the statement or the ``COMMIT`` it went with raise (as SQLAlchemy's error), and the
+    transaction commits nothing: a Tri-Card deal and raise took 25 round trips of the
+    ledger's and take 14 (tests/test_postgres_round_trips.py). A rollback drops what
+    is held; the commit still waits for the disk."""
     dialect = engine.dialect
     execute, many, bare = dialect.do_execute, dialect.do_executemany, dialect.do_execute_no_params
     commit, rollback = dialect.do_commit, dialect.do_rollback
 
     def do_execute(cursor: Any, sql: str, parameters: Any, context: Any = None) -> None:
-        held = (sql, parameters, False)
-        _send(cursor, context, held, lambda: execute(cursor, sql, parameters, context))
+        _send(cursor, context, bool(parameters), lambda: execute(cursor, sql, parameters, context))
 
     def do_executemany(cursor: Any, sql: str, parameters: Any, context: Any = None) -> None:
-        held = (sql, parameters, True)
-        _send(cursor, context, held, lambda: many(cursor, sql, parameters, context))
+        _send(cursor, context, bool(parameters), lambda: many(cursor, sql, parameters, context))
 
     def do_execute_no_params(cursor: Any, sql: str, context: Any = None) -> None:
-        _send(cursor, context, None, lambda: bare(cursor, sql, context))
+        _send(cursor, context, False, lambda: bare(cursor, sql, context))
 
     def do_commit(connection: Any) -> None:
         held = _info(connection).pop(LATER, None)
         if held:
-            _pipelined(connection.dbapi_connection, held, commit=True)
+            pipelined(connection.dbapi_connection, held, commit=True)
         commit(connection)  # nothing left to commit after a pipelined COMMIT: no round trip
 
     def do_rollback(connection: Any) -> None:
@@ -224,57 +215,22 @@ def _info(connection: Any) -> dict[str, Any]:
     return info
 
 
-def _send(cursor: Any, context: Any, statement: _Held | None, run: Callable[[], None]) -> None:
-    """One statement from SQLAlchemy: held back if it may wait (:data:`LATER`), else
-    sent with the writes held before it in one pipeline; alone, as ever, when none is
-    held (a pipeline would save no round trip). A pipeline refuses a server-side
-    cursor and several statements in one string (a statement without parameters may
-    be such): before one of those the held writes go in a pipeline of their own."""
-    if context is None:
-        run()
-        return
-    info = _info(context.root_connection.connection)
-    server_side = getattr(context, "_is_server_side", False)
-    if (
-        statement is not None
-        and context.execution_options.get(LATER)
-        and (context.isinsert or context.isupdate or context.isdelete)
-        and not getattr(context.compiled, "effective_returning", None)
-        and context.root_connection.get_nested_transaction() is None
-        and not cursor.connection.autocommit  # no COMMIT to come (no transaction) to send it
-    ):
-        info.setdefault(LATER, []).append(statement)
-        return
-    held: list[_Held] | None = info.pop(LATER, None)
+def _send(cursor: Any, context: Any, parameters: bool, run: Callable[[], None]) -> None:
+    """One statement from SQLAlchemy, sent with the writes held before it in one
+    pipeline; alone, as ever, when none is held (a pipeline would save no round trip).
+    A pipeline refuses a server-side cursor and several statements in one string (a
+    statement without parameters may be such): before one of those the held writes
+    go in a pipeline of their own."""
+    held: list[Held] | None = (
+        None if context is None else _info(context.root_connection.connection).pop(LATER, None)
+    )
     if not held:
         run()
-    elif statement is None or not statement[1] or server_side:
-        _pipelined(cursor.connection, held)
+    elif not parameters or getattr(context, "_is_server_side", False):
+        pipelined(cursor.connection, held)
         run()
     else:
-        _pipelined(cursor.connection, held, then=run)
-
-
-def _pipelined(
-    driver: Any, held: list[_Held], then: Callable[[], None] | None = None, commit: bool = False
-) -> None:
-    """``held`` writes, then ``then`` (a statement on SQLAlchemy's cursor) or ``COMMIT``,
-    if either is given, in one psycopg pipeline: sent together, their results read back
-    at its end, where the first error among them is raised."""
-    cursor = driver.cursor()
-    try:
-        with driver.pipeline():
-            for sql, parameters, many in held:
-                if many:
-                    cursor.executemany(sql, parameters)
-                else:
-                    cursor.execute(sql, parameters)
-            if commit:
-                cursor.execute("COMMIT")
-            elif then is not None:
-                then()
-    finally:
-        cursor.close()
+        pipelined(cursor.connection, held, then=run)
 
 
 def sqlite_engine(url: str, synchronous: str = "FULL", timeout: float = 30) -> Engine:

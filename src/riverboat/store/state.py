@@ -51,7 +51,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from riverboat.errors import Unavailable
 from riverboat.settings import settings
-from riverboat.store import KEPT_POOL, postgres_engine, sqlite_engine, write_turn, writer
+from riverboat.store import (
+    KEPT_POOL,
+    postgres_engine,
+    sqlite_engine,
+    statements,
+    write_turn,
+    writer,
+)
 from riverboat.store.commits import grouped
 from riverboat.store.models import KeptState
 
@@ -211,9 +218,8 @@ class DatabaseStore:
 
     def get(self, key: str) -> str | None:
         with _reaching(SQLAlchemyError), self._engine.connect() as connection:
-            found = connection.execute(self._statements.get, {"k": key, "now": self.now()})
-            row = found.first()
-        return None if row is None else row[0]
+            found = statements.rows(connection, self._statements.get, {"k": key, "now": self.now()})
+        return None if not found else cast(str | None, found[0][0])
 
     def put(self, key: str, value: str, seconds: float) -> None:
         now = self.now()
@@ -222,7 +228,7 @@ class DatabaseStore:
     def increment(self, key: str, seconds: float, by: int = 1) -> int:
         now = self.now()
         parameters = {"k": key, "by": by, "now": now, "until": now + seconds}
-        count = self._write(self._statements.increment, parameters, now)
+        count = self._write(self._statements.increment, parameters, now, counted=True)
         assert count is not None  # RETURNING count
         return count
 
@@ -258,13 +264,21 @@ class DatabaseStore:
                 return job(connection)
 
     def _write(
-        self, statement: Executable, parameters: dict[str, object], now: float
+        self,
+        statement: Executable,
+        parameters: dict[str, object],
+        now: float,
+        counted: bool = False,
     ) -> int | None:
-        """Run ``statement`` with ``parameters``; the count it returns, if it returns one."""
+        """Run ``statement`` with ``parameters`` (on the driver's cursor:
+        :mod:`riverboat.store.statements`); with ``counted``, the count it returns."""
 
         def job(connection: Connection) -> int | None:
-            result = connection.execute(statement, parameters)
-            value = result.scalar_one() if result.returns_rows else None
+            value: int | None = None
+            if counted:
+                value = int(statements.rows(connection, statement, parameters)[0][0])
+            else:
+                statements.write(connection, statement, parameters)
             self._writes += 1
             if self._writes % SWEEP_EVERY == 0:  # expired rows go, a few at a time
                 connection.execute(delete(KeptState).where(KeptState.expires <= now))

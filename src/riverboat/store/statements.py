@@ -1,15 +1,20 @@
-"""Core statements built once and, on SQLite, run straight on the driver's cursor.
+"""Core statements built once and run straight on the driver's cursor.
 
-SQLAlchemy runs a cached Core statement on SQLite for about 25 µs of CPU (its cache
-look-up, parameters, events and result); the ``sqlite3`` cursor itself for about 2.
-A round runs some 20 such statements on the writing thread, whose CPU bounds the
-rounds per second (``docs/benchmarks.md``). So on SQLite :func:`rows`, :func:`insert`
-and :func:`write` compile each statement once per set of parameter names (its SQL,
-the order of its parameters, their bind processors, the Python-side defaults that
-SQLAlchemy fills in: ``created_at``, ``updated_at``) and run it on the connection's
-own driver connection, inside the transaction SQLAlchemy began, with the same values
-SQLAlchemy would have sent and its errors raised as SQLAlchemy's (``IntegrityError``
-and so on). On any other database (PostgreSQL) they run as SQLAlchemy runs them.
+SQLAlchemy runs a cached Core statement for about 25 µs of CPU on SQLite (its cache
+look-up, parameters, events and result) and 70 µs on PostgreSQL; the driver's
+cursor itself for about 2 on SQLite and 20 on PostgreSQL. A round runs some 20 such
+statements on its thread, whose CPU bounds the rounds per second
+(``docs/benchmarks.md``). So :func:`rows`, :func:`insert` and :func:`write` compile
+each statement once per set of parameter names (its SQL, its parameters, their bind
+processors, the Python-side defaults that SQLAlchemy fills in: ``created_at``,
+``updated_at``) and run it on the connection's own driver connection, inside the
+transaction SQLAlchemy began, with the same values SQLAlchemy would have sent and
+its errors raised as SQLAlchemy's (``IntegrityError`` and so on; on PostgreSQL a
+connection lost is invalidated, as SQLAlchemy does).
+
+On PostgreSQL a write is held (:data:`LATER`) and sent in one pipeline with the
+transaction's next statement or its ``COMMIT`` (:func:`pipelined`; the engine's side
+of it is ``riverboat.store._sends_writes_together``).
 
 >>> import sqlalchemy as sa
 >>> from riverboat.store import connect
@@ -24,32 +29,39 @@ and so on). On any other database (PostgreSQL) they run as SQLAlchemy runs them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from sqlalchemy import Connection, Executable
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["LATER", "Parameters", "driver_sql", "insert", "rows", "write"]
+__all__ = ["LATER", "Held", "Parameters", "driver_sql", "insert", "pipelined", "rows", "write"]
 
 #: the execution option of a write whose result nobody reads: on PostgreSQL it is sent
 #: with the transaction's next statement or its COMMIT (riverboat.store's engines)
 LATER = "riverboat_later"
-_LATER = {LATER: True}
 #: one row's parameters, by name, as the driver takes them
 Parameters: TypeAlias = Mapping[str, object]
 #: SQLAlchemy's conversion of one value to or from the driver's form
 Processor: TypeAlias = Callable[[object], object] | None
+#: a write held back (:data:`LATER`): its SQL, its parameters, whether one row's or many
+Held: TypeAlias = tuple[str, Any, bool]
 
 
 class _Compiled:
-    """A statement compiled for SQLite with one set of parameter names."""
+    """A statement compiled for one dialect with one set of parameter names; as a
+    ``write``, an INSERT without ``RETURNING`` (nobody reads what it would return)."""
 
-    def __init__(self, statement: Executable, dialect: Dialect, names: Sequence[str]) -> None:
-        compiled = statement.compile(dialect=dialect, column_keys=list(names))  # type: ignore[attr-defined]
+    def __init__(
+        self, statement: Executable, dialect: Dialect, names: Sequence[str], write: bool
+    ) -> None:
+        compiled = statement.compile(  # type: ignore[attr-defined]
+            dialect=dialect, column_keys=list(names), for_executemany=write
+        )
         assert isinstance(compiled, SQLCompiler)
-        assert compiled.positiontup is not None  # SQLite's parameters are positional
+        #: SQLite's parameters are positional, PostgreSQL's (psycopg's) named
+        self.named = compiled.positiontup is None
         self.sql = compiled.string
         self.insert = compiled.isinsert
         processors: Mapping[str, Any] = compiled._bind_processors  # SQLAlchemy's own
@@ -59,8 +71,9 @@ class _Compiled:
             for bind, name in compiled.bind_names.items()
             if not bind.required
         }
+        order = compiled.positiontup or dict.fromkeys(compiled.bind_names.values())
         self.binds: list[tuple[str, Processor]] = [
-            (name, processors.get(name)) for name in compiled.positiontup
+            (name, processors.get(name)) for name in order
         ]
         #: the columns whose Python-side default (insert) or onupdate (update) is filled
         self.defaults: list[tuple[str, Callable[[], object]]] = [
@@ -71,11 +84,17 @@ class _Compiled:
         ]
         self.processed = any(self.results)
 
-    def values(self, parameters: Parameters) -> tuple[object, ...]:
-        """The driver's positional parameters for one row of ``parameters``."""
+    def values(self, parameters: Parameters) -> Any:
+        """The driver's parameters for one row of ``parameters``: a tuple in order
+        (SQLite), or a dict by name (PostgreSQL)."""
         given = parameters
         if self.fixed or self.defaults:
             given = {**self.fixed, **parameters, **{key: make() for key, make in self.defaults}}
+        if self.named:
+            return {
+                name: given[name] if process is None else process(given[name])
+                for name, process in self.binds
+            }
         return tuple(
             given[name] if process is None else process(given[name]) for name, process in self.binds
         )
@@ -92,15 +111,18 @@ def _default(default: Any) -> Callable[[], object]:  # a SQLAlchemy ColumnDefaul
     return lambda: function(None)
 
 
-#: each statement's compiled forms, by its parameter names
-_COMPILED: dict[tuple[int, tuple[str, ...]], tuple[Executable, _Compiled]] = {}
+#: each statement's compiled forms, by dialect, parameter names and use
+_COMPILED: dict[tuple[int, str, tuple[str, ...], bool], tuple[Executable, _Compiled]] = {}
 
 
-def _compiled(connection: Connection, statement: Executable, names: tuple[str, ...]) -> _Compiled:
-    key = (id(statement), names)
+def _compiled(
+    connection: Connection, statement: Executable, names: tuple[str, ...], write: bool = False
+) -> _Compiled:
+    dialect = connection.dialect
+    key = (id(statement), dialect.name, names, write)
     found = _COMPILED.get(key)
     if found is None or found[0] is not statement:  # kept with it: its id is never reused
-        found = _COMPILED[key] = (statement, _Compiled(statement, connection.dialect, names))
+        found = _COMPILED[key] = (statement, _Compiled(statement, dialect, names, write))
     return found[1]
 
 
@@ -116,22 +138,26 @@ def driver_sql(connection: Connection, sql: str, parameters: Sequence[object] = 
 
 
 def _wrapped(
-    connection: Connection, sql: str, parameters: Sequence[object], error: Exception
+    connection: Connection, sql: str, parameters: Any, error: Exception, lost: bool = False
 ) -> Exception:
     dbapi = connection.dialect.loaded_dbapi
-    return DBAPIError.instance(sql, parameters, error, dbapi.Error, dialect=connection.dialect)
+    return DBAPIError.instance(
+        sql, parameters, error, dbapi.Error, connection_invalidated=lost, dialect=connection.dialect
+    )
 
 
 def rows(
     connection: Connection, statement: Executable, parameters: Parameters
 ) -> Sequence[Sequence[Any]]:
     """The rows a SELECT gives, each a tuple of its columns' values."""
-    if connection.dialect.name != "sqlite":
-        return connection.execute(statement, parameters).all()
     compiled = _compiled(connection, statement, tuple(parameters))
-    found = driver_sql(connection, compiled.sql, compiled.values(parameters)).fetchall()
+    values = compiled.values(parameters)
+    if compiled.named:
+        found = _postgres(connection, compiled.sql, values)
+    else:
+        found = driver_sql(connection, compiled.sql, values).fetchall()
     if not compiled.processed:
-        return found  # type: ignore[no-any-return]
+        return found
     return [
         tuple(value if process is None else process(value)
               for process, value in zip(compiled.results, row, strict=True))
@@ -142,11 +168,9 @@ def rows(
 def insert(connection: Connection, statement: Executable, values: Parameters) -> int:
     """The id of the row an INSERT adds with ``values`` (a table keyed by an integer
     ``id``)."""
-    if connection.dialect.name != "sqlite":
-        found = connection.execute(statement, values).inserted_primary_key
-        assert found is not None
-        return int(found[0])
     compiled = _compiled(connection, statement, tuple(values))
+    if compiled.named:  # INSERT ... RETURNING id
+        return int(_postgres(connection, compiled.sql, compiled.values(values))[0][0])
     return int(driver_sql(connection, compiled.sql, compiled.values(values)).lastrowid)
 
 
@@ -162,8 +186,8 @@ def write(
     many = type(parameters) is list
     if many and not parameters:
         return
-    if connection.dialect.name != "sqlite":  # sent with the next statement or the commit
-        connection.execute(statement, parameters, execution_options=_LATER)
+    if connection.dialect.name != "sqlite":
+        _postgres_write(connection, statement, parameters, many)
         return
     if not many:
         assert isinstance(parameters, Mapping)
@@ -179,3 +203,83 @@ def write(
         driver.executemany(compiled.sql, values)
     except connection.dialect.loaded_dbapi.Error as error:
         raise _wrapped(connection, compiled.sql, values, error) from error
+
+
+def _postgres_write(
+    connection: Connection,
+    statement: Executable,
+    parameters: Parameters | Sequence[Parameters],
+    many: bool,
+) -> None:
+    """:func:`write` on PostgreSQL: held (:data:`LATER`) for the transaction's next
+    statement or its ``COMMIT``; run now inside a SAVEPOINT (so that what it refuses
+    rolls back the SAVEPOINT, not the transaction) or outside a transaction."""
+    rows = cast(list[Parameters], parameters if many else [parameters])
+    compiled = _compiled(connection, statement, tuple(rows[0]), write=True)
+    values = [compiled.values(row) for row in rows] if many else compiled.values(rows[0])
+    _begun(connection)
+    driver = connection.connection.driver_connection
+    if (
+        connection.get_nested_transaction() is None
+        and not driver.autocommit  # type: ignore[union-attr]
+    ):
+        connection.connection.info.setdefault(LATER, []).append((compiled.sql, values, many))
+        return
+    _postgres(connection, compiled.sql, values, fetch=False, many=many)
+
+
+def _postgres(
+    connection: Connection, sql: str, values: Any, fetch: bool = True, many: bool = False
+) -> list[Any]:
+    """``sql`` on the connection's psycopg connection, in its transaction, after the
+    writes held for it (in one pipeline with them); its rows if ``fetch``. An error is
+    raised as SQLAlchemy's, and a connection that no longer answers is invalidated
+    (the pool replaces it), as SQLAlchemy's own execution does."""
+    _begun(connection)
+    driver: Any = connection.connection.driver_connection
+    held: list[Held] | None = connection.connection.info.pop(LATER, None)
+    cursor = driver.cursor()
+    try:
+        run = cursor.executemany if many else cursor.execute
+        if held:
+            pipelined(driver, held, then=lambda: run(sql, values))
+        else:
+            run(sql, values)
+        return cursor.fetchall() if fetch else []
+    except connection.dialect.loaded_dbapi.Error as error:
+        lost = connection.dialect.is_disconnect(error, driver, cursor)
+        if lost:
+            connection.invalidate(error)
+        raise _wrapped(connection, sql, values, error, lost) from error
+    finally:
+        cursor.close()
+
+
+def _begun(connection: Connection) -> None:
+    """SQLAlchemy's transaction begun on ``connection``, as its own execution begins one,
+    so that its ``commit()`` commits what runs on the driver (psycopg begins the
+    database's transaction itself at the first statement)."""
+    if not connection.in_transaction():
+        connection.begin()
+
+
+def pipelined(
+    driver: Any, held: list[Held], then: Callable[[], object] | None = None, commit: bool = False
+) -> None:
+    """``held`` writes, then ``then`` (a statement on a cursor of ``driver``'s) or
+    ``COMMIT``, if either is given, in one psycopg pipeline: sent together, their
+    results read back at its end, where the first error among them is raised."""
+    cursor = driver.cursor()
+    try:
+        with driver.pipeline():
+            for sql, parameters, many in held:
+                if many:
+                    cursor.executemany(sql, parameters)
+                else:
+                    cursor.execute(sql, parameters)
+            if commit:
+                cursor.execute("COMMIT")
+            elif then is not None:
+                then()
+    finally:
+        cursor.close()
