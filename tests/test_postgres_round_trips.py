@@ -2,9 +2,9 @@
 them: a pool connection unused for a while is still tried before it is handed out
 (and replaced if the database no longer answers on it); the kept state commits each
 statement as it runs and without waiting for the disk, the ledger with both; an API
-request's session is read in the thread that counted it against the rate limit; a
-transaction's writes go with its next statement or its COMMIT, and what they refuse
-still undoes the whole transaction."""
+request's session is read with its rate-limit count, in the same thread and the same
+statement; a transaction's writes go with its next statement or its COMMIT, and what
+they refuse still undoes the whole transaction."""
 
 from __future__ import annotations
 
@@ -101,18 +101,18 @@ def test_an_api_request_reads_its_session_once(
 ) -> None:
     app = _postgres_app(postgres_url)
     reads: list[str] = []
-    player = Sessions.player
+    read = Sessions.read
 
-    def counted(self: Sessions, token: str | None) -> Any:
+    def counted(self: Sessions, token: str, found: str | None, closes: int) -> Any:
         frame, where = sys._getframe(1), "elsewhere"
         while frame is not None:  # read where the request was counted, or elsewhere
             if frame.f_code.co_name == "_counted":
                 where = "counted"
             frame = frame.f_back  # type: ignore[assignment]
         reads.append(where)
-        return player(self, token)
+        return read(self, token, found, closes)
 
-    monkeypatch.setattr(Sessions, "player", counted)
+    monkeypatch.setattr(Sessions, "read", counted)
     with TestClient(app) as client:
         csrf = _logged_in(client)
         reads.clear()
@@ -197,12 +197,13 @@ def test_a_round_s_writes_go_with_the_next_statement_or_the_commit(
             )
             assert raised.status_code == 200, raised.text
             rounds.append((deal, dict(trips.counts)))
-    # each request: the rate limit's count and the session read (one statement each);
+    # each request: the rate limit's count with the session read (one statement);
     # the deal's transaction: BEGIN, its first statement, three reads, the round's
     # INSERT, then its five writes with the COMMIT; the raise's: BEGIN, its first
     # statement, three reads, three writes with the settling transaction's INSERT, then
-    # four writes with the COMMIT (25 round trips of the ledger's before: 12 and 13)
-    assert rounds == [({"kept": 2, "ledger": 7}, {"kept": 2, "ledger": 7})] * 3
+    # four writes with the COMMIT (25 round trips of the ledger's before: 12 and 13; 4
+    # of the kept state's before the count and the session went in one statement)
+    assert rounds == [({"kept": 1, "ledger": 7}, {"kept": 1, "ledger": 7})] * 3
 
 
 def test_a_write_refused_at_the_commit_commits_nothing(postgres_url: str) -> None:

@@ -61,8 +61,12 @@ def contract(store: StateStore, advance: Callable[[float], None]) -> None:
     assert sorted(store.keys("a:")) == ["a:1", "a:2"]
     store.put("a:1", "uno", seconds=30)  # put again: the new value
     assert store.get("a:1") == "uno"
+    # a count and a value read in one exchange (a request's rate limit and session)
+    assert store.increment_reading("r", seconds=30, read="a:1") == (1, "uno")
+    assert store.increment_reading("r", seconds=30, read="nothing") == (2, None)
     advance(2.0)  # a:2 has expired; a counter's window is fixed at its first count
     assert store.get("a:2") is None
+    assert store.increment_reading("r", seconds=30, read="a:2") == (3, None)
     assert store.keys("a:") == ["a:1"]
     assert store.increment("n", seconds=30) == 2
     store.delete("a:1", "n", "never")

@@ -223,6 +223,17 @@ class RateLimiter:
             _log.warning("the rate limit's store did not answer; request let through")
             return True
 
+    def allow_reading(self, client: str, read: str) -> tuple[bool, str | None] | None:
+        """:meth:`allow`, and the value at ``read`` in the same store, asked in one
+        exchange (a request's count and its session); None if the store did not
+        answer: the request goes on, as :meth:`allow` lets it, and nothing was read."""
+        try:
+            count, value = self.store.increment_reading(f"{self.name}:{client}", self.window, read)
+        except Unavailable:
+            _log.warning("the rate limit's store did not answer; request let through")
+            return None
+        return count <= self.limit, value
+
 
 #: the session cookie's name (riverboat.web.deps.SESSION_COOKIE), and the API's requests,
 #: whose sessions :func:`_counted` reads beside their counts
@@ -233,16 +244,15 @@ def _counted(
     limiter: RateLimiter, client: str, connection: HTTPConnection, token: str | None
 ) -> bool:
     """In a worker thread: whether the client may go on (:meth:`RateLimiter.allow`); if
-    so, and the request carries a session the process does not hold in memory, its
-    player read from the store too, in the same thread, and left for the route
-    (:func:`riverboat.web.deps.read_session`): a request to the API on PostgreSQL or
-    Redis hands off to a thread once for both instead of twice."""
-    allowed = limiter.allow(client)
-    if allowed and token:
-        from riverboat.web.deps import read_session  # deps builds on this module
+    the request carries a session the process does not hold in memory, its player read
+    from the store too, in the same exchange, and left for the route
+    (:func:`riverboat.web.deps.counted_with_session`): a request to the API on
+    PostgreSQL or Redis hands off to a thread once for both, and asks the store once."""
+    if not token:
+        return limiter.allow(client)
+    from riverboat.web.deps import counted_with_session  # deps builds on this module
 
-        read_session(connection, token)
-    return allowed
+    return counted_with_session(limiter, client, connection, token)
 
 
 class RateLimits:

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -120,6 +120,11 @@ class StateStore(Protocol):
         whose window has run out) starts at ``by`` with a window of ``seconds``."""
         ...
 
+    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
+        """:meth:`increment` by one, and :meth:`get` of ``read``, in one exchange with the
+        database or Redis: a request's rate-limit count and its session."""
+        ...
+
     def delete(self, *keys: str) -> None:
         """Forget ``keys`` (values and counters alike)."""
         ...
@@ -172,6 +177,9 @@ class MemoryStore:
             entry.count += by
             self._wrote(now)
             return entry.count
+
+    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
+        return self.increment(key, seconds), self.get(read)
 
     def delete(self, *keys: str) -> None:
         with self._lock:
@@ -232,6 +240,22 @@ class DatabaseStore:
         assert count is not None  # RETURNING count
         return count
 
+    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
+        """On PostgreSQL one statement: the count's upsert in a ``WITH``, the value read
+        beside it (read as it was before the statement: a key read is never the key
+        counted); on SQLite, which has no upsert in a ``WITH``, the two in turn."""
+        counted_read = self._statements.counted_read
+        if counted_read is None:
+            return self.increment(key, seconds), self.get(read)
+        now = self.now()
+        parameters = {"k": key, "by": 1, "now": now, "until": now + seconds, "read": read}
+
+        def counted(connection: Connection) -> Sequence[Any]:
+            return statements.rows(connection, counted_read, parameters)[0]
+
+        count, value = self._writing(counted, now)
+        return int(count), value
+
     def delete(self, *keys: str) -> None:
         if keys:
             self._run(
@@ -273,14 +297,22 @@ class DatabaseStore:
         """Run ``statement`` with ``parameters`` (on the driver's cursor:
         :mod:`riverboat.store.statements`); with ``counted``, the count it returns."""
 
-        def job(connection: Connection) -> int | None:
-            value: int | None = None
+        def run(connection: Connection) -> int | None:
             if counted:
-                value = int(statements.rows(connection, statement, parameters)[0][0])
-            else:
-                statements.write(connection, statement, parameters)
+                return int(statements.rows(connection, statement, parameters)[0][0])
+            statements.write(connection, statement, parameters)
+            return None
+
+        return self._writing(run, now)
+
+    def _writing(self, run: Callable[[Connection], T], now: float) -> T:
+        """``run`` in a writing transaction (:meth:`_run`); now and then, expired rows
+        deleted after it, a few at a time."""
+
+        def job(connection: Connection) -> T:
+            value = run(connection)
             self._writes += 1
-            if self._writes % SWEEP_EVERY == 0:  # expired rows go, a few at a time
+            if self._writes % SWEEP_EVERY == 0:
                 connection.execute(delete(KeptState).where(KeptState.expires <= now))
             return value
 
@@ -316,6 +348,16 @@ class _Statements:
                 "value": case((over, None), else_=c.value),
             },
         ).returning(c.count)
+        #: the count and a value read beside it, one statement (PostgreSQL's upsert in a
+        #: WITH; SQLite has none: None)
+        self.counted_read: Executable | None = None
+        if dialect == "postgresql":
+            upsert = cast(Any, self.increment).cte("counted")
+            read = bindparam("read", type_=String)
+            value_read = select(c.value).where(c.key == read, c.expires > now)
+            self.counted_read = select(
+                select(upsert.c.count).scalar_subquery(), value_read.scalar_subquery()
+            )
 
 
 class RedisStore:
@@ -348,6 +390,14 @@ class RedisStore:
             pipe.incrby(self.prefix + key, by)  # in MULTI: both or neither
             _, count = pipe.execute()
         return int(count)
+
+    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
+        with _reaching(*self._failures), self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
+            pipe.incrby(self.prefix + key, 1)
+            pipe.get(self.prefix + read)  # in the same exchange
+            _, count, value = pipe.execute()
+        return int(count), None if value is None else str(value)
 
     def delete(self, *keys: str) -> None:
         if keys:

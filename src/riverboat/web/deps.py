@@ -10,6 +10,7 @@ it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -144,15 +145,24 @@ class Sessions:
         """The session's player; None once it has closed or expired (log in again)."""
         if not token:
             return None
-        digest = _digest(token)
-        known = self._known(digest)
+        known = self._known(_digest(token))
         if known is not None:
             return known
-        closes = self._closes
-        found = self.store.get(f"session:{digest}")
+        key, closes = self.reading(token)
+        return self.read(token, self.store.get(key), closes)
+
+    def reading(self, token: str) -> tuple[str, int]:
+        """The session's key in the store, and how many closes this process had made
+        before it is read (:meth:`read` keeps what it finds only if none came since)."""
+        return f"session:{_digest(token)}", self._closes
+
+    def read(self, token: str, found: str | None, closes: int) -> int | None:
+        """The player of the session whose key (:meth:`reading`) the store answered with
+        ``found``: None once it has closed or expired; kept in memory as
+        :meth:`player` keeps it."""
         if found is None:
             return None
-        self._remember(digest, int(found), closes)
+        self._remember(_digest(token), int(found), closes)
         return int(found)
 
     def at_hand(self, token: str | None) -> bool:
@@ -244,19 +254,33 @@ async def find_player(connection: HTTPConnection, token: str | None) -> int | No
     return await anyio.to_thread.run_sync(player_of, connection, token)
 
 
-def read_session(connection: HTTPConnection, token: str | None) -> None:
-    """In a worker thread already taken for the request: its session's player read from
-    the store and left in the request's state (:data:`READ_SESSION`) for
-    :func:`find_player`, unless it is in memory anyway; a store that does not answer
-    leaves nothing (the route asks again, and is refused there)."""
+def counted_with_session(
+    limiter: RateLimiter, client: str, connection: HTTPConnection, token: str
+) -> bool:
+    """In a worker thread: whether the client may go on (:meth:`RateLimiter.allow`), and
+    unless the session is in memory anyway, its player read from the store and left in
+    the request's state (:data:`READ_SESSION`) for :func:`find_player`: in the same
+    exchange as the count where both are kept in one store
+    (:meth:`RateLimiter.allow_reading`; not with Redis, which counts while the
+    database keeps the sessions). A store that does not answer lets the request go on
+    and leaves nothing (the route asks again, and is refused there)."""
     sessions = get_sessions(connection)
-    if not token or sessions.at_hand(token):
-        return
-    try:
-        player = sessions.player(token)
-    except Unavailable:
-        return
+    if sessions.at_hand(token):
+        return limiter.allow(client)
+    if sessions.store is not limiter.store:
+        allowed = limiter.allow(client)
+        with contextlib.suppress(Unavailable):
+            player = sessions.player(token)
+            connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
+        return allowed
+    key, closes = sessions.reading(token)
+    found = limiter.allow_reading(client, key)
+    if found is None:
+        return True
+    allowed, value = found
+    player = sessions.read(token, value, closes)
     connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
+    return allowed
 
 
 SessionToken = Annotated[str | None, Cookie(alias=SESSION_COOKIE)]

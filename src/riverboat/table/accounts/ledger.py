@@ -116,8 +116,9 @@ def run(
 ) -> None:
     """``statement`` (Core, built once: an INSERT, UPDATE or DELETE) on the session's
     connection, in its transaction, with ``parameters`` (a dict, or a list of them for
-    many rows); no flush of the session's ORM objects first. On SQLite it runs on the
-    driver's cursor (:mod:`riverboat.store.statements`)."""
+    many rows); no flush of the session's ORM objects first. It runs on the driver's
+    cursor, and on PostgreSQL goes with the transaction's next statement or its
+    ``COMMIT`` (:mod:`riverboat.store.statements`)."""
     statements.write(session.connection(), statement, parameters)
 
 
