@@ -6,9 +6,10 @@ No web server: each client's next request (a deal, then a raise) is handed to th
 pool the moment its last one is answered, as the web app hands the round routes'
 work to its database threads. Each client plays a player of its own on a fresh
 database (PostgreSQL, or SQLite with --database sqlite). Each pool size runs for
---seconds, --repeats times, the sizes taking turns; the figures are medians, and
-each size's ratio is against the first size's figure of the same run (above 1 for
-rounds a second: more; below 1 for CPU: cheaper).
+--seconds, --repeats times, the sizes taking turns in every repeat; the figures are
+medians over the repeats, and each size's ratio is its median over the first size's
+(above 1 for rounds a second: more; below 1 for CPU: cheaper). The server's rate-limit
+counts, which run in a pool of their own beside these, are not part of it.
 
     python bench/threads.py [--threads 40,6,4] [--players 64] [--seconds 4]
                             [--repeats 3] [--database postgresql|sqlite] [--json FILE]
@@ -105,7 +106,7 @@ def main() -> None:
     }
     peer = medians[sizes[0]]
     print(f"{args.database}, {args.players} clients, median of {args.repeats} runs of "
-          f"{args.seconds:g} s; ratios against {sizes[0]} threads in the same run")
+          f"{args.seconds:g} s; ratios of the medians against {sizes[0]} threads")
     print(f"{'threads':>8} {'rounds/s':>9} {'ratio':>6} {'cpu ms/round':>13} {'ratio':>6}")
     for size in sizes:
         found = medians[size]

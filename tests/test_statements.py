@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, bindparam, func, insert, select, text, update
+from sqlalchemy import Connection, bindparam, create_engine, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from riverboat.store import connect, statements, writer
@@ -118,6 +118,8 @@ def test_a_connection_not_yet_begun_commits_what_ran_on_the_driver(database_url:
     engine = connect(database_url)
     row = {"key": "k", "count": 0, "expires": 1.0}
     with engine.connect() as connection:  # nothing run through SQLAlchemy: not begun
+        statements.write(connection, insert(KeptState), {**row, "key": "undone"})
+        connection.rollback()
         statements.write(connection, insert(KeptState), row)
         connection.commit()
     with engine.connect() as connection:
@@ -127,14 +129,26 @@ def test_a_connection_not_yet_begun_commits_what_ran_on_the_driver(database_url:
 
 def test_a_lost_postgresql_connection_is_invalidated_and_replaced(postgres_url: str) -> None:
     engine = connect(postgres_url)
+    backend = select(func.pg_backend_pid())
     with engine.connect() as connection:
-        pid = statements.rows(connection, select(func.pg_backend_pid()), {})[0][0]
-        with engine.connect() as other:
+        pid = statements.rows(connection, backend, {})[0][0]
+        with engine.connect() as other:  # back in the pool, used a moment ago: not pinged
+            idle = other.execute(backend).scalar_one()
             other.execute(select(func.pg_terminate_backend(pid)))
         with pytest.raises(DBAPIError) as lost:
             statements.rows(connection, select(KeptState.key), {})
         assert lost.value.connection_invalidated  # riverboat: "the database did not answer"
         assert connection.invalidated
-    with engine.connect() as connection:  # the pool connected again
-        assert statements.rows(connection, select(func.pg_backend_pid()), {})[0][0] != pid
+    with engine.connect() as connection:  # the pool's connections were replaced, all of them
+        assert statements.rows(connection, backend, {})[0][0] not in (pid, idle)
     engine.dispose()
+
+
+def test_a_write_on_an_engine_that_sends_nothing_held_runs_at_once(postgres_url: str) -> None:
+    connect(postgres_url).dispose()  # migrated
+    plain = create_engine(postgres_url)  # not riverboat.store's: no held writes sent
+    with plain.begin() as connection:
+        statements.write(connection, insert(KeptState), {"key": "k", "expires": 1.0})
+    with plain.connect() as connection:
+        assert connection.execute(select(KeptState.key)).scalars().all() == ["k"]
+    plain.dispose()

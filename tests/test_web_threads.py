@@ -14,7 +14,7 @@ import pytest
 
 from riverboat.settings import amended
 from riverboat.web.app import create_app
-from riverboat.web.threads import SQLITE_THREADS, pool, thread_count
+from riverboat.web.threads import SQLITE_THREADS, PlayerTurns, in_thread, pool, thread_count
 
 PASSWORD = "a long password"
 
@@ -30,7 +30,8 @@ def test_the_app_s_pool_has_the_threads_its_settings_give(tmp_path: Path) -> Non
     url = f"sqlite:///{tmp_path / 'threads.db'}"
     app = create_app(amended(database_url=url, house_edges=False, database_threads=3))
     assert app.state.workers is pool(3)
-    assert app.state.workers._max_workers == 3
+    assert app.state.workers._max_workers == app.state.counters._max_workers == 3
+    assert app.state.counters is not app.state.workers  # counts never wait behind deals
     default = create_app(amended(database_url=url, house_edges=False))
     assert default.state.workers._max_workers == SQLITE_THREADS
 
@@ -100,3 +101,29 @@ def test_a_player_s_deals_take_turns_and_another_player_s_go_alongside(tmp_path:
     assert most[ann] == 1  # ann's three never in two threads at once
     assert any(together)  # bob's went while one of ann's was under way
     assert app.state.turns.waiting == {}  # nobody's turn is left behind
+
+
+def test_a_cancelled_request_keeps_its_turn_until_its_work_is_done() -> None:
+    done: list[str] = []
+
+    def work() -> None:
+        time.sleep(0.3)
+        done.append("work")
+
+    async def both() -> list[str]:
+        turns = PlayerTurns()
+
+        async def first() -> None:
+            async with turns.turn(7):
+                await in_thread(pool(2, "test"), work)
+
+        started = asyncio.create_task(first())
+        await asyncio.sleep(0.05)  # the work under way in its thread
+        started.cancel()  # the server stopping, say
+        async with turns.turn(7):
+            done.append("next")
+        with pytest.raises(asyncio.CancelledError):
+            await started
+        return done
+
+    assert asyncio.run(both()) == ["work", "next"]

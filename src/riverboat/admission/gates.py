@@ -23,7 +23,7 @@ from riverboat.errors import Unavailable
 from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled, TooManySignUps
 from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
-from riverboat.web.threads import in_worker
+from riverboat.web.threads import in_thread
 from riverboat.web.watch import PROBES
 
 __all__ = ["Budgets", "LoginWaits", "RateLimiter", "RateLimits"]
@@ -297,7 +297,8 @@ class RateLimits:
             else:  # a count in the database or Redis: off the event loop, with the session
                 token = connection.cookies.get(SESSION) if path.startswith("/api/") else None
                 count = _counted
-                allowed = await in_worker(connection, count, limiter, client, connection, token)
+                counters = state.counters
+                allowed = await in_thread(counters, count, limiter, client, connection, token)
             if not allowed:
                 if scope["type"] == "websocket":  # accepted, to be closed with a reason
                     await receive()  # websocket.connect

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 from riverboat.settings import settings
-from riverboat.store.statements import LATER, Held, driver_sql, pipelined
+from riverboat.store.statements import LATER, SENDS_HELD, Held, driver_sql, pipelined
 
 __all__ = [
     "KEPT_POOL",
@@ -202,6 +202,7 @@ def _sends_writes_together(engine: Engine) -> None:
 
     for method in (do_execute, do_executemany, do_execute_no_params, do_commit, do_rollback):
         setattr(dialect, method.__name__, method)
+    setattr(dialect, SENDS_HELD, True)  # riverboat.store.statements may hold writes here
 
 
 def _info(connection: Any) -> dict[str, Any]:

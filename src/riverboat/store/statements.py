@@ -41,6 +41,9 @@ __all__ = ["LATER", "Held", "Parameters", "driver_sql", "insert", "pipelined", "
 #: the execution option of a write whose result nobody reads: on PostgreSQL it is sent
 #: with the transaction's next statement or its COMMIT (riverboat.store's engines)
 LATER = "riverboat_later"
+#: the mark of a dialect whose engine sends held writes (riverboat.store's PostgreSQL
+#: engines): on any other a write runs at once, for nothing else would send it
+SENDS_HELD = "riverboat_sends_held"
 #: one row's parameters, by name, as the driver takes them
 Parameters: TypeAlias = Mapping[str, object]
 #: SQLAlchemy's conversion of one value to or from the driver's form
@@ -150,6 +153,7 @@ def rows(
     connection: Connection, statement: Executable, parameters: Parameters
 ) -> Sequence[Sequence[Any]]:
     """The rows a SELECT gives, each a tuple of its columns' values."""
+    _begun(connection)
     compiled = _compiled(connection, statement, tuple(parameters))
     values = compiled.values(parameters)
     if compiled.named:
@@ -168,6 +172,7 @@ def rows(
 def insert(connection: Connection, statement: Executable, values: Parameters) -> int:
     """The id of the row an INSERT adds with ``values`` (a table keyed by an integer
     ``id``)."""
+    _begun(connection)
     compiled = _compiled(connection, statement, tuple(values))
     if compiled.named:  # INSERT ... RETURNING id
         return int(_postgres(connection, compiled.sql, compiled.values(values))[0][0])
@@ -186,6 +191,7 @@ def write(
     many = type(parameters) is list
     if many and not parameters:
         return
+    _begun(connection)
     if connection.dialect.name != "sqlite":
         _postgres_write(connection, statement, parameters, many)
         return
@@ -217,10 +223,10 @@ def _postgres_write(
     rows = cast(list[Parameters], parameters if many else [parameters])
     compiled = _compiled(connection, statement, tuple(rows[0]), write=True)
     values = [compiled.values(row) for row in rows] if many else compiled.values(rows[0])
-    _begun(connection)
     driver = connection.connection.driver_connection
     if (
-        connection.get_nested_transaction() is None
+        getattr(connection.dialect, SENDS_HELD, False)
+        and connection.get_nested_transaction() is None
         and not driver.autocommit  # type: ignore[union-attr]
     ):
         connection.connection.info.setdefault(LATER, []).append((compiled.sql, values, many))
@@ -235,11 +241,11 @@ def _postgres(
     writes held for it (in one pipeline with them); its rows if ``fetch``. An error is
     raised as SQLAlchemy's, and a connection that no longer answers is invalidated
     (the pool replaces it), as SQLAlchemy's own execution does."""
-    _begun(connection)
     driver: Any = connection.connection.driver_connection
     held: list[Held] | None = connection.connection.info.pop(LATER, None)
-    cursor = driver.cursor()
+    cursor = None
     try:
+        cursor = driver.cursor()
         run = cursor.executemany if many else cursor.execute
         if held:
             pipelined(driver, held, then=lambda: run(sql, values))
@@ -248,17 +254,20 @@ def _postgres(
         return cursor.fetchall() if fetch else []
     except connection.dialect.loaded_dbapi.Error as error:
         lost = connection.dialect.is_disconnect(error, driver, cursor)
-        if lost:
+        if lost:  # as SQLAlchemy does: the pool's other connections, then this one
+            connection.engine.pool._invalidate(connection.connection, error)
             connection.invalidate(error)
         raise _wrapped(connection, sql, values, error, lost) from error
     finally:
-        cursor.close()
+        if cursor is not None:
+            cursor.close()
 
 
 def _begun(connection: Connection) -> None:
     """SQLAlchemy's transaction begun on ``connection``, as its own execution begins one,
-    so that its ``commit()`` commits what runs on the driver (psycopg begins the
-    database's transaction itself at the first statement)."""
+    so that its ``commit()`` commits, and its rollback undoes, what runs on the driver
+    (on SQLite the engine's ``begin`` sends ``BEGIN``; psycopg begins the database's
+    transaction itself at the first statement)."""
     if not connection.in_transaction():
         connection.begin()
 

@@ -147,6 +147,7 @@ def create_app(
     _keep_state(app, service, kept, chosen.rate_limit)
     count = thread_count(service.engine.dialect.name, chosen.database_threads)
     app.state.workers, app.state.turns = pool(count), PlayerTurns()
+    app.state.counters = pool(count, "counts")
     budgets = app.state.budgets
     watch_budgets(
         {

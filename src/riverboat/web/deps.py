@@ -269,9 +269,10 @@ def counted_with_session(
         return limiter.allow(client)
     if sessions.store is not limiter.store:
         allowed = limiter.allow(client)
-        with contextlib.suppress(Unavailable):
-            player = sessions.player(token)
-            connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
+        if allowed:  # a refused request costs no read
+            with contextlib.suppress(Unavailable):
+                player = sessions.player(token)
+                connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
         return allowed
     key, closes = sessions.reading(token)
     found = limiter.allow_reading(client, key)

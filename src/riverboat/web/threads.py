@@ -1,23 +1,27 @@
-"""The threads that carry a request's database work: a deal's and a decision's, and
-on PostgreSQL or Redis the rate limit's count with the session read beside it.
+"""The threads that carry a request's database work: a deal's and a decision's
+(``app.state.workers``), and on PostgreSQL or Redis the rate limit's count with the
+session read beside it (``app.state.counters``, a pool of its own of the same size:
+a store slow to answer holds up counts, not deals).
 
 Python runs one thread at a time, and a thread gives that turn up at every statement
 it sends to PostgreSQL and waits for it back. The more threads wait so at once, the
 more each costs: in ``bench/threads.py`` a round cost 1.4x the CPU with 40 threads
 as with 4 to 16, and fewer rounds got done a second. So on PostgreSQL
-this work has a few threads (:func:`thread_count`: twice the cores and two more, or
-``RIVERBOAT_DATABASE_THREADS``). On SQLite it has 40: its group commit gathers the
+each of those pools has a few threads (:func:`thread_count`: twice the cores and
+two more, or ``RIVERBOAT_DATABASE_THREADS``). On SQLite it has 40: its group commit gathers the
 writes of the threads waiting at once into one transaction, and fewer threads made
 smaller groups (``bench/load.py``).
 
 A player's own round requests take turns before they take a thread
 (:class:`PlayerTurns`): they would take turns at the player's row lock anyway, and a
-client that sends many at once then holds one of the few threads, not all of them.
+client that sends many deals at once then holds one of the few threads, not all of
+them. A request cancelled while its work runs (a server stopping) gives its turn back
+only once that work has ended.
 
 >>> thread_count("sqlite", None), thread_count("postgresql", 3)
 (40, 3)
->>> pool(3) is pool(3)
-True
+>>> pool(3) is pool(3), pool(3) is pool(3, "counts")
+(True, False)
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from typing import ParamSpec, TypeVar
 
 from fastapi.requests import HTTPConnection
 
-__all__ = ["SQLITE_THREADS", "PlayerTurns", "in_worker", "pool", "thread_count"]
+__all__ = ["SQLITE_THREADS", "PlayerTurns", "in_thread", "in_worker", "pool", "thread_count"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -55,23 +59,36 @@ def thread_count(dialect: str, setting: int | None) -> int:
 
 
 @cache
-def pool(size: int) -> ThreadPoolExecutor:
-    """The process's pool of ``size`` threads (one per size: every app of that size
-    shares it, as every app shared one pool before sizes differed)."""
-    return ThreadPoolExecutor(size, thread_name_prefix="riverboat-db")
+def pool(size: int, use: str = "rounds") -> ThreadPoolExecutor:
+    """The process's pool of ``size`` threads for ``use`` (one per size and use: every
+    app of that size shares it, as every app shared one pool before sizes differed)."""
+    return ThreadPoolExecutor(size, thread_name_prefix=f"riverboat-{use}")
+
+
+async def in_thread(
+    workers: ThreadPoolExecutor, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """``call(*args, **kwargs)`` in one of ``workers``, with the caller's context
+    variables, as anyio's ``to_thread.run_sync`` runs it, without its limiter, run
+    variables and library lookup (about 7% of a saturated server's CPU went to them).
+    Cancelled, it waits for the call to end before it raises, as anyio's does: what
+    the caller holds (a player's turn) is held until the work is done."""
+    context = contextvars.copy_context()
+    work = functools.partial(context.run, call, *args, **kwargs)
+    future = asyncio.get_running_loop().run_in_executor(workers, work)
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        await asyncio.wait([future])
+        raise
 
 
 async def in_worker(
     connection: HTTPConnection, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
 ) -> T:
-    """``call(*args, **kwargs)`` in one of the app's database threads
-    (``app.state.workers``), with the caller's context variables, as anyio's
-    ``to_thread.run_sync`` runs it, without its limiter, run variables and library
-    lookup (about 7% of a saturated server's CPU went to them)."""
-    context = contextvars.copy_context()
-    work = functools.partial(context.run, call, *args, **kwargs)
+    """:func:`in_thread` in the app's threads for deals and decisions."""
     workers: ThreadPoolExecutor = connection.app.state.workers
-    return await asyncio.get_running_loop().run_in_executor(workers, work)
+    return await in_thread(workers, call, *args, **kwargs)
 
 
 class PlayerTurns:
