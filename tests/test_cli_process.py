@@ -52,10 +52,16 @@ def test_finish_keeps_the_code_the_output_and_the_atexit_handlers(
 
 
 def test_finish_takes_the_ordinary_exit_while_a_thread_still_works() -> None:
+    # the thread works until Python's exit has begun (its main thread stopped), so it
+    # is still at work when finish looks, however slow the machine
     done = _ended(
         3,
         "import threading, time",
-        "threading.Thread(target=lambda: (time.sleep(0.5), print('worked'))).start()",
+        "def work():",
+        "    while threading.main_thread().is_alive():",
+        "        time.sleep(0.01)",
+        "    print('worked')",
+        "threading.Thread(target=work).start()",
     )
     assert done.returncode == 3
     assert "worked" in done.stdout  # Python's exit waited for it
