@@ -38,8 +38,8 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 __all__ = ["LATER", "Held", "Parameters", "driver_sql", "insert", "pipelined", "rows", "write"]
 
-#: the execution option of a write whose result nobody reads: on PostgreSQL it is sent
-#: with the transaction's next statement or its COMMIT (riverboat.store's engines)
+#: where a pool connection keeps the writes held for the transaction's next statement
+#: or its COMMIT (on PostgreSQL: :func:`write`), in its ``info``
 LATER = "riverboat_later"
 #: the mark of a dialect whose engine sends held writes (riverboat.store's PostgreSQL
 #: engines): on any other a write runs at once, for nothing else would send it
