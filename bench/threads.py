@@ -26,10 +26,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from load import database  # the load benchmark's fresh databases
+from load import add_postgres_option, database  # the load benchmark's databases
 from riverboat.table.service import TableService
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432"
 PASSWORD = "bench-password"
 
 
@@ -84,7 +83,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
-    parser.add_argument("--postgres", default=POSTGRES, help="a PostgreSQL server's URL")
+    add_postgres_option(parser)  # RIVERBOAT_TEST_POSTGRES, as the other benches read it
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
     sizes = [int(size) for size in args.threads.split(",")]

@@ -66,7 +66,6 @@ class _Compiled:
         #: SQLite's parameters are positional, PostgreSQL's (psycopg's) named
         self.named = compiled.positiontup is None
         self.sql = compiled.string
-        self.insert = compiled.isinsert
         processors: Mapping[str, Any] = compiled._bind_processors  # SQLAlchemy's own
         #: the values bound in the statement itself (``rounds_dealt + 1``'s 1)
         self.fixed = {
