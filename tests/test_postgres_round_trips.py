@@ -198,12 +198,15 @@ def test_a_round_s_writes_go_with_the_next_statement_or_the_commit(
             assert raised.status_code == 200, raised.text
             rounds.append((deal, dict(trips.counts)))
     # each request: the rate limit's count with the session read (one statement);
-    # the deal's transaction: BEGIN, its first statement, three reads, the round's
-    # INSERT, then its five writes with the COMMIT; the raise's: BEGIN, its first
-    # statement, three reads, three writes with the settling transaction's INSERT, then
-    # four writes with the COMMIT (25 round trips of the ledger's before: 12 and 13; 4
-    # of the kept state's before the count and the session went in one statement)
-    assert rounds == [({"kept": 1, "ledger": 7}, {"kept": 1, "ledger": 7})] * 3
+    # the deal's transaction: BEGIN, its own INSERT with the three reads its work
+    # begins with (the player's lock, an unfinished round, the committed seed), the
+    # round's INSERT, then its five writes with the COMMIT; the raise's: BEGIN, its
+    # INSERT with its three reads (the lock, the round's row locked, its events
+    # counted), three writes with the settling transaction's INSERT, then four writes
+    # with the COMMIT (7 and 7 before the reads went with the INSERT, 12 and 13 before
+    # writes were held; 4 of the kept state's before the count and the session went
+    # in one statement)
+    assert rounds == [({"kept": 1, "ledger": 4}, {"kept": 1, "ledger": 4})] * 3
 
 
 def test_a_write_refused_at_the_commit_commits_nothing(postgres_url: str) -> None:

@@ -152,3 +152,80 @@ def test_a_write_on_an_engine_that_sends_nothing_held_runs_at_once(postgres_url:
     with plain.connect() as connection:
         assert connection.execute(select(KeptState.key)).scalars().all() == ["k"]
     plain.dispose()
+
+
+# ------------------------------------------------------------------ reads sent ahead
+_BALANCE = select(Player.balance).where(Player.id == bindparam("player"))
+_LOCKED = _BALANCE.with_for_update()
+_PLAYER = {"id": 1, "name": "ann", "failed_logins": 0, "balance": 500}
+
+
+def test_reads_sent_ahead_are_what_they_would_have_read(database_url: str) -> None:
+    """Each read sent with an INSERT is handed out once; a write before it is asked for
+    drops it (the read then runs, and sees the write), as does the transaction's end."""
+    engine = connect(database_url)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), _PLAYER)
+    raise_to = update(Player).where(Player.id == bindparam("player")).values(balance=700)
+    with writer(engine).begin() as connection:
+        ahead = [(_LOCKED, {"player": 1}), (_BALANCE, {"player": 1})]
+        statements.insert(connection, insert(Transaction), {"kind": "k", "player_id": 1}, ahead)
+        assert statements.rows(connection, _LOCKED, {"player": 1}) == [(500,)]
+        statements.write(connection, raise_to, {"player": 1})
+        assert statements.rows(connection, _BALANCE, {"player": 1}) == [(700,)]
+        assert connection.connection.info.get(statements.AHEAD) is None
+    with writer(engine).begin() as connection:  # left unasked, then the transaction ends
+        ahead = [(_BALANCE, {"player": 1})]
+        statements.insert(connection, insert(Transaction), {"kind": "k", "player_id": 1}, ahead)
+    with writer(engine).begin() as connection:
+        assert connection.connection.info.get(statements.AHEAD) is None
+        connection.execute(update(Player).values(balance=900))
+        assert statements.rows(connection, _BALANCE, {"player": 1}) == [(900,)]
+    engine.dispose()
+
+
+def test_a_write_of_sqlalchemys_drops_the_reads_sent_ahead(postgres_url: str) -> None:
+    engine = connect(postgres_url)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), _PLAYER)
+    with writer(engine).begin() as connection:
+        ahead = [(_BALANCE, {"player": 1})]
+        statements.insert(connection, insert(Transaction), {"kind": "k", "player_id": 1}, ahead)
+        assert connection.connection.info[statements.AHEAD]  # kept for the asking
+        connection.execute(select(Player.name))  # a read of SQLAlchemy's keeps them
+        assert connection.connection.info[statements.AHEAD]
+        connection.execute(update(Player).values(balance=800))
+        assert statements.rows(connection, _BALANCE, {"player": 1}) == [(800,)]
+    engine.dispose()
+
+
+def test_a_read_sent_ahead_after_a_lock_waits_for_it(postgres_url: str) -> None:
+    """The reads go after the INSERT, one after another: one that takes a lock another
+    transaction holds waits, and what it and the reads after it give is what that
+    transaction committed."""
+    import threading
+
+    engine = connect(postgres_url)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), _PLAYER)
+    holding, found = threading.Event(), []
+
+    def second() -> None:
+        holding.wait(10)
+        with writer(engine).begin() as connection:
+            ahead = [(_LOCKED, {"player": 1}), (_BALANCE, {"player": 1})]
+            txn = {"kind": "k", "player_id": 1}
+            statements.insert(connection, insert(Transaction), txn, ahead)
+            found.extend(statements.rows(connection, *read) for read in ahead)
+
+    waiting = threading.Thread(target=second)
+    waiting.start()
+    with writer(engine).begin() as connection:
+        statements.rows(connection, _LOCKED, {"player": 1})
+        holding.set()
+        waiting.join(0.5)
+        assert waiting.is_alive()  # waits for the lock
+        connection.execute(update(Player).values(balance=650))
+    waiting.join(10)
+    assert found == [[(650,)], [(650,)]]
+    engine.dispose()

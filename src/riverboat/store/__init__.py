@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 from riverboat.settings import settings
-from riverboat.store.statements import LATER, SENDS_HELD, Held, driver_sql, pipelined
+from riverboat.store.statements import AHEAD, LATER, SENDS_HELD, Held, driver_sql, pipelined
 
 __all__ = [
     "KEPT_POOL",
@@ -175,8 +175,10 @@ def _sends_writes_together(engine: Engine) -> None:
     so what any statement reads is what it read before. A held write that fails makes
     the statement or the ``COMMIT`` it went with raise (as SQLAlchemy's error), and the
     transaction commits nothing: a Tri-Card deal and raise took 25 round trips of the
-    ledger's and take 14 (tests/test_postgres_round_trips.py). A rollback drops what
-    is held; the commit still waits for the disk."""
+    ledger's and took 14 (tests/test_postgres_round_trips.py; 8 since the reads their
+    work begins with go with their opening INSERT: :data:`AHEAD`). A rollback drops
+    what is held, and the reads sent ahead, as a commit does; the commit still waits
+    for the disk."""
     dialect = engine.dialect
     execute, many, bare = dialect.do_execute, dialect.do_executemany, dialect.do_execute_no_params
     commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -191,12 +193,14 @@ def _sends_writes_together(engine: Engine) -> None:
         _send(cursor, context, False, lambda: bare(cursor, sql, context))
 
     def do_commit(connection: Any) -> None:
+        _info(connection).pop(AHEAD, None)
         held = _info(connection).pop(LATER, None)
         if held:
             pipelined(connection.dbapi_connection, held, commit=True)
         commit(connection)  # nothing left to commit after a pipelined COMMIT: no round trip
 
     def do_rollback(connection: Any) -> None:
+        _info(connection).pop(AHEAD, None)
         _info(connection).pop(LATER, None)
         rollback(connection)
 
@@ -222,9 +226,10 @@ def _send(cursor: Any, context: Any, parameters: bool, run: Callable[[], None]) 
     A pipeline refuses a server-side cursor and several statements in one string (a
     statement without parameters may be such): before one of those the held writes
     go in a pipeline of their own."""
-    held: list[Held] | None = (
-        None if context is None else _info(context.root_connection.connection).pop(LATER, None)
-    )
+    info = {} if context is None else _info(context.root_connection.connection)
+    if context is None or context.is_crud or context.is_text or context.isddl:  # may write
+        info.pop(AHEAD, None)  # no read sent ahead is handed out after it
+    held: list[Held] | None = info.pop(LATER, None)
     if not held:
         run()
     elif not parameters or getattr(context, "_is_server_side", False):

@@ -14,7 +14,10 @@ connection lost is invalidated, as SQLAlchemy does).
 
 On PostgreSQL a write is held (:data:`LATER`) and sent in one pipeline with the
 transaction's next statement or its ``COMMIT`` (:func:`pipelined`; the engine's side
-of it is ``riverboat.store._sends_writes_together``).
+of it is ``riverboat.store._sends_writes_together``). An INSERT that opens a
+transaction may take the reads its work begins with along (:func:`insert`'s
+``ahead``): one pipeline, whose rows :func:`rows` hands out when they are asked for
+(:data:`AHEAD`).
 
 >>> import sqlalchemy as sa
 >>> from riverboat.store import connect
@@ -36,11 +39,28 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["LATER", "Held", "Parameters", "driver_sql", "insert", "pipelined", "rows", "write"]
+__all__ = [
+    "AHEAD",
+    "LATER",
+    "Held",
+    "Parameters",
+    "Read",
+    "driver_sql",
+    "insert",
+    "pipelined",
+    "rows",
+    "write",
+]
 
 #: where a pool connection keeps the writes held for the transaction's next statement
 #: or its COMMIT (on PostgreSQL: :func:`write`), in its ``info``
 LATER = "riverboat_later"
+#: where a pool connection keeps the rows of the reads sent ahead with a transaction's
+#: opening INSERT (:func:`insert`), by statement and parameters, in its ``info``, until
+#: :func:`rows` is asked for them; all dropped by a write (of this module's or
+#: SQLAlchemy's, or any statement SQLAlchemy runs that is not a SELECT) and at the
+#: transaction's end, so that a read is never older than a write before it
+AHEAD = "riverboat_ahead"
 #: the mark of a dialect whose engine sends held writes (riverboat.store's PostgreSQL
 #: engines): on any other a write runs at once, for nothing else would send it
 SENDS_HELD = "riverboat_sends_held"
@@ -50,6 +70,8 @@ Parameters: TypeAlias = Mapping[str, object]
 Processor: TypeAlias = Callable[[object], object] | None
 #: a write held back (:data:`LATER`): its SQL, its parameters, whether one row's or many
 Held: TypeAlias = tuple[str, Any, bool]
+#: a SELECT (built once) and its parameters: a read sent ahead (:func:`insert`)
+Read: TypeAlias = tuple[Executable, Parameters]
 
 
 class _Compiled:
@@ -151,14 +173,25 @@ def _wrapped(
 def rows(
     connection: Connection, statement: Executable, parameters: Parameters
 ) -> Sequence[Sequence[Any]]:
-    """The rows a SELECT gives, each a tuple of its columns' values."""
+    """The rows a SELECT gives, each a tuple of its columns' values: those it gave when
+    it was sent ahead (:func:`insert`), if it was and no write has run since."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(parameters))
-    values = compiled.values(parameters)
-    if compiled.named:
-        found = _postgres(connection, compiled.sql, values)
-    else:
-        found = driver_sql(connection, compiled.sql, values).fetchall()
+    ahead: dict[tuple[int, tuple[Any, ...]], list[Any]] | None = connection.connection.info.get(
+        AHEAD
+    )
+    found = None if ahead is None else ahead.pop(_read_key(statement, parameters), None)
+    if found is None:
+        values = compiled.values(parameters)
+        if compiled.named:
+            found = _postgres(connection, compiled.sql, values)
+        else:
+            found = driver_sql(connection, compiled.sql, values).fetchall()
+    return _processed(compiled, found)
+
+
+def _processed(compiled: _Compiled, found: list[Any]) -> Sequence[Sequence[Any]]:
+    """A SELECT's rows as the driver gave them, with SQLAlchemy's result processing."""
     if not compiled.processed:
         return found
     return [
@@ -168,14 +201,37 @@ def rows(
     ]  # fmt: skip
 
 
-def insert(connection: Connection, statement: Executable, values: Parameters) -> int:
+def _read_key(statement: Executable, parameters: Parameters) -> tuple[int, tuple[Any, ...]]:
+    """What finds a read sent ahead again: its statement (built once) and parameters."""
+    return id(statement), tuple(sorted(parameters.items()))
+
+
+def insert(
+    connection: Connection, statement: Executable, values: Parameters, ahead: Sequence[Read] = ()
+) -> int:
     """The id of the row an INSERT adds with ``values`` (a table keyed by an integer
-    ``id``)."""
+    ``id``). On PostgreSQL the reads ``ahead`` are sent after it in the same pipeline,
+    and their rows kept (:data:`AHEAD`) for :func:`rows` to hand out when asked for
+    them, if nothing else runs before: the reads a transaction's work begins with,
+    sent with its opening INSERT, take no round trip of their own. They run where
+    they would have run, after the INSERT and one after another (a lock taken by one
+    is held for the next); elsewhere each runs when asked for."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(values))
-    if compiled.named:  # INSERT ... RETURNING id
+    connection.connection.info.pop(AHEAD, None)
+    if not compiled.named:
+        return int(driver_sql(connection, compiled.sql, compiled.values(values)).lastrowid)
+    if not ahead:  # INSERT ... RETURNING id
         return int(_postgres(connection, compiled.sql, compiled.values(values))[0][0])
-    return int(driver_sql(connection, compiled.sql, compiled.values(values)).lastrowid)
+    reads = [_compiled(connection, read, tuple(given)) for read, given in ahead]
+    sent = [(compiled.sql, compiled.values(values))] + [
+        (read.sql, read.values(given)) for read, (_, given) in zip(reads, ahead, strict=True)
+    ]
+    new, *found = _postgres_together(connection, sent)
+    connection.connection.info[AHEAD] = {
+        _read_key(read, given): rows for (read, given), rows in zip(ahead, found, strict=True)
+    }
+    return int(new[0][0])
 
 
 def write(
@@ -191,6 +247,7 @@ def write(
     if many and not parameters:
         return
     _begun(connection)
+    connection.connection.info.pop(AHEAD, None)
     if connection.dialect.name != "sqlite":
         _postgres_write(connection, statement, parameters, many)
         return
@@ -259,6 +316,33 @@ def _postgres(
         raise _wrapped(connection, sql, values, error, lost) from error
     finally:
         if cursor is not None:
+            cursor.close()
+
+
+def _postgres_together(connection: Connection, sent: list[tuple[str, Any]]) -> list[list[Any]]:
+    """Statements on the connection's psycopg connection, in its transaction, after the
+    writes held for them (on a cursor of their own), in one pipeline: each one's rows.
+    Errors as :func:`_postgres` raises them."""
+    driver: Any = connection.connection.driver_connection
+    held: list[Held] = connection.connection.info.pop(LATER, None) or []
+    cursors: list[Any] = []
+    try:
+        cursors = [driver.cursor() for _ in range(len(sent) + 1)]
+        with driver.pipeline():
+            for sql, parameters, many in held:
+                run = cursors[-1].executemany if many else cursors[-1].execute
+                run(sql, parameters)
+            for cursor, (sql, values) in zip(cursors, sent, strict=False):
+                cursor.execute(sql, values)
+        return [cursor.fetchall() for cursor in cursors[:-1]]
+    except connection.dialect.loaded_dbapi.Error as error:
+        lost = connection.dialect.is_disconnect(error, driver, cursors[0] if cursors else None)
+        if lost:  # as SQLAlchemy does: the pool's other connections, then this one
+            connection.engine.pool._invalidate(connection.connection, error)
+            connection.invalidate(error)
+        raise _wrapped(connection, sent[0][0], sent[0][1], error, lost) from error
+    finally:
+        for cursor in cursors:
             cursor.close()
 
 

@@ -51,7 +51,7 @@ from riverboat.store.commits import (
     unreachable,
 )
 from riverboat.store.models import LedgerEntry, Player, RoundRow, Transaction
-from riverboat.store.statements import Parameters
+from riverboat.store.statements import Parameters, Read
 from riverboat.table.states import RoundStatus
 from riverboat.table.views import BalanceView
 
@@ -135,9 +135,13 @@ def scalar(session: Session, statement: Executable, parameters: Parameters) -> A
     return None if found is None else found[0]
 
 
-def inserted(session: Session, statement: Executable, values: Parameters) -> int:
-    """The id of the row that ``statement``, an insert, adds with ``values``."""
-    return statements.insert(session.connection(), statement, values)
+def inserted(
+    session: Session, statement: Executable, values: Parameters, ahead: Sequence[Read] = ()
+) -> int:
+    """The id of the row that ``statement``, an insert, adds with ``values``; the reads
+    ``ahead`` sent with it, on PostgreSQL, for :func:`first` to find
+    (:func:`riverboat.store.statements.insert`)."""
+    return statements.insert(session.connection(), statement, values, ahead)
 
 
 def affordable(staked: Cents, balance: Cents) -> None:
@@ -243,10 +247,13 @@ class Ledger:
         request: Mapping[str, object],
         work: Callable[[Session, Transaction], M],
         answer_type: type[M],
+        ahead: Sequence[Read] = (),
     ) -> M:
         """Do ``work`` once per idempotency key of the player's; a repeat returns the
         stored answer, and the key with another request is a :class:`Conflict`. Keys
-        are each player's own: another player's use of the same key is not seen."""
+        are each player's own: another player's use of the same key is not seen. The
+        reads ``work`` begins with may be given as ``ahead``: on PostgreSQL they go
+        with the transaction's own INSERT (:meth:`transaction`)."""
         body = request_body(kind, request)
 
         def attempt(session: Session) -> M:
@@ -262,7 +269,9 @@ class Ledger:
                             f"idempotency key {key!r} was used for another request; use a new key"
                         )
                     return answer_type.model_validate_json(earlier.response or "{}")
-            txn = self.transaction(session, kind, player_id, request_key=key, request=body)
+            txn = self.transaction(
+                session, kind, player_id, request_key=key, request=body, ahead=ahead
+            )
             response = work(session, txn)
             answer = response.model_dump_json()
             run(session, _ANSWERED, {"txn": txn.id, "round": txn.round_id, "response": answer})
@@ -283,10 +292,13 @@ class Ledger:
         round_id: int | None = None,
         request_key: str | None = None,
         request: str | None = None,
+        ahead: Sequence[Read] = (),
     ) -> Transaction:
         """A new transaction, inserted now (its entries refer to it): the row as a
         :class:`Transaction` outside the session, its ``id`` set. What is set on it
-        later is not written, except by :meth:`idempotent` (its round and answer)."""
+        later is not written, except by :meth:`idempotent` (its round and answer).
+        The reads ``ahead`` go with the INSERT, on PostgreSQL in one round trip
+        (:func:`inserted`)."""
         txn = Transaction(
             kind=kind,
             player_id=player_id,
@@ -301,7 +313,7 @@ class Ledger:
             "request_key": request_key,
             "request": request,
         }
-        txn.id = inserted(session, _NEW_TRANSACTION, values)
+        txn.id = inserted(session, _NEW_TRANSACTION, values, ahead)
         return txn
 
     @staticmethod
@@ -331,6 +343,11 @@ class Ledger:
         if found is None:
             raise NotFound(f"there is no player {player_id}")
         return Held(int(found[0]), int(found[1]))
+
+    @staticmethod
+    def lock_read(player_id: int) -> Read:
+        """:meth:`lock`'s statement, to send ahead (:meth:`idempotent`'s ``ahead``)."""
+        return _LOCK, {"player": player_id}
 
     @staticmethod
     def balance(session: Session, player_id: int) -> Cents:

@@ -39,6 +39,7 @@ from riverboat.table.rounds.rows import (
     SETTLING,
     at_table,
     owned,
+    owned_read,
     resume,
     round_values,
     settlement,
@@ -172,7 +173,14 @@ class Rounds(RoundReads):
             left = balance - staked
             return self.store(session, row, game_round, have=0, balance=left, record=record)
 
-        view = self.ledger.idempotent(player_id, idempotency_key, "wager", request, work, RoundView)
+        opening = [
+            self.ledger.lock_read(player_id),
+            (_UNFINISHED, {"player": player_id, "game": game}),
+            *source.reads(player_id),
+        ]
+        view = self.ledger.idempotent(
+            player_id, idempotency_key, "wager", request, work, RoundView, opening
+        )
         self._keep(view, made)
         return view
 
@@ -229,8 +237,13 @@ class Rounds(RoundReads):
             made.append((row, game_round))
             return self.store(session, row, game_round, have=stored, balance=balance - cost)
 
+        opening = [
+            self.ledger.lock_read(player_id),
+            owned_read(round_id, lock=True),
+            (_STORED_EVENTS, {"round": round_id}),
+        ]
         view = self.ledger.idempotent(
-            player_id, idempotency_key, "decision", request, work, RoundView
+            player_id, idempotency_key, "decision", request, work, RoundView, opening
         )
         self._keep(view, made)
         return view

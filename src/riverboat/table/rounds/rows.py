@@ -21,6 +21,7 @@ from riverboat.games import GameRules, Phase, Round, RoundRecord, replay
 from riverboat.money import Cents
 from riverboat.rng import FairSource
 from riverboat.store.models import Deal, RoundRow
+from riverboat.store.statements import Read
 from riverboat.table.accounts.ledger import first
 from riverboat.table.rounds import records
 from riverboat.table.rounds.verify import fair_cards
@@ -97,13 +98,18 @@ _OWNED = select(*_ROUNDS.columns).where(_ROUNDS.c.id == bindparam("round"))
 _OWNED_LOCKED = _OWNED.with_for_update()
 
 
+def owned_read(round_id: int, lock: bool = False) -> Read:
+    """:func:`owned`'s statement, to send ahead (``Ledger.idempotent``'s ``ahead``)."""
+    return _OWNED_LOCKED if lock else _OWNED, {"round": round_id}
+
+
 def owned(session: Session, player_id: int, round_id: int, lock: bool = False) -> RoundRow:
     """The player's round, or :class:`NotFound` (whether it is nobody's or another's).
 
     Read as one Core statement (:func:`~riverboat.table.accounts.ledger.first`), not through the
     ORM: the row is a :class:`RoundRow` outside the session, as a new round's row is
     made, so its record is read with the session given (``resume(row, session)``)."""
-    found = first(session, _OWNED_LOCKED if lock else _OWNED, {"round": round_id})
+    found = first(session, *owned_read(round_id, lock))
     row = None if found is None else RoundRow(**dict(zip(_ROUND_KEYS, found, strict=True)))
     if row is None or row.player_id != player_id:
         raise NotFound(f"there is no round {round_id} of yours")  # never say whose it is

@@ -37,6 +37,7 @@ from riverboat.games import GameRules, Round, SomeGame, find_game
 from riverboat.games.codec import rules_json, to_json
 from riverboat.rng import FairSource, joined_seed, new_client_seed
 from riverboat.store.models import Deal, RoundRow
+from riverboat.store.statements import Read
 from riverboat.table.accounts.ledger import Ledger, first, run
 from riverboat.table.live.across.live_state import Fence, check_fence
 from riverboat.table.rounds.verify import DealLayout, deal_layout, fair_cards
@@ -98,6 +99,10 @@ class CardSource(ABC):
         player has been dealt so far (:meth:`Ledger.lock` read it): their own deck's
         nonce (G2)."""
 
+    def reads(self, player_id: int) -> list[Read]:
+        """The reads :meth:`deal` begins with, which may be sent ahead of it."""
+        return []
+
     @abstractmethod
     def commitment(self, session: Session, player_id: int) -> str:
         """The commitment to the seed the player's next round here is dealt from."""
@@ -116,6 +121,9 @@ class FreshDeck(CardSource):
             seeds = FairSource.new(self.client_seed, nonce, committed)
         game_round.deal(fair_cards(self.game, rules_json(game_round.rules), seeds))
         return Dealt(seeds, None, None, last=True)
+
+    def reads(self, player_id: int) -> list[Read]:
+        return [(_COMMITTED_SERVER_SEED, {"player": player_id, "game": self.game})]
 
     def commitment(self, session: Session, player_id: int) -> str:
         return next_seed(session, player_id, self.game).commitment
