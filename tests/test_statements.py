@@ -229,3 +229,61 @@ def test_a_read_sent_ahead_after_a_lock_waits_for_it(postgres_url: str) -> None:
     waiting.join(10)
     assert found == [[(650,)], [(650,)]]
     engine.dispose()
+
+
+def test_a_transaction_begun_in_its_first_pipeline_commits_and_rolls_back_whole(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its BEGIN goes with its first statements (psycopg in autocommit meanwhile, so that
+    it sends none of its own), its writes are still held for the COMMIT, a rollback
+    undoes them all, and the connection's next transactions begin as psycopg begins
+    them: a failing write in one undoes the writes before it."""
+    engine = connect(postgres_url)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), _PLAYER)
+    raise_to = update(Player).where(Player.id == bindparam("player")).values(balance=700)
+    txn = {"kind": "k", "player_id": 1}
+    ahead = [(_LOCKED, {"player": 1})]
+    drivers: list[Any] = []
+
+    def undone() -> None:
+        with writer(engine).begin() as connection:
+            statements.insert(connection, insert(Transaction), txn, ahead)
+            drivers.append(connection.connection.driver_connection)
+            assert drivers[0].autocommit
+            assert connection.connection.info[statements.BEGAN]
+            statements.write(connection, raise_to, {"player": 1})
+            assert connection.connection.info[statements.LATER]  # held for the COMMIT
+            raise RuntimeError("undo it all")
+
+    with pytest.raises(RuntimeError):
+        undone()
+    driver = drivers[0]
+    assert not driver.autocommit
+    with writer(engine).begin() as connection:
+        statements.insert(connection, insert(Transaction), txn, ahead)
+        statements.write(connection, raise_to, {"player": 1})
+    assert not driver.autocommit
+    with engine.connect() as connection:
+        assert statements.rows(connection, _BALANCE, {"player": 1}) == [(700,)]
+        assert connection.execute(select(func.count()).select_from(Transaction)).scalar() == 1
+
+    def half_refused() -> None:
+        with writer(engine).begin() as connection:
+            statements.write(connection, insert(Transaction), txn)
+            statements.write(connection, insert(Transaction), {**txn, "player_id": 2})  # none
+            statements.rows(connection, _BALANCE, {"player": 1})
+
+    with pytest.raises(IntegrityError):
+        half_refused()
+    with engine.connect() as connection:
+        assert connection.execute(select(func.count()).select_from(Transaction)).scalar() == 1
+    # a pooled connection whose transaction's end went unseen is taken out of
+    # autocommit as it is lent (the pool's idle connections: SQLAlchemy's own queue)
+    (record,) = engine.pool._pool.queue  # type: ignore[attr-defined]
+    record.info[statements.BEGAN] = True
+    record.dbapi_connection.autocommit = True
+    with engine.connect() as connection:
+        assert connection.connection.driver_connection is record.dbapi_connection
+        assert not record.dbapi_connection.autocommit
+    engine.dispose()

@@ -25,7 +25,15 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 from riverboat.settings import settings
-from riverboat.store.statements import AHEAD, LATER, SENDS_HELD, Held, driver_sql, pipelined
+from riverboat.store.statements import (
+    AHEAD,
+    LATER,
+    SENDS_HELD,
+    Held,
+    driver_sql,
+    ended,
+    pipelined,
+)
 
 __all__ = [
     "KEPT_POOL",
@@ -169,16 +177,17 @@ def _sends_writes_together(engine: Engine) -> None:
     :mod:`riverboat.store.statements` holds back (:data:`LATER`: an INSERT, UPDATE or
     DELETE whose result nobody reads) is sent in one pipeline (psycopg's pipeline
     mode: one exchange with the server) with the transaction's next statement,
-    whichever runs it, or with its ``COMMIT`` (psycopg's ``BEGIN`` is a round trip of
-    its own still: in a pipeline psycopg waits for its answer before it sends the
-    rest). The statements run in the order they were given, in the same transaction,
-    so what any statement reads is what it read before. A held write that fails makes
-    the statement or the ``COMMIT`` it went with raise (as SQLAlchemy's error), and the
+    whichever runs it, or with its ``COMMIT``. psycopg's own ``BEGIN`` is a round trip
+    of its own (in a pipeline it waits for the answer before it sends the rest), but a
+    transaction whose first statements go together sends its ``BEGIN`` with them
+    (:data:`BEGAN`), and the reads its work begins with (:data:`AHEAD`). The
+    statements run in the order they were given, in the same transaction, so what any
+    statement reads is what it read before. A held write that fails makes the
+    statement or the ``COMMIT`` it went with raise (as SQLAlchemy's error), and the
     transaction commits nothing: a Tri-Card deal and raise took 25 round trips of the
-    ledger's and took 14 (tests/test_postgres_round_trips.py; 8 since the reads their
-    work begins with go with their opening INSERT: :data:`AHEAD`). A rollback drops
-    what is held, and the reads sent ahead, as a commit does; the commit still waits
-    for the disk."""
+    ledger's, then 14, and take 6 (tests/test_postgres_round_trips.py). A commit or a
+    rollback drops what is held and what was read ahead, and takes psycopg out of the
+    autocommit a pipeline's ``BEGIN`` put it in; the commit still waits for the disk."""
     dialect = engine.dialect
     execute, many, bare = dialect.do_execute, dialect.do_executemany, dialect.do_execute_no_params
     commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -193,16 +202,30 @@ def _sends_writes_together(engine: Engine) -> None:
         _send(cursor, context, False, lambda: bare(cursor, sql, context))
 
     def do_commit(connection: Any) -> None:
-        _info(connection).pop(AHEAD, None)
-        held = _info(connection).pop(LATER, None)
-        if held:
-            pipelined(connection.dbapi_connection, held, commit=True)
-        commit(connection)  # nothing left to commit after a pipelined COMMIT: no round trip
+        info = _info(connection)
+        info.pop(AHEAD, None)
+        held = info.pop(LATER, None)
+        try:
+            if held:
+                pipelined(connection.dbapi_connection, held, commit=True)
+            commit(connection)  # nothing left to commit after a pipelined COMMIT: no trip
+        finally:
+            ended(connection.dbapi_connection, info)
 
     def do_rollback(connection: Any) -> None:
-        _info(connection).pop(AHEAD, None)
-        _info(connection).pop(LATER, None)
-        rollback(connection)
+        info = _info(connection)
+        info.pop(AHEAD, None)
+        info.pop(LATER, None)
+        try:
+            rollback(connection)
+        finally:
+            ended(connection.dbapi_connection, info)
+
+    @event.listens_for(engine, "checkout")
+    def _in_transactions(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        # a connection handed out always begins its transactions as psycopg does: one
+        # whose transaction's end was not seen (BEGAN) is taken out of autocommit
+        ended(dbapi_connection, record.info)
 
     for method in (do_execute, do_executemany, do_execute_no_params, do_commit, do_rollback):
         setattr(dialect, method.__name__, method)

@@ -32,6 +32,7 @@ transaction may take the reads its work begins with along (:func:`insert`'s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from typing import Any, TypeAlias, cast
 
 from sqlalchemy import Connection, Executable
@@ -41,6 +42,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 __all__ = [
     "AHEAD",
+    "BEGAN",
     "LATER",
     "Held",
     "Parameters",
@@ -61,6 +63,10 @@ LATER = "riverboat_later"
 #: SQLAlchemy's, or any statement SQLAlchemy runs that is not a SELECT) and at the
 #: transaction's end, so that a read is never older than a write before it
 AHEAD = "riverboat_ahead"
+#: the mark, in a pool connection's ``info``, of a transaction whose ``BEGIN`` went in
+#: the pipeline of its first statements (:func:`insert` with reads ahead): psycopg is
+#: in autocommit until it ends, when the engine's commit or rollback turns that off
+BEGAN = "riverboat_began"
 #: the mark of a dialect whose engine sends held writes (riverboat.store's PostgreSQL
 #: engines): on any other a write runs at once, for nothing else would send it
 SENDS_HELD = "riverboat_sends_held"
@@ -280,12 +286,13 @@ def _postgres_write(
     compiled = _compiled(connection, statement, tuple(rows[0]), write=True)
     values = [compiled.values(row) for row in rows] if many else compiled.values(rows[0])
     driver = connection.connection.driver_connection
+    info = connection.connection.info
     if (
         getattr(connection.dialect, SENDS_HELD, False)
         and connection.get_nested_transaction() is None
-        and not driver.autocommit  # type: ignore[union-attr]
+        and (not driver.autocommit or info.get(BEGAN))  # type: ignore[union-attr]
     ):
-        connection.connection.info.setdefault(LATER, []).append((compiled.sql, values, many))
+        info.setdefault(LATER, []).append((compiled.sql, values, many))
         return
     _postgres(connection, compiled.sql, values, fetch=False, many=many)
 
@@ -328,7 +335,10 @@ def _postgres_together(connection: Connection, sent: list[tuple[str, Any]]) -> l
     cursors: list[Any] = []
     try:
         cursors = [driver.cursor() for _ in range(len(sent) + 1)]
+        begin = _begin_here(connection, driver)
         with driver.pipeline():
+            if begin:
+                cursors[-1].execute(begin)
             for sql, parameters, many in held:
                 run = cursors[-1].executemany if many else cursors[-1].execute
                 run(sql, parameters)
@@ -344,6 +354,37 @@ def _postgres_together(connection: Connection, sent: list[tuple[str, Any]]) -> l
     finally:
         for cursor in cursors:
             cursor.close()
+
+
+def _begin_here(connection: Connection, driver: Any) -> str | None:
+    """The ``BEGIN`` that psycopg would send, if the transaction has not begun on the
+    server, for the caller to send in its pipeline: psycopg sends its own alone and
+    waits for the answer. psycopg is put in autocommit (which sends nothing while no
+    transaction is open), so that it sends no ``BEGIN`` of its own while this one is
+    open; the engine's commit and rollback take it out again (:data:`BEGAN`)."""
+    if driver.autocommit or driver.info.transaction_status != 0:  # 0: psycopg's IDLE
+        return None
+    if not getattr(connection.dialect, SENDS_HELD, False):
+        return None
+    parts = ["BEGIN"]
+    if driver.isolation_level is not None:
+        parts.append(f"ISOLATION LEVEL {driver.isolation_level.name.replace('_', ' ')}")
+    if driver.read_only is not None:
+        parts.append("READ ONLY" if driver.read_only else "READ WRITE")
+    if driver.deferrable is not None:
+        parts.append("DEFERRABLE" if driver.deferrable else "NOT DEFERRABLE")
+    connection.connection.info[BEGAN] = True
+    driver.autocommit = True
+    return " ".join(parts)
+
+
+def ended(driver: Any, info: dict[str, Any]) -> None:
+    """After a transaction's commit or rollback: psycopg out of the autocommit that a
+    ``BEGIN`` sent in a pipeline put it in (:func:`_begin_here`). A connection that
+    cannot say so is left as it is: it is lost, and the pool replaces it."""
+    if info.pop(BEGAN, False):
+        with suppress(driver.ProgrammingError):  # a lost connection's: it is replaced
+            driver.autocommit = False
 
 
 def _begun(connection: Connection) -> None:
