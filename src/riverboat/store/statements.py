@@ -183,16 +183,15 @@ def rows(
     it was sent ahead (:func:`insert`), if it was and no write has run since."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(parameters))
+    if not compiled.named:  # SQLite: nothing is sent ahead
+        found = driver_sql(connection, compiled.sql, compiled.values(parameters)).fetchall()
+        return _processed(compiled, found)
     ahead: dict[tuple[int, tuple[Any, ...]], list[Any]] | None = connection.connection.info.get(
         AHEAD
     )
     found = None if ahead is None else ahead.pop(_read_key(statement, parameters), None)
     if found is None:
-        values = compiled.values(parameters)
-        if compiled.named:
-            found = _postgres(connection, compiled.sql, values)
-        else:
-            found = driver_sql(connection, compiled.sql, values).fetchall()
+        found = _postgres(connection, compiled.sql, compiled.values(parameters))
     return _processed(compiled, found)
 
 
@@ -224,9 +223,9 @@ def insert(
     is held for the next); elsewhere each runs when asked for."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(values))
-    connection.connection.info.pop(AHEAD, None)
     if not compiled.named:
         return int(driver_sql(connection, compiled.sql, compiled.values(values)).lastrowid)
+    connection.connection.info.pop(AHEAD, None)
     if not ahead:  # INSERT ... RETURNING id
         return int(_postgres(connection, compiled.sql, compiled.values(values))[0][0])
     reads = [_compiled(connection, read, tuple(given)) for read, given in ahead]
@@ -253,8 +252,8 @@ def write(
     if many and not parameters:
         return
     _begun(connection)
-    connection.connection.info.pop(AHEAD, None)
     if connection.dialect.name != "sqlite":
+        connection.connection.info.pop(AHEAD, None)
         _postgres_write(connection, statement, parameters, many)
         return
     if not many:
