@@ -207,15 +207,16 @@ def test_a_round_s_writes_go_with_the_next_statement_or_the_commit(
             assert raised.status_code == 200, raised.text
             rounds.append((deal, dict(trips.counts)))
     # each request: the rate limit's count with the session read (one statement);
-    # the deal's transaction: BEGIN, its own INSERT and the three reads its work
-    # begins with (the player's lock, an unfinished round, the committed seed) in one
-    # pipeline, the round's INSERT, then its five writes with the COMMIT; the raise's:
-    # BEGIN, its INSERT and its three reads (the lock, the round's row locked, its
-    # events counted), three writes with the settling transaction's INSERT, then four
-    # writes with the COMMIT (4 and 4 before the BEGIN went in the pipeline, 7 and 7
-    # before the reads did, 12 and 13 before writes were held; 4 of the kept state's
-    # before the count and the session went in one statement)
-    assert rounds == [({"kept": 1, "ledger": 3}, {"kept": 1, "ledger": 3})] * 3
+    # the deal's transaction: BEGIN, its own INSERT, the three reads its work begins
+    # with (the player's lock, an unfinished round, the committed seed) and the
+    # round's id in one pipeline, then its writes (the round's INSERT among them) with
+    # the COMMIT; the raise's: BEGIN, its INSERT, its three reads (the lock, the
+    # round's row locked, its events counted) and the settling transaction's id, then
+    # its writes with the COMMIT (3 and 3 before the ids went ahead, 4 and 4 before
+    # the BEGIN went in the pipeline, 7 and 7 before the reads did, 12 and 13 before
+    # writes were held; 4 of the kept state's before the count and the session went
+    # in one statement)
+    assert rounds == [({"kept": 1, "ledger": 2}, {"kept": 1, "ledger": 2})] * 3
 
 
 def test_a_write_refused_at_the_commit_commits_nothing(postgres_url: str) -> None:

@@ -5,6 +5,7 @@ invalidated and replaced (riverboat.store.statements)."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -184,18 +185,37 @@ def test_reads_sent_ahead_are_what_they_would_have_read(database_url: str) -> No
     engine.dispose()
 
 
-def test_a_write_of_sqlalchemys_drops_the_reads_sent_ahead(postgres_url: str) -> None:
+def test_any_other_statement_drops_the_reads_sent_ahead(postgres_url: str) -> None:
+    """A statement of SQLAlchemy's, a read not sent ahead and a SAVEPOINT each drop
+    them (a SELECT may take a lock, a SAVEPOINT's rollback gives locks back); a read
+    sent ahead with other parameters is another read; inside a SAVEPOINT nothing is
+    sent ahead."""
     engine = connect(postgres_url)
     with writer(engine).begin() as connection:
         connection.execute(insert(Player), _PLAYER)
+        connection.execute(insert(Player), {**_PLAYER, "id": 2, "name": "bob"})
+    txn = {"kind": "k", "player_id": 1}
+    info = "riverboat_ahead"
     with writer(engine).begin() as connection:
-        ahead = [(_BALANCE, {"player": 1})]
-        statements.insert(connection, insert(Transaction), {"kind": "k", "player_id": 1}, ahead)
-        assert connection.connection.info[statements.AHEAD]  # kept for the asking
-        connection.execute(select(Player.name))  # a read of SQLAlchemy's keeps them
-        assert connection.connection.info[statements.AHEAD]
-        connection.execute(update(Player).values(balance=800))
-        assert statements.rows(connection, _BALANCE, {"player": 1}) == [(800,)]
+        ahead = [(_BALANCE, {"player": 1}), (_LOCKED, {"player": 1})]
+        statements.insert(connection, insert(Transaction), txn, ahead)
+        assert set(connection.connection.info[info]) == {
+            statements._read_key(*read) for read in ahead
+        }
+        assert statements.rows(connection, _BALANCE, {"player": 1}) == [(500,)]  # handed out
+        assert len(connection.connection.info[info]) == 1
+        connection.execute(select(Player.name))  # SQLAlchemy's
+        assert info not in connection.connection.info
+    with writer(engine).begin() as connection:
+        statements.insert(connection, insert(Transaction), txn, [(_BALANCE, {"player": 1})])
+        assert statements.rows(connection, _BALANCE, {"player": 2}) == [(500,)]  # bob's
+        assert info not in connection.connection.info
+    with writer(engine).begin() as connection:
+        statements.insert(connection, insert(Transaction), txn, [(_BALANCE, {"player": 1})])
+        with connection.begin_nested():
+            assert info not in connection.connection.info
+            statements.insert(connection, insert(Transaction), txn, [(_BALANCE, {"player": 1})])
+            assert info not in connection.connection.info
     engine.dispose()
 
 
@@ -223,8 +243,18 @@ def test_a_read_sent_ahead_after_a_lock_waits_for_it(postgres_url: str) -> None:
     with writer(engine).begin() as connection:
         statements.rows(connection, _LOCKED, {"player": 1})
         holding.set()
-        waiting.join(0.5)
-        assert waiting.is_alive()  # waits for the lock
+        with engine.connect() as watching:  # the second transaction waits for the lock
+            waits = text(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            for _ in range(200):
+                if watching.execute(waits).scalar():
+                    break
+                time.sleep(0.05)
+            else:
+                raise AssertionError("the read sent ahead never waited for the lock")
+        assert waiting.is_alive()
         connection.execute(update(Player).values(balance=650))
     waiting.join(10)
     assert found == [[(650,)], [(650,)]]
@@ -232,12 +262,12 @@ def test_a_read_sent_ahead_after_a_lock_waits_for_it(postgres_url: str) -> None:
 
 
 def test_a_transaction_begun_in_its_first_pipeline_commits_and_rolls_back_whole(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+    postgres_url: str,
 ) -> None:
-    """Its BEGIN goes with its first statements (psycopg in autocommit meanwhile, so that
-    it sends none of its own), its writes are still held for the COMMIT, a rollback
-    undoes them all, and the connection's next transactions begin as psycopg begins
-    them: a failing write in one undoes the writes before it."""
+    """Its BEGIN goes with its first statements (psycopg in autocommit only while it
+    sends them, so that it sends no BEGIN of its own), its writes are still held for
+    the COMMIT, a rollback undoes them all, and so does a write refused at the COMMIT:
+    the connection's next transactions are whole too."""
     engine = connect(postgres_url)
     with writer(engine).begin() as connection:
         connection.execute(insert(Player), _PLAYER)
@@ -246,44 +276,75 @@ def test_a_transaction_begun_in_its_first_pipeline_commits_and_rolls_back_whole(
     ahead = [(_LOCKED, {"player": 1})]
     drivers: list[Any] = []
 
+    def begun(connection: Connection) -> None:
+        statements.insert(connection, insert(Transaction), txn, ahead)
+        driver: Any = connection.connection.driver_connection
+        drivers.append(driver)
+        assert not driver.autocommit
+        assert driver.info.transaction_status.name == "INTRANS"
+
     def undone() -> None:
         with writer(engine).begin() as connection:
-            statements.insert(connection, insert(Transaction), txn, ahead)
-            drivers.append(connection.connection.driver_connection)
-            assert drivers[0].autocommit
-            assert connection.connection.info[statements.BEGAN]
+            begun(connection)
             statements.write(connection, raise_to, {"player": 1})
             assert connection.connection.info[statements.LATER]  # held for the COMMIT
             raise RuntimeError("undo it all")
 
+    def refused_at_the_commit() -> None:
+        with writer(engine).begin() as connection:
+            begun(connection)
+            statements.write(connection, raise_to, {"player": 1})
+            statements.write(connection, insert(Transaction), {**txn, "player_id": 2})  # none
+
+    def half_refused() -> None:  # psycopg's own BEGIN, on the same connection
+        with writer(engine).begin() as connection:
+            statements.write(connection, raise_to, {"player": 1})
+            statements.write(connection, insert(Transaction), {**txn, "player_id": 2})
+            statements.rows(connection, _BALANCE, {"player": 1})
+
     with pytest.raises(RuntimeError):
         undone()
-    driver = drivers[0]
-    assert not driver.autocommit
+    with pytest.raises(IntegrityError):
+        refused_at_the_commit()
+    with pytest.raises(IntegrityError):
+        half_refused()
     with writer(engine).begin() as connection:
-        statements.insert(connection, insert(Transaction), txn, ahead)
+        begun(connection)
         statements.write(connection, raise_to, {"player": 1})
-    assert not driver.autocommit
+    assert len(set(map(id, drivers))) == 1  # one connection, lent again and again
     with engine.connect() as connection:
         assert statements.rows(connection, _BALANCE, {"player": 1}) == [(700,)]
         assert connection.execute(select(func.count()).select_from(Transaction)).scalar() == 1
+    engine.dispose()
 
-    def half_refused() -> None:
-        with writer(engine).begin() as connection:
-            statements.write(connection, insert(Transaction), txn)
-            statements.write(connection, insert(Transaction), {**txn, "player_id": 2})  # none
-            statements.rows(connection, _BALANCE, {"player": 1})
 
-    with pytest.raises(IntegrityError):
-        half_refused()
+def test_an_id_taken_ahead_is_the_row_s_and_its_insert_is_held(postgres_url: str) -> None:
+    """The INSERT into a table whose next id went ahead uses that id, is held for the
+    COMMIT (no RETURNING waited for), and an id taken but not used, or taken in a
+    transaction that ended, is never used again."""
+    engine = connect(postgres_url)
+    with writer(engine).begin() as connection:
+        connection.execute(insert(Player), _PLAYER)
+    txn = {"kind": "k", "player_id": 1}
+    with writer(engine).begin() as connection:
+        first = statements.insert(
+            connection, insert(Transaction), txn, [statements.next_id("transactions")]
+        )
+        assert connection.connection.info[statements.IDS] == {"transactions": first + 1}
+        second = statements.insert(connection, insert(Transaction), txn)
+        assert second == first + 1
+        assert connection.connection.info[statements.LATER]  # held, not yet sent
+        assert statements.IDS not in connection.connection.info or not (
+            connection.connection.info[statements.IDS]
+        )
+    with writer(engine).begin() as connection:  # an id taken and left: a gap
+        ahead = [statements.next_id("transactions")]
+        statements.insert(connection, insert(Transaction), txn, ahead)
+    with writer(engine).begin() as connection:
+        assert statements.IDS not in connection.connection.info
+        third = statements.insert(connection, insert(Transaction), txn)
+    assert third == first + 4
     with engine.connect() as connection:
-        assert connection.execute(select(func.count()).select_from(Transaction)).scalar() == 1
-    # a pooled connection whose transaction's end went unseen is taken out of
-    # autocommit as it is lent (the pool's idle connections: SQLAlchemy's own queue)
-    (record,) = engine.pool._pool.queue  # type: ignore[attr-defined]
-    record.info[statements.BEGAN] = True
-    record.dbapi_connection.autocommit = True
-    with engine.connect() as connection:
-        assert connection.connection.driver_connection is record.dbapi_connection
-        assert not record.dbapi_connection.autocommit
+        stored = connection.execute(select(Transaction.id).order_by(Transaction.id)).scalars()
+        assert stored.all() == [first, second, first + 2, third]
     engine.dispose()

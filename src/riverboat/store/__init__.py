@@ -27,11 +27,11 @@ from sqlalchemy.pool import StaticPool
 from riverboat.settings import settings
 from riverboat.store.statements import (
     AHEAD,
+    IDS,
     LATER,
     SENDS_HELD,
     Held,
     driver_sql,
-    ended,
     pipelined,
 )
 
@@ -179,15 +179,15 @@ def _sends_writes_together(engine: Engine) -> None:
     mode: one exchange with the server) with the transaction's next statement,
     whichever runs it, or with its ``COMMIT``. psycopg's own ``BEGIN`` is a round trip
     of its own (in a pipeline it waits for the answer before it sends the rest), but a
-    transaction whose first statements go together sends its ``BEGIN`` with them
-    (:data:`BEGAN`), and the reads its work begins with (:data:`AHEAD`). The
-    statements run in the order they were given, in the same transaction, so what any
-    statement reads is what it read before. A held write that fails makes the
-    statement or the ``COMMIT`` it went with raise (as SQLAlchemy's error), and the
-    transaction commits nothing: a Tri-Card deal and raise took 25 round trips of the
-    ledger's, then 14, and take 6 (tests/test_postgres_round_trips.py). A commit or a
-    rollback drops what is held and what was read ahead, and takes psycopg out of the
-    autocommit a pipeline's ``BEGIN`` put it in; the commit still waits for the disk."""
+    transaction whose first statements go together sends its ``BEGIN`` with them,
+    with the reads its work begins with (:data:`AHEAD`) and the ids its INSERTs will
+    take (:data:`IDS`). The statements run in the order they were
+    given, in the same transaction, so what any statement reads is what it read
+    before. A held write that fails makes the statement or the ``COMMIT`` it went with
+    raise (as SQLAlchemy's error), and the transaction commits nothing: a Tri-Card
+    deal and raise took 25 round trips of the ledger's, then 14, and take 4
+    (tests/test_postgres_round_trips.py). A commit or a rollback drops what is held,
+    read ahead or taken ahead; the commit still waits for the disk."""
     dialect = engine.dialect
     execute, many, bare = dialect.do_execute, dialect.do_executemany, dialect.do_execute_no_params
     commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -204,28 +204,18 @@ def _sends_writes_together(engine: Engine) -> None:
     def do_commit(connection: Any) -> None:
         info = _info(connection)
         info.pop(AHEAD, None)
+        info.pop(IDS, None)
         held = info.pop(LATER, None)
-        try:
-            if held:
-                pipelined(connection.dbapi_connection, held, commit=True)
-            commit(connection)  # nothing left to commit after a pipelined COMMIT: no trip
-        finally:
-            ended(connection.dbapi_connection, info)
+        if held:
+            pipelined(connection.dbapi_connection, held, commit=True)
+        commit(connection)  # nothing left to commit after a pipelined COMMIT: no round trip
 
     def do_rollback(connection: Any) -> None:
         info = _info(connection)
         info.pop(AHEAD, None)
+        info.pop(IDS, None)
         info.pop(LATER, None)
-        try:
-            rollback(connection)
-        finally:
-            ended(connection.dbapi_connection, info)
-
-    @event.listens_for(engine, "checkout")
-    def _in_transactions(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        # a connection handed out always begins its transactions as psycopg does: one
-        # whose transaction's end was not seen (BEGAN) is taken out of autocommit
-        ended(dbapi_connection, record.info)
+        rollback(connection)
 
     for method in (do_execute, do_executemany, do_execute_no_params, do_commit, do_rollback):
         setattr(dialect, method.__name__, method)
@@ -250,8 +240,7 @@ def _send(cursor: Any, context: Any, parameters: bool, run: Callable[[], None]) 
     statement without parameters may be such): before one of those the held writes
     go in a pipeline of their own."""
     info = {} if context is None else _info(context.root_connection.connection)
-    if context is None or context.is_crud or context.is_text or context.isddl:  # may write
-        info.pop(AHEAD, None)  # no read sent ahead is handed out after it
+    info.pop(AHEAD, None)  # no read sent ahead is handed out after another statement
     held: list[Held] | None = info.pop(LATER, None)
     if not held:
         run()

@@ -32,23 +32,23 @@ transaction may take the reads its work begins with along (:func:`insert`'s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from typing import Any, TypeAlias, cast
 
-from sqlalchemy import Connection, Executable
+from sqlalchemy import Connection, Executable, func, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
 __all__ = [
     "AHEAD",
-    "BEGAN",
+    "IDS",
     "LATER",
     "Held",
     "Parameters",
     "Read",
     "driver_sql",
     "insert",
+    "next_id",
     "pipelined",
     "rows",
     "write",
@@ -59,14 +59,14 @@ __all__ = [
 LATER = "riverboat_later"
 #: where a pool connection keeps the rows of the reads sent ahead with a transaction's
 #: opening INSERT (:func:`insert`), by statement and parameters, in its ``info``, until
-#: :func:`rows` is asked for them; all dropped by a write (of this module's or
-#: SQLAlchemy's, or any statement SQLAlchemy runs that is not a SELECT) and at the
-#: transaction's end, so that a read is never older than a write before it
+#: :func:`rows` is asked for them; all dropped by any other statement (this module's
+#: or SQLAlchemy's, a SAVEPOINT's included) and at the transaction's end, so that a
+#: read handed out is one that nothing ran between it and its place
 AHEAD = "riverboat_ahead"
-#: the mark, in a pool connection's ``info``, of a transaction whose ``BEGIN`` went in
-#: the pipeline of its first statements (:func:`insert` with reads ahead): psycopg is
-#: in autocommit until it ends, when the engine's commit or rollback turns that off
-BEGAN = "riverboat_began"
+#: where a pool connection keeps the ids taken ahead from tables' sequences
+#: (:func:`next_id`), by table, until an INSERT into that table in the same
+#: transaction takes one (:func:`insert`), in its ``info``; dropped at the end
+IDS = "riverboat_ids"
 #: the mark of a dialect whose engine sends held writes (riverboat.store's PostgreSQL
 #: engines): on any other a write runs at once, for nothing else would send it
 SENDS_HELD = "riverboat_sends_held"
@@ -180,7 +180,8 @@ def rows(
     connection: Connection, statement: Executable, parameters: Parameters
 ) -> Sequence[Sequence[Any]]:
     """The rows a SELECT gives, each a tuple of its columns' values: those it gave when
-    it was sent ahead (:func:`insert`), if it was and no write has run since."""
+    it was sent ahead (:func:`insert`), if it was and no other statement has run
+    since but reads sent with it."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(parameters))
     if not compiled.named:  # SQLite: nothing is sent ahead
@@ -190,7 +191,8 @@ def rows(
         AHEAD
     )
     found = None if ahead is None else ahead.pop(_read_key(statement, parameters), None)
-    if found is None:
+    if found is None:  # not sent ahead: it runs, and what was sent ahead is dropped
+        connection.connection.info.pop(AHEAD, None)
         found = _postgres(connection, compiled.sql, compiled.values(parameters))
     return _processed(compiled, found)
 
@@ -207,8 +209,34 @@ def _processed(compiled: _Compiled, found: list[Any]) -> Sequence[Sequence[Any]]
 
 
 def _read_key(statement: Executable, parameters: Parameters) -> tuple[int, tuple[Any, ...]]:
-    """What finds a read sent ahead again: its statement (built once) and parameters."""
+    """What finds a read sent ahead again: its statement (built once) and parameters
+    (each a value that can be hashed: a number, a string)."""
     return id(statement), tuple(sorted(parameters.items()))
+
+
+#: each table's read of its sequence's next id (:func:`next_id`), and the table it is
+#: for, by the read's id
+_NEXT_IDS: dict[str, Read] = {}
+_ID_TABLES: dict[int, str] = {}
+
+
+def next_id(table: str) -> Read:
+    """A read of the next id of the table named ``table`` (its sequence's ``nextval``,
+    on PostgreSQL), to send ahead with a transaction's first INSERT (:func:`insert`):
+    an INSERT into the table later in the transaction takes it, and is then held for
+    the next statement or the ``COMMIT`` like any write, instead of waiting for its
+    ``RETURNING id``. An id taken and not used is a gap in the sequence, as a
+    rolled-back INSERT leaves.
+
+    >>> next_id("rounds")[0] is next_id("rounds")[0]
+    True
+    """
+    read = _NEXT_IDS.get(table)
+    if read is None:
+        sequence = func.pg_get_serial_sequence(table, "id")
+        read = _NEXT_IDS[table] = (select(func.nextval(sequence)), {})
+        _ID_TABLES[id(read[0])] = table
+    return read
 
 
 def insert(
@@ -220,12 +248,21 @@ def insert(
     them, if nothing else runs before: the reads a transaction's work begins with,
     sent with its opening INSERT, take no round trip of their own. They run where
     they would have run, after the INSERT and one after another (a lock taken by one
-    is held for the next); elsewhere each runs when asked for."""
+    is held for the next); elsewhere (SQLite, an engine of SQLAlchemy's own, a
+    SAVEPOINT) each runs when asked for. An INSERT into a table
+    whose id was taken ahead (:func:`next_id`) uses it, and is held as a write."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(values))
     if not compiled.named:
         return int(driver_sql(connection, compiled.sql, compiled.values(values)).lastrowid)
-    connection.connection.info.pop(AHEAD, None)
+    info = connection.connection.info
+    taken = info.get(IDS, {}).pop(statement.table.name, None)  # type: ignore[attr-defined]
+    if taken is not None:
+        write(connection, statement, {**values, "id": taken})
+        return int(taken)
+    info.pop(AHEAD, None)
+    if not _sends_ahead(connection):  # no engine's end of a transaction would drop them
+        ahead = ()
     if not ahead:  # INSERT ... RETURNING id
         return int(_postgres(connection, compiled.sql, compiled.values(values))[0][0])
     reads = [_compiled(connection, read, tuple(given)) for read, given in ahead]
@@ -233,9 +270,13 @@ def insert(
         (read.sql, read.values(given)) for read, (_, given) in zip(reads, ahead, strict=True)
     ]
     new, *found = _postgres_together(connection, sent)
-    connection.connection.info[AHEAD] = {
-        _read_key(read, given): rows for (read, given), rows in zip(ahead, found, strict=True)
-    }
+    info[AHEAD] = {}
+    for (read, given), rows in zip(ahead, found, strict=True):
+        table = _ID_TABLES.get(id(read))
+        if table is None:
+            info[AHEAD][_read_key(read, given)] = rows
+        else:
+            info.setdefault(IDS, {})[table] = rows[0][0]
     return int(new[0][0])
 
 
@@ -272,6 +313,15 @@ def write(
         raise _wrapped(connection, compiled.sql, values, error) from error
 
 
+def _sends_ahead(connection: Connection) -> bool:
+    """Whether reads may be sent ahead on ``connection``: on an engine whose commit and
+    rollback drop them (riverboat.store's PostgreSQL engines), outside a SAVEPOINT."""
+    return (
+        getattr(connection.dialect, SENDS_HELD, False)
+        and connection.get_nested_transaction() is None
+    )
+
+
 def _postgres_write(
     connection: Connection,
     statement: Executable,
@@ -289,7 +339,7 @@ def _postgres_write(
     if (
         getattr(connection.dialect, SENDS_HELD, False)
         and connection.get_nested_transaction() is None
-        and (not driver.autocommit or info.get(BEGAN))  # type: ignore[union-attr]
+        and not driver.autocommit  # type: ignore[union-attr]
     ):
         info.setdefault(LATER, []).append((compiled.sql, values, many))
         return
@@ -315,11 +365,7 @@ def _postgres(
             run(sql, values)
         return cursor.fetchall() if fetch else []
     except connection.dialect.loaded_dbapi.Error as error:
-        lost = connection.dialect.is_disconnect(error, driver, cursor)
-        if lost:  # as SQLAlchemy does: the pool's other connections, then this one
-            connection.engine.pool._invalidate(connection.connection, error)
-            connection.invalidate(error)
-        raise _wrapped(connection, sql, values, error, lost) from error
+        raise _raised(connection, driver, [cursor], error, (sql, values)) from error
     finally:
         if cursor is not None:
             cursor.close()
@@ -332,38 +378,48 @@ def _postgres_together(connection: Connection, sent: list[tuple[str, Any]]) -> l
     driver: Any = connection.connection.driver_connection
     held: list[Held] = connection.connection.info.pop(LATER, None) or []
     cursors: list[Any] = []
+    begin = _begin(driver)
     try:
         cursors = [driver.cursor() for _ in range(len(sent) + 1)]
-        begin = _begin_here(connection, driver)
         with driver.pipeline():
-            if begin:
+            if begin:  # psycopg sends none of its own while it is in autocommit
+                driver._autocommit = True
                 cursors[-1].execute(begin)
             for sql, parameters, many in held:
                 run = cursors[-1].executemany if many else cursors[-1].execute
                 run(sql, parameters)
-            for cursor, (sql, values) in zip(cursors, sent, strict=False):
+            for cursor, (sql, values) in zip(cursors[:-1], sent, strict=True):
                 cursor.execute(sql, values)
         return [cursor.fetchall() for cursor in cursors[:-1]]
     except connection.dialect.loaded_dbapi.Error as error:
-        lost = connection.dialect.is_disconnect(error, driver, cursors[0] if cursors else None)
-        if lost:  # as SQLAlchemy does: the pool's other connections, then this one
-            connection.engine.pool._invalidate(connection.connection, error)
-            connection.invalidate(error)
-        raise _wrapped(connection, sent[0][0], sent[0][1], error, lost) from error
+        raise _raised(connection, driver, cursors, error, sent[0]) from error
     finally:
+        if begin:  # the transaction is open (or failed, or the connection lost): psycopg
+            driver._autocommit = False  # sends no BEGIN in it, and the next is its own
         for cursor in cursors:
             cursor.close()
 
 
-def _begin_here(connection: Connection, driver: Any) -> str | None:
-    """The ``BEGIN`` that psycopg would send, if the transaction has not begun on the
-    server, for the caller to send in its pipeline: psycopg sends its own alone and
-    waits for the answer. psycopg is put in autocommit (which sends nothing while no
-    transaction is open), so that it sends no ``BEGIN`` of its own while this one is
-    open; the engine's commit and rollback take it out again (:data:`BEGAN`)."""
+def _raised(
+    connection: Connection, driver: Any, cursors: list[Any], error: Any, sent: Any
+) -> Exception:
+    """The driver's ``error`` as SQLAlchemy's, for the statement ``sent`` (its SQL, its
+    parameters); a connection that no longer answers invalidated, as SQLAlchemy's own
+    execution does: the pool's other connections, then this one."""
+    lost = connection.dialect.is_disconnect(error, driver, cursors[0] if cursors else None)
+    if lost:
+        connection.engine.pool._invalidate(connection.connection, error)
+        connection.invalidate(error)
+    return _wrapped(connection, sent[0], sent[1], error, lost)
+
+
+def _begin(driver: Any) -> str | None:
+    """The ``BEGIN`` psycopg would send before the next statement, if it would send
+    one (no transaction open, not in autocommit), for the caller to send in its
+    pipeline instead: psycopg sends its own alone and waits for the answer. It is put
+    in autocommit while it sends that pipeline (:func:`_postgres_together`), and out
+    of it once the pipeline is sent, whatever came of it."""
     if driver.autocommit or driver.info.transaction_status != 0:  # 0: psycopg's IDLE
-        return None
-    if not getattr(connection.dialect, SENDS_HELD, False):
         return None
     parts = ["BEGIN"]
     if driver.isolation_level is not None:
@@ -372,18 +428,7 @@ def _begin_here(connection: Connection, driver: Any) -> str | None:
         parts.append("READ ONLY" if driver.read_only else "READ WRITE")
     if driver.deferrable is not None:
         parts.append("DEFERRABLE" if driver.deferrable else "NOT DEFERRABLE")
-    connection.connection.info[BEGAN] = True
-    driver.autocommit = True
     return " ".join(parts)
-
-
-def ended(driver: Any, info: dict[str, Any]) -> None:
-    """After a transaction's commit or rollback: psycopg out of the autocommit that a
-    ``BEGIN`` sent in a pipeline put it in (:func:`_begin_here`). A connection that
-    cannot say so is left as it is: it is lost, and the pool replaces it."""
-    if info.pop(BEGAN, False):
-        with suppress(driver.ProgrammingError):  # a lost connection's: it is replaced
-            driver.autocommit = False
 
 
 def _begun(connection: Connection) -> None:

@@ -23,6 +23,7 @@ from riverboat.games.events import Wagered, event_from_json
 from riverboat.games.rules import RulesError
 from riverboat.money import Cents, format_money
 from riverboat.store.models import RoundEvent, RoundRow, Transaction
+from riverboat.store.statements import next_id
 from riverboat.table.accounts.ledger import (
     Ledger,
     affordable,
@@ -177,6 +178,7 @@ class Rounds(RoundReads):
             self.ledger.lock_read(player_id),
             (_UNFINISHED, {"player": player_id, "game": game}),
             *source.reads(player_id),
+            next_id(RoundRow.__tablename__),  # the round's INSERT is then held, as a write
         ]
         view = self.ledger.idempotent(
             player_id, idempotency_key, "wager", request, work, RoundView, opening
@@ -241,6 +243,7 @@ class Rounds(RoundReads):
             self.ledger.lock_read(player_id),
             owned_read(round_id, lock=True),
             (_STORED_EVENTS, {"round": round_id}),
+            next_id(Transaction.__tablename__),  # for the settling transaction, if it settles
         ]
         view = self.ledger.idempotent(
             player_id, idempotency_key, "decision", request, work, RoundView, opening
