@@ -243,14 +243,15 @@ def insert(
     connection: Connection, statement: Executable, values: Parameters, ahead: Sequence[Read] = ()
 ) -> int:
     """The id of the row an INSERT adds with ``values`` (a table keyed by an integer
-    ``id``). On PostgreSQL the reads ``ahead`` are sent after it in the same pipeline,
-    and their rows kept (:data:`AHEAD`) for :func:`rows` to hand out when asked for
-    them, if nothing else runs before: the reads a transaction's work begins with,
-    sent with its opening INSERT, take no round trip of their own. They run where
-    they would have run, after the INSERT and one after another (a lock taken by one
-    is held for the next); elsewhere (SQLite, an engine of SQLAlchemy's own, a
-    SAVEPOINT) each runs when asked for. An INSERT into a table
-    whose id was taken ahead (:func:`next_id`) uses it, and is held as a write."""
+    ``id``). On PostgreSQL the reads ``ahead`` are sent after it in the same pipeline
+    (with the transaction's ``BEGIN`` first, if it has not begun), and their rows kept
+    (:data:`AHEAD`) for :func:`rows` to hand out when asked for them, if no other
+    statement runs between: the reads a transaction's work begins with, sent with its
+    opening INSERT, take no round trip of their own. They run where they would have
+    run, after the INSERT and one after another (a lock taken by one is held for the
+    next); elsewhere (SQLite, an engine of SQLAlchemy's own, a SAVEPOINT) each runs
+    when asked for. An INSERT into a table whose id was taken ahead (:func:`next_id`)
+    uses it, and is held as a write."""
     _begun(connection)
     compiled = _compiled(connection, statement, tuple(values))
     if not compiled.named:
@@ -335,13 +336,12 @@ def _postgres_write(
     compiled = _compiled(connection, statement, tuple(rows[0]), write=True)
     values = [compiled.values(row) for row in rows] if many else compiled.values(rows[0])
     driver = connection.connection.driver_connection
-    info = connection.connection.info
     if (
         getattr(connection.dialect, SENDS_HELD, False)
         and connection.get_nested_transaction() is None
         and not driver.autocommit  # type: ignore[union-attr]
     ):
-        info.setdefault(LATER, []).append((compiled.sql, values, many))
+        connection.connection.info.setdefault(LATER, []).append((compiled.sql, values, many))
         return
     _postgres(connection, compiled.sql, values, fetch=False, many=many)
 

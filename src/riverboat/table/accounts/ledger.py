@@ -252,8 +252,9 @@ class Ledger:
         """Do ``work`` once per idempotency key of the player's; a repeat returns the
         stored answer, and the key with another request is a :class:`Conflict`. Keys
         are each player's own: another player's use of the same key is not seen. The
-        reads ``work`` begins with may be given as ``ahead``: on PostgreSQL they go
-        with the transaction's own INSERT (:meth:`transaction`)."""
+        reads ``work`` begins with, and the ids its INSERTs will take
+        (:func:`riverboat.store.statements.next_id`), may be given as ``ahead``: on
+        PostgreSQL they go with the transaction's own INSERT (:meth:`transaction`)."""
         body = request_body(kind, request)
 
         def attempt(session: Session) -> M:
