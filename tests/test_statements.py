@@ -193,9 +193,9 @@ def test_any_other_statement_drops_the_reads_sent_ahead(postgres_url: str) -> No
     engine = connect(postgres_url)
     with writer(engine).begin() as connection:
         connection.execute(insert(Player), _PLAYER)
-        connection.execute(insert(Player), {**_PLAYER, "id": 2, "name": "bob"})
+        connection.execute(insert(Player), {**_PLAYER, "id": 2, "name": "bob", "balance": 300})
     txn = {"kind": "k", "player_id": 1}
-    info = "riverboat_ahead"
+    info = statements.AHEAD
     with writer(engine).begin() as connection:
         ahead = [(_BALANCE, {"player": 1}), (_LOCKED, {"player": 1})]
         statements.insert(connection, insert(Transaction), txn, ahead)
@@ -208,7 +208,7 @@ def test_any_other_statement_drops_the_reads_sent_ahead(postgres_url: str) -> No
         assert info not in connection.connection.info
     with writer(engine).begin() as connection:
         statements.insert(connection, insert(Transaction), txn, [(_BALANCE, {"player": 1})])
-        assert statements.rows(connection, _BALANCE, {"player": 2}) == [(500,)]  # bob's
+        assert statements.rows(connection, _BALANCE, {"player": 2}) == [(300,)]  # bob's
         assert info not in connection.connection.info
     with writer(engine).begin() as connection:
         statements.insert(connection, insert(Transaction), txn, [(_BALANCE, {"player": 1})])
