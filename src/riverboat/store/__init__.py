@@ -181,11 +181,11 @@ def _sends_writes_together(engine: Engine) -> None:
     of its own (in a pipeline it waits for the answer before it sends the rest), but a
     transaction whose first statements go together sends its ``BEGIN`` with them,
     with the reads its work begins with (:data:`AHEAD`) and the ids its INSERTs will
-    take (:data:`IDS`). The statements run in the order they were
-    given, in the same transaction, so what any statement reads is what it read
-    before. A held write that fails makes the statement or the ``COMMIT`` it went with
-    raise (as SQLAlchemy's error), and the transaction commits nothing: a Tri-Card
-    deal and raise took 25 round trips of the ledger's, then 14, and take 4
+    take (:data:`IDS`). The statements run in the order they were given, in the same
+    transaction, so what any statement reads is what it read before. A held write
+    that fails makes the statement or the ``COMMIT`` it went with raise (as
+    SQLAlchemy's error), and the transaction commits nothing: a Tri-Card deal and
+    raise took 25 round trips of the ledger's, then 14, and take 4
     (tests/test_postgres_round_trips.py). A commit or a rollback drops what is held,
     read ahead or taken ahead; the commit still waits for the disk."""
     dialect = engine.dialect

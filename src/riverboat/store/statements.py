@@ -262,7 +262,7 @@ def insert(
         write(connection, statement, {**values, "id": taken})
         return int(taken)
     info.pop(AHEAD, None)
-    if not _sends_ahead(connection):  # no engine's end of a transaction would drop them
+    if not _holds(connection):  # no engine's end of a transaction would drop them
         ahead = ()
     if not ahead:  # INSERT ... RETURNING id
         return int(_postgres(connection, compiled.sql, compiled.values(values))[0][0])
@@ -314,9 +314,11 @@ def write(
         raise _wrapped(connection, compiled.sql, values, error) from error
 
 
-def _sends_ahead(connection: Connection) -> bool:
-    """Whether reads may be sent ahead on ``connection``: on an engine whose commit and
-    rollback drop them (riverboat.store's PostgreSQL engines), outside a SAVEPOINT."""
+def _holds(connection: Connection) -> bool:
+    """Whether a transaction on ``connection`` may keep what goes later or was sent
+    ahead (writes held, reads ahead, ids): on an engine whose commit sends the held
+    writes and whose commit and rollback drop the rest (riverboat.store's PostgreSQL
+    engines), outside a SAVEPOINT."""
     return (
         getattr(connection.dialect, SENDS_HELD, False)
         and connection.get_nested_transaction() is None
@@ -336,11 +338,7 @@ def _postgres_write(
     compiled = _compiled(connection, statement, tuple(rows[0]), write=True)
     values = [compiled.values(row) for row in rows] if many else compiled.values(rows[0])
     driver = connection.connection.driver_connection
-    if (
-        getattr(connection.dialect, SENDS_HELD, False)
-        and connection.get_nested_transaction() is None
-        and not driver.autocommit  # type: ignore[union-attr]
-    ):
+    if _holds(connection) and not driver.autocommit:  # type: ignore[union-attr]
         connection.connection.info.setdefault(LATER, []).append((compiled.sql, values, many))
         return
     _postgres(connection, compiled.sql, values, fetch=False, many=many)

@@ -340,7 +340,7 @@ class Ledger:
     def lock(session: Session, player_id: int) -> Held:
         """Take the player's row lock: calls that move their money take turns. What the
         row holds as it is locked (read in the same statement)."""
-        found = first(session, _LOCK, {"player": player_id})
+        found = first(session, *Ledger.lock_read(player_id))
         if found is None:
             raise NotFound(f"there is no player {player_id}")
         return Held(int(found[0]), int(found[1]))

@@ -148,11 +148,12 @@ class Rounds(RoundReads):
         request = wager_request(player_id, game, wagers, second, client_seed, variant)
 
         made: list[tuple[RoundRow, Round[GameRules]]] = []
+        unfinished_read = (_UNFINISHED, {"player": player_id, "game": game})
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
             held = self.ledger.lock(session, player_id)
-            unfinished = scalar(session, _UNFINISHED, {"player": player_id, "game": game})
+            unfinished = scalar(session, *unfinished_read)
             if unfinished is not None:
                 raise Conflict(f"finish round {unfinished} at this table first (G7)")
             game_round = kind.new_round(source.rules(session, kind, variant))
@@ -176,7 +177,7 @@ class Rounds(RoundReads):
 
         opening = [
             self.ledger.lock_read(player_id),
-            (_UNFINISHED, {"player": player_id, "game": game}),
+            unfinished_read,
             *source.reads(player_id),
             next_id(RoundRow.__tablename__),  # the round's INSERT is then held, as a write
         ]
@@ -214,6 +215,7 @@ class Rounds(RoundReads):
             kept if kept is not None else (None, self._resumed_ahead(player_id, round_id))
         )
         made: list[tuple[RoundRow, Round[GameRules]]] = []
+        stored_read = (_STORED_EVENTS, {"round": round_id})
 
         def work(session: Session, txn: Transaction) -> RoundView:
             made.clear()
@@ -223,7 +225,7 @@ class Rounds(RoundReads):
                 raise IllegalAction(f"round {round_id} is {row.status}; start a new round")
             if reveal_state(session, row)[1]:
                 raise IllegalAction(f"round {round_id} is played at a shared table: decide there")
-            stored: int | None = scalar(session, _STORED_EVENTS, {"round": row.id})
+            stored: int | None = scalar(session, *stored_read)  # row.id is round_id
             game_round = ahead
             if (
                 game_round is None
@@ -242,7 +244,7 @@ class Rounds(RoundReads):
         opening = [
             self.ledger.lock_read(player_id),
             owned_read(round_id, lock=True),
-            (_STORED_EVENTS, {"round": round_id}),
+            stored_read,
             next_id(Transaction.__tablename__),  # for the settling transaction, if it settles
         ]
         view = self.ledger.idempotent(

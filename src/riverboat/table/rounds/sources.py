@@ -123,7 +123,7 @@ class FreshDeck(CardSource):
         return Dealt(seeds, None, None, last=True)
 
     def reads(self, player_id: int) -> list[Read]:
-        return [(_COMMITTED_SERVER_SEED, {"player": player_id, "game": self.game})]
+        return [_committed_seed_read(player_id, self.game)]
 
     def commitment(self, session: Session, player_id: int) -> str:
         return next_seed(session, player_id, self.game).commitment
@@ -197,11 +197,16 @@ def committed_seed(session: Session, player_id: int, game: str) -> Deal | None:
     return session.scalar(_COMMITTED_SEED, {"player": player_id, "game": game})
 
 
+def _committed_seed_read(player_id: int, game: str) -> Read:
+    """:func:`take_committed_seed`'s read, to send ahead (:meth:`FreshDeck.reads`)."""
+    return _COMMITTED_SERVER_SEED, {"player": player_id, "game": game}
+
+
 def take_committed_seed(session: Session, player_id: int, game: str) -> str | None:
     """The server seed committed to for the player's next round of ``game``, if one
     was, no longer stored: each seed deals once; the next is made when asked for.
     Core statements: no ORM object is loaded (a round deals without one, mostly)."""
-    found = first(session, _COMMITTED_SERVER_SEED, {"player": player_id, "game": game})
+    found = first(session, *_committed_seed_read(player_id, game))
     if found is None:
         return None
     deal_id, server_seed = found
