@@ -1,9 +1,12 @@
 """A server deals a round of each game in memory before it listens
-(riverboat.games.warm), so that its first player's deal loads nothing."""
+(riverboat.games.warm), so that its first player's round loads nothing."""
 
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -23,3 +26,36 @@ def test_warm_up_deals_every_game_and_a_failing_one_is_only_logged(
 
         warm_up([SimpleNamespace(name="broken", new_round=broken)])  # type: ignore[list-item]
     assert "a round of 'broken' could not be dealt in advance" in caplog.text
+
+
+# in a fresh process: a server's warm-up (riverboat.web.app.warm_up_server), then each
+# poker game's first round through the service, dealt and settled; prints the modules
+# the rounds loaded
+FIRST_ROUNDS = """
+import sys
+from riverboat.table.service import TableService
+from riverboat.web.app import warm_up_server
+warm_up_server()
+service = TableService(sys.argv[1])
+me = service.local_player()
+before = set(sys.modules)
+plays = [("rabbit-hunter", {"ante": 500}, "buy"), ("crazy4", {"ante": 500, "super_bonus": 500}, "play"),
+         ("tri-card", {"ante": 500}, "raise")]
+for game, wagers, action in plays:
+    view = service.start_round(me, game, wagers)
+    assert service.act(me, view.id, action).made, game
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_a_servers_warm_up_leaves_a_first_settled_round_nothing_to_load(tmp_path: Path) -> None:
+    """The view of a settled poker round names the cards that make each hand, from the
+    game's hand tables: the warm-up builds them (numba's kernels with them), so the
+    first round settled at a server loads no module, as later ones do not."""
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_ROUNDS, f"sqlite:///{tmp_path / 'first.db'}"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split()
+    assert not [name for name in loaded if name.startswith(("numba", "riverboat.hands"))], loaded

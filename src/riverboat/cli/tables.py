@@ -120,8 +120,7 @@ def serve(
         _check_redis(redis, database)
     import uvicorn
 
-    from riverboat.games.warm import warm_up
-    from riverboat.web.app import create_app, freeze_startup, server_options
+    from riverboat.web.app import create_app, freeze_startup, server_options, warm_up_server
 
     local = host in ("127.0.0.1", "localhost", "::1")
     loopback = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
@@ -132,7 +131,7 @@ def serve(
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     if workers == 1:
         application = create_app(settings, tables=configs, recover=True)
-        warm_up()  # a round of each game dealt in memory: the first player waits for none
+        warm_up_server()  # a round of each game dealt and shown: the first player waits
         freeze_startup()
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return

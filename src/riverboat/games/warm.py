@@ -13,10 +13,10 @@ from a fresh deck of its own.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from riverboat.errors import IllegalAction
-from riverboat.games import GAMES, SomeGame
+from riverboat.games import GAMES, GameRules, Round, SomeGame
 from riverboat.games.rules import Spot
 from riverboat.money import Cents
 
@@ -25,19 +25,26 @@ __all__ = ["warm_up"]
 _log = logging.getLogger(__name__)
 
 
-def warm_up(games: Iterable[SomeGame] | None = None) -> None:
+def warm_up(
+    games: Iterable[SomeGame] | None = None,
+    then: Callable[[Round[GameRules]], object] | None = None,
+) -> None:
     """Deal and settle a round of each of ``games`` (default: every registered one)
     under its default rules, every spot at its minimum, each decision the last
-    offered (a Play or a Raise, so that the hands are shown down). A game whose round
-    fails is logged and left: a warm-up never stops a server."""
+    offered (a Play or a Raise, so that the hands are shown down), and hand each
+    settled round to ``then``, if given (what a server works out from a settled round:
+    :func:`riverboat.table.felt_rounds.settled_felt`). A game whose round fails is
+    logged and left: a warm-up never stops a server."""
     for game in GAMES.values() if games is None else games:
         try:
-            _one_round(game)
+            settled = _one_round(game)
+            if then is not None:
+                then(settled)
         except Exception:
             _log.exception("a round of %r could not be dealt in advance", game.name)
 
 
-def _one_round(game: SomeGame) -> None:
+def _one_round(game: SomeGame) -> Round[GameRules]:
     game_round = game.new_round()
     try:
         game_round.check_wagers(_every_spot(game_round.spots))
@@ -49,6 +56,7 @@ def _one_round(game: SomeGame) -> None:
     while choices := game_round.legal_actions():
         game_round.act(choices[-1].action)
     game_round.describe()
+    return game_round
 
 
 def _every_spot(spots: Sequence[Spot], only: Iterable[str] = ()) -> dict[str, Cents]:

@@ -41,6 +41,7 @@ __all__ = [
     "made_cards",
     "position_stakes",
     "round_lines",
+    "settled_felt",
     "totals",
     "winner",
 ]
@@ -158,6 +159,22 @@ def made_cards(
             best_cards(cards, size, evaluator) if size < len(cards) else list(range(len(cards)))
         )
     return made
+
+
+def settled_felt(game_round: Round[GameRules]) -> None:
+    """Work out, and drop, what the felt shows of ``game_round`` settled with every hand
+    face up: the made cards, the hands' names and how the hand ended. A server does it
+    for one round of each game before it listens (:func:`riverboat.web.app.warm_up_server`):
+    the first settled round of a poker game builds its hand tables (numba's kernels
+    loaded with them), some 0.6 s that its player would otherwise wait.
+
+    >>> from riverboat.games.warm import warm_up
+    >>> warm_up(then=settled_felt)
+    """
+    made_cards(game_round, game_round.cards)
+    hand_names(game_round, game_round.cards)
+    dealer_qualifies(game_round)
+    hand_outcome(game_round)
 
 
 def hand_names(

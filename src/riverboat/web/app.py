@@ -70,6 +70,7 @@ __all__ = [
     "create_app",
     "freeze_startup",
     "server_options",
+    "warm_up_server",
 ]
 
 #: the environment variable that carries :func:`create_app`'s settings to each of
@@ -280,8 +281,7 @@ def _add_middleware(app: FastAPI, routes: list[BaseRoute], allowed_hosts: list[s
 def app_from_environment() -> FastAPI:
     """The app for one of several worker processes: :func:`create_app` with the
     settings and tables ``riverboat serve --workers`` put in :data:`SETTINGS`, a round
-    of each game dealt in memory first (:func:`~riverboat.games.warm.warm_up`)."""
-    from riverboat.games.warm import warm_up
+    of each game dealt in memory first (:func:`warm_up_server`)."""
     from riverboat.settings import Settings
 
     carried = json.loads(current_settings().serve_settings or "{}")
@@ -289,9 +289,20 @@ def app_from_environment() -> FastAPI:
     shared = carried.get("tables")
     tables = None if shared is None else [TableConfig.model_validate(t) for t in shared]
     app = create_app(settings, tables=tables)
-    warm_up()  # a round of each game dealt in memory: the first player waits for none
+    warm_up_server()
     freeze_startup()
     return app
+
+
+def warm_up_server() -> None:
+    """Before a server listens: a round of each game dealt and settled in memory
+    (:func:`~riverboat.games.warm.warm_up`), and what its player's view of it works out
+    settled (:func:`~riverboat.table.felt_rounds.settled_felt`), so that the first
+    player waits for nothing a game builds once per process."""
+    from riverboat.games.warm import warm_up
+    from riverboat.table.felt_rounds import settled_felt
+
+    warm_up(then=settled_felt)
 
 
 def freeze_startup() -> None:
