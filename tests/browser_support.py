@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
 from riverboat.settings import amended
-from riverboat.web.app import create_app, server_options
+from riverboat.web.app import create_app, server_options, warm_up_server
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 
@@ -50,6 +50,7 @@ def serving(
             app.state.service.register(name, "a long password")
     if extra is not None:
         extra(app)
+    warm_up_server()  # as `riverboat serve` does: no first round waits for a game's first use
     settings = server_options() if options is None else options
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical", **settings)
     runner = uvicorn.Server(config)
@@ -68,22 +69,33 @@ def serving(
 
 #: a context's options in every browser test except those of the page's service worker
 #: (tests/test_browser_install.py) and of the page's weight (tests/test_browser_metrics.py):
-#: no worker registers, so a new context does not fetch and keep the page's files a second
-#: time (about 0.6 CPU s of the browser's and the server's a context: docs/development.md).
-#: The worker keeps only the page and its files, never an answer of the server's; and a
-#: test's ``page.route`` sees every request, none answered by the worker instead
-NO_WORKER: dict[str, Any] = {"service_workers": "block"}
+#:
+#: - no worker registers, so a new context does not fetch and keep the page's files a
+#:   second time (about 0.6 CPU s of the browser's and the server's a context:
+#:   docs/development.md). The worker keeps only the page and its files, never an answer
+#:   of the server's; and a test's ``page.route`` sees every request, none answered by
+#:   the worker instead;
+#: - the system's reduced motion, as a player may ask for it: the cards, chips and
+#:   figures go straight to where they end. The deal's and the result's animations are
+#:   drawn frame by frame in software here, and cost Chromium about a quarter of the
+#:   browser tests' CPU (docs/development.md). The tests of motion itself ask for
+#:   ``reduced_motion="no-preference"`` (:data:`MOTION`).
+CONTEXT: dict[str, Any] = {"service_workers": "block", "reduced_motion": "reduce"}
+
+#: the options of a test of the page's motion (animations, the balance counting up)
+MOTION: dict[str, Any] = {"reduced_motion": "no-preference"}
 
 
 def new_context(browser: Browser, **options: Any) -> BrowserContext:
-    """``browser.new_context(**options)``, with no service worker (:data:`NO_WORKER`)."""
-    return browser.new_context(**{**NO_WORKER, **options})
+    """``browser.new_context(**options)``, with :data:`CONTEXT`'s options unless
+    ``options`` says otherwise."""
+    return browser.new_context(**{**CONTEXT, **options})
 
 
 def new_tab(browser: Browser, **options: Any) -> Page:
     """``browser.new_page(**options)``: a tab in a context of its own (which closes when
-    the tab does), with no service worker (:data:`NO_WORKER`)."""
-    return browser.new_page(**{**NO_WORKER, **options})
+    the tab does), with :data:`CONTEXT`'s options unless ``options`` says otherwise."""
+    return browser.new_page(**{**CONTEXT, **options})
 
 
 def table_tab(server: str, browser: Browser) -> Page:

@@ -585,6 +585,7 @@ COUNTING = """() => {
 
 
 def test_a_win_shows_the_last_win_and_the_balance_counts_up_to_it(tab: Page) -> None:
+    tab.emulate_media(reduced_motion="no-preference")  # the count is motion
     choose(tab, "Baccarat")
     _clear_felt(tab)
     tab.click("[data-spot=player]")

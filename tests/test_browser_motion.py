@@ -17,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
 
-from browser_support import SHOTS, choose, launch_chromium, new_context
+from browser_support import MOTION, SHOTS, choose, launch_chromium, new_context
 
 Round = dict[str, Any]
 SOUND = "import('/static/js/sound.js').then((m) => "
@@ -41,7 +41,8 @@ Opener = Callable[..., Page]
 
 @pytest.fixture
 def open_tab(browser: Browser, server: str) -> Iterator[Opener]:
-    """Opens a tab at the tables in a context of its own (its own localStorage)."""
+    """Opens a tab at the tables in a context of its own (its own localStorage), in
+    motion unless ``reduced_motion`` is given."""
     contexts: list[BrowserContext] = []
 
     def opener(width: int = 1100, height: int = 800, *, touch: bool = False, **more: Any) -> Page:
@@ -50,7 +51,7 @@ def open_tab(browser: Browser, server: str) -> Iterator[Opener]:
             viewport={"width": width, "height": height},
             has_touch=touch,
             is_mobile=touch,
-            **more,
+            **{**MOTION, **more},
         )
         contexts.append(context)
         page = context.new_page()

@@ -366,6 +366,7 @@ def test_the_deal_is_staggered_and_still_for_reduced_motion(
     sheet_page: tuple[Page, list[str]],
 ) -> None:
     page, _ = sheet_page
+    page.emulate_media(reduced_motion="no-preference")
     row = page.locator("#suit-s .card")
     style = "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDelay]"
     assert row.nth(0).evaluate(style) == ["card-deal", "0s"]
