@@ -311,6 +311,40 @@ def test_chips_the_balance_cannot_cover_are_greyed_and_say_why(tab: Page) -> Non
     _clear_felt(tab)
 
 
+def test_a_chips_late_answer_leaves_a_later_refusal_on_show(tab: Page) -> None:
+    """A tap's answer that comes after a later tap was refused (a loaded server) clears
+    nothing: the refusal stays, as it said what the player did last."""
+    choose(tab, "Tri-Card Poker")
+    _clear_felt(tab)
+
+    def poor(route: Route) -> None:  # the balance as the server would say it: $30
+        answer = route.fetch().json()
+        route.fulfill(json={**answer, "balance": 3000, "top_up_below": 10_000})
+
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the answer waits until let go, below
+        held.append(route)
+
+    tab.route("**/api/me", poor)
+    tab.evaluate("import('/static/js/bank.js').then((bank) => bank.refreshBalance())")
+    expect(tab.locator("#balance")).to_have_text("$30")
+    tab.route("**/api/chips", hold)
+    tab.click("[data-chip='2500']")
+    tab.click("[data-spot=ante]")
+    expect(tab.locator("#balance")).to_have_text("$5")  # shown at once, the answer to come
+    tab.click("[data-spot=ante]")  # $50 on a $30 balance: refused in the page
+    expect(tab.locator("#message")).to_contain_text("choose a smaller chip")
+    with tab.expect_response("**/api/chips"):
+        held.pop().continue_()
+    expect(_amount(tab, "ante")).to_have_text("$25")  # the answer is in
+    expect(tab.locator("#message")).to_contain_text("choose a smaller chip")
+    tab.unroute("**/api/chips")
+    tab.unroute("**/api/me")
+    tab.click("[data-chip='500']")
+    _clear_felt(tab)
+
+
 def test_quick_replay_survives_a_reload(server: str, browser: Browser) -> None:
     page = _tab(server, browser)
     choose(page, "Baccarat")

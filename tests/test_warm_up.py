@@ -39,8 +39,11 @@ warm_up_server()
 service = TableService(sys.argv[1])
 me = service.local_player()
 before = set(sys.modules)
-plays = [("rabbit-hunter", {"ante": 500}, "buy"), ("crazy4", {"ante": 500, "super_bonus": 500}, "play"),
-         ("tri-card", {"ante": 500}, "raise")]
+plays = [
+    ("rabbit-hunter", {"ante": 500}, "buy"),
+    ("crazy4", {"ante": 500, "super_bonus": 500}, "play"),
+    ("tri-card", {"ante": 500}, "raise"),
+]
 for game, wagers, action in plays:
     view = service.start_round(me, game, wagers)
     assert service.act(me, view.id, action).made, game

@@ -83,18 +83,23 @@ export function place(spot, hold) {
   queued.push(tap);
   wagersPlaced(guess(state.wagers, tap), true);
   chipsInFlight(1);
-  placing = placing.then(() => (tableKey() === table ? send1(tap, table) : undefined));
+  const said = state.message;
+  placing = placing.then(() => (tableKey() === table ? send1(tap, table, said) : undefined));
   return placing;
 }
 
-/** @param {Tap} tap @param {string} table */
-async function send1(tap, table) {
+/**
+ * A tap sent, once the taps before it are answered.
+ * @param {Tap} tap @param {string} table
+ * @param {import("./state.js").Message | null} said the status line when it was tapped
+ */
+async function send1(tap, table, said) {
   const before = confirmed;
   try {
     const answer = await api("/api/chips", { game: state.game, wagers: before, ...tap });
     if (tableKey() !== table) return;
     confirmed = answer;
-    explain(tap, before, answer);
+    explain(tap, before, answer, said);
     cue("chip");
   } catch (error) {
     if (tableKey() !== table) return;
@@ -109,8 +114,14 @@ async function send1(tap, table) {
   }
 }
 
-/** The server's answer in words where it did more than add the chip. @param {Tap} tap @param {Wagers} before @param {Wagers} after */
-function explain(tap, before, after) {
+/**
+ * The server's answer in words where it did more than add the chip; else the status
+ * line cleared, unless something was said since the tap (a refusal of a later tap
+ * stays, however late this answer comes).
+ * @param {Tap} tap @param {Wagers} before @param {Wagers} after
+ * @param {import("./state.js").Message | null} said the status line when it was tapped
+ */
+function explain(tap, before, after, said) {
   const label = (/** @type {string} */ name) => (info().wagers.find((w) => w.name === name) || { label: name }).label;
   const cleared = Object.keys(after).filter((name) => !after[name] && before[name]).map(label);
   if (tap.hold) {
@@ -118,7 +129,7 @@ function explain(tap, before, after) {
   } else if (!after[tap.spot] && before[tap.spot]) {
     const spot = info().wagers.find((w) => w.name === tap.spot);
     say(`${label(tap.spot)} was at its ${money(spot ? spot.maximum : before[tap.spot])} maximum: this tap cleared it. Tap again to start over.`);
-  } else say("");
+  } else if (state.message === said) say("");
 }
 
 /** Undo: the last chip change taken back. */
