@@ -79,7 +79,7 @@ def serving(
 #:   figures go straight to where they end. The deal's and the result's animations are
 #:   drawn frame by frame in software here, and cost Chromium about a quarter of the
 #:   browser tests' CPU (docs/development.md). The tests of motion itself ask for
-#:   ``reduced_motion="no-preference"`` (:data:`MOTION`).
+#:   ``reduced_motion="no-preference"`` (:data:`MOTION`, or ``page.emulate_media``).
 CONTEXT: dict[str, Any] = {"service_workers": "block", "reduced_motion": "reduce"}
 
 #: the options of a test of the page's motion (animations, the balance counting up)

@@ -337,7 +337,8 @@ def test_a_chips_late_answer_leaves_a_later_refusal_on_show(tab: Page) -> None:
     expect(tab.locator("#message")).to_contain_text("choose a smaller chip")
     with tab.expect_response("**/api/chips"):
         held.pop().continue_()
-    expect(_amount(tab, "ante")).to_have_text("$25")  # the answer is in
+    expect(tab.locator("#undo")).to_be_enabled()  # the answer is in and handled
+    expect(_amount(tab, "ante")).to_have_text("$25")
     expect(tab.locator("#message")).to_contain_text("choose a smaller chip")
     tab.unroute("**/api/chips")
     tab.unroute("**/api/me")

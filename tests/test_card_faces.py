@@ -376,4 +376,4 @@ def test_the_deal_is_staggered_and_still_for_reduced_motion(
     try:
         assert row.nth(3).evaluate(style)[0] == "none"
     finally:
-        page.emulate_media(reduced_motion="no-preference")
+        page.emulate_media(reduced_motion="reduce")  # the context's own (CONTEXT)

@@ -29,13 +29,17 @@ def test_warm_up_deals_every_game_and_a_failing_one_is_only_logged(
 
 
 # in a fresh process: a server's warm-up (riverboat.web.app.warm_up_server), then each
-# poker game's first round through the service, dealt and settled; prints the modules
-# the rounds loaded
+# poker game's first round through the service, dealt and settled; prints how many hand
+# tables the rounds built, then the modules they loaded
 FIRST_ROUNDS = """
 import sys
+from riverboat.hands import evaluate
 from riverboat.table.service import TableService
 from riverboat.web.app import warm_up_server
 warm_up_server()
+cached = (evaluate.hand_table, evaluate._by_ranks, evaluate._best_four_of_five)
+built = lambda: sum(table.cache_info().misses for table in cached)
+tables = built()
 service = TableService(sys.argv[1])
 me = service.local_player()
 before = set(sys.modules)
@@ -47,6 +51,7 @@ plays = [
 for game, wagers, action in plays:
     view = service.start_round(me, game, wagers)
     assert service.act(me, view.id, action).made, game
+print(built() - tables)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
 
@@ -54,11 +59,14 @@ print(" ".join(sorted(set(sys.modules) - before)))
 def test_a_servers_warm_up_leaves_a_first_settled_round_nothing_to_load(tmp_path: Path) -> None:
     """The view of a settled poker round names the cards that make each hand, from the
     game's hand tables: the warm-up builds them (numba's kernels with them), so the
-    first round settled at a server loads no module, as later ones do not."""
+    first round settled at a server builds no table and loads no module, as later ones
+    do not."""
     done = subprocess.run(
         [sys.executable, "-c", FIRST_ROUNDS, f"sqlite:///{tmp_path / 'first.db'}"],
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stderr
-    loaded = done.stdout.split()
-    assert not [name for name in loaded if name.startswith(("numba", "riverboat.hands"))], loaded
+    assert "in advance" not in done.stderr, done.stderr  # no game's warm-up failed
+    tables, *loaded = done.stdout.splitlines()
+    assert tables == "0"  # every hand table the rounds read was built before them
+    assert loaded in ([], [""]), loaded

@@ -131,7 +131,7 @@ def serve(
     typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
     if workers == 1:
         application = create_app(settings, tables=configs, recover=True)
-        warm_up_server()  # a round of each game dealt and shown: the first player waits
+        warm_up_server()  # a round of each game dealt and shown: the first player waits for none
         freeze_startup()
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return

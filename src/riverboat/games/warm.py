@@ -38,10 +38,15 @@ def warm_up(
     for game in GAMES.values() if games is None else games:
         try:
             settled = _one_round(game)
-            if then is not None:
-                then(settled)
         except Exception:
             _log.exception("a round of %r could not be dealt in advance", game.name)
+            continue
+        if then is None:
+            continue
+        try:
+            then(settled)
+        except Exception:
+            _log.exception("a settled round of %r could not be shown in advance", game.name)
 
 
 def _one_round(game: SomeGame) -> Round[GameRules]:

@@ -166,10 +166,9 @@ def settled_felt(game_round: Round[GameRules]) -> None:
     face up: the made cards, the hands' names and how the hand ended. A server does it
     for one round of each game before it listens (:func:`riverboat.web.app.warm_up_server`):
     the first settled round of a poker game builds its hand tables (numba's kernels
-    loaded with them), some 0.6 s that its player would otherwise wait.
-
-    >>> from riverboat.games.warm import warm_up
-    >>> warm_up(then=settled_felt)
+    loaded with them), some 0.6 s that its player would otherwise wait. The calls are
+    those of :func:`riverboat.table.rounds.exports.round_view`: a view that works out
+    something new from a settled round adds it here too (``tests/test_warm_up.py``).
     """
     made_cards(game_round, game_round.cards)
     hand_names(game_round, game_round.cards)

@@ -86,6 +86,7 @@ def round_view(
         second_stakes=position_stakes(game_round, positions[1], lines)
         if len(positions) > 1
         else None,
+        # what a server works out of a settled round before it listens (settled_felt)
         made=made_cards(game_round, visible),
         hand_names=hand_names(game_round, visible),
         dealer_qualifies=dealer_qualifies(game_round),

@@ -44,6 +44,8 @@ const roundOpen = () => !!state.round && state.round.status === ROUND.open;
 let confirmed = {};
 /** @type {Tap[]} */
 const queued = [];
+/** @type {import("./state.js").Message | null} the last thing a chip's answer said */
+let answerSaid = null;
 let placing = Promise.resolve();
 
 /** The wagers a tap would leave, as far as the page can tell before the server says
@@ -104,6 +106,7 @@ async function send1(tap, table, said) {
   } catch (error) {
     if (tableKey() !== table) return;
     say(`${/** @type {Error} */ (error).message}: the chip is taken back.`, "refusal");
+    answerSaid = state.message;
     cue("refused");
   } finally {
     queued.shift();
@@ -115,9 +118,10 @@ async function send1(tap, table, said) {
 }
 
 /**
- * The server's answer in words where it did more than add the chip; else the status
- * line cleared, unless something was said since the tap (a refusal of a later tap
- * stays, however late this answer comes).
+ * The server's answer in words where it did more than add the chip. Else the status
+ * line is cleared if it shows what it showed at the tap or what an earlier tap's
+ * answer said ("Tap again to start over"), never what the page said since (a later
+ * tap's refusal stays, however late this answer comes).
  * @param {Tap} tap @param {Wagers} before @param {Wagers} after
  * @param {import("./state.js").Message | null} said the status line when it was tapped
  */
@@ -129,7 +133,8 @@ function explain(tap, before, after, said) {
   } else if (!after[tap.spot] && before[tap.spot]) {
     const spot = info().wagers.find((w) => w.name === tap.spot);
     say(`${label(tap.spot)} was at its ${money(spot ? spot.maximum : before[tap.spot])} maximum: this tap cleared it. Tap again to start over.`);
-  } else if (state.message === said) say("");
+  } else if (state.message === said || state.message === answerSaid) say("");
+  answerSaid = state.message;
 }
 
 /** Undo: the last chip change taken back. */
