@@ -399,7 +399,11 @@ def _postgres_together(connection: Connection, sent: list[tuple[str, Any]]) -> l
 
 
 def _raised(
-    connection: Connection, driver: Any, cursors: list[Any], error: Any, sent: Any
+    connection: Connection,
+    driver: Any,
+    cursors: list[Any],
+    error: Any,
+    sent: tuple[str, Any],
 ) -> Exception:
     """The driver's ``error`` as SQLAlchemy's, for the statement ``sent`` (its SQL, its
     parameters); a connection that no longer answers invalidated, as SQLAlchemy's own
