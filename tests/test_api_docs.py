@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from browser_support import SHOTS, new_tab, serving
+from browser_support import new_tab, serving, shoot
 
 
 def test_the_api_page_renders_offline_under_the_pages_policy(
@@ -32,11 +32,10 @@ def test_the_api_page_renders_offline_under_the_pages_policy(
         paths = page.locator(".opblock-summary-path").all_inner_texts()
         assert "/api/rounds" in " ".join(paths)
         assert len(paths) >= 10
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "api-docs-1440x900.png"))
+        shoot(page, "api-docs-1440x900")
         page.set_viewport_size({"width": 390, "height": 844})
         page.wait_for_timeout(300)
-        page.screenshot(path=str(SHOTS / "api-docs-390x844.png"))
+        shoot(page, "api-docs-390x844")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
         page.close()
     assert asked, "the page asked nothing"

@@ -19,7 +19,7 @@ from riverboat.table.live.table import SharedTable
 from riverboat.table.live.views import TableMessage
 from riverboat.table.service import TableService
 
-from browser_support import SHOTS, choose, finish, new_context, new_tab, table_tab, tap
+from browser_support import choose, finish, new_context, new_tab, shoot, table_tab, tap
 
 
 def test_the_page_loads_as_es_modules(page: Page, server: str) -> None:
@@ -141,9 +141,7 @@ def test_every_game_by_touch_on_a_phone(
     expect(phone.locator("#message")).to_contain_text("Net")
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
     phone.wait_for_timeout(600)  # the deal and the chips' animation
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    name = f"phone-touch-{spot}-{title.split()[0].lower()}-{width}x{height}.png"
-    phone.screenshot(path=str(SHOTS / name))
+    shoot(phone, f"phone-touch-{spot}-{title.split()[0].lower()}-{width}x{height}")
     phone.close()
 
 
@@ -157,8 +155,7 @@ def test_nothing_scrolls_sideways_on_the_narrowest_phone(server: str, browser: B
         phone.wait_for_timeout(200)
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 320, f"{title} is {width} px wide on a 320 px screen"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SHOTS / "phone-320-baccarat.png"), full_page=True)
+    shoot(phone, "phone-320-baccarat", full_page=True)
     phone.close()
 
 
@@ -195,8 +192,7 @@ def test_a_new_player_signs_up_beside_the_log_in(shared_server: str, browser: Br
     violations = Axe().run(tab).response["violations"]
     grave = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
     assert not grave, grave
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / "sign-up-390.png"))
+    shoot(tab, "sign-up-390")
     tab.fill("#signup-name", "Zoë")
     tab.click("#signup-form button")
     expect(tab.locator("#login")).to_be_hidden()
@@ -362,8 +358,7 @@ def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Br
     expect(ann.locator("#blind .card:not([aria-label='face down'])")).to_have_count(5)
     assert ann.locator("#dealer").inner_html() == bob.locator("#dealer").inner_html()
     ann.wait_for_timeout(400)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    ann.screenshot(path=str(SHOTS / "crazy4-shared.png"))
+    shoot(ann, "crazy4-shared")
     ann.reload()  # back at the same table
     expect(ann.locator("#logo")).to_have_text("Crazy 4 Poker · shared")
     expect(ann.locator("#seats")).to_contain_text("ann (you)")
@@ -399,8 +394,7 @@ def test_a_closed_shared_table_says_betting_waits_for_the_void_g7(
     expect(line).to_contain_text(re.compile(r"commitment SHA-256 [0-9a-f]{8}…"))
     assert re.fullmatch(r"commitment [0-9a-f]{64}", line.get_attribute("title") or "")
     ann.set_viewport_size({"width": 390, "height": 844})
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    ann.screenshot(path=str(SHOTS / "crazy4-shared-closed-phone.png"))
+    shoot(ann, "crazy4-shared-closed-phone")
     ann.context.close()
 
 
@@ -420,8 +414,7 @@ def test_two_players_at_a_shared_baccarat_shoe_b1(shared_server: str, browser: B
     assert ann.locator("#player").inner_html() == bob.locator("#player").inner_html()
     expect(ann.locator("#table-line")).to_contain_text("cards left in the shoe")
     ann.wait_for_timeout(400)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    ann.screenshot(path=str(SHOTS / "baccarat-shared.png"))
+    shoot(ann, "baccarat-shared")
     for tab in (ann, bob):
         tab.context.close()
 
@@ -590,8 +583,7 @@ def test_tri_card_by_keyboard_alone(keyboard_page: Page) -> None:
     page.wait_for_timeout(200)
     assert page.locator("#announce").inner_text() == sentence  # the result stays there
     page.wait_for_timeout(300)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "keyboard-tri-card.png"))
+    shoot(page, "keyboard-tri-card")
 
 
 @pytest.mark.parametrize("title", ["Rabbit Hunter", "Crazy 4 Poker"])
@@ -627,8 +619,7 @@ def test_a_poker_game_by_keyboard_alone_to_its_result(keyboard_page: Page, title
     expect(page.locator("#message")).to_contain_text("Net")
     _announced(page, "Net")
     page.wait_for_timeout(300)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"keyboard-{title.split()[0].lower()}.png"))
+    shoot(page, f"keyboard-{title.split()[0].lower()}")
 
 
 def test_baccarat_by_keyboard_alone_and_a_refusal_announced(keyboard_page: Page) -> None:
@@ -762,7 +753,7 @@ def test_the_keys_overlay_and_escape(keyboard_page: Page) -> None:
             does
         )
     expect(overlay).to_contain_text("Tri-Card Poker")
-    page.screenshot(path=str(SHOTS / "keyboard-help.png"))
+    shoot(page, "keyboard-help")
     page.keyboard.press("Escape")
     expect(overlay).to_be_hidden()
     page.keyboard.press("y")  # History opens; Escape closes it too
@@ -789,8 +780,7 @@ def test_a_focused_spot_shows_a_focus_ring(keyboard_page: Page) -> None:
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
     page.keyboard.press("Shift+Tab")
     page.wait_for_timeout(300)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "keyboard-focus-ring.png"))
+    shoot(page, "keyboard-focus-ring")
 
 
 def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page, server: str) -> None:
@@ -817,8 +807,7 @@ def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page, server: str)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 1100  # the roads scroll in their own boxes
     page.wait_for_timeout(400)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#roads").screenshot(path=str(SHOTS / "baccarat-roads.png"))
+    shoot(page.locator("#roads"), "baccarat-roads")
     page.click("#new-shoe")
     for road in ("bead", "big", "big-eye-boy", "small-road", "cockroach-pig"):
         expect(page.locator(f"#{road} span")).to_have_count(0)

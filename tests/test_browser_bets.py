@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from browser_support import SHOTS, choose, new_context, won
+from browser_support import choose, new_context, shoot, won
 
 Box = dict[str, float]
 
@@ -212,8 +212,7 @@ def test_undo_clear_and_double_by_touch_on_a_phone(
     page.locator("#undo").tap()  # the last chip: the Pair Plus's
     shows("$10", "$0", "$10")
     expect(page.locator("#balance")).to_have_attribute("data-trend", "")  # done counting
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"bet-tools-touch-{width}x{height}.png"))
+    shoot(page, f"bet-tools-touch-{width}x{height}")
     page.context.close()
 
 
@@ -543,8 +542,7 @@ def test_the_hand_and_decisions_are_in_view_at_a_decision(
     if width > height:  # on its side, no circle under the bar or a message
         covered = page.evaluate(CIRCLES_COVERED)
         assert not covered, f"at the decision at {width}x{height}: {covered}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"decision-{game.split()[0].lower()}-{width}x{height}.png"))
+    shoot(page, f"decision-{game.split()[0].lower()}-{width}x{height}")
     page.locator("[data-action=fold]").tap()
     expect(page.locator("#banner")).to_be_visible()
     banner = page.locator("#banner").bounding_box()

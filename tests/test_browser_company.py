@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from browser_support import SHOTS, choose, new_context, serving, tap
+from browser_support import choose, new_context, serving, shoot, tap
 
 PASSWORD = "a long password"
 CRAZY4, BACCARAT = "Crazy 4 Poker · shared", "Baccarat · shared"
@@ -300,7 +300,6 @@ def test_a_table_of_three_photographed(company_server: str, browser: Browser) ->
     ann.click("#deal")
     tap(bob, "ante", 4)
     bob.click("#deal")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for tab, size in ((ann, "390x844"), (bob, "844x390"), (carol, "1440x900")):
         for name in ("ann", "bob", "carol"):
             expect(seat(tab, name)).to_have_count(1)
@@ -311,10 +310,10 @@ def test_a_table_of_three_photographed(company_server: str, browser: Browser) ->
         tab.evaluate("scrollTo(0, 0)")
         hidden = tab.evaluate(SEATS_OUT_OF_VIEW)
         assert not hidden, f"at {size} without scrolling, seats out of view: {hidden}"
-        tab.screenshot(path=str(SHOTS / f"company-three-{size}.png"))
+        shoot(tab, f"company-three-{size}")
         tab.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # the rail
         tab.wait_for_timeout(100)
-        tab.screenshot(path=str(SHOTS / f"company-three-{size}-seats.png"))
+        shoot(tab, f"company-three-{size}-seats")
         no_sideways_scroll(tab, int(size.split("x")[0]))
     audit(carol, "a table of three at 1440")
     # the lobby's live miniature of the table: a dot for each of its six seats, the
@@ -329,7 +328,7 @@ def test_a_table_of_three_photographed(company_server: str, browser: Browser) ->
     expect(table.locator(".mini-seats i.you")).to_have_text(["C"])
     expect(table).to_contain_text(re.compile(r"Now: betting, next deal in \d+ s"))
     audit(carol, "the table menu with a table's seats in miniature")
-    carol.screenshot(path=str(SHOTS / "company-lobby-1440x900.png"))
+    shoot(carol, "company-lobby-1440x900")
     carol.keyboard.press("Escape")
     for tab in (ann, bob, carol):
         tab.context.close()

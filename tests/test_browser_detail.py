@@ -9,7 +9,7 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import SHOTS, choose, new_tab
+from browser_support import choose, new_tab, shoot
 
 RANKS = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"]
 RANKS += ["Jack", "Queen", "King", "Ace"]
@@ -52,11 +52,10 @@ def _play(page: Page, server: str, game: str, action: str | None = None) -> dict
 
 
 def _shots(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 844 if width < 800 else 900})
         page.wait_for_timeout(300)
-        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"))
+        shoot(page, f"{name}-{width}")
     page.set_viewport_size({"width": 1100, "height": 800})
 
 
@@ -353,7 +352,7 @@ def test_the_roads_are_the_servers_cells_in_their_own_box(
         " return [b.scrollWidth, b.clientWidth]; })()"
     )
     assert big[0] > big[1]  # the big road's 40 coups scroll inside its own box
-    phone.locator("#roads").screenshot(path=str(SHOTS / "detail-roads-320.png"))
+    shoot(phone.locator("#roads"), "detail-roads-320")
     phone.close()
 
 

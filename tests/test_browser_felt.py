@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
-from browser_support import SHOTS, choose, new_context, new_tab, pick_chip, tap
+from browser_support import choose, new_context, new_tab, pick_chip, shoot, tap
 
 Round = dict[str, Any]
 
@@ -134,12 +134,10 @@ def _hand_words(game: dict[str, Any], round_: Round) -> str:
 
 def _shot(page: Page, game: str, phase: str, *, screen_only: bool = False) -> None:
     """The page whole, or with `screen_only` just what its screen shows, to
-    test-artifacts/screenshots/{game}-{width}x{height}-{phase}.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    test-artifacts/screenshots/{game}-{width}x{height}-{phase}.jpg."""
     page.wait_for_timeout(800)  # the deal's and the chips' animations
     size = page.viewport_size or {"width": 0, "height": 0}
-    name = f"{game}-{size['width']}x{size['height']}-{phase}.png"
-    page.screenshot(path=str(SHOTS / name), full_page=not screen_only)
+    shoot(page, f"{game}-{size['width']}x{size['height']}-{phase}", full_page=not screen_only)
 
 
 def _fresh(page: Page, title: str) -> None:

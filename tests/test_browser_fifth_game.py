@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, expect
 
-from browser_support import SHOTS, new_tab, serving
+from browser_support import new_tab, serving, shoot
 
 
 @pytest.fixture
@@ -43,11 +43,10 @@ def test_a_round_of_the_fifth_game(
     play = page.locator("[data-action=play]").first
     expect(play).to_contain_text("Play $")  # the decision shows its stake
     page.wait_for_timeout(600)  # the deal's animation
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"fifth-game-decision-{width}x{height}.png"))
+    shoot(page, f"fifth-game-decision-{width}x{height}")
     play.tap() if touch else play.click()
     expect(page.locator("#message")).to_contain_text("Net")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.wait_for_timeout(600)  # the deal and the chips' animation
-    page.screenshot(path=str(SHOTS / f"fifth-game-result-{width}x{height}.png"))
+    shoot(page, f"fifth-game-result-{width}x{height}")
     page.close()

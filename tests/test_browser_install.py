@@ -28,7 +28,7 @@ from riverboat.web.app import create_app, server_options
 from riverboat.web.routes.page import STATIC
 from riverboat.web.routes.worker import WORKER, precache
 
-from browser_support import CHROMIUM_ARGS, SHOTS, choose, tap
+from browser_support import CHROMIUM_ARGS, choose, shoot, tap
 
 OFFLINE = "You are offline: the table deals only when it can reach its server."
 
@@ -449,6 +449,5 @@ def test_the_offline_page_fits_every_screen(browser: Browser, table: Table, scre
     assert note["y"] >= 0
     assert note["y"] + note["height"] <= bar["y"] <= height
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / f"offline-{screen}.png"))
+    shoot(tab, f"offline-{screen}")
     context.close()

@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Request, expect
 
-from browser_support import SHOTS, choose, new_context, table_tab
+from browser_support import choose, new_context, shoot, table_tab
 
 OWN = ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat")
 SHARED = ("Crazy 4 Poker · shared", "Baccarat · shared")
@@ -153,10 +153,9 @@ def test_every_table_fits_the_screen_with_44_px_targets(own: Page, ann: Page, wi
 def _fits_and_shown(page: Page, where: str) -> None:
     """`_fits`, and a screenshot of the table as it is, named for the width and step."""
     _fits(page, where)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^a-z0-9]+", "-", where.lower()).strip("-")
     width = page.viewport_size["width"] if page.viewport_size else 0
-    page.screenshot(path=str(SHOTS / f"table-{width}-{name}.png"))
+    shoot(page, f"table-{width}-{name}")
 
 
 def test_a_shared_tables_clock_stays_in_view_with_the_action_bar(ann: Page) -> None:
@@ -217,7 +216,6 @@ def test_the_result_message_shows_above_the_action_bar_without_scrolling(
 
 
 def test_the_table_menu_lists_six_tables_and_chooses_by_click_and_key(own: Page) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for width in (390, 1440):
         own.set_viewport_size({"width": width, "height": _height(width)})
         own.click("#logo")
@@ -227,7 +225,7 @@ def test_the_table_menu_lists_six_tables_and_chooses_by_click_and_key(own: Page)
         expect(menu.locator("#games")).to_contain_text("Shared table")
         expect(menu.locator("#games")).to_contain_text("Limits $5 to $500")
         own.wait_for_timeout(200)
-        own.screenshot(path=str(SHOTS / f"table-menu-{width}.png"))
+        shoot(own, f"table-menu-{width}")
         own.get_by_role("button", name="Close").click()
         expect(menu).to_be_hidden()
     choose(own, "Baccarat")  # by a tap in the menu
@@ -288,7 +286,7 @@ def test_the_pay_tables_in_words(own: Page) -> None:
     expect(dialog.locator("th[scope=col]").first).to_be_visible()
     expect(dialog).not_to_contain_text("_")  # words, not identifiers
     expect(dialog.locator("#edges-pending, .edge-value").first).to_be_visible()
-    own.screenshot(path=str(SHOTS / "pay-table-390.png"))
+    shoot(own, "pay-table-390")
     own.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()
     own.set_viewport_size({"width": 1440, "height": 900})
@@ -302,7 +300,7 @@ def test_the_pay_tables_in_words(own: Page) -> None:
     assert "Placed when you choose Buy & Play" in _row(own, "Wagers", "Rabbit fee")
     assert "10 to 1" in _row(own, "2-Way Bad Beat", "The losing hand is a Pair of Tens or better")
     expect(dialog).to_contain_text("The dealer qualifies with Ace-high or better")
-    own.screenshot(path=str(SHOTS / "pay-table-1440.png"))
+    shoot(own, "pay-table-1440")
     own.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
 

@@ -17,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
 
-from browser_support import MOTION, SHOTS, choose, launch_chromium, new_context
+from browser_support import MOTION, choose, launch_chromium, new_context, shoot
 
 Round = dict[str, Any]
 SOUND = "import('/static/js/sound.js').then((m) => "
@@ -174,8 +174,7 @@ def test_the_settings_open_by_touch_from_the_table_menu(open_tab: Opener) -> Non
     expect(page.locator("#settings")).to_be_visible()
     expect(page.locator("#tables")).to_be_hidden()  # the menu gave way to it
     page.wait_for_timeout(200)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "settings-390.png"))
+    shoot(page, "settings-390")
     _audit(page, "the settings dialog on a phone")
     # every control a 44 px target; the sheet as wide as the phone and no wider
     small = page.evaluate(
@@ -200,7 +199,7 @@ def test_the_settings_by_keyboard_alone(open_tab: Opener) -> None:
     page = open_tab(1440, 900)
     _settings(page)
     assert page.evaluate("document.getElementById('settings').contains(document.activeElement)")
-    page.screenshot(path=str(SHOTS / "settings-1440.png"))
+    shoot(page, "settings-1440")
     _audit(page, "the settings dialog")
     sound = page.locator("#settings-sound")
     expect(sound).to_be_checked()  # on at first
@@ -283,8 +282,14 @@ def test_a_chip_a_deal_a_refusal_and_a_settled_round_play_their_cues(open_tab: O
     voices = page.evaluate(SOUND + "m.counts.voices)")
     _stake(page, "ante")
     _until(page, lambda: _played(page)[len(before) :] == ["chip"], "a chip's cue")
-    assert page.evaluate(SOUND + "m.audioState())") == "running"
     assert page.evaluate(SOUND + "m.counts.voices)") > voices  # audio nodes started
+    # the context sleeps once its sounds have ended, and a cue wakes it, gesture or none
+    awake = page.evaluate(SOUND + "m.AWAKE)")
+    state = lambda: page.evaluate(SOUND + "m.audioState())")  # noqa: E731
+    _until(page, lambda: state() == "suspended", "the context asleep", int(awake * 1000) + 4000)
+    page.evaluate(SOUND + "m.cue('chip'))")
+    _until(page, lambda: state() == "running", "the context woken by a cue")
+    _until(page, lambda: state() == "suspended", "asleep again", int(awake * 1000) + 4000)
     _deal(page)
     expect(page.locator("[data-action=fold]")).to_be_visible()
     assert _played(page)[-1] == "deal"
@@ -442,7 +447,7 @@ def test_the_celebration_lets_the_next_tap_through(open_tab: Opener) -> None:
     assert layer.get_attribute("aria-hidden") == "true"
     assert layer.evaluate("(e) => getComputedStyle(e).pointerEvents") == "none"
     assert layer.locator(".celebration__bit").count() >= 20
-    page.screenshot(path=str(SHOTS / "celebration-390.png"))
+    shoot(page, "celebration-390")
     expect(page.locator("#deal")).to_be_enabled()
     box = page.locator("#deal").bounding_box()
     assert box
@@ -489,7 +494,7 @@ def test_the_card_back_setting_changes_the_face_down_cards(open_tab: Opener) -> 
             if other != name:
                 assert _share(page, first, colour, within=12) < 0.05, (name, other)
         if name == "blue":
-            page.screenshot(path=str(SHOTS / "card-back-blue-390.png"))
+            shoot(page, "card-back-blue-390")
     page.locator("[data-action=fold]").click()
 
 

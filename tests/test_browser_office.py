@@ -24,7 +24,7 @@ from riverboat.table.office.hold import hold_report
 from riverboat.table.service import TableService
 from riverboat.web.guards import CONTENT_SECURITY_POLICY
 
-from browser_support import SHOTS, new_tab, serving
+from browser_support import new_tab, serving, shoot
 
 PASSWORD = "a long password"  # ann's, bob's (browser_support.serving) and boss's
 
@@ -371,7 +371,6 @@ def test_nothing_scrolls_sideways(
     page = open_office(browser, office, width, height)
     log_in(page, "boss")
     expect(page.locator("#desk")).to_be_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for view, ready in [
         (f"players/{office.ann}", "#file-name"),
         (f"recall/{office.round_id}", "#recall-round"),
@@ -384,6 +383,6 @@ def test_nothing_scrolls_sideways(
         right, what, scrolled = page.evaluate(WIDEST)
         assert right <= width + 1, (view, right, what)
         assert scrolled <= width + 1, (view, scrolled)
-        page.screenshot(path=str(SHOTS / f"office-{view.split('/')[0]}-{width}x{height}.png"))
+        shoot(page, f"office-{view.split('/')[0]}-{width}x{height}")
     clean(page, office)
     page.close()

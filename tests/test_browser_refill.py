@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from riverboat.table.service import TableService
 
-from browser_support import SHOTS, choose, new_context, new_tab, serving, won
+from browser_support import choose, new_context, new_tab, serving, shoot, won
 
 LEFT = 300  # $3: below every table's minimum
 #: $85: enough for a run of lost $5 coups, and below the $100 Refill is offered under
@@ -58,7 +58,6 @@ def phone(drained: str, browser: Browser) -> Iterator[Page]:
 
 
 def test_a_drained_player_refills_and_the_history_lists_it(phone: Page) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     expect(phone.locator("#balance")).to_have_text("$3")
     refill = phone.locator("#refill")
     expect(refill).to_be_visible()
@@ -72,7 +71,7 @@ def test_a_drained_player_refills_and_the_history_lists_it(phone: Page) -> None:
     expect(message).to_contain_text("Out of chips?")
     expect(message).to_contain_text("$3 cannot cover this table's")
     expect(message).to_contain_text("Refill brings your play money back to $1,000")
-    phone.screenshot(path=str(SHOTS / "refill-offered-390.png"))
+    shoot(phone, "refill-offered-390")
 
     refill.tap()
     expect(phone.locator("#balance")).to_have_text("$1,000")
@@ -95,7 +94,7 @@ def test_a_drained_player_refills_and_the_history_lists_it(phone: Page) -> None:
     # no sideways scroll in the drawer
     wide = phone.evaluate("document.querySelector('#history').scrollWidth")
     assert wide <= phone.evaluate("document.querySelector('#history').clientWidth")
-    phone.screenshot(path=str(SHOTS / "history-refill-390.png"))
+    shoot(phone, "history-refill-390")
     violations = Axe().run(phone).response["violations"]
     grave = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
     assert not grave, grave
@@ -125,8 +124,8 @@ def test_the_header_holds_refill_a_bet_and_five_figures_at_320(phone: Page) -> N
         assert tools is not None
         assert tools["x"] + tools["width"] <= 320, (balance, refill)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 320
-        shot = SHOTS / f"header-320{'-refill' if refill else ''}.png"
-        phone.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": 320, "height": 80})
+        clip = {"x": 0, "y": 0, "width": 320, "height": 80}
+        shoot(phone, f"header-320{'-refill' if refill else ''}", clip=clip)
 
 
 def test_the_starting_credit_is_listed_once_every_round_is(phone: Page) -> None:
@@ -183,8 +182,7 @@ def test_the_header_stays_one_row_with_a_bet_a_last_win_and_refill(
     assert all(top < middle < bottom for top, bottom in tops), tops  # side by side
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.evaluate("document.body.scrollWidth") <= width
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"header-won-refill-{width}x{height}.png"))
+    shoot(page, f"header-won-refill-{width}x{height}")
     page.locator("#clear").tap()  # no chips down: on a phone the last win takes the bet's place
     expect(page.locator("#bet-total")).to_be_hidden()
     expect(page.locator("#last-win")).to_be_visible()
@@ -192,5 +190,5 @@ def test_the_header_stays_one_row_with_a_bet_a_last_win_and_refill(
     assert header is not None
     assert header["height"] < 60, header
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    page.screenshot(path=str(SHOTS / f"header-last-win-{width}x{height}.png"))
+    shoot(page, f"header-last-win-{width}x{height}")
     context.close()

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from riverboat.table.lobby import default_tables, parse_counts
 
-from browser_support import SHOTS, choose, new_context, new_tab, serving, tap
+from browser_support import choose, new_context, new_tab, serving, shoot, tap
 
 OWN_COUPS = 40  # enough for the big road to outgrow a phone's box
 SHARED = "Baccarat · shared"
@@ -162,14 +162,13 @@ def test_the_roads_felt_cards_and_deal_share_the_screen(
     expect(page.locator("#bead > span")).to_have_count(coups + 1)
     page.wait_for_timeout(500)  # the cards dealt and the result shown
     _all_in_view(page, f"{name}, own table, a coup dealt", cards=4)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"roads-own-{width}x{height}.png"))
+    shoot(page, f"roads-own-{width}x{height}")
     choose(page, SHARED)
     expect(page.locator("#seats")).to_contain_text("(you)")  # seated: the seat names you
     expect(page.locator("#bead > span")).to_have_count(4)  # the shared shoe's, from its snapshot
     expect(page.locator("#table-line")).to_contain_text("commitment")
     _all_in_view(page, f"{name}, shared table")
-    page.screenshot(path=str(SHOTS / f"roads-shared-{width}x{height}.png"))
+    shoot(page, f"roads-shared-{width}x{height}")
     context.close()
 
 
@@ -204,8 +203,7 @@ def test_the_derived_roads_open_with_one_tap_and_by_keyboard(
     assert box["x"] >= 0
     assert box["x"] + box["width"] <= 390.5
     phone.wait_for_timeout(300)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SHOTS / "roads-more-390x844.png"))
+    shoot(phone, "roads-more-390x844")
     dialog.locator(".close").tap()
     expect(dialog).to_be_hidden()
     context.close()
@@ -222,7 +220,7 @@ def test_the_derived_roads_open_with_one_tap_and_by_keyboard(
     expect(dialog).to_be_visible()
     expect(desk.locator("#cockroach-pig > span").first).to_be_visible()
     desk.wait_for_timeout(300)
-    desk.screenshot(path=str(SHOTS / "roads-more-1440x900.png"))
+    shoot(desk, "roads-more-1440x900")
     desk.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert desk.evaluate("document.activeElement.id") == "roads-more"
@@ -259,8 +257,7 @@ def test_the_table_menu_shows_a_shared_shoes_miniature_road(
     assert box["x"] + box["width"] <= 390
     button.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "roads-menu-390x844.png"))
+    shoot(page, "roads-menu-390x844")
     # the players seated are named; the lobby is fetched again while the menu is open
     page.keyboard.press("Escape")
     choose(page, SHARED)
@@ -325,10 +322,9 @@ def test_no_sideways_scroll_at_320_the_roads_scroll_in_their_boxes(
     page.keyboard.press("Escape")
     page.click("#logo")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    SHOTS.mkdir(parents=True, exist_ok=True)
     expect(page.locator("#games .mini-road")).to_have_count(1)
     page.locator("#games .mini-road").scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / "roads-menu-320.png"))
+    shoot(page, "roads-menu-320")
     context.close()
 
 

@@ -19,11 +19,10 @@ from playwright.sync_api import Page, Route, sync_playwright
 from riverboat.settings import amended
 from riverboat.web.app import create_app
 
-from browser_support import launch_chromium, new_tab, serving
+from browser_support import launch_chromium, new_tab, serving, shoot
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "riverboat" / "web" / "static"
 SPRITE = STATIC / "cards" / "cards.svg"
-SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 CODES = [rank + suit for suit in "cdhs" for rank in "23456789TJQKA"]
 CSP = "default-src 'self'; style-src 'self'; img-src 'self' data:"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -301,8 +300,7 @@ def _share(pixels: list[Rgb], near: Rgb, within: int = 40) -> float:
 
 def test_contact_sheet_of_the_deck_under_a_strict_csp(sheet_page: tuple[Page, list[str]]) -> None:
     page, refusals = sheet_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "card-faces.png"), full_page=True, animations="disabled")
+    shoot(page, "card-faces", full_page=True, animations="disabled")
     assert refusals == []
     assert page.locator(".card").count() == 52 + 7 + 52
     assert page.locator('[aria-label="Ten of hearts"]').count() == 2
@@ -349,9 +347,7 @@ def test_faces_are_legible_on_a_phone(open_sheet: Opener) -> None:
     box = page.locator('#suit-h [aria-label="Ten of hearts"]').bounding_box()
     assert box is not None
     assert box["width"] == pytest.approx(3.4 * 16, abs=0.5)
-    page.locator("#suit-h").screenshot(
-        path=str(SHOTS / "card-faces-phone.png"), animations="disabled"
-    )
+    shoot(page.locator("#suit-h"), "card-faces-phone", animations="disabled")
     # the top-left index (rank and suit) is red ink in the card's top-left fifth
     shot = page.locator('#suit-h [aria-label="Ten of hearts"]').screenshot(animations="disabled")
     card = Image.open(io.BytesIO(shot)).convert("RGB")

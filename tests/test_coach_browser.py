@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, Response, expect
 from riverboat.money import format_money, readable_cents
 from riverboat.table.advice import tally_words
 
-from browser_support import SHOTS, choose, new_tab, tap
+from browser_support import choose, new_tab, shoot, tap
 
 
 @pytest.fixture(params=[(390, 844), (1440, 900)], ids=["phone", "wide"])
@@ -56,14 +56,14 @@ def test_the_coach_says_each_verdict_and_keeps_the_tally(tab: Page) -> None:
         assert verdict["action"] == "fold"
         expect(line).to_have_class("coach-line coach-best" if verdict["best"] else "coach-line")
         tab.wait_for_timeout(400)  # the dealing animation
-    tab.screenshot(path=str(SHOTS / f"coach-verdict-{width}.png"))
+    shoot(tab, f"coach-verdict-{width}")
     tab.click("#logo")
     # the visit's tally in dollars, the page's rounding the server's (readable_cents)
     best = sum(v["best"] for v in verdicts)
     said = tally_words(2, best, sum(v["ev_cost_cents"] for v in verdicts))
     expect(tab.locator("#coach-session")).to_have_text(f"This visit: {said[0].upper()}{said[1:]}")
     expect(tab.locator("#coach-session")).not_to_contain_text("Antes")
-    tab.screenshot(path=str(SHOTS / f"coach-menu-{width}.png"))
+    shoot(tab, f"coach-menu-{width}")
     tab.locator("#tables .close").click()
     tab.reload()  # remembered
     tab.wait_for_selector(".spot")
@@ -110,7 +110,7 @@ def test_the_hint_and_the_verdicts_in_words_with_the_figures_behind_details(tab:
         for option in hint["options"]:
             expect(figures).to_contain_text(option["label"])
         if round_ == "best":
-            tab.screenshot(path=str(SHOTS / f"hint-words-{width}.png"))
+            shoot(tab, f"hint-words-{width}")
             _no_grave_violation(tab)
         # the best option, then (the next round) the worst, as the hint ranks them
         chosen = hint["options"][0 if round_ == "best" else -1]
@@ -142,7 +142,7 @@ def test_the_hint_and_the_verdicts_in_words_with_the_figures_behind_details(tab:
         said.append(verdict)
         tab.wait_for_timeout(400)  # the dealing animation
         if round_ == "worst":
-            tab.screenshot(path=str(SHOTS / f"coach-details-{width}.png"))
+            shoot(tab, f"coach-details-{width}")
             _no_grave_violation(tab)
     assert tab.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
     tab.keyboard.press("c")  # off again, for the next test's tab

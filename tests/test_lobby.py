@@ -367,14 +367,13 @@ def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
     a table's number sits there, another's moves there."""
     from playwright.sync_api import expect
 
-    from browser_support import SHOTS, new_tab, serving
+    from browser_support import new_tab, serving, shoot
 
     tables = default_tables(parse_counts("crazy4=2,baccarat=2"))
     with serving(tmp_path / "lobby.db", local_player=True, tables=tables) as server:
         page = new_tab(browser, viewport={"width": 1440, "height": 900})
         page.goto(server)
         page.wait_for_selector(".spot")
-        SHOTS.mkdir(parents=True, exist_ok=True)
         menu = page.locator("#games")
         for width, height in ((390, 844), (1440, 900)):
             page.set_viewport_size({"width": width, "height": height})
@@ -383,7 +382,7 @@ def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
             expect(menu).to_contain_text("0 of 6 seats taken · 6 free")
             expect(menu).to_contain_text("Shoe: 0 coups dealt · a new shoe")
             page.wait_for_timeout(300)
-            page.screenshot(path=str(SHOTS / f"lobby-{width}.png"))
+            shoot(page, f"lobby-{width}")
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             page.keyboard.press("Escape")
         page.keyboard.press("l")
@@ -400,12 +399,12 @@ def test_the_table_menu_opens_the_lobby_and_a_key_sits_and_moves(
         expect(second).to_contain_text("0 of 6 seats taken")
         expect(menu.locator("[data-table='crazy4:crazy4-1']")).to_contain_text("you sit here")
         page.wait_for_timeout(300)
-        page.screenshot(path=str(SHOTS / "lobby-seated-1440.png"))
+        shoot(page, "lobby-seated-1440")
         page.keyboard.press("Escape")
         page.set_viewport_size({"width": 390, "height": 844})
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         page.wait_for_timeout(300)
-        page.screenshot(path=str(SHOTS / "lobby-table-390.png"))
+        shoot(page, "lobby-table-390")
         page.locator("#leave").focus()
         page.keyboard.press("Enter")  # leave, by keyboard: back at the game's own table
         expect(page.locator("#logo")).to_have_text("Crazy 4 Poker")

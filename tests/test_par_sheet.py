@@ -288,11 +288,10 @@ def test_cli_writes_the_page_and_refuses_output_without_html(tmp_path: Path) -> 
 def test_page_in_a_browser_at_desk_and_phone_widths(
     tri_card: Analysis, browser: "Browser", tmp_path: Path
 ) -> None:
-    from browser_support import SHOTS, new_tab
+    from browser_support import new_tab, shoot
 
     target = tmp_path / "par-sheet.html"
     target.write_text(render(tri_card, _sections(tri_card), card_for(tri_card)), encoding="utf-8")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     requests: list[str] = []
     for width in (1440, 390):
         requests.clear()
@@ -303,7 +302,7 @@ def test_page_in_a_browser_at_desk_and_phone_widths(
         assert tab.locator("svg rect").count() == len({r.pays for r in tri_card.figures.net_table})
         # nothing wider than the phone but the tables and chart that scroll inside
         assert tab.evaluate("document.documentElement.scrollWidth") <= width
-        tab.screenshot(path=str(SHOTS / f"par-sheet-{width}.png"), full_page=True)
+        shoot(tab, f"par-sheet-{width}", full_page=True)
         assert requests == [target.as_uri()]  # the page alone: nothing else fetched
         tab.close()
     tab = new_tab(browser)

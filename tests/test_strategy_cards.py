@@ -331,14 +331,13 @@ def test_the_rules_overlay_shows_the_card(page: "Page", monkeypatch: pytest.Monk
     wagers and its cost; while it is being worked out it says so."""
     from playwright.sync_api import expect
 
-    from browser_support import SHOTS, choose
+    from browser_support import choose, shoot
 
     ready = card_info("tri-card")
     assert ready is not None
     monkeypatch.setattr(games, "strategy_card", lambda name: ready if name == "tri-card" else None)
     page.reload()
     page.wait_for_selector(".spot")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((390, 844), (1440, 900)):
         page.set_viewport_size({"width": width, "height": height})
         choose(page, "Tri-Card Poker")
@@ -349,7 +348,7 @@ def test_the_rules_overlay_shows_the_card(page: "Page", monkeypatch: pytest.Monk
         expect(dialog).to_contain_text("With the Ante: the first rule that matches your hand wins.")
         expect(dialog).to_contain_text("Following this card: house edge 3.3730% vs optimal 3.3730%")
         card.last.scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"strategy-card-{width}.png"))
+        shoot(page, f"strategy-card-{width}")
         page.keyboard.press("Escape")
         expect(dialog).to_be_hidden()
     choose(page, "Rabbit Hunter")

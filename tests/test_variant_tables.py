@@ -20,9 +20,7 @@ from riverboat.settings import amended
 from riverboat.table.lobby import TablesError, read_tables_file
 from riverboat.web.app import create_app
 
-from browser_support import choose, new_tab, serving, tap
-
-SHOTS = Path("test-artifacts/screenshots")
+from browser_support import choose, new_tab, serving, shoot, tap
 
 
 @pytest.fixture(autouse=True)
@@ -141,14 +139,13 @@ def test_the_page_shows_a_variant_tables_own_pays(tmp_path: Path, browser: Brows
         expect(page.locator("#paytable-title")).to_have_text(
             "Baccarat (mini-4): pay table and rules"
         )
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "variant-table-390.png"))
+        shoot(page, "variant-table-390")
         page.keyboard.press("Escape")
         tap(page, "tie")  # a coup at the table, dealt by the variant's rules
         page.click("#deal")
         expect(page.locator("#message")).to_contain_text("Net")
         page.wait_for_timeout(400)
-        page.screenshot(path=str(SHOTS / "variant-table-played-390.png"))
+        shoot(page, "variant-table-played-390")
         [played] = page.request.get(server + "api/history?limit=1").json()
         assert played["variant"] == "mini-4"
         assert played["record"]["rules"]["tie_pays"] == "9"

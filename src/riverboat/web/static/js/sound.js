@@ -6,7 +6,10 @@
 // settled) and "refused" (a chip or deal the server refused). It follows the settings:
 // sound on or off and its volume, vibration on or off, the Fast speed (the deal's
 // cards come quicker). The AudioContext is made on the first tap or key press (a
-// browser lets a page start sound only after a gesture) and never before.
+// browser lets a page start sound only after a gesture) and never before. It sleeps
+// (is suspended) once its last sound has ended, and wakes for the next cue or gesture:
+// a running context renders silence through its compressor for as long as the page is
+// open, the device's CPU and battery spent on nothing.
 import { $ } from "./state.js";
 import { canVibrate, onSettings, pace, settings } from "./settings.js";
 
@@ -30,6 +33,13 @@ let context = null;
 let master = null;
 /** @type {AudioBuffer | null} */
 let hiss = null;
+/** when the last sound scheduled ends, on the context's clock (seconds) */
+let ends = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let sleeping;
+
+/** How long the context stays awake after its last sound ends (seconds). */
+export const AWAKE = 2;
 
 const level = () => (settings.volume / 100) ** 2 * 0.9;  // the slider heard as even steps
 
@@ -46,7 +56,21 @@ function unlock() {
     master.connect(squash);
     squash.connect(context.destination);
   }
+  wake();
+}
+
+// the context woken (where the browser lets it be), to sleep again AWAKE seconds after
+// its last sound ends
+function wake() {
+  if (!context || context.state === "closed") return;
   if (context.state === "suspended") context.resume().catch(() => {});
+  clearTimeout(sleeping);
+  const left = Math.max(0, ends - context.currentTime) + AWAKE;
+  sleeping = setTimeout(() => {
+    if (!context || context.state !== "running") return;
+    if (context.currentTime < ends) wake();  // a sound scheduled since: awake until it ends
+    else context.suspend().catch(() => {});
+  }, left * 1000);
 }
 for (const kind of ["pointerdown", "keydown", "touchend"]) {
   document.addEventListener(kind, unlock, { capture: true, passive: true });
@@ -86,6 +110,7 @@ function tone(at, frequency, length, { type = "triangle", gain = 0.3, glide = nu
   env.connect(master);
   osc.start(at);
   osc.stop(at + length + 0.02);
+  ends = Math.max(ends, at + length + 0.02);
   counts.voices += 1;
 }
 
@@ -115,6 +140,7 @@ function noise(at, length, { from = 4000, to = 1200, q = 1.2, gain = 0.4 } = {})
   band.connect(env);
   env.connect(master);
   source.start(at, Math.random() * 0.3, length + 0.02);
+  ends = Math.max(ends, at + length + 0.02);
   counts.voices += 1;
 }
 
@@ -174,6 +200,7 @@ export function cue(name) {
   }
   if (!settings.sound || settings.volume === 0 || !context || context.state === "closed") return false;
   VOICES[name](context.currentTime + 0.01);
+  wake();  // a sleeping context plays what was scheduled as soon as it is awake
   played.push(name);
   return true;
 }
