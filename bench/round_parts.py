@@ -12,7 +12,9 @@ each view's JSON). Trees take turns, ``--repeats`` times; the best of each is ke
 and the ratio is the baseline's time over this tree's (above 1: this tree is faster).
 
     python bench/round_parts.py [--games tri-card,crazy4,rabbit-hunter]
-                                [--repeats 3] [--baseline-ref d77abd1]
+                                [--repeats 3] [--baseline-ref d77abd1] [--seconds 0.4]
+
+``--seconds`` is how long each part is timed in each run (in five batches).
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ def _best(work: Callable[[], object], seconds: float = 0.4, runs: int = 5) -> fl
     return best / count * 1e6
 
 
-def measure(game: str) -> dict[str, float]:
-    """Microseconds per part of a round of ``game`` (run inside the tree's subprocess)."""
+def measure(game: str, seconds: float = 0.4) -> dict[str, float]:
+    """Microseconds per part of a round of ``game``, each part timed for about
+    ``seconds`` (run inside the tree's subprocess)."""
     from riverboat.games import Round, find_game
     from riverboat.games.codec import to_json
     from riverboat.rng import FairSource
@@ -104,18 +107,18 @@ def measure(game: str) -> dict[str, float]:
 
     done, dealt = settled(), deal()
     return {
-        "deal": _best(deal),
-        "record": _best(done.record),
-        "view": _best(lambda: round_view(row("settled"), done, 100_000, True, False)),
-        "view open": _best(lambda: round_view(row("open"), dealt, 100_000, False, False)),
-        "round": _best(whole),
+        "deal": _best(deal, seconds),
+        "record": _best(done.record, seconds),
+        "view": _best(lambda: round_view(row("settled"), done, 100_000, True, False), seconds),
+        "view open": _best(lambda: round_view(row("open"), dealt, 100_000, False, False), seconds),
+        "round": _best(whole, seconds),
     }
 
 
-def run_tree(tree: Path, game: str) -> dict[str, float]:
+def run_tree(tree: Path, game: str, seconds: float) -> dict[str, float]:
     """:func:`measure` in a subprocess running ``tree``'s code."""
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure", game]
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", game, str(seconds)]
     done = subprocess.run(command, env=env, cwd=tree, check=True, stdout=subprocess.PIPE, text=True)
     found: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return found
@@ -123,13 +126,18 @@ def run_tree(tree: Path, game: str) -> dict[str, float]:
 
 def main() -> None:
     if sys.argv[1:2] == ["--measure"]:
-        print(json.dumps(measure(sys.argv[2])))
+        print(json.dumps(measure(sys.argv[2], float(sys.argv[3]))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="tri-card,crazy4,rabbit-hunter", help="comma-separated")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each tree (best kept)")
     parser.add_argument("--baseline-ref", default="d77abd1", help="git ref to compare against")
+    parser.add_argument(
+        "--seconds", type=float, default=0.4, help="how long each part is timed in a run"
+    )
     args = parser.parse_args()
+    if not args.seconds > 0:
+        parser.error(f"--seconds must be more than 0, not {args.seconds}")
     games = args.games.split(",")
     best: dict[str, dict[str, dict[str, float]]] = {}
     with ExitStack() as stack:
@@ -137,7 +145,7 @@ def main() -> None:
         for _ in range(args.repeats):
             for game in games:
                 for name, tree in trees.items():
-                    found = run_tree(tree, game)
+                    found = run_tree(tree, game, args.seconds)
                     kept = best.setdefault(game, {}).setdefault(name, found)
                     for part, value in found.items():
                         kept[part] = min(kept[part], value)

@@ -27,7 +27,7 @@ QUICK: dict[str, tuple[list[str], str]] = {
     "history": (["--rounds", "120", "--wagers", "2"], r"^sqlite +\d"),
     "requests": (["--rounds", "4", "--repeats", "1"], r"^new +\d"),
     "round_parts": (
-        ["--games", "tri-card", "--repeats", "1", "--baseline-ref", "HEAD"],
+        ["--games", "tri-card", "--repeats", "1", "--baseline-ref", "HEAD", "--seconds", "0.05"],
         r"^tri-card +round +\d",
     ),
     "rounds": (
