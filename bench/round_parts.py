@@ -126,7 +126,8 @@ def run_tree(tree: Path, game: str, seconds: float) -> dict[str, float]:
 
 def main() -> None:
     if sys.argv[1:2] == ["--measure"]:
-        print(json.dumps(measure(sys.argv[2], float(sys.argv[3]))))
+        seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 0.4
+        print(json.dumps(measure(sys.argv[2], seconds)))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="tri-card,crazy4,rabbit-hunter", help="comma-separated")

@@ -4,7 +4,7 @@ felt on a phone held upright, a column beside it on a phone on its side and on a
 desktop), at one's own table after a shoe's coups and at a shared table; the derived
 roads and the ask one tap (or Enter) away; a shared table's big road in miniature in the
 table menu; axe-core's audit; nothing wider than a 320 px screen. Screenshots go to
-test-artifacts/screenshots/roads-*.png."""
+test-artifacts/screenshots/roads-*.jpg."""
 
 import re
 from collections.abc import Iterator

@@ -1,6 +1,6 @@
 """The deck the web table draws: every face in the package's sprite, cards.js's markup and
 names run through node, the files served, and a contact sheet of the deck in Chromium
-under a strict Content-Security-Policy (test-artifacts/screenshots/card-faces.png)."""
+under a strict Content-Security-Policy (test-artifacts/screenshots/card-faces.jpg)."""
 
 import io
 import json

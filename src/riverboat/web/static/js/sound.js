@@ -37,15 +37,18 @@ let hiss = null;
 let ends = 0;
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let sleeping;
+/** suspended by the page, and not woken since (the state may read "running" until the
+ * suspension is done, in some browsers) */
+let asleep = false;
 
 /** How long the context stays awake after its last sound ends (seconds). */
 export const AWAKE = 2;
 
 const level = () => (settings.volume / 100) ** 2 * 0.9;  // the slider heard as even steps
 
-// made or woken by a gesture, and only once sound is on
+// made or woken by a gesture, and only once sound is on and can be heard
 function unlock() {
-  if (!settings.sound) return;
+  if (!settings.sound || settings.volume === 0) return;
   if (!context) {
     const Context = window.AudioContext || /** @type {Window & { webkitAudioContext?: typeof AudioContext }} */ (window).webkitAudioContext;
     if (!Context) return;
@@ -63,14 +66,25 @@ function unlock() {
 // its last sound ends
 function wake() {
   if (!context || context.state === "closed") return;
-  if (context.state === "suspended") context.resume().catch(() => {});
+  if (asleep || context.state === "suspended") {
+    asleep = false;
+    context.resume().catch(() => {});
+  }
   clearTimeout(sleeping);
-  const left = Math.max(0, ends - context.currentTime) + AWAKE;
-  sleeping = setTimeout(() => {
-    if (!context || context.state !== "running") return;
-    if (context.currentTime < ends) wake();  // a sound scheduled since: awake until it ends
-    else context.suspend().catch(() => {});
-  }, left * 1000);
+  sleeping = setTimeout(doze, (Math.max(0, ends - context.currentTime) + AWAKE) * 1000);
+}
+
+function doze() {
+  const awake = context;
+  if (!awake || awake.state === "closed") return;
+  if (awake.currentTime < ends) return wake();  // a sound scheduled since: awake until it ends
+  if (awake.state !== "running") {  // still waking (or the browser holds it): look again later
+    sleeping = setTimeout(doze, AWAKE * 1000);
+    return;
+  }
+  asleep = true;
+  // a cue or tap while it was going to sleep has woken it: wake it again once asleep
+  awake.suspend().then(() => { if (!asleep) awake.resume().catch(() => {}); }, () => {});
 }
 for (const kind of ["pointerdown", "keydown", "touchend"]) {
   document.addEventListener(kind, unlock, { capture: true, passive: true });
