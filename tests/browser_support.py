@@ -163,8 +163,8 @@ def shoot(target: Page | Locator, name: str, **options: Any) -> None:
     """A screenshot of the page (or of one element) as a player sees it, to
     test-artifacts/screenshots/NAME.jpg, for people to look at; ``options`` are
     ``screenshot``'s (``full_page``, ``clip``...). JPEG at quality 85 reads as well as
-    PNG on a screen, and Chromium makes it for about a quarter of the CPU (0.05 against
-    0.2 CPU s at 1440x900: docs/development.md); no test reads these files back."""
+    PNG on a screen, and Chromium makes it for about a fifth of the CPU (0.22x at
+    1440x900, ``python bench/paint.py``); no test reads these files back."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     target.screenshot(path=str(SHOTS / f"{name}.jpg"), type="jpeg", quality=85, **options)
 

@@ -25,6 +25,10 @@ QUICK: dict[str, tuple[list[str], str]] = {
     ),
     "hints": (["--games", "tri-card", "--hands", "2", "--repeat", "1"], r"^\| tri-card \| \d"),
     "history": (["--rounds", "120", "--wagers", "2"], r"^sqlite +\d"),
+    "paint": (
+        ["--rounds", "1", "--repeats", "1", "--shots", "1", "--baseline-ref", "HEAD"],
+        r"^Tri-Card round 390x844 vs HEAD +[\d.]+ +[\d.]+ +[\d.]+x$",
+    ),
     "requests": (["--rounds", "4", "--repeats", "1"], r"^new +\d"),
     "round_parts": (
         ["--games", "tri-card", "--repeats", "1", "--baseline-ref", "HEAD", "--seconds", "0.05"],

@@ -74,6 +74,7 @@ function wake() {
   sleeping = setTimeout(doze, (Math.max(0, ends - context.currentTime) + AWAKE) * 1000);
 }
 
+// the context suspended, unless a sound was scheduled since or it is not awake yet
 function doze() {
   const awake = context;
   if (!awake || awake.state === "closed") return;
