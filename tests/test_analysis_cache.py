@@ -181,6 +181,80 @@ def test_two_processes_counting_at_once_both_end_with_a_valid_file(folder: Path)
     assert cache.load(cache.CacheKey("tri-card", "counted", tri_card.TriCardRules())) is not None
 
 
+# a process that needs the table "demo"/"once" (its build logged to BUILDS and slow) and
+# prints what it got
+_NEEDS_ONCE = """
+import os, sys, time
+import numpy as np
+from riverboat.analysis import disk_cache as cache
+def build():
+    with open(os.environ["BUILDS"], "a") as log:
+        log.write(f"{os.getpid()}\\n")
+    time.sleep(float(sys.argv[1]))
+    return np.arange(5)
+value = cache.remember(
+    cache.CacheKey("demo", "once", {}), build, lambda arrays: arrays["x"], lambda x: {"x": x}
+)
+print(int(value.sum()))
+"""
+
+
+def _needing_once(folder: Path, builds: Path, seconds: float) -> subprocess.Popen[str]:
+    env = {**os.environ, cache.ENVIRONMENT: str(folder), "BUILDS": str(builds)}
+    command = [sys.executable, "-c", _NEEDS_ONCE, str(seconds)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+
+
+def test_processes_needing_a_table_at_once_count_it_once_and_all_read_it(
+    folder: Path, tmp_path: Path
+) -> None:
+    builds = tmp_path / "builds.log"
+    needing = [_needing_once(folder, builds, 1.0) for _ in range(3)]
+    answers = [process.communicate(timeout=120)[0].strip() for process in needing]
+    assert all(process.returncode == 0 for process in needing)
+    assert answers == ["10"] * 3
+    assert len(builds.read_text().split()) == 1  # one counted it, the others waited and read
+    [entry] = cache.entries()  # the lock file is not a table
+    assert entry.path.suffix == ".npz"
+
+
+def test_a_builder_killed_mid_way_holds_no_one_up(folder: Path, tmp_path: Path) -> None:
+    builds = tmp_path / "builds.log"
+    holder = _needing_once(folder, builds, 600.0)
+    for _ in range(200):  # until it is building, the lock held
+        if builds.is_file() and builds.read_text():
+            break
+        threading.Event().wait(0.05)
+    holder.kill()  # the kernel lets go of its lock
+    holder.wait()
+    after = _needing_once(folder, builds, 0.0)
+    assert after.communicate(timeout=60)[0].strip() == "10"
+    assert len(builds.read_text().split()) == 2
+
+
+def test_a_lock_held_too_long_is_not_waited_on_further(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = cache.CacheKey("demo", "held", {})
+    monkeypatch.setattr(cache, "BUILD_WAIT", 0.3)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:  # as a frozen process would
+        with cache._building(key):
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(30)
+        value = cache.remember(key, lambda: np.arange(3), lambda a: a["x"], lambda x: {"x": x})
+        assert value.tolist() == [0, 1, 2]
+    finally:
+        release.set()
+        holder.join()
+
+
 def test_different_rules_version_or_format_make_different_keys(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

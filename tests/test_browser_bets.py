@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from browser_support import choose, new_context, shoot, won
+from browser_support import choose, new_context, pick_chip, shoot, won
 
 Box = dict[str, float]
 
@@ -35,12 +35,71 @@ def _tab(
     return tab
 
 
-@pytest.fixture
-def tab(server: str, browser: Browser) -> Iterator[Page]:
+# Two tabs serve the whole module, one on a desktop's screen (a mouse and a keyboard) and
+# one on a phone's (touch alone, sized by each test), each set back before every test to
+# where a new tab would start it (`_ready`): a page load costs more than the rest of most
+# of these tests. The server, with the balance and each table's rounds, is the module's.
+@pytest.fixture(scope="module")
+def desk_tab(server: str, browser: Browser) -> Iterator[Page]:
     page = _tab(server, browser)
     yield page
-    _finish_open_round(page)
     page.context.close()
+
+
+@pytest.fixture(scope="module")
+def phone_tab(server: str, browser: Browser) -> Iterator[Page]:
+    page = _tab(server, browser, 390, 844, touch=True)
+    yield page
+    page.context.close()
+
+
+def _ready(page: Page, width: int, height: int) -> Page:
+    """The shared tab as a new one at ``width`` x ``height`` would be: no answer held back
+    or made up, the reduced motion of every browser test, the table menu shut, no round
+    open at the table in view, the $5 chip chosen, the balance and its top-up rule the
+    server's, nothing focused, scrolled to the top, the coach off."""
+    page.unroute_all(behavior="ignoreErrors")
+    page.emulate_media(reduced_motion="reduce")
+    page.set_viewport_size({"width": width, "height": height})
+    if page.locator("#tables").is_visible():
+        page.locator("#tables .close").click()
+    _finish_open_round(page)
+    if page.locator("[data-chip='500']").get_attribute("aria-pressed") != "true":
+        pick_chip(page, 500)
+        expect(page.locator("[data-chip='500']")).to_have_attribute("aria-pressed", "true")
+    page.evaluate(REFRESH_BALANCE)
+    expect(page.locator("#balance")).to_have_attribute("data-trend", "")
+    page.evaluate(
+        "document.activeElement?.blur(); scrollTo(0, 0); localStorage.removeItem('riverboat-coach')"
+    )
+    return page
+
+
+@pytest.fixture
+def tab(desk_tab: Page) -> Iterator[Page]:
+    """The desktop's tab at 1100x800, ready for a test; a round the test left open is
+    folded after it, as the server is every tab's."""
+    yield _ready(desk_tab, 1100, 800)
+    _finish_open_round(desk_tab)
+
+
+@pytest.fixture
+def phone(phone_tab: Page) -> Iterator[Page]:
+    """The phone's tab at 390x844, ready for a test (which may size it otherwise)."""
+    yield _ready(phone_tab, 390, 844)
+    _finish_open_round(phone_tab)
+
+
+def _sized(request: pytest.FixtureRequest, width: int, height: int, touch: bool) -> Page:
+    """The phone's tab (``touch``) or the desktop's, ready for a test at ``width`` x
+    ``height``."""
+    page: Page = request.getfixturevalue("phone" if touch else "tab")
+    page.set_viewport_size({"width": width, "height": height})
+    return page
+
+
+#: the balance asked of the server again, as a page load asks for it
+REFRESH_BALANCE = "import('/static/js/bank.js').then((bank) => bank.refreshBalance())"
 
 
 def _finish_open_round(page: Page) -> None:
@@ -180,10 +239,9 @@ def test_undo_clear_and_double_by_touch_and_key(tab: Page) -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
-def test_undo_clear_and_double_by_touch_on_a_phone(
-    server: str, browser: Browser, width: int, height: int
-) -> None:
-    page = _tab(server, browser, width, height, touch=True)
+def test_undo_clear_and_double_by_touch_on_a_phone(phone: Page, width: int, height: int) -> None:
+    page = phone
+    page.set_viewport_size({"width": width, "height": height})
     choose(page, "Tri-Card Poker")
     _finish_open_round(page)
     _clear_felt(page)
@@ -213,7 +271,6 @@ def test_undo_clear_and_double_by_touch_on_a_phone(
     shows("$10", "$0", "$10")
     expect(page.locator("#balance")).to_have_attribute("data-trend", "")  # done counting
     shoot(page, f"bet-tools-touch-{width}x{height}")
-    page.context.close()
 
 
 def test_double_past_a_spots_maximum_is_refused_and_changes_nothing(tab: Page) -> None:
@@ -269,8 +326,8 @@ def test_a_tap_past_the_maximum_and_a_hold_say_what_they_did(tab: Page) -> None:
     expect(_amount(tab, "ante")).to_have_text("$5")
 
 
-def test_a_hold_by_touch_on_a_phone_says_what_it_cleared(server: str, browser: Browser) -> None:
-    page = _tab(server, browser, 390, 844, touch=True)
+def test_a_hold_by_touch_on_a_phone_says_what_it_cleared(phone: Page) -> None:
+    page = phone  # 390x844
     choose(page, "Tri-Card Poker")
     _finish_open_round(page)
     _clear_felt(page)
@@ -283,7 +340,6 @@ def test_a_hold_by_touch_on_a_phone_says_what_it_cleared(server: str, browser: B
     expect(_amount(page, "pair_plus")).to_have_text("$0")  # a hold, not a tap as well
     expect(_amount(page, "ante")).to_have_text("$5")
     expect(page.locator("#bet-total")).to_have_text("$5")
-    page.context.close()
 
 
 def test_chips_the_balance_cannot_cover_are_greyed_and_say_why(tab: Page) -> None:
@@ -350,8 +406,8 @@ def test_a_chips_late_answer_leaves_a_later_refusal_on_show(tab: Page) -> None:
     _clear_felt(tab)
 
 
-def test_quick_replay_survives_a_reload(server: str, browser: Browser) -> None:
-    page = _tab(server, browser)
+def test_quick_replay_survives_a_reload(tab: Page) -> None:
+    page = tab
     choose(page, "Baccarat")
     _clear_felt(page)
     page.click("[data-spot=banker]")
@@ -366,7 +422,6 @@ def test_quick_replay_survives_a_reload(server: str, browser: Browser) -> None:
     with page.expect_response("**/replay") as answer:
         page.click("#replay")
     assert answer.value.json()["wagers"]["banker"] == 1000
-    page.context.close()
 
 
 def test_decisions_show_their_stake_and_fold_stakes_nothing(tab: Page) -> None:
@@ -464,9 +519,9 @@ TOAST = """() => {
 
 @pytest.mark.parametrize(("width", "height"), [(320, 568), (390, 844), (844, 390), (1440, 900)])
 def test_the_toast_is_never_under_the_action_bar(
-    server: str, browser: Browser, width: int, height: int
+    request: pytest.FixtureRequest, width: int, height: int
 ) -> None:
-    page = _tab(server, browser, width, height, touch=width < 1000)
+    page = _sized(request, width, height, touch=width < 1000)
     choose(page, "Tri-Card Poker")
     _clear_felt(page)
     page.click("#deal")  # nothing on the felt: refused, saying what to do
@@ -479,7 +534,6 @@ def test_the_toast_is_never_under_the_action_bar(
     assert box["left"] >= 0, box
     assert box["right"] <= box["width"] + 0.5, box
     assert not box["covered"], box
-    page.context.close()
 
 
 # every card of the player's hand and every decision inside the screen and clear of the
@@ -527,41 +581,45 @@ PHONES = [(320, 640), (390, 844), (430, 932), (640, 360), (844, 390), (932, 430)
 
 
 @pytest.mark.parametrize("game", ["Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker"])
-@pytest.mark.parametrize(("width", "height"), PHONES)
-def test_the_hand_and_decisions_are_in_view_at_a_decision(
-    server: str, browser: Browser, game: str, width: int, height: int
-) -> None:
-    page = _tab(server, browser, width, height, touch=True)
+def test_the_hand_and_decisions_are_in_view_at_a_decision(phone: Page, game: str) -> None:
+    """At each phone size, a round dealt there: the hand and the decisions in view at the
+    decision, the banner at the result, and on its side no circle covered at either."""
+    page = phone
     choose(page, game)
     _finish_open_round(page)
-    _clear_felt(page)
-    page.locator("[data-spot=ante]").tap()
-    with page.expect_response("**/api/rounds"):
-        page.locator("#deal").tap()
-    expect(page.locator("[data-action=fold]")).to_be_visible()
-    page.wait_for_timeout(500)  # the deal's animation
-    seen = page.evaluate(IN_VIEW)
-    assert seen["cards"] >= 3, seen
-    assert not seen["wrong"], seen
-    assert seen["bar"] < 90, f"the action bar is {seen['bar']} px tall: one row of controls"
-    if width > height:  # on its side, no circle under the bar or a message
-        covered = page.evaluate(CIRCLES_COVERED)
-        assert not covered, f"at the decision at {width}x{height}: {covered}"
-    shoot(page, f"decision-{game.split()[0].lower()}-{width}x{height}")
-    page.locator("[data-action=fold]").tap()
-    expect(page.locator("#banner")).to_be_visible()
-    banner = page.locator("#banner").bounding_box()
-    assert banner is not None
-    assert banner["y"] >= 0
-    assert banner["y"] + banner["height"] <= height
-    if width > height:  # and at the result
-        covered = page.evaluate(CIRCLES_COVERED)
-        assert not covered, f"at the result at {width}x{height}: {covered}"
-    page.context.close()
+    for width, height in PHONES:
+        # a round of its own at each size: the decision's toast shows for a few seconds
+        # only, and on its side no circle may lie under it
+        size = f"{width}x{height}"
+        page.set_viewport_size({"width": width, "height": height})
+        _clear_felt(page)
+        page.locator("[data-spot=ante]").tap()
+        with page.expect_response("**/api/rounds"):
+            page.locator("#deal").tap()
+        expect(page.locator("[data-action=fold]")).to_be_visible()
+        page.wait_for_timeout(500)  # the deal's animation
+        seen = page.evaluate(IN_VIEW)
+        assert seen["cards"] >= 3, f"at {size}: {seen}"
+        assert not seen["wrong"], f"at {size}: {seen}"
+        tall = f"at {size} the action bar is {seen['bar']} px tall: one row of controls"
+        assert seen["bar"] < 90, tall
+        if width > height:  # on its side, no circle under the bar or a message
+            covered = page.evaluate(CIRCLES_COVERED)
+            assert not covered, f"at the decision at {size}: {covered}"
+        shoot(page, f"decision-{game.split()[0].lower()}-{size}")
+        page.locator("[data-action=fold]").tap()
+        expect(page.locator("#banner")).to_be_visible()
+        banner = page.locator("#banner").bounding_box()
+        assert banner is not None, size
+        assert banner["y"] >= 0, f"at {size}: {banner}"
+        assert banner["y"] + banner["height"] <= height, f"at {size}: {banner}"
+        if width > height:  # and at the result
+            covered = page.evaluate(CIRCLES_COVERED)
+            assert not covered, f"at the result at {size}: {covered}"
 
 
 def test_on_a_touch_phone_the_header_is_one_row_without_keys(server: str, browser: Browser) -> None:
-    page = _tab(server, browser, 390, 844, touch=True)
+    page = _tab(server, browser, 390, 844, touch=True)  # a first visit's: its table, its chip
     expect(page.locator("#keys-toggle")).to_be_hidden()
     header = page.locator(".topbar").bounding_box()
     assert header is not None
@@ -580,9 +638,9 @@ def test_on_a_touch_phone_the_header_is_one_row_without_keys(server: str, browse
     ("width", "height", "touch"), [(844, 390, True), (1024, 768, True), (1440, 900, False)]
 )
 def test_the_keys_button_and_keyboard_words_only_where_there_is_a_keyboard(
-    server: str, browser: Browser, width: int, height: int, touch: bool
+    request: pytest.FixtureRequest, width: int, height: int, touch: bool
 ) -> None:
-    page = _tab(server, browser, width, height, touch=touch)
+    page = _sized(request, width, height, touch)
     assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches") is touch
     choose(page, "Tri-Card Poker")
     _finish_open_round(page)
@@ -607,7 +665,6 @@ def test_the_keys_button_and_keyboard_words_only_where_there_is_a_keyboard(
         expect(note).to_contain_text("Keys 1 to 6 choose a table too")
         expect(numbers).to_be_visible()
     page.locator("#tables .close").click()
-    page.context.close()
 
 
 # the balance's figure and trend each time it changes, from here on
@@ -662,15 +719,17 @@ def _chips_shown(page: Page) -> dict[str, str]:
     return shown
 
 
-def test_a_verdict_message_or_hint_never_shows_at_another_table(
-    server: str, browser: Browser
-) -> None:
+def test_a_verdict_message_or_hint_never_shows_at_another_table(tab: Page) -> None:
     """Every table in the menu, the shared ones too, visited mid-round: nothing of one
     shows at another (a verdict, the hint, a decision, cards, chips or the bet total);
     each table shows only its own chips (its round's, or the last it dealt: chips
     placed and not dealt stay behind with the table left)."""
-    page = _tab(server, browser)
-    page.evaluate("localStorage.setItem('riverboat-coach', 'on')")
+    page = tab
+    # a first visit's page, the coach switched on: no table's last wagers kept from before
+    page.evaluate(
+        "localStorage.clear(); sessionStorage.clear();"
+        " localStorage.setItem('riverboat-coach', 'on')"
+    )
     page.reload()
     page.wait_for_selector(".spot")
     choose(page, "Rabbit Hunter")
@@ -727,4 +786,3 @@ def test_a_verdict_message_or_hint_never_shows_at_another_table(
     page.click("[data-action=fold]")
     expect(page.locator("#coach-line")).to_be_visible()  # this round's own verdict
     page.evaluate("localStorage.setItem('riverboat-coach', 'off')")
-    page.context.close()

@@ -10,8 +10,10 @@ a digest of the counting code (a working copy changes without a new version) and
 
 Safe with several processes: a file is written whole to a temporary name in the
 same folder and renamed over the old one (``os.replace`` is atomic), so a reader
-sees either no file or a complete one, and two processes building at once both end
-with a valid file (the last rename wins; both wrote the same numbers). Writing a
+sees either no file or a complete one; a process that needs a table another is
+building waits for it and reads it (a lock file beside it) rather than counting it
+twice, and if two do build at once (a lock held too long, a folder without locks)
+both end with a valid file (the last rename wins; both wrote the same numbers). Writing a
 table removes the same table kept by other code (an older version). Nothing read
 is trusted: the archive is loaded without pickle, every member is checked against
 the CRC-32 its zip entry carries as it is read, the key stored inside must be the
@@ -39,7 +41,8 @@ import logging
 import os
 import tempfile
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -47,6 +50,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from filelock import FileLock
+from filelock import Timeout as FileLockTimeout
 
 from riverboat.settings import settings
 
@@ -65,6 +70,9 @@ __all__ = [
 ENVIRONMENT = "RIVERBOAT_CACHE_DIR"
 #: the layout of the files; raised when what a file holds changes
 FORMAT = 1
+#: how long a process waits for another that is building the same table, in seconds (a
+#: cold Rabbit Hunter analysis, the longest, takes about 10 here)
+BUILD_WAIT = 300.0
 #: the packages whose code decides the numbers in the tables
 _COUNTING_CODE = ("analysis", "games", "hands")
 
@@ -205,15 +213,55 @@ def remember(
     they do not fit together (then the value is built again); ``encode`` gives
     the arrays to store.
     """
-    arrays = load(key)
-    if arrays is not None:
-        try:
-            return decode(arrays)
-        except (ValueError, KeyError) as error:
-            _log.warning("ignoring the table %s (%s): counting it again", key.path, error)
-    value = build()
-    store(key, encode(value))
+    kept = _decoded(key, decode)
+    if kept is not None:
+        return kept
+    with _building(key):
+        kept = _decoded(key, decode)  # built meanwhile by the process that held the lock
+        if kept is not None:
+            return kept
+        value = build()
+        store(key, encode(value))
     return value
+
+
+def _decoded(key: CacheKey, decode: Callable[[Arrays], T]) -> T | None:
+    """The value stored under ``key``, or None when there is none that decodes."""
+    arrays = load(key)
+    if arrays is None:
+        return None
+    try:
+        return decode(arrays)
+    except (ValueError, KeyError) as error:
+        _log.warning("ignoring the table %s (%s): counting it again", key.path, error)
+        return None
+
+
+@contextmanager
+def _building(key: CacheKey) -> Iterator[None]:
+    """Held while ``key``'s table is built: a process that needs the same table meanwhile
+    (the tables' server and its house-edge worker, two servers starting together, the
+    tests' workers) waits for it and reads it instead of counting it too. The lock is
+    the kernel's, on a file beside the table, so it dies with its holder; one held past
+    :data:`BUILD_WAIT` seconds (a frozen process) is not waited on further, and the table
+    is counted here as well. Where no lock file can be made, nothing is waited on."""
+    path = key.path.with_suffix(".lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(path, timeout=BUILD_WAIT)
+        lock.acquire()
+    except FileLockTimeout:
+        _log.warning("%s was held for %s s: counting its table here too", path, BUILD_WAIT)
+        yield
+        return
+    except OSError as error:
+        _log.warning("cannot lock %s (%s): counting its table unlocked", path, error)
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 @dataclass(frozen=True)
