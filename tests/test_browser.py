@@ -19,7 +19,16 @@ from riverboat.table.live.table import SharedTable
 from riverboat.table.live.views import TableMessage
 from riverboat.table.service import TableService
 
-from browser_support import choose, finish, new_context, new_tab, shoot, table_tab, tap
+from browser_support import (
+    choose,
+    finish,
+    new_context,
+    new_tab,
+    pick_chip,
+    shoot,
+    table_tab,
+    tap,
+)
 
 
 def test_the_page_loads_as_es_modules(page: Page, server: str) -> None:
@@ -102,46 +111,48 @@ def test_baccarat_coup_hold_to_reset_and_roads(page: Page) -> None:
     expect(page.locator("#bead span")).not_to_have_count(0)
 
 
-@pytest.mark.parametrize(
-    ("title", "spot", "decision"),
-    [
-        ("Rabbit Hunter", "ante", "buy"),
-        ("Tri-Card Poker", "ante", "raise"),
-        ("Crazy 4 Poker", "ante", "play"),
-        ("Baccarat", "player", None),
-    ],
+#: each game's round on a phone: its table, the spot tapped and the decision (Baccarat has none)
+PHONE_ROUNDS = (
+    ("Rabbit Hunter", "ante", "buy"),
+    ("Tri-Card Poker", "ante", "raise"),
+    ("Crazy 4 Poker", "ante", "play"),
+    ("Baccarat", "player", None),
 )
+
+
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
 def test_every_game_by_touch_on_a_phone(
-    server: str,
-    browser: Browser,
-    title: str,
-    spot: str,
-    decision: str | None,
-    width: int,
-    height: int,
+    server: str, browser: Browser, width: int, height: int
 ) -> None:
     """A round of each game played by taps alone on a touch phone upright and on its
     side: the table menu, a spot, Deal and the decision, all in reach without
-    sideways scrolling."""
+    sideways scrolling. The phone loads the page once and plays the games one after
+    another, as a player moves from table to table."""
     phone = new_tab(
         browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
     )
     phone.goto(server)
     phone.wait_for_selector(".spot")
-    phone.locator("#logo").tap()
-    phone.locator("#games").get_by_role("button", name=title, exact=True).tap()
-    expect(phone.locator("#logo")).to_have_text(title)
-    phone.wait_for_load_state("networkidle")
-    phone.locator(f"[data-spot={spot}]").tap()
-    expect(phone.locator(f"[data-spot={spot}]")).to_have_class(re.compile("circle--staked"))
-    phone.locator("#deal").tap()
-    if decision:
-        phone.locator(f"[data-action={decision}]").first.tap()
-    expect(phone.locator("#message")).to_contain_text("Net")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= width
-    phone.wait_for_timeout(600)  # the deal and the chips' animation
-    shoot(phone, f"phone-touch-{spot}-{title.split()[0].lower()}-{width}x{height}")
+    for title, spot, decision in PHONE_ROUNDS:
+        case = f"{title} at {width}x{height}"
+        phone.locator("#logo").tap()
+        phone.locator("#games").get_by_role("button", name=title, exact=True).tap()
+        expect(phone.locator("#logo"), case).to_have_text(title)
+        phone.wait_for_load_state("networkidle")  # the page's own load, the first table's
+        # a later table's load: its open round and its commitment are in
+        expect(phone.locator("body"), case).not_to_have_attribute("data-choosing", re.compile(".*"))
+        phone.locator(f"[data-spot={spot}]").tap()
+        expect(phone.locator(f"[data-spot={spot}]"), case).to_have_class(
+            re.compile("circle--staked")
+        )
+        phone.locator("#deal").tap()
+        if decision:
+            phone.locator(f"[data-action={decision}]").first.tap()
+        expect(phone.locator("#message"), case).to_contain_text("Net")
+        scrolled = phone.evaluate("document.documentElement.scrollWidth")
+        assert scrolled <= width, f"{case}: the page is {scrolled} px wide"
+        phone.wait_for_timeout(600)  # the deal and the chips' animation
+        shoot(phone, f"phone-touch-{spot}-{title.split()[0].lower()}-{width}x{height}")
     phone.close()
 
 
@@ -229,9 +240,7 @@ def test_a_round_verifies_in_the_browser(page: Page, server: str) -> None:
         ).json()
         if coup["server_seed"]:
             break
-    page.reload()
-    page.wait_for_selector(".spot")
-    page.click("#history-toggle")
+    page.click("#history-toggle")  # History asks for the newest rounds each time it opens
     expect(page.locator("#rounds")).to_have_attribute("aria-busy", "false")
     row = page.locator("#rounds li:has(.row-title strong:text-is('Baccarat'))").nth(5)
     row.locator(".row-fair summary").click()
@@ -319,104 +328,6 @@ def test_chips_tapped_while_a_table_loads_stay_put(page: Page) -> None:
     page.unroute("**/api/games/tri-card/open")
     expect(page.locator("body")).not_to_have_attribute("data-choosing", re.compile(".*"))
     expect(page.locator("[data-spot=pair_plus] .pile__amount")).to_have_text("$10")
-
-
-def _signed_in(browser: Browser, address: str, name: str) -> Page:
-    tab = new_context(browser, viewport={"width": 1100, "height": 800}).new_page()
-    tab.goto(address)
-    tab.fill("#login-name", name)
-    tab.fill("#login-password", "a long password")
-    tab.click("#login-form button")
-    expect(tab.locator("#balance")).to_have_text(re.compile(r"\$"))
-    return tab
-
-
-def test_two_players_at_a_shared_crazy4_table_c8(shared_server: str, browser: Browser) -> None:
-    ann, bob = (_signed_in(browser, shared_server, name) for name in ("ann", "bob"))
-    for tab in (ann, bob):
-        choose(tab, "Crazy 4 Poker · shared")
-        expect(tab.locator("#seats")).to_contain_text("free")
-        tap(tab, "ante")
-    expect(ann.locator("#seats")).to_contain_text("bob")  # each sees the other seated
-    ann.check("#blind-toggle")  # a blind second position (C8)
-    ann.click("#deal")
-    # two hands and the blind Play
-    blind = "blind second hand Ante $5, Super Bonus $5, Play $5"
-    expect(bob.locator("#seats")).to_contain_text(blind)
-    bob.click("#deal")
-    for tab in (ann, bob):
-        expect(tab.locator("[data-action=fold]")).to_be_visible()
-        expect(tab.locator("#player svg")).to_have_count(5)
-        expect(tab.locator("#dealer .card[aria-label='face down']")).to_have_count(5)
-    expect(ann.locator("#blind .card[aria-label='face down']")).to_have_count(5)
-    ann.locator("[data-action=play]").first.click()
-    expect(ann.locator("#message")).to_contain_text("waiting for 1 more")
-    bob.click("[data-action=fold]")
-    for tab in (ann, bob):
-        expect(tab.locator("#message")).to_contain_text("Net")
-        expect(tab.locator("#dealer .card[aria-label='face down']")).to_have_count(0)
-    expect(ann.locator("#blind .card:not([aria-label='face down'])")).to_have_count(5)
-    assert ann.locator("#dealer").inner_html() == bob.locator("#dealer").inner_html()
-    ann.wait_for_timeout(400)
-    shoot(ann, "crazy4-shared")
-    ann.reload()  # back at the same table
-    expect(ann.locator("#logo")).to_have_text("Crazy 4 Poker · shared")
-    expect(ann.locator("#seats")).to_contain_text("ann (you)")
-    for tab in (ann, bob):
-        tab.context.close()
-
-
-def test_a_closed_shared_table_says_betting_waits_for_the_void_g7(
-    shared_server: str, browser: Browser
-) -> None:
-    """The table's messages pass through as sent, but for a phase of ``closed`` (a
-    showdown that could not be written, its void pending: G7): the clock says so, and
-    the commitment is shortened on its line, its whole in the line's title."""
-    ann = _signed_in(browser, shared_server, "ann")
-
-    def closing(route: WebSocketRoute) -> None:
-        server = route.connect_to_server()
-
-        def relay(message: str | bytes) -> None:
-            data = json.loads(message)
-            if data.get("type") == "table":
-                data = {**data, "phase": "closed", "seconds_left": None}
-            route.send(json.dumps(data))
-
-        server.on_message(relay)
-
-    ann.route_web_socket(re.compile(r"/ws/tables/"), closing)
-    choose(ann, "Crazy 4 Poker · shared")
-    expect(ann.locator("#clock")).to_have_text(
-        "Betting is closed until the last round is voided and refunded"
-    )
-    line = ann.locator("#table-line")
-    expect(line).to_contain_text(re.compile(r"commitment SHA-256 [0-9a-f]{8}…"))
-    assert re.fullmatch(r"commitment [0-9a-f]{64}", line.get_attribute("title") or "")
-    ann.set_viewport_size({"width": 390, "height": 844})
-    shoot(ann, "crazy4-shared-closed-phone")
-    ann.context.close()
-
-
-def test_two_players_at_a_shared_baccarat_shoe_b1(shared_server: str, browser: Browser) -> None:
-    ann, bob = (_signed_in(browser, shared_server, name) for name in ("ann", "bob"))
-    for tab, spot in ((ann, "banker"), (bob, "player")):
-        choose(tab, "Baccarat · shared")
-        expect(tab.locator("#table-line")).to_contain_text("commitment")
-        tap(tab, spot)
-    expect(ann.locator("#seats")).to_contain_text("bob")
-    for coup in (1, 2):
-        ann.click("#deal" if coup == 1 else "#replay")  # the second coup by Quick Replay (R10)
-        bob.click("#deal" if coup == 1 else "#replay")
-        for tab in (ann, bob):
-            expect(tab.locator("#message")).to_contain_text("Net")
-            expect(tab.locator("#bead span")).to_have_count(coup)
-    assert ann.locator("#player").inner_html() == bob.locator("#player").inner_html()
-    expect(ann.locator("#table-line")).to_contain_text("cards left in the shoe")
-    ann.wait_for_timeout(400)
-    shoot(ann, "baccarat-shared")
-    for tab in (ann, bob):
-        tab.context.close()
 
 
 def _hold(page: Page, pattern: str) -> list[Route]:
@@ -519,12 +430,40 @@ def test_a_hint_at_work_says_so_and_can_be_dismissed(page: Page) -> None:
 # ---------------------------------------------------------------- by keyboard alone
 
 
-@pytest.fixture
-def keyboard_page(server: str, browser: Browser) -> Iterator[Page]:
-    """A fresh tab (no wagers remembered) driven by the keyboard only."""
+@pytest.fixture(scope="module")
+def keyboard_tab(server: str, browser: Browser) -> Iterator[Page]:
+    """A tab of the keyboard tests' own: no wagers of the other tests are remembered in it
+    (Quick Replay's, which come back on the felt when their table is chosen again)."""
     tab = table_tab(server, browser)
     yield tab
     tab.close()
+
+
+@pytest.fixture
+def keyboard_page(keyboard_tab: Page) -> Page:
+    """The keyboard tests' tab as each test finds it, driven by the keyboard only: at
+    Tri-Card Poker with no round open and no chips on the felt, the $5 chip chosen, no
+    dialog open, nothing focused and no request held. Tri-Card is the one table that
+    more than one of these tests deals at: chosen again from here it comes back empty,
+    as in a fresh tab; each other table is dealt at by one test alone."""
+    page = keyboard_tab
+    page.unroute_all(behavior="ignoreErrors")
+    page.evaluate("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+    fold = page.locator("[data-action=fold]")
+    if fold.count():
+        fold.click()
+        expect(page.locator("#message")).to_contain_text("Net")
+    if page.locator("#logo").text_content() != "Tri-Card Poker":
+        choose(page, "Tri-Card Poker")
+    if page.locator("#spots .circle--staked").count():
+        page.click("#clear")
+    expect(page.locator("#spots .circle--staked")).to_have_count(0)
+    if page.locator("#chips [aria-pressed=true]").get_attribute("aria-label") != "$5 chip":
+        pick_chip(page, 500)
+    # Tab goes on from the top of the page, as in a fresh tab: from the table's name
+    page.locator("#logo").focus()
+    page.evaluate("document.activeElement.blur()")
+    return page
 
 
 def _key_to_table(page: Page, title: str) -> None:
@@ -811,3 +750,113 @@ def test_the_own_shoes_roads_and_a_new_shoe_clears_them(page: Page, server: str)
     page.click("#new-shoe")
     for road in ("bead", "big", "big-eye-boy", "small-road", "cockroach-pig"):
         expect(page.locator(f"#{road} span")).to_have_count(0)
+
+
+# ---------------------------------------------------------------- two players at a shared table
+# (last in the file: ann and bob, signed in once for these tests, stay seated at their
+# table until the module ends)
+
+
+def _signed_in(browser: Browser, address: str, name: str) -> Page:
+    tab = new_context(browser, viewport={"width": 1100, "height": 800}).new_page()
+    tab.goto(address)
+    tab.fill("#login-name", name)
+    tab.fill("#login-password", "a long password")
+    tab.click("#login-form button")
+    expect(tab.locator("#balance")).to_have_text(re.compile(r"\$"))
+    return tab
+
+
+def test_a_closed_shared_table_says_betting_waits_for_the_void_g7(
+    shared_server: str, browser: Browser
+) -> None:
+    """The table's messages pass through as sent, but for a phase of ``closed`` (a
+    showdown that could not be written, its void pending: G7): the clock says so, and
+    the commitment is shortened on its line, its whole in the line's title."""
+    # ann in a context of her own: the WebSocket route below cannot be taken off again
+    ann = _signed_in(browser, shared_server, "ann")
+
+    def closing(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+
+        def relay(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "table":
+                data = {**data, "phase": "closed", "seconds_left": None}
+            route.send(json.dumps(data))
+
+        server.on_message(relay)
+
+    ann.route_web_socket(re.compile(r"/ws/tables/"), closing)
+    choose(ann, "Crazy 4 Poker · shared")
+    expect(ann.locator("#clock")).to_have_text(
+        "Betting is closed until the last round is voided and refunded"
+    )
+    line = ann.locator("#table-line")
+    expect(line).to_contain_text(re.compile(r"commitment SHA-256 [0-9a-f]{8}…"))
+    assert re.fullmatch(r"commitment [0-9a-f]{64}", line.get_attribute("title") or "")
+    ann.set_viewport_size({"width": 390, "height": 844})
+    shoot(ann, "crazy4-shared-closed-phone")
+    ann.context.close()
+
+
+@pytest.fixture(scope="module")
+def ann_and_bob(shared_server: str, browser: Browser) -> Iterator[tuple[Page, Page]]:
+    """ann and bob signed in, each in a context of their own, for the tests of two
+    players at a shared table: each test takes both to its table."""
+    ann, bob = (_signed_in(browser, shared_server, name) for name in ("ann", "bob"))
+    yield ann, bob
+    for tab in (ann, bob):
+        tab.context.close()
+
+
+def test_two_players_at_a_shared_crazy4_table_c8(ann_and_bob: tuple[Page, Page]) -> None:
+    ann, bob = ann_and_bob
+    for tab in (ann, bob):
+        choose(tab, "Crazy 4 Poker · shared")
+        expect(tab.locator("#seats")).to_contain_text("free")
+        tap(tab, "ante")
+    expect(ann.locator("#seats")).to_contain_text("bob")  # each sees the other seated
+    ann.check("#blind-toggle")  # a blind second position (C8)
+    ann.click("#deal")
+    # two hands and the blind Play
+    blind = "blind second hand Ante $5, Super Bonus $5, Play $5"
+    expect(bob.locator("#seats")).to_contain_text(blind)
+    bob.click("#deal")
+    for tab in (ann, bob):
+        expect(tab.locator("[data-action=fold]")).to_be_visible()
+        expect(tab.locator("#player svg")).to_have_count(5)
+        expect(tab.locator("#dealer .card[aria-label='face down']")).to_have_count(5)
+    expect(ann.locator("#blind .card[aria-label='face down']")).to_have_count(5)
+    ann.locator("[data-action=play]").first.click()
+    expect(ann.locator("#message")).to_contain_text("waiting for 1 more")
+    bob.click("[data-action=fold]")
+    for tab in (ann, bob):
+        expect(tab.locator("#message")).to_contain_text("Net")
+        expect(tab.locator("#dealer .card[aria-label='face down']")).to_have_count(0)
+    expect(ann.locator("#blind .card:not([aria-label='face down'])")).to_have_count(5)
+    assert ann.locator("#dealer").inner_html() == bob.locator("#dealer").inner_html()
+    ann.wait_for_timeout(400)
+    shoot(ann, "crazy4-shared")
+    ann.reload()  # back at the same table
+    expect(ann.locator("#logo")).to_have_text("Crazy 4 Poker · shared")
+    expect(ann.locator("#seats")).to_contain_text("ann (you)")
+
+
+def test_two_players_at_a_shared_baccarat_shoe_b1(ann_and_bob: tuple[Page, Page]) -> None:
+    ann, bob = ann_and_bob
+    for tab, spot in ((ann, "banker"), (bob, "player")):
+        choose(tab, "Baccarat · shared")
+        expect(tab.locator("#table-line")).to_contain_text("commitment")
+        tap(tab, spot)
+    expect(ann.locator("#seats")).to_contain_text("bob")
+    for coup in (1, 2):
+        ann.click("#deal" if coup == 1 else "#replay")  # the second coup by Quick Replay (R10)
+        bob.click("#deal" if coup == 1 else "#replay")
+        for tab in (ann, bob):
+            expect(tab.locator("#message")).to_contain_text("Net")
+            expect(tab.locator("#bead span")).to_have_count(coup)
+    assert ann.locator("#player").inner_html() == bob.locator("#player").inner_html()
+    expect(ann.locator("#table-line")).to_contain_text("cards left in the shoe")
+    ann.wait_for_timeout(400)
+    shoot(ann, "baccarat-shared")
