@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import uvicorn
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+from playwright.sync_api import Browser, Page, Response, expect
 
 from riverboat.admission.gates import RateLimiter
 from riverboat.settings import amended
@@ -123,8 +123,8 @@ class Table:
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    """One server for the module (each test's browser context has a worker of its own);
-    a test that stops it or changes its worker leaves it as it found it."""
+    """One server for the module (each browser context has a worker of its own); a test
+    that stops it or changes its worker leaves it as it found it."""
     served = Table(tmp_path_factory.mktemp("install") / "install.db")
     served.start()
     yield served
@@ -132,18 +132,93 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         served.stop()
 
 
-def open_table(context: BrowserContext, address: str) -> Page:
-    tab = context.new_page()
-    tab.goto(address)
-    tab.wait_for_selector(".spot")
-    return tab
+class Visit:
+    """A browser context of the module's (a phone, a desktop), kept from test to test with
+    its tab: a first visit costs a page load and the worker's install (its files fetched
+    and kept), where a tab put back at the table costs next to nothing. A test that needs
+    a first visit asks for one; the others take the tab as the last test left it, online
+    again and at the table."""
+
+    def __init__(self, browser: Browser, table: Table, options: dict[str, Any]) -> None:
+        self.browser, self.table, self.options = browser, table, options
+        self.tab: Page | None = None
+
+    def fits(self, options: dict[str, Any]) -> bool:
+        """Whether ``options`` are this context's, but for the size of its viewport."""
+        return {**options, "viewport": None} == {**self.options, "viewport": None}
+
+    def first_visit(self, init_script: str | None = None) -> Page:
+        """A tab in a new context (the one before it closed), not yet at the table."""
+        self.close()
+        context = self.browser.new_context(**self.options)
+        if init_script is not None:
+            context.add_init_script(init_script)
+        self.tab = context.new_page()
+        return self.tab
+
+    def at_the_table(self, viewport: dict[str, int] | None = None) -> Page:
+        """The tab at the tables, online, at the top of the page, its viewport ``viewport``
+        (else the context's): the tab before, else a first visit's if there is none or its
+        worker has kept another version of the page than the server's."""
+        tab = self.tab
+        if tab is not None:
+            # sized first: a page that starts again below is then laid out at this size
+            tab.set_viewport_size(viewport or self.options["viewport"])
+            # asked before the network comes back: the kept shell then loads the page again
+            shell = tab.evaluate("document.body.hasAttribute('data-offline')")
+            tab.context.set_offline(False)
+            if shell:  # it starts again by itself (within 5 s, as a player's would)
+                expect(tab.locator("body")).not_to_have_attribute(
+                    "data-offline", "", timeout=20_000
+                )
+            tab.wait_for_selector(".spot", timeout=15_000)
+            if not tab.evaluate("navigator.serviceWorker.getRegistration().then(Boolean)"):
+                # offline as soon as it loaded, the page could not register its worker
+                tab.reload()
+                tab.wait_for_selector(".spot")
+            current = f"riverboat-{self.table.app.state.precache.version}"
+            if any(name != current for name in tab.evaluate(CACHED)):
+                tab = None
+        if tab is None:
+            tab = self.first_visit()
+            if viewport is not None:
+                tab.set_viewport_size(viewport)
+            tab.goto(self.table.address)
+            tab.wait_for_selector(".spot")
+        tab.evaluate("scrollTo(0, 0)")
+        return tab
+
+    def close(self) -> None:
+        if self.tab is not None:
+            self.tab.context.close()
+            self.tab = None
+
+
+#: a desktop's window, by mouse
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1100, "height": 800}}
+
+
+@pytest.fixture(scope="module")
+def desktop(browser: Browser, table: Table) -> Iterator[Visit]:
+    visit = Visit(browser, table, DESKTOP)
+    yield visit
+    visit.close()
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Browser, table: Table) -> Iterator[Visit]:
+    visit = Visit(browser, table, PHONE)
+    yield visit
+    visit.close()
 
 
 def installed(tab: Page) -> None:
-    """Once the worker is active (its files kept), the page loaded again under it."""
+    """Once the worker is active (its files kept), the page under it: loaded again if the
+    worker does not control it yet (a worker controls the pages loaded after its install)."""
     assert tab.evaluate(ACTIVATED) == "activated"
-    tab.reload()
-    tab.wait_for_selector(".spot")
+    if not tab.evaluate("navigator.serviceWorker.controller !== null"):
+        tab.reload()
+        tab.wait_for_selector(".spot")
     assert tab.evaluate("navigator.serviceWorker.controller !== null")
 
 
@@ -158,12 +233,10 @@ def worker_files(tab: Page) -> list[str]:
 
 
 def test_the_worker_registers_after_load_and_controls_the_next_load(
-    browser: Browser, table: Table
+    desktop: Visit, table: Table
 ) -> None:
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    context.add_init_script(RECORD_VIOLATIONS)
+    tab = desktop.first_visit(RECORD_VIOLATIONS)
     errors: list[str] = []
-    tab = context.new_page()
     tab.on(
         "console", lambda message: errors.append(message.text) if message.type == "error" else None
     )
@@ -193,7 +266,6 @@ def test_the_worker_registers_after_load_and_controls_the_next_load(
     assert not tab.evaluate("document.body.hasAttribute('data-offline')")
     assert tab.evaluate("window.__violations") == []
     assert errors == []
-    context.close()
 
 
 def test_a_first_visit_is_never_refused_under_the_default_rate_limit(
@@ -222,9 +294,8 @@ def test_a_first_visit_is_never_refused_under_the_default_rate_limit(
         table.app.state.limiter = RateLimiter(1000)
 
 
-def test_no_answer_of_the_server_is_ever_kept(browser: Browser, table: Table) -> None:
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    tab = open_table(context, table.address)
+def test_no_answer_of_the_server_is_ever_kept(desktop: Visit) -> None:
+    tab = desktop.at_the_table()
     installed(tab)
     answers: list[Response] = []
     tab.on("response", lambda answer: answers.append(answer))
@@ -243,7 +314,6 @@ def test_no_answer_of_the_server_is_ever_kept(browser: Browser, table: Table) ->
     urls = next(iter(kept.values()))
     assert sorted(urls) == sorted(worker_files(tab))  # nothing added while playing
     assert not [url for url in urls if url.startswith(("/api", "/ws", "/openapi"))]
-    context.close()
 
 
 def expect_offline(tab: Page) -> None:
@@ -262,10 +332,10 @@ def expect_offline(tab: Page) -> None:
     assert tab.locator("dialog[open]").count() == 0
 
 
-def test_offline_the_page_opens_says_so_and_recovers(browser: Browser, table: Table) -> None:
-    context = browser.new_context(**PHONE)
-    tab = open_table(context, table.address)
+def test_offline_the_page_opens_says_so_and_recovers(phone: Visit) -> None:
+    tab = phone.at_the_table()
     installed(tab)
+    context = tab.context
     context.set_offline(True)
     answer = tab.reload()
     assert answer is not None
@@ -280,14 +350,11 @@ def test_offline_the_page_opens_says_so_and_recovers(browser: Browser, table: Ta
     expect(tab.locator("body")).not_to_have_attribute("data-offline", "", timeout=20_000)
     tab.wait_for_selector(".spot", timeout=15_000)
     expect(tab.locator("#offline-note")).to_have_count(0)
-    context.close()
 
 
-def test_a_page_that_loses_the_network_says_so_until_it_is_back(
-    browser: Browser, table: Table
-) -> None:
-    context = browser.new_context(**PHONE)
-    tab = open_table(context, table.address)
+def test_a_page_that_loses_the_network_says_so_until_it_is_back(phone: Visit) -> None:
+    tab = phone.at_the_table()
+    context = tab.context
     context.set_offline(True)
     expect(tab.locator("#offline-note")).to_have_text(OFFLINE)
     assert tab.evaluate("document.getElementById('action-bar').inert")
@@ -304,14 +371,12 @@ def test_a_page_that_loses_the_network_says_so_until_it_is_back(
     tap(tab, "ante")
     tab.click("#deal")
     expect(tab.locator("#message")).not_to_be_empty()
-    context.close()
 
 
-def test_a_server_that_went_away_and_came_back(browser: Browser, table: Table) -> None:
+def test_a_server_that_went_away_and_came_back(phone: Visit, table: Table) -> None:
     """The phone reaches nothing (the server stopped, the port closed): the kept shell
     opens and says so; once the server answers again the page starts by itself."""
-    context = browser.new_context(**PHONE)
-    tab = open_table(context, table.address)
+    tab = phone.at_the_table()
     installed(tab)
     table.stop()
     try:
@@ -325,16 +390,14 @@ def test_a_server_that_went_away_and_came_back(browser: Browser, table: Table) -
         table.start()
     tab.wait_for_selector(".spot", timeout=15_000)  # asked again every 5 s
     expect(tab.locator("body")).not_to_have_attribute("data-offline", "")
-    context.close()
 
 
 def test_a_proxy_that_cannot_reach_the_server_gets_the_kept_page_too(
-    browser: Browser, table: Table
+    phone: Visit, table: Table
 ) -> None:
     """Behind a proxy the phone reaches the proxy, which answers 502 for a server that is
     down: the kept shell, not the proxy's error page."""
-    context = browser.new_context(**PHONE)
-    tab = open_table(context, table.address)
+    tab = phone.at_the_table()
     installed(tab)
     table.gateway_down = True
     try:
@@ -348,38 +411,6 @@ def test_a_proxy_that_cannot_reach_the_server_gets_the_kept_page_too(
         table.gateway_down = False
     tab.wait_for_selector(".spot", timeout=15_000)  # the proxy reaches it again
     expect(tab.locator("body")).not_to_have_attribute("data-offline", "")
-    context.close()
-
-
-def test_a_new_install_replaces_the_cache(browser: Browser, table: Table, tmp_path: Path) -> None:
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    tab = open_table(context, table.address)
-    installed(tab)
-    first = table.app.state.precache.version
-    assert list(tab.evaluate(CACHED)) == [f"riverboat-{first}"]
-    changed = tmp_path / "sw.js"  # another riverboat: its worker (so its version) differs
-    changed.write_text(WORKER.read_text() + "\n// the next release\n")
-    table.app.state.precache = precache(STATIC, changed)
-    second = table.app.state.precache.version
-    assert second != first
-    try:
-        replaced(tab, second)
-    finally:
-        table.app.state.precache = precache(STATIC)
-    context.close()
-
-
-def replaced(tab: Page, second: str) -> None:
-    tab.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-    for _ in range(150):  # the new worker installs, activates and deletes the old cache
-        if list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]:
-            break
-        tab.wait_for_timeout(100)
-    assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]
-    assert tab.evaluate(ACTIVATED) == "activated"
-    tab.reload()
-    tab.wait_for_selector(".spot")
-    assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]
 
 
 def test_chromium_finds_the_table_installable(
@@ -398,7 +429,9 @@ def test_chromium_finds_the_table_installable(
         headless=True,
         args=list(CHROMIUM_ARGS),
     )
-    tab = open_table(context, table.address)
+    tab = context.new_page()
+    tab.goto(table.address)
+    tab.wait_for_selector(".spot")
     installed(tab)
     devtools = context.new_cdp_session(tab)
     manifest = devtools.send("Page.getAppManifest")
@@ -429,14 +462,14 @@ SCREENS: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_the_offline_page_fits_every_screen(browser: Browser, table: Table, screen: str) -> None:
+def test_the_offline_page_fits_every_screen(phone: Visit, desktop: Visit, screen: str) -> None:
     """Wherever the page was scrolled, the note is in sight just above the action bar and
-    nothing scrolls sideways."""
-    context = browser.new_context(**SCREENS[screen])
-    tab = open_table(context, table.address)
+    nothing scrolls sideways. On the phone's or the desktop's tab, sized for the screen."""
+    visit = next(visit for visit in (phone, desktop) if visit.fits(SCREENS[screen]))
+    tab = visit.at_the_table(SCREENS[screen]["viewport"])
     installed(tab)
     tab.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # kept over the reload
-    context.set_offline(True)
+    tab.context.set_offline(True)
     tab.reload()
     expect(tab.locator("#offline-note")).to_be_visible()
     width, height = SCREENS[screen]["viewport"]["width"], SCREENS[screen]["viewport"]["height"]
@@ -450,4 +483,34 @@ def test_the_offline_page_fits_every_screen(browser: Browser, table: Table, scre
     assert note["y"] + note["height"] <= bar["y"] <= height
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
     shoot(tab, f"offline-{screen}")
-    context.close()
+
+
+def test_a_new_install_replaces_the_cache(desktop: Visit, table: Table, tmp_path: Path) -> None:
+    """Last of the desktop's tests: its worker is then another riverboat's (a test after
+    it would have a first visit)."""
+    tab = desktop.at_the_table()
+    installed(tab)
+    first = table.app.state.precache.version
+    assert list(tab.evaluate(CACHED)) == [f"riverboat-{first}"]
+    changed = tmp_path / "sw.js"  # another riverboat: its worker (so its version) differs
+    changed.write_text(WORKER.read_text() + "\n// the next release\n")
+    table.app.state.precache = precache(STATIC, changed)
+    second = table.app.state.precache.version
+    assert second != first
+    try:
+        replaced(tab, second)
+    finally:
+        table.app.state.precache = precache(STATIC)
+
+
+def replaced(tab: Page, second: str) -> None:
+    tab.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    for _ in range(150):  # the new worker installs, activates and deletes the old cache
+        if list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]:
+            break
+        tab.wait_for_timeout(100)
+    assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]
+    assert tab.evaluate(ACTIVATED) == "activated"
+    tab.reload()
+    tab.wait_for_selector(".spot")
+    assert list(tab.evaluate(CACHED)) == [f"riverboat-{second}"]

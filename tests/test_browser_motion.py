@@ -10,12 +10,12 @@ tests read what sound.js scheduled. Screenshots go to test-artifacts/screenshots
 import io
 import json
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Response, expect, sync_playwright
 
 from browser_support import MOTION, choose, launch_chromium, new_context, shoot
 
@@ -38,30 +38,79 @@ def browser() -> Iterator[Browser]:
 
 Opener = Callable[..., Page]
 
+# a tab put back as a new one would be: the default settings and none stored, the
+# device's own vibrator, no dialog open, no celebration held
+RESET = """() => import('/static/js/settings.js').then((settings) => {
+  const defaults = settings.read(null);
+  if (JSON.stringify(settings.settings) !== JSON.stringify(defaults)) {
+    settings.changeSettings(defaults);
+  }
+  localStorage.removeItem('riverboat-settings');
+  localStorage.removeItem('riverboat-look');
+  delete navigator.vibrate;
+  delete window.buzzes;
+  if (window.holding) window.holding.disconnect();
+  document.querySelectorAll('.celebration')
+    .forEach((layer) => layer.getAnimations({ subtree: true }).forEach((a) => a.play()));
+  document.querySelectorAll('dialog[open]').forEach((dialog) => dialog.close());
+})"""
+# and nothing played, buzzed or celebrated yet (sound.js and celebrate.js record from
+# the page's start)
+FORGET = """() => Promise.all([import('/static/js/sound.js'), import('/static/js/celebrate.js')])
+  .then(([sound, celebrate]) => {
+    for (const list of [sound.played, sound.buzzed, celebrate.celebrations]) list.length = 0;
+  })"""
+
+
+@pytest.fixture(scope="module")
+def tabs(browser: Browser) -> Iterator[dict[bool, Page]]:
+    """The module's tabs at the tables, one by touch and one by mouse, each in a context
+    of its own: a page load costs more than putting a tab back as a new one would be."""
+    kept: dict[bool, Page] = {}
+    yield kept
+    for tab in kept.values():
+        tab.context.close()
+
 
 @pytest.fixture
-def open_tab(browser: Browser, server: str) -> Iterator[Opener]:
-    """Opens a tab at the tables in a context of its own (its own localStorage), in
+def open_tab(tabs: dict[bool, Page], browser: Browser, server: str) -> Opener:
+    """A tab at the tables (its own localStorage, apart from the other kind's), as a new
+    one would be: the module's tab for touch (or the mouse's), put back, sized and in
     motion unless ``reduced_motion`` is given."""
-    contexts: list[BrowserContext] = []
 
-    def opener(width: int = 1100, height: int = 800, *, touch: bool = False, **more: Any) -> Page:
-        context = new_context(
-            browser,
-            viewport={"width": width, "height": height},
-            has_touch=touch,
-            is_mobile=touch,
-            **{**MOTION, **more},
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(server)
-        page.wait_for_selector(".spot")
+    def opener(
+        width: int = 1100,
+        height: int = 800,
+        *,
+        touch: bool = False,
+        reduced_motion: Literal["no-preference", "reduce"] = "no-preference",
+    ) -> Page:
+        page = tabs.get(touch)
+        if page is None:
+            context = new_context(
+                browser,
+                viewport={"width": width, "height": height},
+                has_touch=touch,
+                is_mobile=touch,
+                **MOTION,
+            )
+            page = tabs[touch] = context.new_page()
+            page.goto(server)
+            page.wait_for_selector(".spot")
+        else:
+            page.set_viewport_size({"width": width, "height": height})
+            if page.locator(".spot").count() == 0:  # left without its modules: loaded again
+                page.unroute_all()
+                page.goto(server)
+                page.wait_for_selector(".spot")
+            page.evaluate(RESET)
+            # a celebration still bursting (the last test's) goes before the records do
+            _until(page, lambda: page.locator(".celebration").count() == 0, "no celebration")
+            page.evaluate(FORGET)
+        page.emulate_media(reduced_motion=reduced_motion)
         return page
 
-    yield opener
-    for context in contexts:
-        context.close()
+    return opener
 
 
 def _posted(path_end: str) -> Callable[[Response], bool]:
@@ -80,19 +129,22 @@ def _celebrations(page: Page) -> int:
 
 def _until(page: Page, check: Callable[[], bool], what: str, timeout_ms: int = 4000) -> None:
     """Polls ``check`` (the page's policy refuses the string evaluation wait_for_function
-    makes)."""
-    for _ in range(timeout_ms // 50):
+    makes) every 100 ms: each look is a round trip to the page, and most import a module
+    there, so looking twice as often would cost the browser about twice the CPU."""
+    for _ in range(timeout_ms // 100):
         if check():
             return
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(100)
     raise AssertionError(f"still not so after {timeout_ms} ms: {what}")
 
 
 def _fresh(page: Page, title: str) -> None:
     """At `title`'s table with its circles empty, every clear answered: each Backspace
     sends one and cues a chip when its answer comes, so a cue counted from here on is
-    never a clear's that came late."""
-    choose(page, title)
+    never a clear's that came late. The table is chosen only when another is in view:
+    choosing the one in view again would draw it again for nothing."""
+    if page.locator("#logo").text_content() != title:
+        choose(page, title)
     page.wait_for_load_state("networkidle")
     for spot in page.locator("#spots [data-spot]").all():
         spot.focus()
@@ -218,60 +270,6 @@ def test_the_settings_by_keyboard_alone(open_tab: Opener) -> None:
     page.keyboard.press("Escape")
 
 
-def test_the_choices_persist_across_a_reload_before_the_modules_run(
-    open_tab: Opener, server: str
-) -> None:
-    page = open_tab()
-    _settings(page)
-    page.locator("#settings-volume").fill("30")
-    expect(page.locator("#settings-volume-said")).to_have_text("30%")
-    for choice in ("fast", "reduce", "blue"):
-        page.locator(f"#settings input[value={choice}]").check()
-    page.locator("#settings-haptics").uncheck()
-    page.locator("#settings-sound").uncheck()
-    _close_settings(page)
-    kept = json.loads(page.evaluate("localStorage.getItem('riverboat-settings')"))
-    assert kept == {
-        "sound": False,
-        "volume": 30,
-        "haptics": False,
-        "pace": "fast",
-        "motion": "reduce",
-        "back": "blue",
-    }
-    page.reload()
-    page.wait_for_selector(".spot")
-    look = set((page.locator("html").get_attribute("class") or "").split())
-    assert look == {"pace-fast", "reduce-motion", "back-blue"}
-    _settings(page)
-    expect(page.locator("#settings-sound")).not_to_be_checked()
-    expect(page.locator("#settings-haptics")).not_to_be_checked()
-    expect(page.locator("#settings-volume")).to_have_value("30")
-    for choice in ("fast", "reduce", "blue"):
-        expect(page.locator(f"#settings input[value={choice}]")).to_be_checked()
-    # before the first paint: with the page's modules not run at all, <html> has them,
-    # put there by the classic script in <head>
-    page.route("**/static/js/main.js", lambda route: route.abort())
-    page.goto(server)
-    page.wait_for_load_state("load")
-    assert page.locator(".spot").count() == 0  # no module ran
-    look = set((page.locator("html").get_attribute("class") or "").split())
-    assert look == {"pace-fast", "reduce-motion", "back-blue"}
-    page.unroute("**/static/js/main.js")
-    # a damaged entry reads as the defaults
-    damaged = json.dumps({"volume": 900, "back": "pink", "sound": 1, "pace": None})
-    read = page.evaluate("(text) => " + SETTINGS + "m.read(text))", damaged)
-    assert read == {
-        "sound": True,
-        "volume": 60,
-        "haptics": True,
-        "pace": "normal",
-        "motion": "system",
-        "back": "red",
-    }
-    assert page.evaluate(SETTINGS + "m.read('{not json'))") == read
-
-
 # ------------------------------------------------------------------ sound and vibration
 
 
@@ -328,13 +326,11 @@ def test_a_chip_a_deal_a_refusal_and_a_settled_round_play_their_cues(open_tab: O
 
 def test_vibration_where_there_is_one_and_its_switch(open_tab: Opener) -> None:
     page = open_tab(390, 844, touch=True)
-    # a recording vibrator in place of the device's
-    page.add_init_script(
+    # a recording vibrator in place of the device's (sound.js looks for it at each cue)
+    page.evaluate(
         "navigator.vibrate = (pattern) => {"
-        " (window.buzzes = window.buzzes || []).push(pattern); return true; };"
+        " (window.buzzes = window.buzzes || []).push(pattern); return true; }"
     )
-    page.reload()
-    page.wait_for_selector(".spot")
     _fresh(page, "Tri-Card Poker")
     buzzes = "(window.buzzes || []).length"
     before = page.evaluate(buzzes)
@@ -498,10 +494,12 @@ def test_the_card_back_setting_changes_the_face_down_cards(open_tab: Opener) -> 
     page.locator("[data-action=fold]").click()
 
 
-def test_every_route_the_modules_use_is_served(open_tab: Opener, server: str) -> None:
+def test_every_route_the_modules_use_is_served(browser: Browser, server: str) -> None:
     """motion.css and the new modules are served with their types (a module with another
-    MIME type would not run), and the page sends them under its policy."""
-    page = open_tab()
+    MIME type would not run), and the page sends them under its policy. Asked by a
+    context's own requests: no page has to load for them."""
+    context = new_context(browser)  # closed with the browser should a check fail
+    request = context.request
     for path, kind in (
         ("static/motion.css", "text/css"),
         ("static/js/early.js", "javascript"),
@@ -509,9 +507,69 @@ def test_every_route_the_modules_use_is_served(open_tab: Opener, server: str) ->
         ("static/js/sound.js", "javascript"),
         ("static/js/celebrate.js", "javascript"),
     ):
-        served = page.request.get(server + path)
+        served = request.get(server + path)
         assert served.ok, path
         assert kind in served.headers["content-type"], path
-    html = page.request.get(server).text()
+    html = request.get(server).text()
+    context.close()
     assert '<link rel="stylesheet" href="/static/motion.css">' in html
     assert '<script src="/static/js/early.js"></script>' in html
+
+
+# ------------------------------------------------------------------ the settings kept
+# (last of the tests by mouse: it leaves its tab without the page's modules, and the next
+# test at that tab would load the page again)
+
+
+def test_the_choices_persist_across_a_reload_before_the_modules_run(
+    open_tab: Opener, server: str
+) -> None:
+    page = open_tab()
+    _settings(page)
+    page.locator("#settings-volume").fill("30")
+    expect(page.locator("#settings-volume-said")).to_have_text("30%")
+    for choice in ("fast", "reduce", "blue"):
+        page.locator(f"#settings input[value={choice}]").check()
+    page.locator("#settings-haptics").uncheck()
+    page.locator("#settings-sound").uncheck()
+    _close_settings(page)
+    kept = json.loads(page.evaluate("localStorage.getItem('riverboat-settings')"))
+    assert kept == {
+        "sound": False,
+        "volume": 30,
+        "haptics": False,
+        "pace": "fast",
+        "motion": "reduce",
+        "back": "blue",
+    }
+    page.reload()
+    page.wait_for_selector(".spot")
+    look = set((page.locator("html").get_attribute("class") or "").split())
+    assert look == {"pace-fast", "reduce-motion", "back-blue"}
+    _settings(page)
+    expect(page.locator("#settings-sound")).not_to_be_checked()
+    expect(page.locator("#settings-haptics")).not_to_be_checked()
+    expect(page.locator("#settings-volume")).to_have_value("30")
+    for choice in ("fast", "reduce", "blue"):
+        expect(page.locator(f"#settings input[value={choice}]")).to_be_checked()
+    # before the first paint: with the page's modules not run at all, <html> has them,
+    # put there by the classic script in <head>
+    page.route("**/static/js/main.js", lambda route: route.abort())
+    page.goto(server)
+    page.wait_for_load_state("load")
+    assert page.locator(".spot").count() == 0  # no module ran
+    look = set((page.locator("html").get_attribute("class") or "").split())
+    assert look == {"pace-fast", "reduce-motion", "back-blue"}
+    page.unroute("**/static/js/main.js")
+    # a damaged entry reads as the defaults
+    damaged = json.dumps({"volume": 900, "back": "pink", "sound": 1, "pace": None})
+    read = page.evaluate("(text) => " + SETTINGS + "m.read(text))", damaged)
+    assert read == {
+        "sound": True,
+        "volume": 60,
+        "haptics": True,
+        "pace": "normal",
+        "motion": "system",
+        "back": "red",
+    }
+    assert page.evaluate(SETTINGS + "m.read('{not json'))") == read
