@@ -4,10 +4,14 @@ Baccarat's boxes with their totals and its third cards sideways, the result at a
 (the banner, the made cards, each circle's win or loss) read against the round the
 server sent, circles whose words stay inside them on a phone, and a banner that lets
 the next tap through. Screenshots of every own table at 390x844, 844x390 and 1440x900,
-before the deal, at a decision and at a result, go to test-artifacts/screenshots/."""
+before the deal, at a decision and at a result, go to test-artifacts/screenshots/.
+
+One tab serves most tests, at a desktop's size or a phone's (``wide``, ``phone``): each
+test takes it to its table afresh, and a test that fails leaves it to be replaced."""
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -39,18 +43,69 @@ def _tab(browser: Browser, server: str, width: int, height: int) -> Page:
     return tab
 
 
-@pytest.fixture(scope="module")
-def wide(server: str, browser: Browser) -> Iterator[Page]:
-    tab = _tab(browser, server, 1440, 900)
-    yield tab
-    tab.close()
+def _resize(page: Page, width: int, height: int) -> None:
+    """The page at `width` x `height`, drawn at that size (the page's resize observers run
+    before a frame is drawn: two frames on, they have run)."""
+    if page.viewport_size == {"width": width, "height": height}:
+        return
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+class _Kept:
+    """A tab kept across a module's tests: one page load where each test would make its
+    own, each test starting from its table chosen afresh."""
+
+    def __init__(self, browser: Browser, server: str) -> None:
+        self.browser, self.server = browser, server
+        self.tab: Page | None = None
+
+    @contextmanager
+    def lent(self, request: pytest.FixtureRequest, width: int, height: int) -> Iterator[Page]:
+        """The tab at `width` x `height` for one test; one that fails may leave it
+        anywhere (a round open, a chip chosen), so the next test gets a new one."""
+        failed = request.session.testsfailed
+        if self.tab is None:
+            self.tab = _tab(self.browser, self.server, width, height)
+        _resize(self.tab, width, height)
+        yield self.tab
+        if request.session.testsfailed > failed:
+            self.close()
+
+    def close(self) -> None:
+        if self.tab is not None:
+            self.tab.close()
+            self.tab = None
 
 
 @pytest.fixture(scope="module")
-def phone(server: str, browser: Browser) -> Iterator[Page]:
-    tab = _tab(browser, server, 390, 844)
-    yield tab
-    tab.close()
+def kept(server: str, browser: Browser) -> Iterator[_Kept]:
+    tabs = _Kept(browser, server)
+    yield tabs
+    tabs.close()
+
+
+@pytest.fixture
+def wide(kept: _Kept, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The module's tab at 1440x900."""
+    with kept.lent(request, 1440, 900) as tab:
+        yield tab
+
+
+@pytest.fixture
+def phone(kept: _Kept, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The module's tab at 390x844 (a phone's size, without touch)."""
+    with kept.lent(request, 390, 844) as tab:
+        yield tab
+
+
+@contextmanager
+def _case(name: str) -> Iterator[None]:
+    """A check that fails inside says it failed at `name`."""
+    try:
+        yield
+    except AssertionError as error:
+        raise AssertionError(f"{name}: {error}") from error
 
 
 def _posted(path_end: str) -> Callable[[Response], bool]:
@@ -72,9 +127,15 @@ def _decide(page: Page, action: str) -> Round:
     return round_
 
 
+#: each server's /api/games, by its address: the same for as long as it serves
+_GAMES: dict[str, list[dict[str, Any]]] = {}
+
+
 def _game(page: Page, name: str) -> dict[str, Any]:
-    games: list[dict[str, Any]] = page.evaluate("fetch('/api/games').then((r) => r.json())")
-    return next(game for game in games if game["game"] == name)
+    origin = "/".join(page.url.split("/")[:3])
+    if origin not in _GAMES:
+        _GAMES[origin] = page.evaluate("fetch('/api/games').then((r) => r.json())")
+    return next(game for game in _GAMES[origin] if game["game"] == name)
 
 
 def _circle(page: Page, name: str) -> Any:
@@ -135,17 +196,23 @@ def _hand_words(game: dict[str, Any], round_: Round) -> str:
 def _shot(page: Page, game: str, phase: str, *, screen_only: bool = False) -> None:
     """The page whole, or with `screen_only` just what its screen shows, to
     test-artifacts/screenshots/{game}-{width}x{height}-{phase}.jpg."""
-    page.wait_for_timeout(800)  # the deal's and the chips' animations
+    # the deal's and the chips' animations over, rather than a fixed wait: with reduced
+    # motion, as the tests' contexts ask for it (browser_support.CONTEXT), none runs
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
     size = page.viewport_size or {"width": 0, "height": 0}
     shoot(page, f"{game}-{size['width']}x{size['height']}-{phase}", full_page=not screen_only)
 
 
 def _fresh(page: Page, title: str) -> None:
-    """At `title`'s table with its circles empty."""
+    """At `title`'s table with its circles empty: the chips last dealt there, which come
+    back with the table, cleared."""
     choose(page, title)
     page.wait_for_load_state("networkidle")  # the table's requests answered: its wagers set
-    for spot in page.locator("#spots [data-spot]").all():
-        spot.focus()
+    staked = page.locator("#spots .circle--staked").evaluate_all(
+        "(circles) => circles.map((circle) => circle.dataset.spot)"
+    )
+    for spot in staked:  # Backspace clears a spot; an empty one needs none
+        page.locator(f"#spots [data-spot={spot}]").focus()
         page.keyboard.press("Backspace")
     expect(page.locator("#spots .circle--staked")).to_have_count(0)
 
@@ -269,7 +336,7 @@ def test_no_circles_words_run_past_it_on_a_phone(phone: Page) -> None:
         _stake(page, page.locator("#spots [data-spot]").first.get_attribute("data-spot") or "")
         assert page.evaluate(outside) == [], title
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        pick_chip(page, 500)
+    pick_chip(page, 500)  # the $5 chip again, for the tests after
 
 
 def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:
@@ -297,12 +364,14 @@ def test_a_tap_on_deal_after_a_result_is_not_blocked(phone: Page) -> None:
 
 
 def test_a_result_hides_no_word_half_way_and_the_tally_reads_as_words(
-    browser: Browser, server: str
+    phone: Page, server: str
 ) -> None:
     """A circle's result takes the place of what its line pays, printed along the
     ring's foot, instead of sitting half over it; the header's tally of the visit
     reads "1 round, -$5", then "2 rounds, -$10" (its net signed)."""
-    page = _tab(browser, server, 390, 844)  # a fresh visit: its tally starts at nothing
+    page = phone
+    page.goto(server)  # a fresh visit: its tally starts at nothing
+    page.wait_for_selector(".spot")
     covered = """() => [...document.querySelectorAll('#felt .circle')].flatMap((circle) => {
         const badge = circle.querySelector('.pile__result');
         if (!badge) return [];
@@ -329,23 +398,20 @@ def test_a_result_hides_no_word_half_way_and_the_tally_reads_as_words(
             f"{played} {'round' if played == 1 else 'rounds'}, {_money(net)}"
         )
     assert net < 0
-    page.close()
 
 
-@pytest.mark.parametrize(
-    ("width", "height", "touch"), [(390, 844, True), (844, 390, True), (1440, 900, False)]
-)
-def test_screenshots_before_at_a_decision_and_at_a_result(
-    server: str, browser: Browser, width: int, height: int, touch: bool
-) -> None:
-    """Every own table upright and sideways on a phone and on a desktop, as its screen
-    shows it before the deal, at the decision and at the result, each result checked
-    against the round the server sent."""
-    page = new_tab(
-        browser, viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
-    )
-    page.goto(server)
-    page.wait_for_selector(".spot")
+def _at_each(page: Page, sizes: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The page at each of `sizes` in turn, the one it is at first (a turn fewer)."""
+    size = page.viewport_size or {"width": 0, "height": 0}
+    for width, height in sorted(sizes, key=lambda s: s != (size["width"], size["height"])):
+        _resize(page, width, height)
+        yield width, height
+
+
+def _screenshots(page: Page, sizes: Sequence[tuple[int, int]]) -> None:
+    """Every own table dealt once and shown at each of `sizes` (the same round: a phone
+    turned), as its screen shows it before the deal, at the decision and at the result,
+    each result checked at each size against the round the server sent."""
     for title, game, spots, action in (
         ("Rabbit Hunter", "rabbit-hunter", ("ante", "bonus", "bad_beat"), "buy"),
         ("Tri-Card Poker", "tri-card", ("ante", "pair_plus"), "raise"),
@@ -355,15 +421,34 @@ def test_screenshots_before_at_a_decision_and_at_a_result(
         _fresh(page, title)
         for spot in spots:
             _stake(page, spot)
-        _shot(page, game, "before", screen_only=True)
+        for _ in _at_each(page, sizes):
+            _shot(page, game, "before", screen_only=True)
         round_ = _deal(page)
         if action:
-            _shot(page, game, "decision", screen_only=True)
+            for _ in _at_each(page, sizes):
+                _shot(page, game, "decision", screen_only=True)
             round_ = _decide(page, action)
-        _check_result(page, _game(page, game), round_)
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        _shot(page, game, "result", screen_only=True)
+        for width, height in _at_each(page, sizes):
+            with _case(f"{title} at {width}x{height}"):
+                _check_result(page, _game(page, game), round_)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+            _shot(page, game, "result", screen_only=True)
+
+
+def test_screenshots_on_a_phone_upright_and_sideways(server: str, browser: Browser) -> None:
+    """Every own table on a phone held upright (390x844) and turned on its side
+    (844x390), before the deal, at the decision and at the result (_screenshots)."""
+    page = new_tab(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page.goto(server)
+    page.wait_for_selector(".spot")
+    _screenshots(page, [(390, 844), (844, 390)])
     page.close()
+
+
+def test_screenshots_on_a_desktop(wide: Page) -> None:
+    """Every own table at 1440x900, before the deal, at the decision and at the result
+    (_screenshots)."""
+    _screenshots(wide, [(1440, 900)])
 
 
 def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:
@@ -380,10 +465,10 @@ def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:
     assert "×12" in stack  # the count beside them
 
 
-def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str) -> None:
-    tab = new_tab(browser, viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
-    tab.goto(server)
-    tab.wait_for_selector(".spot")
+def test_the_chips_move_without_motion_when_asked(wide: Page) -> None:
+    tab = wide
+    tab.emulate_media(reduced_motion="reduce")  # asked here too: this test's subject
+    _resize(tab, 1100, 800)
     _fresh(tab, "Baccarat")
     _stake(tab, "player")
     _stake(tab, "banker")
@@ -394,7 +479,6 @@ def test_the_chips_move_without_motion_when_asked(browser: Browser, server: str)
     )
     assert moving
     assert set(moving) == {"none"}
-    tab.close()
 
 
 def test_a_shared_crazy4_table_shows_the_blind_hands_circles_c8(

@@ -4,10 +4,16 @@ felt on a phone held upright, a column beside it on a phone on its side and on a
 desktop), at one's own table after a shoe's coups and at a shared table; the derived
 roads and the ask one tap (or Enter) away; a shared table's big road in miniature in the
 table menu; axe-core's audit; nothing wider than a 320 px screen. Screenshots go to
-test-artifacts/screenshots/roads-*.jpg."""
+test-artifacts/screenshots/roads-*.jpg.
+
+The tests that deal nothing share two tabs, a phone's and a desktop's (``phone``,
+``desk``): each test takes one to its table afresh, and a test that fails leaves it to be
+replaced. Those that deal open their own: a tab that has dealt keeps the chips for the
+table and the visit's tally in its header."""
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -64,11 +70,11 @@ def roads_server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> 
         page = new_tab(browser, viewport={"width": 1440, "height": 900})
         page.goto(server)
         page.wait_for_selector(".spot")
-        while (
-            len(page.request.get(server + "api/games/baccarat/roads").json()["bead_plate"])
-            < OWN_COUPS
-        ):
-            _post(page, server, "api/rounds", {"game": "baccarat", "wagers": {"banker": 500}})
+        roads = server + "api/games/baccarat/roads"
+        # the coups counted again after each batch of the coups missing, till there are enough
+        while (coups := len(page.request.get(roads).json()["bead_plate"])) < OWN_COUPS:
+            for _ in range(OWN_COUPS - coups):
+                _post(page, server, "api/rounds", {"game": "baccarat", "wagers": {"banker": 500}})
         choose(page, SHARED)
         tap(page, "banker")
         for coup in range(1, 5):
@@ -87,13 +93,96 @@ def _context(browser: Browser, width: int, height: int, touch: bool) -> BrowserC
     )
 
 
-def _at(context: BrowserContext, server: str, title: str) -> Page:
+def _opened(context: BrowserContext, server: str) -> Page:
     page = context.new_page()
     page.goto(server)
     page.wait_for_selector(".spot")
+    return page
+
+
+def _at(page: Page, title: str) -> Page:
     choose(page, title)
     page.wait_for_load_state("networkidle")
     return page
+
+
+def _resize(page: Page, width: int, height: int) -> None:
+    """The page at `width` x `height`, drawn at that size (the roads' boxes keep to their
+    newest column through a resize observer, which runs before a frame is drawn: two
+    frames on, it has run)."""
+    if page.viewport_size == {"width": width, "height": height}:
+        return
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+class _Kept:
+    """A tab kept across the module's tests: one context and page load where each test
+    would make its own, each test starting from its table chosen afresh."""
+
+    def __init__(self, browser: Browser, server: str, width: int, height: int, touch: bool):
+        self.browser, self.server = browser, server
+        self.width, self.height, self.touch = width, height, touch
+        self.tab: Page | None = None
+
+    @contextmanager
+    def lent(self, request: pytest.FixtureRequest) -> Iterator[Page]:
+        """The tab at its size for one test; one that fails may leave it anywhere (a
+        dialog open, a seat taken), so the next test gets a new one."""
+        failed = request.session.testsfailed
+        if self.tab is None:
+            context = _context(self.browser, self.width, self.height, self.touch)
+            self.tab = _opened(context, self.server)
+        _resize(self.tab, self.width, self.height)
+        yield self.tab
+        if request.session.testsfailed > failed:
+            self.close()
+
+    def close(self) -> None:
+        if self.tab is not None:
+            self.tab.context.close()
+            self.tab = None
+
+
+@pytest.fixture(scope="module")
+def kept_phone(roads_server: str, browser: Browser) -> Iterator[_Kept]:
+    kept = _Kept(browser, roads_server, 390, 844, True)
+    yield kept
+    kept.close()
+
+
+@pytest.fixture(scope="module")
+def kept_desk(roads_server: str, browser: Browser) -> Iterator[_Kept]:
+    kept = _Kept(browser, roads_server, 1440, 900, False)
+    yield kept
+    kept.close()
+
+
+@pytest.fixture
+def phone(kept_phone: _Kept, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The module's phone tab (touch) at 390x844."""
+    with kept_phone.lent(request) as tab:
+        yield tab
+
+
+@pytest.fixture
+def desk(kept_desk: _Kept, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The module's desktop tab at 1440x900."""
+    with kept_desk.lent(request) as tab:
+        yield tab
+
+
+def _turned(
+    page: Page, screens: list[tuple[str, int, int, bool]]
+) -> Iterator[tuple[str, int, int]]:
+    """The page at each of `screens` in turn (each one's name and size), the one it is at
+    first: a phone turned on its side and back as seldom as can be."""
+    size = page.viewport_size or {"width": 0, "height": 0}
+    for name, width, height, _ in sorted(
+        screens, key=lambda screen: (screen[1], screen[2]) != (size["width"], size["height"])
+    ):
+        _resize(page, width, height)
+        yield name, width, height
 
 
 def _inside(box: list[float], width: int, height: int) -> bool:
@@ -126,49 +215,59 @@ def _all_in_view(page: Page, where: str, cards: int = 0) -> dict[str, Any]:
     return seen
 
 
-@pytest.mark.parametrize(("name", "width", "height", "touch"), SCREENS)
+@pytest.mark.parametrize(
+    "screens", [SCREENS[:2], SCREENS[2:]], ids=["phone-and-landscape", "desktop"]
+)
 def test_the_roads_felt_cards_and_deal_share_the_screen(
-    roads_server: str, browser: Browser, name: str, width: int, height: int, touch: bool
+    roads_server: str, browser: Browser, screens: list[tuple[str, int, int, bool]]
 ) -> None:
     """At one's own table (a shoe of 40 coups, then one more dealt by the page, its cards
     and result on the felt) and at a shared table: the bead plate and big road are on
-    screen with the circles, the cards and Deal, none under the action bar, at once."""
+    screen with the circles, the cards and Deal, none under the action bar, at once; on
+    a phone held upright and turned on its side (the same tab, turned at each step), and
+    on a desktop."""
+    _, width, height, touch = screens[0]  # a phone's screens share its touch
     context = _context(browser, width, height, touch)
-    page = _at(context, roads_server, "Baccarat")
+    page = _at(_opened(context, roads_server), "Baccarat")
     coups = len(page.request.get(roads_server + "api/games/baccarat/roads").json()["bead_plate"])
-    assert coups >= OWN_COUPS  # one more for each screen before this one
+    assert coups >= OWN_COUPS  # one more for each case before this one
     expect(page.locator("#bead > span")).to_have_count(coups)
-    seen = _all_in_view(page, f"{name}, own table")
-    cells = seen["beadCells"]
-    assert min(right - left for left, _, right, _ in cells) >= 17, (
-        "bead plate cells large enough to read"
-    )
-    # the big road's box scrolls to its newest column (the page never widens)
-    big = page.evaluate(
-        "(() => { const b = document.getElementById('big');"
-        " return [b.scrollLeft, b.clientWidth, b.scrollWidth]; })()"
-    )
-    assert big[0] + big[1] >= big[2] - 1, f"{name}: the big road is not at its newest column: {big}"
-    newest = page.evaluate(
-        "(() => { const b = document.getElementById('big'), box = b.getBoundingClientRect();"
-        " const last = [...b.children].sort((x, y) => x.dataset.column - y.dataset.column).pop();"
-        " const r = last.getBoundingClientRect();"
-        " return [r.left >= box.left - 1, r.right <= box.right + 1]; })()"
-    )
-    assert newest == [True, True], f"{name}: the big road's newest entry is out of its box"
+    for name, _, _ in _turned(page, screens):
+        seen = _all_in_view(page, f"{name}, own table")
+        cells = seen["beadCells"]
+        assert min(right - left for left, _, right, _ in cells) >= 17, (
+            f"{name}: bead plate cells large enough to read"
+        )
+        # the big road's box scrolls to its newest column (the page never widens)
+        big = page.evaluate(
+            "(() => { const b = document.getElementById('big');"
+            " return [b.scrollLeft, b.clientWidth, b.scrollWidth]; })()"
+        )
+        assert big[0] + big[1] >= big[2] - 1, (
+            f"{name}: the big road is not at its newest column: {big}"
+        )
+        newest = page.evaluate(
+            "(() => { const b = document.getElementById('big'), box = b.getBoundingClientRect();"
+            " const last = [...b.children].sort((x, y) => x.dataset.column - y.dataset.column)"
+            ".pop(); const r = last.getBoundingClientRect();"
+            " return [r.left >= box.left - 1, r.right <= box.right + 1]; })()"
+        )
+        assert newest == [True, True], f"{name}: the big road's newest entry is out of its box"
     tap(page, "banker")
     page.click("#deal")
     expect(page.locator("#message")).to_contain_text("Net")
     expect(page.locator("#bead > span")).to_have_count(coups + 1)
     page.wait_for_timeout(500)  # the cards dealt and the result shown
-    _all_in_view(page, f"{name}, own table, a coup dealt", cards=4)
-    shoot(page, f"roads-own-{width}x{height}")
+    for name, width, height in _turned(page, screens):
+        _all_in_view(page, f"{name}, own table, a coup dealt", cards=4)
+        shoot(page, f"roads-own-{width}x{height}")
     choose(page, SHARED)
     expect(page.locator("#seats")).to_contain_text("(you)")  # seated: the seat names you
     expect(page.locator("#bead > span")).to_have_count(4)  # the shared shoe's, from its snapshot
     expect(page.locator("#table-line")).to_contain_text("commitment")
-    _all_in_view(page, f"{name}, shared table")
-    shoot(page, f"roads-shared-{width}x{height}")
+    for name, width, height in _turned(page, screens):
+        _all_in_view(page, f"{name}, shared table")
+        shoot(page, f"roads-shared-{width}x{height}")
     context.close()
 
 
@@ -180,12 +279,11 @@ def _derived_marks(page: Page) -> dict[str, int]:
 
 
 def test_the_derived_roads_open_with_one_tap_and_by_keyboard(
-    roads_server: str, browser: Browser
+    roads_server: str, phone: Page, desk: Page
 ) -> None:
     """More roads opens the big eye boy, small road, cockroach pig and the ask: one tap on
     a phone, Tab and Enter on a desktop; Escape closes it and gives the focus back."""
-    context = _context(browser, 390, 844, True)
-    phone = _at(context, roads_server, "Baccarat")
+    _at(phone, "Baccarat")
     view = phone.request.get(roads_server + "api/games/baccarat/roads").json()
     dialog = phone.locator("#more-roads")
     expect(dialog).to_be_hidden()
@@ -206,9 +304,8 @@ def test_the_derived_roads_open_with_one_tap_and_by_keyboard(
     shoot(phone, "roads-more-390x844")
     dialog.locator(".close").tap()
     expect(dialog).to_be_hidden()
-    context.close()
 
-    desk = _at(_context(browser, 1440, 900, False), roads_server, "Baccarat")
+    _at(desk, "Baccarat")
     desk.locator("#spots .spot").last.focus()
     for _ in range(20):  # Tab from the last circle reaches More roads
         desk.keyboard.press("Tab")
@@ -224,16 +321,12 @@ def test_the_derived_roads_open_with_one_tap_and_by_keyboard(
     desk.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert desk.evaluate("document.activeElement.id") == "roads-more"
-    desk.context.close()
 
 
-def test_the_table_menu_shows_a_shared_shoes_miniature_road(
-    roads_server: str, browser: Browser
-) -> None:
+def test_the_table_menu_shows_a_shared_shoes_miniature_road(roads_server: str, phone: Page) -> None:
     """The shared Baccarat table's button draws its big road's entries as rings (hidden
     from a screen reader) and says its shoe in words: coups, wins by side, the last."""
-    context = _context(browser, 390, 844, True)
-    page = _at(context, roads_server, "Baccarat")
+    page = _at(phone, "Baccarat")
     page.click("#logo")
     lobby = page.request.get(roads_server + "api/lobby").json()["tables"]
     shared = next(t for t in lobby if t["game"] == "baccarat")
@@ -265,7 +358,6 @@ def test_the_table_menu_shows_a_shared_shoes_miniature_road(
     page.click("#logo")
     expect(button).to_contain_text(re.compile(r"Seated: \S+"))
     page.keyboard.press("Escape")
-    context.close()
 
 
 def _audit(page: Page, where: str) -> None:
@@ -282,10 +374,10 @@ def _audit(page: Page, where: str) -> None:
 
 @pytest.mark.parametrize(("width", "height", "touch"), [(390, 844, True), (1440, 900, False)])
 def test_no_serious_accessibility_violation_with_the_roads(
-    roads_server: str, browser: Browser, width: int, height: int, touch: bool
+    request: pytest.FixtureRequest, width: int, height: int, touch: bool
 ) -> None:
-    context = _context(browser, width, height, touch)
-    page = _at(context, roads_server, "Baccarat")
+    page: Page = request.getfixturevalue("phone" if touch else "desk")  # its tab at this size
+    _at(page, "Baccarat")
     _audit(page, f"the roads at {width}")
     page.click("#roads-more")
     expect(page.locator("#more-roads")).to_be_visible()
@@ -295,14 +387,13 @@ def test_no_serious_accessibility_violation_with_the_roads(
     expect(page.locator("#games .mini-road")).to_have_count(1)
     _audit(page, f"the table menu with a miniature road at {width}")
     page.keyboard.press("Escape")
-    context.close()
 
 
 def test_no_sideways_scroll_at_320_the_roads_scroll_in_their_boxes(
-    roads_server: str, browser: Browser
+    roads_server: str, phone: Page
 ) -> None:
-    context = _context(browser, 320, 640, True)
-    page = _at(context, roads_server, "Baccarat")
+    _resize(phone, 320, 640)  # the phone's tab on a 320 px screen (the next test's is 390 again)
+    page = _at(phone, "Baccarat")
     coups = len(page.request.get(roads_server + "api/games/baccarat/roads").json()["bead_plate"])
     expect(page.locator("#bead > span")).to_have_count(coups)
     expect(page.locator("#roads")).to_be_visible()
@@ -325,14 +416,13 @@ def test_no_sideways_scroll_at_320_the_roads_scroll_in_their_boxes(
     expect(page.locator("#games .mini-road")).to_have_count(1)
     page.locator("#games .mini-road").scroll_into_view_if_needed()
     shoot(page, "roads-menu-320")
-    context.close()
+    page.keyboard.press("Escape")
 
 
-def test_the_strip_follows_the_spec_not_the_game(roads_server: str, browser: Browser) -> None:
+def test_the_strip_follows_the_spec_not_the_game(roads_server: str, phone: Page) -> None:
     """A game without a shoe in its /api/games info shows no roads; roads.js and lobby.js
     name no game, and draw with no style attribute in their markup (the CSP)."""
-    context = _context(browser, 390, 844, True)
-    page = _at(context, roads_server, "Tri-Card Poker")
+    page = _at(phone, "Tri-Card Poker")
     expect(page.locator("#roads")).to_be_hidden()
     games = page.request.get(roads_server + "api/games").json()
     assert [g["game"] for g in games if g.get("shoe")] == ["baccarat"]
@@ -340,4 +430,3 @@ def test_the_strip_follows_the_spec_not_the_game(roads_server: str, browser: Bro
         source = page.request.get(roads_server + f"static/js/{module}.js").text()
         assert "style=" not in source, module
         assert not re.search(r"[\"'](baccarat|crazy4|tri-card|rabbit-hunter)[\"']", source), module
-    context.close()
