@@ -106,6 +106,19 @@ def table_tab(server: str, browser: Browser) -> Page:
     return tab
 
 
+#: two frames drawn: by then a resize's event and the page's size observers (the action
+#: bar's padding, the roads' newest column) have run, which the resize does not wait for
+TWO_FRAMES = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """The page at ``width`` x ``height``, laid out and drawn at that size. The page
+    follows its size through media queries and size observers alone, so a resized page
+    lays out as one loaded at that size."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(TWO_FRAMES)
+
+
 def choose(page: Page, title: str) -> None:
     """The table `title`, from the table menu (opened by the table's name in the header)."""
     if not page.locator("#tables").is_visible():

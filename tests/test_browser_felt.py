@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
-from browser_support import choose, new_context, new_tab, pick_chip, shoot, tap
+from browser_support import choose, new_context, new_tab, pick_chip, resize, shoot, tap
 
 Round = dict[str, Any]
 
@@ -43,15 +43,6 @@ def _tab(browser: Browser, server: str, width: int, height: int) -> Page:
     return tab
 
 
-def _resize(page: Page, width: int, height: int) -> None:
-    """The page at `width` x `height`, drawn at that size (the page's resize observers run
-    before a frame is drawn: two frames on, they have run)."""
-    if page.viewport_size == {"width": width, "height": height}:
-        return
-    page.set_viewport_size({"width": width, "height": height})
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-
-
 class _Kept:
     """A tab kept across a module's tests: one page load where each test would make its
     own, each test starting from its table chosen afresh."""
@@ -67,7 +58,7 @@ class _Kept:
         failed = request.session.testsfailed
         if self.tab is None:
             self.tab = _tab(self.browser, self.server, width, height)
-        _resize(self.tab, width, height)
+        resize(self.tab, width, height)
         yield self.tab
         if request.session.testsfailed > failed:
             self.close()
@@ -404,7 +395,7 @@ def _at_each(page: Page, sizes: Sequence[tuple[int, int]]) -> Iterator[tuple[int
     """The page at each of `sizes` in turn, the one it is at first (a turn fewer)."""
     size = page.viewport_size or {"width": 0, "height": 0}
     for width, height in sorted(sizes, key=lambda s: s != (size["width"], size["height"])):
-        _resize(page, width, height)
+        resize(page, width, height)
         yield width, height
 
 
@@ -468,7 +459,7 @@ def test_chips_break_greedily_and_a_tall_stack_is_capped(wide: Page) -> None:
 def test_the_chips_move_without_motion_when_asked(wide: Page) -> None:
     tab = wide
     tab.emulate_media(reduced_motion="reduce")  # asked here too: this test's subject
-    _resize(tab, 1100, 800)
+    resize(tab, 1100, 800)
     _fresh(tab, "Baccarat")
     _stake(tab, "player")
     _stake(tab, "banker")

@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Request, expect
 
-from browser_support import choose, new_context, shoot, table_tab
+from browser_support import choose, new_context, resize, shoot, table_tab
 
 OWN = ("Rabbit Hunter", "Tri-Card Poker", "Crazy 4 Poker", "Baccarat")
 SHARED = ("Crazy 4 Poker · shared", "Baccarat · shared")
@@ -62,12 +62,6 @@ COMMITTED = """() => /SHA-256|commitment [0-9a-f]/.test(
   + document.getElementById("table-line").textContent)"""
 
 
-# the next frame drawn: by then the resize's event and the observers of sizes (the
-# page's padding for the action bar, the roads' boxes) have run, which the resize
-# itself does not wait for
-NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
-
-
 def _height(width: int) -> int:
     return 844 if width <= 430 else 900
 
@@ -77,12 +71,9 @@ def _slug(words: str) -> str:
 
 
 def _resize(page: Page, width: int, height: int | None = None) -> None:
-    """The page `width` px wide (and a phone's or a screen's height, unless `height`),
-    laid out again. The page follows its size through the stylesheets' media queries
-    and the observers of sizes alone, so a page resized lays out as one loaded and
-    dealt at that size."""
-    page.set_viewport_size({"width": width, "height": height or _height(width)})
-    page.evaluate(NEXT_FRAME)
+    """The page `width` px wide and a phone's or a screen's height (or `height`), laid
+    out and drawn at that size (:func:`browser_support.resize`)."""
+    resize(page, width, height or _height(width))
 
 
 def _sized(page: Page, where: str) -> str:

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from riverboat.table.lobby import default_tables, parse_counts
 
-from browser_support import choose, new_context, new_tab, serving, shoot, tap
+from browser_support import choose, new_context, new_tab, resize, serving, shoot, tap
 
 OWN_COUPS = 40  # enough for the big road to outgrow a phone's box
 SHARED = "Baccarat · shared"
@@ -106,16 +106,6 @@ def _at(page: Page, title: str) -> Page:
     return page
 
 
-def _resize(page: Page, width: int, height: int) -> None:
-    """The page at `width` x `height`, drawn at that size (the roads' boxes keep to their
-    newest column through a resize observer, which runs before a frame is drawn: two
-    frames on, it has run)."""
-    if page.viewport_size == {"width": width, "height": height}:
-        return
-    page.set_viewport_size({"width": width, "height": height})
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-
-
 class _Kept:
     """A tab kept across the module's tests: one context and page load where each test
     would make its own, each test starting from its table chosen afresh."""
@@ -133,7 +123,7 @@ class _Kept:
         if self.tab is None:
             context = _context(self.browser, self.width, self.height, self.touch)
             self.tab = _opened(context, self.server)
-        _resize(self.tab, self.width, self.height)
+        resize(self.tab, self.width, self.height)
         yield self.tab
         if request.session.testsfailed > failed:
             self.close()
@@ -181,7 +171,7 @@ def _turned(
     for name, width, height, _ in sorted(
         screens, key=lambda screen: (screen[1], screen[2]) != (size["width"], size["height"])
     ):
-        _resize(page, width, height)
+        resize(page, width, height)
         yield name, width, height
 
 
@@ -392,7 +382,7 @@ def test_no_serious_accessibility_violation_with_the_roads(
 def test_no_sideways_scroll_at_320_the_roads_scroll_in_their_boxes(
     roads_server: str, phone: Page
 ) -> None:
-    _resize(phone, 320, 640)  # the phone's tab on a 320 px screen (the next test's is 390 again)
+    resize(phone, 320, 640)  # the phone's tab on a 320 px screen (the next test's is 390 again)
     page = _at(phone, "Baccarat")
     coups = len(page.request.get(roads_server + "api/games/baccarat/roads").json()["bead_plate"])
     expect(page.locator("#bead > span")).to_have_count(coups)

@@ -71,7 +71,8 @@ ENVIRONMENT = "RIVERBOAT_CACHE_DIR"
 #: the layout of the files; raised when what a file holds changes
 FORMAT = 1
 #: how long a process waits for another that is building the same table, in seconds (a
-#: cold Rabbit Hunter analysis, the longest, takes about 10 here)
+#: cold Rabbit Hunter analysis, the longest, takes about 10 on a 2-core build machine:
+#: ``python bench/cold_analysis.py``)
 BUILD_WAIT = 300.0
 #: the packages whose code decides the numbers in the tables
 _COUNTING_CODE = ("analysis", "games", "hands")
