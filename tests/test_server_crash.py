@@ -88,7 +88,10 @@ class Servers:
     """The process that forks the servers (:data:`FORKS`), for as long as the block runs."""
 
     def __enter__(self) -> "Servers":
-        env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        # the house edges off: each restarted server would start a worker to work them
+        # out again (some 2 CPU s), and nothing here reads them
+        path = SRC + os.pathsep + os.environ.get("PYTHONPATH", "")
+        env = {**os.environ, "PYTHONPATH": path, "RIVERBOAT_HOUSE_EDGES": "0"}
         self.forks = subprocess.Popen(
             [sys.executable, "-c", FORKS], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
