@@ -2,16 +2,17 @@
 and from the server's start to every pay table's house edges known.
 
 Each run starts ``riverboat serve`` in a fresh process on a free loopback port, with an
-empty analysis cache (``RIVERBOAT_CACHE_DIR``), a new SQLite file and, unless
-``--numba kept``, an empty ``NUMBA_CACHE_DIR`` (a fresh install has compiled nothing
-yet; ``kept`` leaves numba's cache beside the sources, as a developer's tree or a
-second start has it). As soon as the server accepts connections, Debian's Chromium
-(launched beforehand, a new browser context each run: nothing cached, its service
-worker registered as on a first visit unless ``--no-worker``) opens the table as a
-player does; once the table is loaded (drawn, its commitment shown), it taps the first
-game's Ante and presses Deal. Meanwhile another client, from an address of its own,
-asks ``/api/games`` every half second until every game's house edges and strategy card
-are in it.
+empty analysis cache (``RIVERBOAT_CACHE_DIR``; ``--analysis kept`` leaves the
+environment's, whose tables a second start reads instead of counting), a new SQLite file
+and, unless ``--numba kept``, an empty ``NUMBA_CACHE_DIR`` (a fresh install has compiled
+nothing yet; ``kept`` leaves numba's cache beside the sources, as a developer's tree or
+a second start has it). As soon as the server accepts connections, Debian's Chromium
+(launched beforehand, a new browser context each run: nothing cached, its service worker
+registered as on a first visit unless ``--no-worker``) opens the table as a player does;
+once the table is loaded (drawn, its commitment shown), it taps the first game's Ante
+and presses Deal. Meanwhile another client, from an address of its own, asks
+``/api/games`` every half second until every game's house edges and strategy card are in
+it.
 
 Figures, in seconds from the server process's start unless said: listening; the page
 loaded; the first round's cards (the answer to the deal) and, the target, the page
@@ -27,7 +28,8 @@ The machine's load (``/proc/loadavg``) is printed before and after: on a shared
 machine the figures move with it, so read the ratios of runs made side by side.
 
     python bench/first_deal.py [--runs 3] [--base REV | --base-tree PATH]
-                               [--numba fresh|kept] [--no-worker] [--edges-wait 600]
+                               [--numba fresh|kept] [--analysis fresh|kept]
+                               [--no-worker] [--edges-wait 600]
 """
 
 from __future__ import annotations
@@ -86,15 +88,13 @@ def load() -> str:
 
 
 @contextmanager
-def server(tree: Path, folder: Path, numba: str) -> Iterator[tuple[str, float]]:
+def server(tree: Path, folder: Path, numba: str, analysis: str) -> Iterator[tuple[str, float]]:
     """``riverboat serve`` of ``tree`` in a fresh process (a session of its own, so
     its children stop with it), its address and the moment it started."""
     port = free_port()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tree / "src"),
-        "RIVERBOAT_CACHE_DIR": str(folder / "analysis"),
-    }
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    if analysis == "fresh":
+        env["RIVERBOAT_CACHE_DIR"] = str(folder / "analysis")
     if numba == "fresh":
         env["NUMBA_CACHE_DIR"] = str(folder / "numba")
     else:
@@ -192,7 +192,7 @@ def watch_edges(address: str, stop: threading.Event, found: dict[str, float]) ->
 
 
 def one_run(
-    tree: Path, browser: Browser, numba: str, worker: bool, edges_wait: float
+    tree: Path, browser: Browser, caches: tuple[str, str], worker: bool, edges_wait: float
 ) -> dict[str, float]:
     """One fresh server of ``tree`` and one player's first deal: the figures (NaN for
     those never reached: a table that did not load, its requests refused)."""
@@ -207,7 +207,7 @@ def one_run(
         page = context.new_page()
         times: dict[str, float] = {}
         stop = threading.Event()
-        with server(tree, Path(folder), numba) as (address, started):
+        with server(tree, Path(folder), *caches) as (address, started):
             times["listening"] = listening(address, started + 120)
             watcher = threading.Thread(target=watch_edges, args=(address, stop, times))
             watcher.start()
@@ -267,6 +267,7 @@ def main() -> None:
     parser.add_argument("--base", metavar="REV", help="the same runs with REV's code too")
     parser.add_argument("--base-tree", type=Path, help="or with the code in this tree")
     parser.add_argument("--numba", choices=("fresh", "kept"), default="fresh")
+    parser.add_argument("--analysis", choices=("fresh", "kept"), default="fresh")
     parser.add_argument(
         "--no-worker", action="store_true", help="the page without its service worker"
     )
@@ -294,9 +295,8 @@ def main() -> None:
         for run in range(options.runs):
             order = list(trees.items())
             for name, tree in order if run % 2 == 0 else order[::-1]:
-                figures = one_run(
-                    tree, browser, options.numba, not options.no_worker, options.edges_wait
-                )
+                caches = (options.numba, options.analysis)
+                figures = one_run(tree, browser, caches, not options.no_worker, options.edges_wait)
                 results.setdefault(name, []).append(figures)
                 shown = "  ".join(f"{key} {figures[key]:.2f}" for key, _ in FIGURES)
                 print(f"run {run + 1}, {name}: {shown}  refused {figures['refused']:.0f}")
@@ -305,7 +305,7 @@ def main() -> None:
     worker = "blocked" if options.no_worker else "allowed"
     print(
         f"\nseconds, median (min-max) of {options.runs} runs, numba cache {options.numba}, "
-        f"service worker {worker}:"
+        f"analysis cache {options.analysis}, service worker {worker}:"
     )
     width = max(len(label) for _, label in FIGURES)
     print(f"{'':{width}}  " + "  ".join(f"{name:>20}" for name in results))
