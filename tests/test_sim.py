@@ -88,10 +88,15 @@ def test_values_between_the_same_settle_keys_settle_alike(game: str) -> None:
     cell = (how.classes[first] * how.n + how.classes[second]) * 3 + np.sign(first - second) + 1
     stakes = {spot.name: 100 for spot in find_game(game).spec(rules).spots}
     codes = {option.settle_code for option in heads_up(game, rules).options}
+    # the pairs by cell, and each pair's cell's first pair: every line settles every pair
+    # of a cell as that one (an integer sort: 0.05x the time of np.unique over the rows)
+    order = np.argsort(cell, kind="stable")
+    first_of_cell = np.searchsorted(cell[order], cell[order])
     for code in sorted(codes | {math.no_decision}):
         lines = math.settle(rules, first, second, code, stakes)
-        rows = np.stack([cell, *(np.broadcast_to(v, cell.shape) for v in lines.values())], axis=1)
-        assert len(np.unique(rows, axis=0)) == len(np.unique(cell)), code
+        for name, values in lines.items():
+            by_cell = np.broadcast_to(values, cell.shape)[order]
+            assert np.array_equal(by_cell, by_cell[first_of_cell]), (code, name)
 
 
 def test_a_cell_whose_rounds_settle_differently_stops_the_run() -> None:
