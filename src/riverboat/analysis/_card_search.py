@@ -78,6 +78,25 @@ def search(solution: Solution) -> _Found:
     return _Found(tuple(rules), choice[search.group], taken[search.group])
 
 
+def _highest(scores: Floats, most: int) -> Ints:
+    """The places of the ``most`` highest finite ``scores``, highest first, and of equal
+    scores the later place first, whichever sort numpy has on the machine (equal scores
+    are common: one rule at two places of a card). Only the scores at or above the
+    ``most``-th are sorted, not all of them.
+
+    >>> _highest(np.array([1.0, 3.0, -np.inf, 3.0, 2.0]), 2).tolist()
+    [3, 1]
+    >>> _highest(np.array([-np.inf, 5.0]), 3).tolist()
+    [1]
+    """
+    finite = np.flatnonzero(scores > -np.inf)
+    if most < len(finite):
+        kth = len(finite) - most
+        finite = finite[scores[finite] >= np.partition(scores[finite], kth)[kth]]
+    top: Ints = finite[np.lexsort((-finite, -scores[finite]))][:most]
+    return top
+
+
 class _Search:
     """The rule shapes of one optimal play, and what a card of them is worth."""
 
@@ -176,10 +195,9 @@ class _Search:
                 score = gain - self.word * (self.price + extra)[:, None] - self.least
                 score[gain <= 0] = -np.inf
                 flat = score.ravel()
-                for i in np.argsort(flat)[::-1][:most]:
-                    if flat[i] > -np.inf:
-                        r, o = (int(j) for j in np.unravel_index(int(i), score.shape))
-                        found.append((float(flat[i]), place, name, r, o))
+                for i in _highest(flat, most):
+                    r, o = (int(j) for j in np.unravel_index(int(i), score.shape))
+                    found.append((float(flat[i]), place, name, r, o))
         found.sort(key=lambda f: -f[0])
         return [
             (gained, [*picked[:place], self.rule(name, r, option), *picked[place:]])
