@@ -32,12 +32,13 @@ POSTGRES = os.environ.get("RIVERBOAT_TEST_POSTGRES", "postgresql+psycopg://postg
 class PostgresDatabases:
     """Empty PostgreSQL databases for one test process's tests.
 
-    Making a database costs the server about 0.25 CPU s on the build machine (it copies
-    the template's 7.5 MB through the write-ahead log) and dropping one little; emptying
-    one costs under a tenth of that. So a database a test is done with is renamed (a
-    process the test left behind can no longer reach it), its schema dropped and made
-    again, and kept for the process's next test; the ones kept are dropped at the end.
-    Where it cannot be emptied (a connection came back), it is dropped instead.
+    Making a database cost the server about 0.25 CPU s on the build machine once a
+    suite had run (it copies the template's 7.5 MB through the write-ahead log), 0.33
+    with riverboat's migrations; emptying a used one and migrating it again, 0.11
+    (docs/development.md). So a database a test is done with is renamed (a process the
+    test left behind can no longer reach it), its schema dropped and made again, and
+    kept for the process's next test; the ones kept are dropped at the end. Where it
+    cannot be emptied (a connection came back), it is dropped instead.
     """
 
     def __init__(self) -> None:
@@ -110,8 +111,7 @@ def postgres_databases() -> Iterator[PostgresDatabases]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(
-    request: pytest.FixtureRequest,
-    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """A fresh database: an SQLite file, or an empty PostgreSQL database."""
     if request.param == "sqlite":
