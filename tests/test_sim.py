@@ -89,7 +89,8 @@ def test_values_between_the_same_settle_keys_settle_alike(game: str) -> None:
     stakes = {spot.name: 100 for spot in find_game(game).spec(rules).spots}
     codes = {option.settle_code for option in heads_up(game, rules).options}
     # the pairs by cell, and each pair's cell's first pair: every line settles every pair
-    # of a cell as that one (an integer sort: 0.05x the time of np.unique over the rows)
+    # of a cell as that one (an integer sort: the three games 2.5 s against 14 with
+    # np.unique over the rows)
     order = np.argsort(cell, kind="stable")
     first_of_cell = np.searchsorted(cell[order], cell[order])
     for code in sorted(codes | {math.no_decision}):
