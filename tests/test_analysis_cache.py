@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -216,6 +217,9 @@ def test_processes_needing_a_table_at_once_count_it_once_and_all_read_it(
     assert len(builds.read_text().split()) == 1  # one counted it, the others waited and read
     [entry] = cache.entries()  # the lock file is not a table
     assert entry.path.suffix == ".npz"
+    assert list(folder.glob("*.lock"))
+    assert cache.clear() == (1, entry.size)  # the table counted, its lock file gone too
+    assert cache.entries() == [] and list(folder.glob("*.lock")) == []
 
 
 def test_a_builder_killed_mid_way_holds_no_one_up(folder: Path, tmp_path: Path) -> None:
@@ -224,7 +228,7 @@ def test_a_builder_killed_mid_way_holds_no_one_up(folder: Path, tmp_path: Path) 
     for _ in range(200):  # until it is building, the lock held
         if builds.is_file() and builds.read_text():
             break
-        threading.Event().wait(0.05)
+        time.sleep(0.05)
     holder.kill()  # the kernel lets go of its lock
     holder.wait()
     after = _needing_once(folder, builds, 0.0)

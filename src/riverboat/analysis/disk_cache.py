@@ -8,17 +8,17 @@ table, the rules' canonical JSON (:mod:`riverboat.games.codec`), the package ver
 a digest of the counting code (a working copy changes without a new version) and
 :data:`FORMAT`.
 
-Safe with several processes: a file is written whole to a temporary name in the
-same folder and renamed over the old one (``os.replace`` is atomic), so a reader
-sees either no file or a complete one; a process that needs a table another is
-building waits for it and reads it (a lock file beside it) rather than counting it
-twice, and if two do build at once (a lock held too long, a folder without locks)
-both end with a valid file (the last rename wins; both wrote the same numbers). Writing a
-table removes the same table kept by other code (an older version). Nothing read
-is trusted: the archive is loaded without pickle, every member is checked against
-the CRC-32 its zip entry carries as it is read, the key stored inside must be the
-one asked for and the caller checks the arrays' shapes; a file failing any of these
-is counted again and replaced.
+Safe with several processes: a file is written whole to a temporary name in the same
+folder and renamed over the old one (``os.replace`` is atomic), so a reader sees
+either no file or a complete one; a process that needs a table another is building
+waits for it and reads it (a lock file beside it) rather than counting it twice, and
+if two do build at once (a lock held too long, a folder without locks) both end with
+a valid file (the last rename wins; both wrote the same numbers). Writing a table
+removes the same table kept by other code (an older version). Nothing read is
+trusted: the archive is loaded without pickle, every member is checked against the
+CRC-32 its zip entry carries as it is read, the key stored inside must be the one
+asked for and the caller checks the arrays' shapes; a file failing any of these is
+counted again and replaced.
 
 >>> import tempfile
 >>> from riverboat.settings import overridden
@@ -198,6 +198,7 @@ def _remove_older(key: CacheKey) -> None:
                 theirs = json.loads(str(archive["key"][()]))
             if all(theirs.get(name) == mine[name] for name in ("game", "kind", "rules")):
                 path.unlink()
+                path.with_suffix(".lock").unlink(missing_ok=True)  # its lock: nobody builds it
         except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
             continue  # damaged, or gone already: left to whoever needs it
 
@@ -286,7 +287,9 @@ def entries() -> list[CacheEntry]:
 
 
 def clear() -> tuple[int, int]:
-    """Remove every stored table: (files removed, bytes freed)."""
+    """Remove every stored table: (files removed, bytes freed). The tables' empty lock
+    files go too, uncounted (a process building meanwhile keeps the lock it holds; one
+    that comes after it may build the same table again, and both write valid files)."""
     removed = freed = 0
     for entry in entries():
         try:
@@ -295,4 +298,6 @@ def clear() -> tuple[int, int]:
             continue
         removed += 1
         freed += entry.size
+    for lock in cache_dir().glob("*.lock"):
+        lock.unlink(missing_ok=True)
     return removed, freed
