@@ -185,13 +185,15 @@ def _hand_words(game: dict[str, Any], round_: Round) -> str:
 
 
 def _shot(page: Page, game: str, phase: str, *, screen_only: bool = False) -> None:
-    """The page whole, or with `screen_only` just what its screen shows, to
-    test-artifacts/screenshots/{game}-{width}x{height}-{phase}.jpg."""
+    """The page whole, to test-artifacts/screenshots/{game}-{width}x{height}-{phase}.jpg,
+    or with `screen_only` just what its screen shows, to ...-{phase}-screen.jpg (the
+    other tests here take the whole page at the same sizes)."""
     # the deal's and the chips' animations over, rather than a fixed wait: with reduced
     # motion, as the tests' contexts ask for it (browser_support.CONTEXT), none runs
     page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
     size = page.viewport_size or {"width": 0, "height": 0}
-    shoot(page, f"{game}-{size['width']}x{size['height']}-{phase}", full_page=not screen_only)
+    name = f"{game}-{size['width']}x{size['height']}-{phase}" + ("-screen" if screen_only else "")
+    shoot(page, name, full_page=not screen_only)
 
 
 def _fresh(page: Page, title: str) -> None:
