@@ -111,14 +111,15 @@ def postgres_databases() -> Iterator[PostgresDatabases]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    postgres_databases: PostgresDatabases,
 ) -> Iterator[str]:
     """A fresh database: an SQLite file, or an empty PostgreSQL database."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'riverboat.db'}"
         return
-    databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
-    with databases.database() as url:
+    with postgres_databases.database() as url:
         yield url
 
 
