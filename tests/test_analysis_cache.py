@@ -219,7 +219,8 @@ def test_processes_needing_a_table_at_once_count_it_once_and_all_read_it(
     assert entry.path.suffix == ".npz"
     assert list(folder.glob("*.lock"))
     assert cache.clear() == (1, entry.size)  # the table counted, its lock file gone too
-    assert cache.entries() == [] and list(folder.glob("*.lock")) == []
+    assert cache.entries() == []
+    assert list(folder.glob("*.lock")) == []
 
 
 def test_a_builder_killed_mid_way_holds_no_one_up(folder: Path, tmp_path: Path) -> None:
