@@ -54,6 +54,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from load import (  # the load benchmark's clients and servers' helpers
+    NO_HOUSE_EDGES,
     PASSWORD,
     ROOT,
     Costs,
@@ -79,7 +80,7 @@ NOTES: Counter[str] = Counter()
 def serving(url: str, processes: int, prefix: str | None) -> Iterator[tuple[list[str], list[int]]]:
     """``processes`` servers on ``url`` sharing Redis under ``prefix`` (None: one
     without Redis); their bases and process ids."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **NO_HOUSE_EDGES}
     env.pop("RIVERBOAT_REDIS_URL", None)
     if prefix is not None:
         env |= {"RIVERBOAT_REDIS_URL": REDIS, "RIVERBOAT_REDIS_PREFIX": prefix}
