@@ -31,8 +31,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from arguments import at_least
-from chaos import Cluster, check, figures, run, settle_down
-from riverboat.table.live.across.lease import LEASE_SECONDS as LEASE
 
 
 def main() -> int:
@@ -61,7 +59,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
         parser.error(f"--keep {args.keep}: that is a file; give a folder (made if need be)")
+    # imported once the arguments are read: --help answers without the cluster
+    # (tests/chaos.py) and riverboat
     import psycopg
+
+    from chaos import Cluster, check, figures, run, settle_down
+    from riverboat.table.live.across.lease import LEASE_SECONDS as LEASE
 
     with tempfile.TemporaryDirectory() as scratch:
         workdir = scratch if args.keep is None else str(args.keep)

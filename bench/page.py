@@ -26,10 +26,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from playwright.sync_api import sync_playwright
-
-from browser_support import serving
-
 # the tap's pointerup to the chip drawn in the Ante's circle, and to the server's answer
 MEASURE = """() => { window.__measured = new Promise((done) => {
   const spot = () => document.querySelector("[data-spot=ante]");
@@ -60,6 +56,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--taps", type=int, default=40, help="chip taps timed (default 40)")
     options = parser.parse_args()
+    # imported once the arguments are read: --help answers without the app and Playwright
+    from playwright.sync_api import sync_playwright
+
+    from browser_support import serving
+
     chromium = shutil.which("chromium")
     if not chromium:
         sys.exit("Debian's chromium package is needed: apt-get install chromium")

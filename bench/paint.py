@@ -29,15 +29,17 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from first_deal import descendants  # bench/first_deal.py
 from load import ROOT, TICK  # bench/load.py
 
-from browser_support import CONTEXT, choose, launch_chromium, serving
+# Playwright and the app (tests/browser_support.py) are imported where they are used, so
+# that --help answers without them
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Route
 
 STATIC = "src/riverboat/web/static/"
 
@@ -85,6 +87,8 @@ def page_files(ref: str | None) -> Callable[[Route], None]:
 
 def play_round(page: Page) -> None:
     """A chip on the Ante, Deal, and Fold, to the result."""
+    from playwright.sync_api import expect
+
     if page.locator("#clear").is_enabled():
         page.click("#clear")
     page.click("[data-spot=ante]")
@@ -100,6 +104,8 @@ def round_cost(
 ) -> float:
     """CPU seconds a round in a new context, with ``ref``'s page files (None: this
     tree's)."""
+    from browser_support import CONTEXT, choose
+
     context = browser.new_context(**CONTEXT, viewport=size)
     try:
         page = context.new_page()
@@ -145,6 +151,10 @@ def main() -> None:
     )
     if known.returncode:
         parser.error(f"--baseline-ref {args.baseline_ref!r} is no commit of this repository")
+    from playwright.sync_api import sync_playwright
+
+    from browser_support import CONTEXT, launch_chromium, serving
+
     size = {"width": args.width, "height": args.height}
     rounds: dict[str, list[float]] = {"new": [], "old": []}
     shots: dict[str, list[float]] = {"png": [], "jpeg": []}

@@ -34,7 +34,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -43,11 +43,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from arguments import at_least
-from chaos import Cluster, settle_down
-from riverboat.store.state import DatabaseStore
-from riverboat.table.service import TableService
-from riverboat.web.deps import SESSION_COOKIE, Sessions
-from riverboat.web.errors import CLOSE_TRY_LATER
+
+# the cluster (tests/chaos.py) and riverboat are imported where they are used, so that
+# --help answers without them
+if TYPE_CHECKING:
+    from chaos import Cluster
 
 #: handshakes made at once (each process lets an address make a few at a time)
 CONNECTING_AT_ONCE = 4
@@ -76,6 +76,9 @@ class Player:
 
 async def _seat(player: Player, figures: Figures) -> Any:
     """A connection at the player's table, made again while the process says to try later."""
+    from riverboat.web.deps import SESSION_COOKIE
+    from riverboat.web.errors import CLOSE_TRY_LATER
+
     base = f"http://127.0.0.1:{player.port}"
     address = base.replace("http://", "ws://") + f"/ws/tables/{player.table}"
     headers = {"Cookie": f"{SESSION_COOKIE}={player.token}"}
@@ -187,6 +190,11 @@ async def _run(
 
 def measure(players: int, tables: int, seconds: float, betting: float) -> dict[str, Any]:
     """Run the bench; its figures."""
+    from chaos import Cluster, settle_down
+    from riverboat.store.state import DatabaseStore
+    from riverboat.table.service import TableService
+    from riverboat.web.deps import Sessions
+
     names = [f"p{n:05}" for n in range(players)]
     configs = [
         {"id": f"shoe-{n + 1}", "game": "baccarat", "name": f"Shoe {n + 1}"} for n in range(tables)

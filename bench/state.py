@@ -22,19 +22,21 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fastapi.testclient import TestClient
-
-from riverboat.settings import amended
-from riverboat.store import connect
-from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore
-from riverboat.web.app import create_app
+if TYPE_CHECKING:  # the app and the stores are imported once the arguments are read
+    from riverboat.store.state import StateStore
 
 PASSWORD = "a long password"
 
 
 def rate(database: str, store: Callable[[], StateStore], requests: int) -> float:
     """Signed-in requests per second with the state kept in ``store()``."""
+    from fastapi.testclient import TestClient
+
+    from riverboat.settings import amended
+    from riverboat.web.app import create_app
+
     settings = amended(
         database_url=database, local_player=False, rate_limit=10**9, house_edges=False
     )
@@ -61,6 +63,9 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    from riverboat.store import connect
+    from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore
+
     folder = Path(tempfile.mkdtemp())
     databases = {"sqlite": f"sqlite:///{folder / 'state.db'}"}
     postgres = _postgres_database(args.postgres)

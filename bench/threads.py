@@ -25,9 +25,12 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from load import add_postgres_option, database  # the load benchmark's databases
-from riverboat.table.service import TableService
+
+if TYPE_CHECKING:  # imported once the arguments are read: --help answers without it
+    from riverboat.table.service import TableService
 
 PASSWORD = "bench-password"
 
@@ -86,10 +89,13 @@ def main() -> None:
     add_postgres_option(parser)  # RIVERBOAT_TEST_POSTGRES, as the other benches read it
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
+    from riverboat.table.service import TableService
+
     sizes = [int(size) for size in args.threads.split(",")]
-    with tempfile.TemporaryDirectory() as folder, database(
-        args.database, Path(folder), args.postgres
-    ) as url:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        database(args.database, Path(folder), args.postgres) as url,
+    ):
         service = TableService(url)
         players = [service.register(f"p{n}", PASSWORD) for n in range(args.players)]
         measure(service, players, sizes[0], 1.0)  # warm up: connections, caches
@@ -104,8 +110,10 @@ def main() -> None:
         for size, found in runs.items()
     }
     peer = medians[sizes[0]]
-    print(f"{args.database}, {args.players} clients, median of {args.repeats} runs of "
-          f"{args.seconds:g} s; ratios of the medians against {sizes[0]} threads")
+    print(
+        f"{args.database}, {args.players} clients, median of {args.repeats} runs of "
+        f"{args.seconds:g} s; ratios of the medians against {sizes[0]} threads"
+    )
     print(f"{'threads':>8} {'rounds/s':>9} {'ratio':>6} {'cpu ms/round':>13} {'ratio':>6}")
     for size in sizes:
         found = medians[size]
