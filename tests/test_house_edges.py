@@ -175,7 +175,7 @@ with TestClient(create_app(settings)) as client:
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
 def test_a_server_answers_at_once_and_works_the_edges_out_elsewhere(tmp_path: Path) -> None:
-    """With an empty cache the games are listed at once as pending; Tri-Card's figures
+    """With an empty cache the games are listed at once, their figures to come; Tri-Card's
     come (the same as worked out here) without the server loading the analyzer or numba;
     its worker is a child of the server and is gone once the server is."""
     env = {**os.environ, "RIVERBOAT_CACHE_DIR": str(tmp_path / "cache")}
@@ -185,7 +185,10 @@ def test_a_server_answers_at_once_and_works_the_edges_out_elsewhere(tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
-    assert set(seen["first"].values()) == {"pending"}
+    # listed before the figures: Rabbit Hunter's, the longest to work out, still to come
+    # (a quick game's may be known by then on a slow machine: the worker runs meanwhile)
+    assert seen["first"]["rabbit-hunter"] == "pending"
+    assert set(seen["first"].values()) <= {"pending", "known"}
     assert seen["answered"] < 2.0  # 0.02 s here: nothing waits for the analyzer
     assert seen["tri-card"]["edges_state"] == "known"
     assert seen["tri-card"]["edges"] == here("tri-card")["edges"]
