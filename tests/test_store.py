@@ -1,13 +1,25 @@
 """The schema's migrations: a database made by an earlier release upgrades in place,
 its players, rounds and ledger intact, on SQLite and on PostgreSQL."""
 
+import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
+from pathlib import Path
 
 from sqlalchemy import text
 
-from riverboat.store import MIGRATIONS, connect, head_revision, migrate
+from riverboat.store import (
+    HEAD_SCHEMA,
+    MIGRATIONS,
+    connect,
+    head_revision,
+    head_schema,
+    migrate,
+    sqlite_engine,
+    upgrade,
+)
 from riverboat.table.service import TableService
 
 
@@ -90,3 +102,39 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(database_url: 
         versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
     engine.dispose()
     assert [row[0] for row in versions] == [head_revision()]
+
+
+def _dumped(path: Path) -> list[str]:
+    with closing(sqlite3.connect(path)) as database:
+        return list(database.iterdump())
+
+
+def test_the_head_schema_file_is_the_migrations() -> None:
+    assert HEAD_SCHEMA.read_text(encoding="utf-8") == head_schema(), (
+        "a migration changed the schema: run python tools/head_schema.py"
+    )
+
+
+def test_a_new_sqlite_database_is_made_as_the_migrations_make_it(tmp_path: Path) -> None:
+    """Made from the head schema in one go (Alembic not even imported), a new database
+    holds what Alembic's migrations leave an empty one with, statement for statement."""
+    migrated = sqlite_engine(f"sqlite:///{tmp_path / 'migrated.db'}")
+    upgrade(migrated)
+    migrated.dispose()
+    made = tmp_path / "made.db"
+    opened = (
+        "import sys; from riverboat.store import connect; "
+        f"connect({f'sqlite:///{made}'!r}).dispose(); print('alembic' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+    assert _dumped(made) == _dumped(tmp_path / "migrated.db")
+    assert any(line.startswith("CREATE TABLE players") for line in _dumped(made))
+
+
+def test_a_head_schema_of_another_head_is_not_used(tmp_path: Path) -> None:
+    from riverboat.store import _head_statements
+
+    assert _head_statements(head_revision())  # the file's own head
+    assert _head_statements("0001") == ()  # an older file: the migrations run instead

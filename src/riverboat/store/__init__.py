@@ -36,6 +36,7 @@ from riverboat.store.statements import (
 )
 
 __all__ = [
+    "HEAD_SCHEMA",
     "KEPT_POOL",
     "LATER",
     "PING_AFTER",
@@ -45,10 +46,12 @@ __all__ = [
     "connect",
     "database_url",
     "head_revision",
+    "head_schema",
     "inspect",
     "migrate",
     "postgres_engine",
     "sqlite_engine",
+    "upgrade",
     "write_turn",
     "writer",
 ]
@@ -57,6 +60,9 @@ __all__ = [
 WRITES = "riverboat_writes"
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+#: a new SQLite database's schema at the head revision, as the migrations leave an empty
+#: one (``python tools/head_schema.py`` writes it; tests/test_store.py checks it)
+HEAD_SCHEMA = MIGRATIONS / "head.sqlite.sql"
 
 #: PostgreSQL's limits on one session's waits: a row lock held longer than
 #: ``lock_timeout`` (a stuck or very slow transaction) fails the statement, which the
@@ -352,9 +358,24 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     PostgreSQL. Processes starting at once take turns there, and each finds the
     revision the one before it left (Alembic reads it inside that transaction), so
     the schema is migrated once.
+
+    A new SQLite database (no table in it) is made at the head in one go instead, in
+    that same write-locked transaction: the statements the migrations leave an empty
+    database with (:data:`HEAD_SCHEMA`), as Rails loads its schema file rather than
+    replaying every migration: about 4 ms of CPU against 33-40 for Alembic's here.
     """
-    if revision == "head" and _stored_revisions(engine) == {head_revision()}:
-        return
+    if revision == "head":
+        stored = _stored_revisions(engine)
+        if stored == {head_revision()}:
+            return
+        if stored is None and engine.dialect.name == "sqlite" and _made_at_head(engine):
+            return
+    upgrade(engine, revision)
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """The migrations up to ``revision`` run by Alembic, whatever the database holds
+    (:func:`migrate` without its shortcuts)."""
     from alembic import command
     from alembic.config import Config
 
@@ -367,6 +388,71 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def _made_at_head(engine: Engine) -> bool:
+    """Whether :data:`HEAD_SCHEMA` made the SQLite database: False, and nothing done,
+    where the file is of another head than the migrations' or the database has a table
+    (another process made it meanwhile, or something else did: Alembic's turn)."""
+    statements = _head_statements(head_revision())
+    if not statements:
+        return False
+    with writer(engine).begin() as connection:
+        if connection.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar():
+            return False
+        for statement in statements:
+            connection.exec_driver_sql(statement)
+    return True
+
+
+@cache
+def _head_statements(head: str | None) -> tuple[str, ...]:
+    """:data:`HEAD_SCHEMA`'s statements if it was written at ``head``, else none."""
+    try:
+        lines = HEAD_SCHEMA.read_text(encoding="utf-8").splitlines(keepends=True)
+    except OSError:
+        return ()
+    if head is None or not lines or lines[0].strip() != f"-- head: {head}":
+        return ()
+    return tuple(_statements("".join(lines[1:])))
+
+
+def _statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, each whole (SQLite's own test of where one ends).
+
+    >>> _statements("CREATE TABLE t (a TEXT DEFAULT ';');\\nINSERT INTO t VALUES (1);")
+    ["CREATE TABLE t (a TEXT DEFAULT ';');", 'INSERT INTO t VALUES (1);']
+    """
+    import sqlite3
+
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    return found
+
+
+def head_schema() -> str:
+    """What :data:`HEAD_SCHEMA` holds: the head revision, then every statement that makes
+    the schema (and rows) an empty SQLite database has once Alembic has migrated it,
+    as SQLite's own dump writes them."""
+    import sqlite3
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "head.db"
+        engine = sqlite_engine(f"sqlite:///{path}")
+        upgrade(engine)
+        engine.dispose()
+        with contextlib.closing(sqlite3.connect(path)) as database:
+            dumped = [  # the statements alone: the replay runs in a transaction of its own
+                line
+                for line in database.iterdump()
+                if line not in ("BEGIN TRANSACTION;", "COMMIT;") and not line.startswith("PRAGMA ")
+            ]
+    return f"-- head: {head_revision()}\n" + "\n".join(dumped) + "\n"
 
 
 def _stored_revisions(engine: Engine) -> set[str] | None:
