@@ -68,13 +68,18 @@ def test_the_head_read_from_the_files_is_alembics() -> None:
 def test_a_database_at_the_head_opens_without_alembic(database_url: str) -> None:
     """Once migrated, a database is opened with one read: Alembic is not even imported."""
     connect(database_url).dispose()
+    assert not imports_alembic_opening(database_url)
+
+
+def imports_alembic_opening(url: str) -> bool:
+    """Whether a new process that opens the database at ``url`` imports Alembic."""
     opened = (
         "import sys; from riverboat.store import connect; "
-        f"connect({database_url!r}).dispose(); print('alembic' in sys.modules)"
+        f"connect({url!r}).dispose(); print('alembic' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "False"
+    return done.stdout.strip() == "True"
 
 
 def test_processes_opening_a_new_database_at_once_migrate_it_once(database_url: str) -> None:
@@ -122,13 +127,7 @@ def test_a_new_sqlite_database_is_made_as_the_migrations_make_it(tmp_path: Path)
     upgrade(migrated)
     migrated.dispose()
     made = tmp_path / "made.db"
-    opened = (
-        "import sys; from riverboat.store import connect; "
-        f"connect({f'sqlite:///{made}'!r}).dispose(); print('alembic' in sys.modules)"
-    )
-    done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "False"
+    assert not imports_alembic_opening(f"sqlite:///{made}")
     assert _dumped(made) == _dumped(tmp_path / "migrated.db")
     assert any(line.startswith("CREATE TABLE players") for line in _dumped(made))
 
