@@ -105,12 +105,17 @@ REFRESH_BALANCE = "import('/static/js/bank.js').then((bank) => bank.refreshBalan
 def _finish_open_round(page: Page) -> None:
     """A round left open at the table in view is folded (or its last decision made), so
     the next test starts between rounds."""
+    decided = lambda r: r.request.method == "POST" and r.url.endswith("/actions")  # noqa: E731
     for _ in range(3):
         if not page.locator("#choices button").count():
             return
         fold = page.locator("[data-action=fold]")
-        (fold if fold.count() else page.locator("#choices button").first).click()
-        page.wait_for_timeout(300)
+        button = (fold if fold.count() else page.locator("#choices button").first).element_handle()
+        with page.expect_response(decided):
+            button.click()
+        # the answer drawn (the buttons are made anew): a look before it, on a loaded
+        # machine, saw the old buttons and clicked one as the answer took it away
+        button.wait_for_element_state("hidden")
 
 
 def _amount(page: Page, spot: str) -> Any:
