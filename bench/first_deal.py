@@ -192,7 +192,7 @@ def watch_edges(address: str, stop: threading.Event, found: dict[str, float]) ->
 
 
 def one_run(
-    tree: Path, browser: Browser, caches: tuple[str, str], worker: bool, edges_wait: float
+    tree: Path, browser: Browser, *, numba: str, analysis: str, worker: bool, edges_wait: float
 ) -> dict[str, float]:
     """One fresh server of ``tree`` and one player's first deal: the figures (NaN for
     those never reached: a table that did not load, its requests refused)."""
@@ -207,7 +207,7 @@ def one_run(
         page = context.new_page()
         times: dict[str, float] = {}
         stop = threading.Event()
-        with server(tree, Path(folder), *caches) as (address, started):
+        with server(tree, Path(folder), numba, analysis) as (address, started):
             times["listening"] = listening(address, started + 120)
             watcher = threading.Thread(target=watch_edges, args=(address, stop, times))
             watcher.start()
@@ -295,8 +295,14 @@ def main() -> None:
         for run in range(options.runs):
             order = list(trees.items())
             for name, tree in order if run % 2 == 0 else order[::-1]:
-                caches = (options.numba, options.analysis)
-                figures = one_run(tree, browser, caches, not options.no_worker, options.edges_wait)
+                figures = one_run(
+                    tree,
+                    browser,
+                    numba=options.numba,
+                    analysis=options.analysis,
+                    worker=not options.no_worker,
+                    edges_wait=options.edges_wait,
+                )
                 results.setdefault(name, []).append(figures)
                 shown = "  ".join(f"{key} {figures[key]:.2f}" for key, _ in FIGURES)
                 print(f"run {run + 1}, {name}: {shown}  refused {figures['refused']:.0f}")

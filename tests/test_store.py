@@ -132,7 +132,7 @@ def test_a_new_sqlite_database_is_made_as_the_migrations_make_it(tmp_path: Path)
     assert any(line.startswith("CREATE TABLE players") for line in _dumped(made))
 
 
-def test_a_head_schema_of_another_head_is_not_used(tmp_path: Path) -> None:
+def test_a_head_schema_of_another_head_is_not_used() -> None:
     from riverboat.store import _head_statements
 
     assert _head_statements(head_revision())  # the file's own head
