@@ -664,6 +664,15 @@ def test_more_bad_input_names_what_is_wrong_and_what_is_allowed(tmp_path: Path) 
         ("history", "--database", "postgresql://u@h/db"): (2, "postgresql+psycopg://"),
         ("history", "--format", "xml"): (2, "'text', 'json', 'csv', 'markdown'"),
         ("verify", str(folder / "numbers.json")): (1, "item 2: FAILED: not a round record"),
+        # a path is not a URL: the URL of that file is given, before anything starts
+        ("serve", "--database", str(folder / "a.db")): (2, f"sqlite:///{folder / 'a.db'}"),
+        ("history", "--database", "games.db"): (2, "is not a database URL"),
+        ("serve", "--database", "mysql://u@h/db"): (2, "SQLite or PostgreSQL, not 'mysql'"),
+        # a database that cannot be opened stops the server before it says it serves
+        ("serve", "--database", f"sqlite:///{folder}/missing/a.db"): (
+            2,
+            "Invalid value for --database: cannot open the database",
+        ),
     }
     for args, (code, message) in cases.items():
         if "postgresql://u@h/db" in args and find_spec("psycopg2") is not None:
@@ -672,6 +681,7 @@ def test_more_bad_input_names_what_is_wrong_and_what_is_allowed(tmp_path: Path) 
         assert result.exit_code == code, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit), args
+        assert "serving the tables" not in result.output
 
 
 def test_history_with_credits_lists_the_starting_credit_and_each_top_up(tmp_path: object) -> None:

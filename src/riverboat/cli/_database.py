@@ -3,6 +3,9 @@ does not answer said in one line."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
@@ -26,10 +29,43 @@ _PlayerName = Annotated[
 ]
 
 
+#: the databases riverboat keeps its tables in, by URL scheme's dialect
+_DIALECTS = ("sqlite", "postgresql", "postgres")
+_FORMS = "an SQLite file is sqlite:///PATH, PostgreSQL postgresql+psycopg://USER@HOST/DB"
+
+
+def _refuse_database(why: str) -> NoReturn:
+    typer.echo(f"Error: --database: {why}", err=True)
+    raise typer.Exit(2)
+
+
 def _check_database_url(database: str | None) -> None:
-    """A PostgreSQL URL needs the postgres extra's driver; say so before connecting."""
-    scheme = (database or "").partition("://")[0].lower()
+    """Before connecting: the URL is one of an SQLite file or a PostgreSQL database, in
+    SQLAlchemy's form, and a PostgreSQL URL's driver is installed.
+
+    >>> _check_database_url("sqlite:///games.db")  # nothing said: it may be opened
+    >>> _check_database_url("games.db")  # said on standard error, with the URL it means
+    Traceback (most recent call last):
+    typer.exceptions.Exit: 2
+    """
+    if database is None:
+        return
+    if "://" not in database:
+        example = f"sqlite:///{Path(database).expanduser().resolve()}"
+        _refuse_database(f"{database!r} is not a database URL; {_FORMS} (this file: {example})")
+    scheme = database.partition("://")[0].lower()
     dialect, _, driver = scheme.partition("+")
+    if dialect not in _DIALECTS:
+        _refuse_database(
+            f"riverboat keeps its tables in SQLite or PostgreSQL, not {dialect!r}; {_FORMS}"
+        )
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(database)
+    except (ArgumentError, ValueError) as error:
+        _refuse_database(f"{database!r} is not a database URL ({error}); {_FORMS}")
     if dialect not in ("postgresql", "postgres"):
         return
     if driver in ("", "psycopg2") and not installed("psycopg2"):
@@ -48,9 +84,17 @@ def _service(database: str | None) -> TableService:
     _check_database_url(database)
     from riverboat.table.service import TableService
 
-    try:
+    with _opening():
         return TableService(database)
-    except Exception as error:  # a bad URL or an unreachable server, said plainly
+
+
+@contextmanager
+def _opening() -> Iterator[None]:
+    """What fails while the database is opened (a bad URL, a server that does not
+    answer, a folder that is not there) said as a bad --database, not a traceback."""
+    try:
+        yield
+    except Exception as error:
         raise typer.BadParameter(
             f"cannot open the database: {error}", param_hint="--database"
         ) from None

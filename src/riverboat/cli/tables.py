@@ -18,7 +18,14 @@ if TYPE_CHECKING:
     from riverboat.web.app import ServerOptions
 
 from riverboat.cli import _database
-from riverboat.cli._database import _check_database_url, _Database, _no_answer, _PlayerName, _who
+from riverboat.cli._database import (
+    _check_database_url,
+    _Database,
+    _no_answer,
+    _opening,
+    _PlayerName,
+    _who,
+)
 from riverboat.cli._extras import _need_extra
 from riverboat.cli._output import Lines
 from riverboat.cli._wagers import _parse_money_wagers
@@ -128,14 +135,16 @@ def serve(
     given = {name: value for name, value in flags.items() if value is not None}
     settings = amended(**given, local_player=local, allowed_hosts=loopback)  # flags win
     options = server_options(forwarded_allow_ips or settings.forwarded_allow_ips)
-    typer.echo(f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)")
+    serving = f"riverboat is serving the tables at http://{host}:{port}/  (Ctrl+C stops it)"
     if workers == 1:
-        application = create_app(settings, tables=configs, recover=True)
+        with _opening():
+            application = create_app(settings, tables=configs, recover=True)
+        typer.echo(serving)
         warm_up_server()  # a round of each game dealt and shown: the first player waits for none
         freeze_startup()
         uvicorn.run(application, host=host, port=port, log_level="warning", **options)
         return
-    _serve_workers(settings, configs, workers, host, port, options)
+    _serve_workers(settings, configs, workers, host, port, options, serving)
 
 
 def _serve_workers(
@@ -145,16 +154,19 @@ def _serve_workers(
     host: str,
     port: int,
     options: ServerOptions,
+    serving: str,
 ) -> None:
     """``workers`` server processes, each building its app from ``settings``; the
-    database migrated and a stopped server's rounds recovered once, first."""
+    database migrated and a stopped server's rounds recovered once, first, and then
+    ``serving`` said."""
     import uvicorn
 
     from riverboat.table.service import TableService
     from riverboat.web.app import SETTINGS
 
     redis = settings.redis_url
-    service = TableService(settings.database_url)  # migrated once, before the workers start
+    with _opening():  # migrated once, before the workers start
+        service = TableService(settings.database_url)
     if redis is None:  # with Redis, the tables' takeover finishes what a stopped server left
         service.recover()  # G7, once, before any worker deals
         typer.echo(
@@ -163,6 +175,7 @@ def _serve_workers(
             err=True,
         )
     service.engine.dispose()  # each worker opens its own connections
+    typer.echo(serving)
     shared = [config.model_dump() for config in configs] if configs is not None else None
     carried = {"settings": settings.model_dump(mode="json"), "tables": shared}
     os.environ[SETTINGS] = json.dumps(carried)
