@@ -18,7 +18,7 @@ acknowledgements, CPU against wall-clock time.
 
     python bench/shoe.py                        # 1,000 players at one shoe, 90 s
     python bench/shoe.py --players 100 --tables 10
-    python bench/shoe.py --players 40 --seconds 20 --json   # what tests/test_bench_shoe.py runs
+    python bench/shoe.py --players 40 --seconds 5 --betting 3 --json   # tests/test_bench_shoe.py
 """
 
 from __future__ import annotations

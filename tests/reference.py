@@ -36,11 +36,18 @@ def all_hands(k: int) -> np.ndarray:
     return hands
 
 
+#: ``BINOMIAL[j][c]`` is C(c, j): how many j-card hands lie below card c in colex order
+BINOMIAL = np.array([[comb(c, j) for c in range(52)] for j in range(8)], dtype=np.int64)
+
+
 def colex_index(hands: np.ndarray) -> np.ndarray:
     """Each hand's row number in :func:`all_hands`."""
-    ordered = np.sort(hands.astype(np.int64), axis=1)
-    binomial = np.array([[comb(c, j) for c in range(52)] for j in range(8)], dtype=np.int64)
-    return sum(binomial[j + 1][ordered[:, j]] for j in range(hands.shape[1]))
+    return _colex_of_ordered(np.sort(hands, axis=1))
+
+
+def _colex_of_ordered(ordered: np.ndarray) -> np.ndarray:
+    """:func:`colex_index` of hands whose cards are in increasing order already."""
+    return sum(BINOMIAL[j + 1][ordered[:, j]] for j in range(ordered.shape[1]))
 
 
 def reference_keys(hands: np.ndarray, order: list[str]) -> np.ndarray:
@@ -90,8 +97,9 @@ def best_of(values_by_colex: np.ndarray, hands: np.ndarray, size: int) -> np.nda
     """The best ``size``-card subset of each hand, by a table of subset values."""
     from itertools import combinations
 
+    ordered = np.sort(hands, axis=1)  # so is every subset of its columns, taken in order
     return np.max(
-        [values_by_colex[colex_index(hands[:, list(cols)])]
+        [values_by_colex[_colex_of_ordered(ordered[:, list(cols)])]
          for cols in combinations(range(hands.shape[1]), size)],
         axis=0,
     )  # fmt: skip

@@ -18,7 +18,7 @@ PLAYERS = COMPANY_AT_ONCE + 15
 def test_a_big_shoe_on_two_processes_answers_every_bet_and_deals_everyone() -> None:
     command = [sys.executable, str(ROOT / "bench" / "shoe.py"), "--players", str(PLAYERS)]
     done = subprocess.run(
-        [*command, "--seconds", "15", "--betting", "3", "--json"],
+        [*command, "--seconds", "5", "--betting", "3", "--json"],
         capture_output=True,
         text=True,
         timeout=600,
