@@ -1228,7 +1228,10 @@ def test_play_mistakes_get_clear_errors() -> None:
         ("tri-card", "--rounds", "5"): "--rounds goes with --auto",
         ("tri-card", "--auto", "optimal", "--blind"): "--blind goes with crazy4",
         ("tri-card",): "the table needs a terminal",
-        ("tri-card", "--auto", "simple", "--database", "nosuch://x"): "cannot open the database",
+        ("tri-card", "--auto", "simple", "--database", "nosuch://x"): "SQLite or PostgreSQL, not",
+        ("tri-card", "--auto", "simple", "--database", "sqlite:////no/such/dir/a.db"): (
+            "cannot open the database"
+        ),
         # --wagers: dollars, each wager once, an amount with each
         ("tri-card", "--auto", "optimal", "--wagers", "ante=ten"): (
             "'ante=ten': a wager is NAME=DOLLARS in whole cents, e.g. ante=10 or ante=12.50; "
