@@ -17,13 +17,18 @@ from riverboat.store import HEAD_SCHEMA, head_schema
 
 def main(argv: list[str]) -> int:
     if argv not in ([], ["--check"]):
-        print(f"usage: python tools/head_schema.py [--check] (not {' '.join(argv)})")
+        print(
+            f"usage: python tools/head_schema.py [--check] (not {' '.join(argv)})", file=sys.stderr
+        )
         return 2
     made = head_schema()
     if argv:
         if HEAD_SCHEMA.exists() and HEAD_SCHEMA.read_text(encoding="utf-8") == made:
             return 0
-        print(f"{HEAD_SCHEMA} is not the migrations' schema: run python tools/head_schema.py")
+        print(
+            f"{HEAD_SCHEMA} is not the migrations' schema: run python tools/head_schema.py",
+            file=sys.stderr,
+        )
         return 1
     HEAD_SCHEMA.write_text(made, encoding="utf-8")
     print(f"wrote {HEAD_SCHEMA}")

@@ -30,11 +30,13 @@ _PlayerName = Annotated[
 
 
 #: the databases riverboat keeps its tables in, by URL scheme's dialect
-_DIALECTS = ("sqlite", "postgresql", "postgres")
+_POSTGRES = ("postgresql", "postgres")
+_DIALECTS = ("sqlite", *_POSTGRES)
 _FORMS = "an SQLite file is sqlite:///PATH, PostgreSQL postgresql+psycopg://USER@HOST/DB"
 
 
 def _refuse_database(why: str) -> NoReturn:
+    """``why`` said on standard error as a bad --database, and exit code 2."""
     typer.echo(f"Error: --database: {why}", err=True)
     raise typer.Exit(2)
 
@@ -66,16 +68,13 @@ def _check_database_url(database: str | None) -> None:
         make_url(database)
     except (ArgumentError, ValueError) as error:
         _refuse_database(f"{database!r} is not a database URL ({error}); {_FORMS}")
-    if dialect not in ("postgresql", "postgres"):
+    if dialect not in _POSTGRES:
         return
     if driver in ("", "psycopg2") and not installed("psycopg2"):
-        typer.echo(
-            f"Error: --database: {scheme}:// needs the psycopg2 driver, which is not "
-            "installed; use postgresql+psycopg://USER@HOST/DB with "
-            "pip install 'riverboat[postgres]'",
-            err=True,
+        _refuse_database(
+            f"{scheme}:// needs the psycopg2 driver, which is not installed; use "
+            "postgresql+psycopg://USER@HOST/DB with pip install 'riverboat[postgres]'"
         )
-        raise typer.Exit(2)
     if driver == "psycopg":
         _need_extra("postgres", "--database postgresql+psycopg://")
 
