@@ -59,7 +59,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
@@ -101,14 +101,16 @@ def attacker_address(number: int) -> str:
 
 # ------------------------------------------------------------------ the server
 @contextmanager
-def serving(tree: Path, url: str, players: int) -> Iterator[str]:
+def serving(tree: Path, url: str, players: int, wrap: Sequence[str] = ()) -> Iterator[str]:
     """``tree``'s `riverboat serve` on ``url`` with ``players`` accounts (and the
-    victim's), ready; its base address."""
+    victim's), ready; its base address. ``wrap`` goes before the command (a profiler's,
+    say: bench/server_instructions.py runs it under callgrind)."""
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), **NO_HOUSE_EDGES}
     register = [sys.executable, "-c", _REGISTER, url, str(players), VICTIM, PASSWORD]
     subprocess.run(register, env=env, check=True, cwd=tree)
     port = free_port()
-    command = [sys.executable, "-m", "riverboat", "serve", "--port", str(port), "--database", url]
+    serve = [sys.executable, "-m", "riverboat", "serve", "--port", str(port), "--database", url]
+    command = [*wrap, *serve]
     with tempfile.TemporaryFile() as log:  # the server's complaints, counted afterwards
         server = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=log)
         base = f"http://127.0.0.1:{port}"

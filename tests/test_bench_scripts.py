@@ -38,6 +38,10 @@ QUICK: dict[str, tuple[list[str], str]] = {
         ["--rounds", "3", "--repeats", "1", "--baseline-ref", "HEAD"],
         r"^sqlite +rabbit-hunter +\d",
     ),
+    "server_instructions": (
+        ["--databases", "sqlite", "--rounds", "2", "--warm", "1"],
+        r"^sqlite +new +[\d.]+ +[\d.]+ +[\d.]+$",
+    ),
     "state": (["--requests", "20"], r"^sqlite +redis +\d+"),
     "threads": (
         ["--threads", "4,2", "--players", "3", "--seconds", "0.3", "--repeats", "1",

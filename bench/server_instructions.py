@@ -1,0 +1,155 @@
+"""The server's instructions per settled round: `riverboat serve` under valgrind's
+callgrind, one player playing Tri-Card rounds (deal, then raise) one after another
+over loopback, on SQLite and PostgreSQL, for this tree and (with --baseline-ref)
+another commit's in the same run.
+
+Seconds of CPU a round are a poor measure on a shared 2-core machine: the client, the
+server and PostgreSQL's backends take turns on the cores, and PostgreSQL's server
+CPU a round over SQLite's read 1.07x to 1.62x in runs of bench/load.py on one
+evening, the code unchanged. Callgrind counts the
+instructions the server carries out instead: the same count whatever else the machine
+is doing (runs of one tree agree within 0.5%), so a change to a round's path shows
+as a ratio that is not the machine's mood. What it does not see: the kernel's work
+(system calls, waking threads) and the waiting and contention of a loaded server,
+which bench/load.py's CPU figures do include. A PostgreSQL backend's own work is not
+the server's and is not counted; SQLite's is (it runs in the server's threads).
+
+The server starts with instrumentation off (callgrind's --instr-atstart=no: a start
+some 5 times slower, not 50), plays --warm rounds, then counts --rounds rounds
+(``callgrind_control -i on``, ``-z``, then ``-d``): millions of instructions a
+round, split into the event loop's thread (HTTP, middleware, routing) and the rest
+(the threads that carry a round's database work, and on PostgreSQL the rate limit's
+count with the session read beside it).
+
+    python bench/server_instructions.py [--rounds 50] [--warm 20]
+                                        [--databases sqlite,postgresql]
+                                        [--baseline-ref GIT_REF] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from contextlib import nullcontext
+from pathlib import Path
+
+from load import PASSWORD, ROOT, SERVERS, add_postgres_option, database, log_in, serving
+from worktrees import checked_out
+
+#: a Tri-Card round as bench/load.py plays it: the ante, then the raise
+DEAL = {"game": "tri-card", "wagers": {"ante": 500}}
+TOP_UP_BELOW = 10_000  # cents: the top-up rule's $100
+
+
+async def _rounds(base: str, warm: int, rounds: int, pid: str) -> None:
+    """One player's ``warm`` rounds, then callgrind counting in server ``pid`` from
+    nothing, then ``rounds`` more, each request after the last one's answer."""
+    client = await log_in(base, "127.0.0.1", "player0", PASSWORD)
+    try:
+        for count, then in ((warm, True), (rounds, False)):
+            for _ in range(count):
+                dealt = await client.post("/api/rounds", json=DEAL)
+                dealt.raise_for_status()
+                decided = f"/api/rounds/{dealt.json()['id']}/actions"
+                done = await client.post(decided, json={"action": "raise"})
+                done.raise_for_status()
+                if done.json()["balance"] < TOP_UP_BELOW:
+                    (await client.post("/api/top-up", json={})).raise_for_status()
+            if then:
+                for step in (["-i", "on"], ["-z"]):  # counting from here, from nothing
+                    _control(*step, pid)
+    finally:
+        await client.aclose()
+
+
+def _control(*arguments: str) -> None:
+    """``callgrind_control ARGUMENTS``: a running callgrind told what to do."""
+    subprocess.run(["callgrind_control", *arguments], check=True, capture_output=True)
+
+
+def _summary(path: Path) -> int:
+    """The instructions a callgrind dump counted (its ``summary:`` line)."""
+    for line in path.read_text().splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise SystemExit(f"callgrind wrote no summary in {path}")
+
+
+def measure(tree: Path, url: str, warm: int, rounds: int) -> dict[str, float]:
+    """``tree``'s server on ``url`` under callgrind: millions of instructions a round,
+    in all, on the event loop's thread and on the others."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        wrap = [
+            "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
+            f"--callgrind-out-file={out}",
+        ]  # fmt: skip
+        with serving(tree, url, 1, wrap=wrap) as base:
+            pid = str(SERVERS[base][0])
+            asyncio.run(_rounds(base, warm, rounds, pid))
+            _control("-d", pid)
+            dumps = sorted(Path(folder).glob("callgrind.out.1-*"))  # this dump, by thread
+            if not dumps:
+                raise SystemExit("callgrind wrote no dump: is callgrind_control working?")
+            counts = [_summary(dump) for dump in dumps]
+    loop = counts[0]  # thread 1: the main thread, which runs the event loop
+    return {
+        "total": sum(counts) / rounds / 1e6,
+        "loop": loop / rounds / 1e6,
+        "threads": (sum(counts) - loop) / rounds / 1e6,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=50, help="rounds counted, 1 or more")
+    parser.add_argument("--warm", type=int, default=20, help="rounds played before counting")
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--baseline-ref", help="also this git ref's server: new/old ratios")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    add_postgres_option(parser)
+    args = parser.parse_args(argv)
+    kinds = args.databases.split(",")
+    if args.rounds < 1 or args.warm < 0:
+        parser.error("--rounds is 1 or more and --warm 0 or more")
+    if unknown := set(kinds) - {"sqlite", "postgresql"}:
+        parser.error(f"--databases: {', '.join(sorted(unknown))}? (sqlite, postgresql)")
+    for tool in ("valgrind", "callgrind_control"):
+        if shutil.which(tool) is None:
+            parser.error(f"{tool} is not installed (Debian's valgrind package)")
+    found: dict[tuple[str, str], dict[str, float]] = {}
+    baseline = checked_out(args.baseline_ref) if args.baseline_ref else nullcontext(None)
+    print(f"millions of instructions a round, {args.rounds} rounds after {args.warm}")
+    print(f"{'database':<11}{'tree':<6}{'total':>8}{'loop':>8}{'threads':>9}")
+    with tempfile.TemporaryDirectory() as folder, baseline as old:
+        trees = {"new": ROOT, **({"old": old} if old else {})}
+        for kind in kinds:
+            for version, tree in trees.items():
+                with database(kind, Path(folder), args.postgres) as url:
+                    figures = found[kind, version] = measure(tree, url, args.warm, args.rounds)
+                print(
+                    f"{kind:<11}{version:<6}{figures['total']:>8.3f}{figures['loop']:>8.3f}"
+                    f"{figures['threads']:>9.3f}",
+                    flush=True,
+                )
+    for version in ("new", "old"):
+        if ("sqlite", version) in found and ("postgresql", version) in found:
+            ratio = found["postgresql", version]["total"] / found["sqlite", version]["total"]
+            print(f"postgresql / sqlite ({version}): {ratio:.3f}x")
+    for kind in kinds:
+        if (kind, "old") in found:
+            ratio = found[kind, "new"]["total"] / found[kind, "old"]["total"]
+            print(f"{kind} new / old ({args.baseline_ref}): {ratio:.3f}x")
+    if args.json:
+        rows = [{"database": k, "tree": v, **f} for (k, v), f in found.items()]
+        args.json.write_text(json.dumps({"rounds": args.rounds, "runs": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
