@@ -266,8 +266,8 @@ def test_a_read_sent_ahead_after_a_lock_waits_for_it(postgres_url: str) -> None:
 def test_a_transaction_begun_in_its_first_pipeline_commits_and_rolls_back_whole(
     postgres_url: str,
 ) -> None:
-    """Its BEGIN goes with its first statements (psycopg in autocommit only while it
-    sends them, so that it sends no BEGIN of its own), its writes are still held for
+    """Its BEGIN goes with its first statements (psycopg then sees the transaction open
+    and sends no BEGIN of its own), its writes are still held for
     the COMMIT, a rollback undoes them all, and so does a write refused at the COMMIT:
     the connection's next transactions are whole too."""
     engine = connect(postgres_url)

@@ -149,7 +149,10 @@ def postgres_engine(
         isolation_level=isolation_level,
         pool_size=(pool or (POOL, POOL_OVERFLOW))[0],
         max_overflow=(pool or (POOL, POOL_OVERFLOW))[1],
-        connect_args={"options": options},
+        # psycopg prepares none of its own: it would deallocate every prepared
+        # statement of the connection's at a rollback, riverboat.store.wire's among
+        # them, which prepares the statements the rounds run
+        connect_args={"options": options, "prepare_threshold": None},
     )
 
     # A connection that sat unused for PING_AFTER seconds is tried (a round trip) before

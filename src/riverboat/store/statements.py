@@ -14,7 +14,8 @@ connection lost is invalidated, as SQLAlchemy does).
 
 On PostgreSQL a write is held (:data:`LATER`) and sent in one pipeline with the
 transaction's next statement or its ``COMMIT`` (:func:`pipelined`; the engine's side
-of it is ``riverboat.store._sends_writes_together``). An INSERT that opens a
+of it is ``riverboat.store._sends_writes_together``), on psycopg's libpq connection
+rather than its cursor (:mod:`riverboat.store.wire`: 4-5 µs a statement). An INSERT that opens a
 transaction may take the reads its work begins with along (:func:`insert`'s
 ``ahead``): one pipeline, whose rows :func:`rows` hands out when they are asked for
 (:data:`AHEAD`).
@@ -38,6 +39,8 @@ from sqlalchemy import Connection, Executable, func, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
+
+from riverboat.store import wire
 
 __all__ = [
     "AHEAD",
@@ -102,9 +105,7 @@ class _Compiled:
             if not bind.required
         }
         order = compiled.positiontup or dict.fromkeys(compiled.bind_names.values())
-        self.binds: list[tuple[str, Processor]] = [
-            (name, processors.get(name)) for name in order
-        ]
+        self.binds: list[tuple[str, Processor]] = [(name, processors.get(name)) for name in order]
         #: the columns whose Python-side default (insert) or onupdate (update) is filled
         self.defaults: list[tuple[str, Callable[[], object]]] = [
             (column.key, _default(column.default)) for column in compiled.insert_prefetch
@@ -351,51 +352,32 @@ def _postgres(
     writes held for it (in one pipeline with them); its rows if ``fetch``. An error is
     raised as SQLAlchemy's, and a connection that no longer answers is invalidated
     (the pool replaces it), as SQLAlchemy's own execution does."""
-    driver: Any = connection.connection.driver_connection
-    held: list[Held] | None = connection.connection.info.pop(LATER, None)
-    cursor = None
-    try:
-        cursor = driver.cursor()
-        run = cursor.executemany if many else cursor.execute
-        if held:
-            pipelined(driver, held, then=lambda: run(sql, values))
-        else:
-            run(sql, values)
-        return cursor.fetchall() if fetch else []
-    except connection.dialect.loaded_dbapi.Error as error:
-        raise _raised(connection, driver, [cursor], error, (sql, values)) from error
-    finally:
-        if cursor is not None:
-            cursor.close()
-
-
-def _postgres_together(connection: Connection, sent: list[tuple[str, Any]]) -> list[list[Any]]:
-    """Statements on the connection's psycopg connection, in its transaction, after the
-    writes held for them (on a cursor of their own), in one pipeline: each one's rows.
-    Errors as :func:`_postgres` raises them."""
-    driver: Any = connection.connection.driver_connection
     held: list[Held] = connection.connection.info.pop(LATER, None) or []
-    cursors: list[Any] = []
+    return _postgres_together(connection, [(sql, values)], held, fetch, many)[0]
+
+
+def _postgres_together(
+    connection: Connection,
+    sent: list[tuple[str, Any]],
+    held: list[Held] | None = None,
+    fetch: bool = True,
+    many: bool = False,
+) -> list[list[Any]]:
+    """Statements on the connection's psycopg connection, in its transaction (its
+    ``BEGIN`` first, if it has not begun), after the writes held for them, in one
+    pipeline (:func:`riverboat.store.wire.exchange`): each one's rows. Errors as
+    :func:`_postgres` raises them."""
+    driver: Any = connection.connection.driver_connection
+    if held is None:
+        held = connection.connection.info.pop(LATER, None) or []
     begin = _begin(driver)
+    together: list[wire.Statement] = [(begin, {}, False, False)] if begin else []
+    together += [(sql, parameters, many_rows, False) for sql, parameters, many_rows in held]
+    together += [(sql, values, many, fetch) for sql, values in sent]
     try:
-        cursors = [driver.cursor() for _ in range(len(sent) + 1)]
-        with driver.pipeline():
-            if begin:  # psycopg sends none of its own while it is in autocommit
-                driver._autocommit = True
-                cursors[-1].execute(begin)
-            for sql, parameters, many in held:
-                run = cursors[-1].executemany if many else cursors[-1].execute
-                run(sql, parameters)
-            for cursor, (sql, values) in zip(cursors[:-1], sent, strict=True):
-                cursor.execute(sql, values)
-        return [cursor.fetchall() for cursor in cursors[:-1]]
+        return wire.exchange(driver, together)[len(together) - len(sent) :]
     except connection.dialect.loaded_dbapi.Error as error:
-        raise _raised(connection, driver, cursors, error, sent[0]) from error
-    finally:
-        if begin:  # the transaction is open (or failed, or the connection lost): psycopg
-            driver._autocommit = False  # sends no BEGIN in it, and the next is its own
-        for cursor in cursors:
-            cursor.close()
+        raise _raised(connection, driver, [], error, sent[0]) from error
 
 
 def _raised(
@@ -418,9 +400,8 @@ def _raised(
 def _begin(driver: Any) -> str | None:
     """The ``BEGIN`` psycopg would send before the next statement, if it would send
     one (no transaction open, not in autocommit), for the caller to send in its
-    pipeline instead: psycopg sends its own alone and waits for the answer. It is put
-    in autocommit while it sends that pipeline (:func:`_postgres_together`), and out
-    of it once the pipeline is sent, whatever came of it."""
+    pipeline instead: psycopg sends its own alone and waits for the answer. Once it
+    is sent, psycopg sees the transaction open (libpq's status) and sends none."""
     if driver.autocommit or driver.info.transaction_status != 0:  # 0: psycopg's IDLE
         return None
     parts = ["BEGIN"]
@@ -445,9 +426,16 @@ def _begun(connection: Connection) -> None:
 def pipelined(
     driver: Any, held: list[Held], then: Callable[[], object] | None = None, commit: bool = False
 ) -> None:
-    """``held`` writes, then ``then`` (a statement on a cursor of ``driver``'s) or
-    ``COMMIT``, if either is given, in one psycopg pipeline: sent together, their
-    results read back at its end, where the first error among them is raised."""
+    """``held`` writes, then ``then`` (a statement on a cursor of ``driver``'s: in
+    psycopg's pipeline) or ``COMMIT``, if either is given, in one pipeline: sent
+    together, their results read back at its end, where the first error among them is
+    raised."""
+    if then is None:  # the transaction's BEGIN first, if it has not begun
+        begin = _begin(driver)
+        sent: list[wire.Statement] = [(begin, {}, False, False)] if begin else []
+        sent += [(sql, values, many, False) for sql, values, many in held]
+        wire.exchange(driver, [*sent, ("COMMIT", {}, False, False)] if commit else sent)
+        return
     cursor = driver.cursor()
     try:
         with driver.pipeline():
@@ -456,9 +444,6 @@ def pipelined(
                     cursor.executemany(sql, parameters)
                 else:
                     cursor.execute(sql, parameters)
-            if commit:
-                cursor.execute("COMMIT")
-            elif then is not None:
-                then()
+            then()
     finally:
         cursor.close()
