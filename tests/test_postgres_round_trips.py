@@ -166,9 +166,8 @@ class RoundTrips:
 
     @staticmethod
     def _kind(connection: psycopg.Connection[Any], _name: str) -> str:
-        # the kept state's statements each commit as they run; the ledger's run in a
-        # transaction, whose BEGIN psycopg sends, or which a pipeline began (psycopg is
-        # then in autocommit until it ends)
+        # the kept state's statements each commit as they run (autocommit); the
+        # ledger's run in a transaction, whose BEGIN psycopg sends, or a pipeline
         idle = connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         kept = connection.autocommit and idle and connection._pipeline is None
         return "kept" if kept else "ledger"

@@ -15,10 +15,10 @@ connection lost is invalidated, as SQLAlchemy does).
 On PostgreSQL a write is held (:data:`LATER`) and sent in one pipeline with the
 transaction's next statement or its ``COMMIT`` (:func:`pipelined`; the engine's side
 of it is ``riverboat.store._sends_writes_together``), on psycopg's libpq connection
-rather than its cursor (:mod:`riverboat.store.wire`: 4-5 µs a statement). An INSERT that opens a
-transaction may take the reads its work begins with along (:func:`insert`'s
-``ahead``): one pipeline, whose rows :func:`rows` hands out when they are asked for
-(:data:`AHEAD`).
+rather than its cursor (:mod:`riverboat.store.wire`: 4-5 µs a statement). An INSERT
+that opens a transaction may take the reads its work begins with along
+(:func:`insert`'s ``ahead``): one pipeline, whose rows :func:`rows` hands out when
+they are asked for (:data:`AHEAD`).
 
 >>> import sqlalchemy as sa
 >>> from riverboat.store import connect
