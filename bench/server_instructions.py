@@ -51,7 +51,7 @@ async def _rounds(base: str, warm: int, rounds: int, pid: str) -> None:
     nothing, then ``rounds`` more, each request after the last one's answer."""
     client = await log_in(base, "127.0.0.1", "player0", PASSWORD)
     try:
-        for count, then in ((warm, True), (rounds, False)):
+        for count, counted_after in ((warm, True), (rounds, False)):
             for _ in range(count):
                 dealt = await client.post("/api/rounds", json=DEAL)
                 dealt.raise_for_status()
@@ -60,7 +60,7 @@ async def _rounds(base: str, warm: int, rounds: int, pid: str) -> None:
                 done.raise_for_status()
                 if done.json()["balance"] < TOP_UP_BELOW:
                     (await client.post("/api/top-up", json={})).raise_for_status()
-            if then:
+            if counted_after:
                 for step in (["-i", "on"], ["-z"]):  # counting from here, from nothing
                     _control(*step, pid)
     finally:
