@@ -1,8 +1,9 @@
 """Core statements built once and run straight on the driver's cursor.
 
 SQLAlchemy runs a cached Core statement for about 25 µs of CPU on SQLite (its cache
-look-up, parameters, events and result) and 70 µs on PostgreSQL; the driver's
-cursor itself for about 2 on SQLite and 20 on PostgreSQL. A round runs some 20 such
+look-up, parameters, events and result) and 70 µs on PostgreSQL; the driver's cursor
+itself for about 2 on SQLite and 20 on PostgreSQL (psycopg's, which this module no
+longer uses for them: :mod:`riverboat.store.wire`). A round runs some 20 such
 statements on its thread, whose CPU bounds the rounds per second
 (``docs/benchmarks.md``). So :func:`rows`, :func:`insert` and :func:`write` compile
 each statement once per set of parameter names (its SQL, its parameters, their bind
@@ -15,10 +16,10 @@ connection lost is invalidated, as SQLAlchemy does).
 On PostgreSQL a write is held (:data:`LATER`) and sent in one pipeline with the
 transaction's next statement or its ``COMMIT`` (:func:`pipelined`; the engine's side
 of it is ``riverboat.store._sends_writes_together``), on psycopg's libpq connection
-rather than its cursor (:mod:`riverboat.store.wire`: 4-5 µs a statement). An INSERT
-that opens a transaction may take the reads its work begins with along
-(:func:`insert`'s ``ahead``): one pipeline, whose rows :func:`rows` hands out when
-they are asked for (:data:`AHEAD`).
+rather than its cursor (:mod:`riverboat.store.wire`). An INSERT that opens a
+transaction may take the reads its work begins with along (:func:`insert`'s
+``ahead``): one pipeline, whose rows :func:`rows` hands out when they are asked for
+(:data:`AHEAD`).
 
 >>> import sqlalchemy as sa
 >>> from riverboat.store import connect
@@ -352,45 +353,43 @@ def _postgres(
     writes held for it (in one pipeline with them); its rows if ``fetch``. An error is
     raised as SQLAlchemy's, and a connection that no longer answers is invalidated
     (the pool replaces it), as SQLAlchemy's own execution does."""
-    held: list[Held] = connection.connection.info.pop(LATER, None) or []
-    return _postgres_together(connection, [(sql, values)], held, fetch, many)[0]
+    return _postgres_together(connection, [(sql, values)], fetch, many)[0]
 
 
 def _postgres_together(
-    connection: Connection,
-    sent: list[tuple[str, Any]],
-    held: list[Held] | None = None,
-    fetch: bool = True,
-    many: bool = False,
+    connection: Connection, sent: list[tuple[str, Any]], fetch: bool = True, many: bool = False
 ) -> list[list[Any]]:
     """Statements on the connection's psycopg connection, in its transaction (its
     ``BEGIN`` first, if it has not begun), after the writes held for them, in one
     pipeline (:func:`riverboat.store.wire.exchange`): each one's rows. Errors as
     :func:`_postgres` raises them."""
     driver: Any = connection.connection.driver_connection
-    if held is None:
-        held = connection.connection.info.pop(LATER, None) or []
-    begin = _begin(driver)
-    together: list[wire.Statement] = [(begin, {}, False, False)] if begin else []
-    together += [(sql, parameters, many_rows, False) for sql, parameters, many_rows in held]
+    together = _opened(driver, connection.connection.info.pop(LATER, None) or [])
     together += [(sql, values, many, fetch) for sql, values in sent]
     try:
         return wire.exchange(driver, together)[len(together) - len(sent) :]
     except connection.dialect.loaded_dbapi.Error as error:
-        raise _raised(connection, driver, [], error, sent[0]) from error
+        raise _raised(connection, driver, error, sent[0]) from error
+
+
+def _opened(driver: Any, held: list[Held]) -> list[wire.Statement]:
+    """What goes first in a pipeline on ``driver``: the transaction's ``BEGIN``, if it
+    has not begun (:func:`_begin`), then the writes ``held`` for it."""
+    begin = _begin(driver)
+    opened: list[wire.Statement] = [(begin, {}, False, False)] if begin else []
+    return opened + [(sql, values, many, False) for sql, values, many in held]
 
 
 def _raised(
     connection: Connection,
     driver: Any,
-    cursors: list[Any],
     error: Any,
     sent: tuple[str, Any],
 ) -> Exception:
     """The driver's ``error`` as SQLAlchemy's, for the statement ``sent`` (its SQL, its
     parameters); a connection that no longer answers invalidated, as SQLAlchemy's own
     execution does: the pool's other connections, then this one."""
-    lost = connection.dialect.is_disconnect(error, driver, cursors[0] if cursors else None)
+    lost = connection.dialect.is_disconnect(error, driver, None)
     if lost:
         connection.engine.pool._invalidate(connection.connection, error)
         connection.invalidate(error)
@@ -430,10 +429,8 @@ def pipelined(
     psycopg's pipeline) or ``COMMIT``, if either is given, in one pipeline: sent
     together, their results read back at its end, where the first error among them is
     raised."""
-    if then is None:  # the transaction's BEGIN first, if it has not begun
-        begin = _begin(driver)
-        sent: list[wire.Statement] = [(begin, {}, False, False)] if begin else []
-        sent += [(sql, values, many, False) for sql, values, many in held]
+    if then is None:
+        sent = _opened(driver, held)
         wire.exchange(driver, [*sent, ("COMMIT", {}, False, False)] if commit else sent)
         return
     cursor = driver.cursor()

@@ -1,16 +1,18 @@
 """Statements sent on psycopg's libpq connection, in one pipeline, without its cursor.
 
-psycopg's cursor costs 17-21 µs of CPU a statement in a pipeline: its query
-conversion, its generators and a wait for each statement sent. The same statements
-sent on its ``pgconn`` (libpq) with its C dumpers and loaders cost 4-5 µs
-(docs/benchmarks.md). A round sends some 28, so :func:`exchange` sends a
-transaction's statements that way: each named prepared statement made once per
-connection (as psycopg's cursor prepares a statement it sees again), its parameters
-sent as text (the SQL casts each, ``$1::INTEGER``, as SQLAlchemy writes it), one
-``Sync`` after the last, and every result read back; the first error among them
-raised as psycopg raises it (its class by SQLSTATE), after the pipeline has been read
-to its end, so the connection is left ready for the next statement (in a failed
-transaction, as psycopg's own pipeline leaves it).
+psycopg's cursor converts each statement's query, drives it through its generators
+and waits once for each statement sent (17-21 µs of CPU a statement in a pipeline,
+against 4-5 µs sent on its ``pgconn``, libpq, with its C dumpers and loaders: a
+scratch measurement, docs/benchmarks.md). A round sends some 28, so :func:`exchange`
+sends a transaction's statements that way: each named prepared statement made once
+per connection (as psycopg's cursor prepares a statement it sees again), its
+parameters sent as text (the SQL casts each, ``$1::INTEGER``, as SQLAlchemy writes
+it), one ``Sync`` after the last, and every result read back; the first error among
+them raised as psycopg raises it (its class by SQLSTATE), after the pipeline has
+been read to its end, so the connection is left ready for the next statement (in a
+failed transaction, as psycopg's own pipeline leaves it). The server then carries
+out 0.86x the instructions a PostgreSQL round took through the cursor
+(``bench/server_instructions.py --baseline-ref 3157d31``).
 
 psycopg keeps no state of its own that this bypasses: whether a transaction is open
 is libpq's (``pgconn.transaction_status``), read by psycopg each time it needs it.
