@@ -38,6 +38,8 @@ import tempfile
 from contextlib import nullcontext
 from pathlib import Path
 
+import psycopg
+
 from load import PASSWORD, ROOT, SERVERS, add_postgres_option, database, log_in, serving
 from worktrees import checked_out
 
@@ -104,6 +106,12 @@ def measure(tree: Path, url: str, warm: int, rounds: int) -> dict[str, float]:
     }
 
 
+def _is_commit(ref: str) -> bool:
+    """Whether ``ref`` names a commit of this repository."""
+    asked = ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"]
+    return subprocess.run(asked, capture_output=True, check=False).returncode == 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=50, help="rounds counted, 1 or more")
@@ -121,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             parser.error(f"{tool} is not installed (Debian's valgrind package)")
+    if args.baseline_ref and not _is_commit(args.baseline_ref):
+        parser.error(f"--baseline-ref: {args.baseline_ref!r} names no commit of this repository")
     found: dict[tuple[str, str], dict[str, float]] = {}
     baseline = checked_out(args.baseline_ref) if args.baseline_ref else nullcontext(None)
     print(f"millions of instructions a round, {args.rounds} rounds after {args.warm}")
@@ -129,8 +139,14 @@ def main(argv: list[str] | None = None) -> int:
         trees = {"new": ROOT, **({"old": old} if old else {})}
         for kind in kinds:
             for version, tree in trees.items():
-                with database(kind, Path(folder), args.postgres) as url:
-                    figures = found[kind, version] = measure(tree, url, args.warm, args.rounds)
+                try:
+                    opened = database(kind, Path(folder), args.postgres)
+                    with opened as url:
+                        figures = measure(tree, url, args.warm, args.rounds)
+                except psycopg.OperationalError as error:
+                    first = str(error).splitlines()[0]
+                    parser.exit(2, f"--postgres {args.postgres}: no database there ({first})\n")
+                found[kind, version] = figures
                 print(
                     f"{kind:<11}{version:<6}{figures['total']:>8.3f}{figures['loop']:>8.3f}"
                     f"{figures['threads']:>9.3f}",

@@ -90,3 +90,24 @@ def test_a_short_run_prints_its_figures(name: str) -> None:
     done = run_bench(name, *arguments, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert re.search(line, done.stdout, re.MULTILINE), done.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--baseline-ref", "no-such-ref"], "--baseline-ref: 'no-such-ref' names no commit"),
+        (
+            ["--databases", "postgresql", "--postgres", "postgresql+psycopg://postgres@127.0.0.1:1"],
+            "no database there",
+        ),
+        (["--databases", "mysql"], "--databases: mysql? (sqlite, postgresql)"),
+    ],
+)
+def test_the_instructions_bench_refuses_a_bad_argument_in_a_line(
+    arguments: list[str], said: str
+) -> None:
+    needs_git()
+    done = run_bench("server_instructions", "--rounds", "1", *arguments, timeout=120)
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
