@@ -18,8 +18,13 @@ The server starts with instrumentation off (callgrind's --instr-atstart=no: a st
 some 5 times slower, not 50), plays --warm rounds, then counts --rounds rounds
 (``callgrind_control -i on``, ``-z``, then ``-d``): millions of instructions a
 round, split into the event loop's thread (HTTP, middleware, routing) and the rest
-(the threads that carry a round's database work, and on PostgreSQL the rate limit's
-count with the session read beside it).
+(the threads that carry a round's database work; on PostgreSQL also the rate limit's
+sharing of its counts and the listener to the kept state's deletions), and the wall
+seconds a round took. That last work runs on the clock (a sharing 0.1 s after a
+count, a heartbeat a second), not once a round: under callgrind a round takes some
+fifty times as long as at full speed, so this bench charges a round some fifty times
+the clock's work it would bear at full speed (bench/server_cpu.py measures at full
+speed).
 
     python bench/server_instructions.py [--rounds 50] [--warm 20]
                                         [--databases sqlite,postgresql]
@@ -35,11 +40,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
 
 import psycopg
 
+from arguments import at_least
 from load import PASSWORD, ROOT, SERVERS, add_postgres_option, database, log_in, serving
 from worktrees import checked_out
 
@@ -47,9 +55,11 @@ from worktrees import checked_out
 DEAL = {"game": "tri-card", "wagers": {"ante": 500}}
 
 
-async def _rounds(base: str, warm: int, rounds: int, pid: str) -> None:
-    """One player's ``warm`` rounds, then callgrind counting in server ``pid`` from
-    nothing, then ``rounds`` more, each request after the last one's answer."""
+async def play_rounds(
+    base: str, warm: int, rounds: int, between: Callable[[], object] = lambda: None
+) -> None:
+    """One player's ``warm`` rounds, then ``between()`` (counting started), then
+    ``rounds`` more, each request after the last one's answer."""
     client = await log_in(base, "127.0.0.1", "player0", PASSWORD)
     try:
         for count, counted_after in ((warm, True), (rounds, False)):
@@ -62,8 +72,7 @@ async def _rounds(base: str, warm: int, rounds: int, pid: str) -> None:
                 decided = f"/api/rounds/{dealt.json()['id']}/actions"
                 (await client.post(decided, json={"action": "raise"})).raise_for_status()
             if counted_after:
-                for step in (["-i", "on"], ["-z"]):  # counting from here, from nothing
-                    _control(*step, pid)
+                between()
     finally:
         await client.aclose()
 
@@ -92,7 +101,16 @@ def measure(tree: Path, url: str, warm: int, rounds: int) -> dict[str, float]:
         ]  # fmt: skip
         with serving(tree, url, 1, wrap=wrap) as base:
             pid = str(SERVERS[base][0])
-            asyncio.run(_rounds(base, warm, rounds, pid))
+
+            started: list[float] = []
+
+            def counting() -> None:
+                for step in (["-i", "on"], ["-z"]):  # counting from here, from nothing
+                    _control(*step, pid)
+                started.append(time.monotonic())
+
+            asyncio.run(play_rounds(base, warm, rounds, counting))
+            seconds = (time.monotonic() - started[0]) / rounds
             _control("-d", pid)
             dumps = sorted(Path(folder).glob("callgrind.out.1-*"))  # this dump, by thread
             if not dumps:
@@ -103,38 +121,49 @@ def measure(tree: Path, url: str, warm: int, rounds: int) -> dict[str, float]:
         "total": sum(counts) / rounds / 1e6,
         "loop": loop / rounds / 1e6,
         "threads": (sum(counts) - loop) / rounds / 1e6,
+        "seconds": seconds,
     }
 
 
-def _is_commit(ref: str) -> bool:
+def is_commit(ref: str) -> bool:
     """Whether ``ref`` names a commit of this repository."""
     asked = ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"]
     return subprocess.run(asked, capture_output=True, check=False).returncode == 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=50, help="rounds counted, 1 or more")
-    parser.add_argument("--warm", type=int, default=20, help="rounds played before counting")
+def add_round_options(parser: argparse.ArgumentParser, rounds: int, warm: int) -> None:
+    """The options of the benches of a server playing one player's rounds (this one and
+    bench/server_cpu.py), with their defaults of ``rounds`` and ``warm``."""
+    parser.add_argument("--rounds", type=at_least(1, int), default=rounds, help="rounds measured")
+    parser.add_argument("--warm", type=at_least(0, int), default=warm, help="rounds played first")
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--baseline-ref", help="also this git ref's server: new/old ratios")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     add_postgres_option(parser)
-    args = parser.parse_args(argv)
-    kinds = args.databases.split(",")
-    if args.rounds < 1 or args.warm < 0:
-        parser.error("--rounds is 1 or more and --warm 0 or more")
+
+
+def databases_asked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The databases ``--databases`` names, once it and ``--baseline-ref`` are checked."""
+    kinds: list[str] = args.databases.split(",")
     if unknown := set(kinds) - {"sqlite", "postgresql"}:
         parser.error(f"--databases: {', '.join(sorted(unknown))}? (sqlite, postgresql)")
+    if args.baseline_ref and not is_commit(args.baseline_ref):
+        parser.error(f"--baseline-ref: {args.baseline_ref!r} names no commit of this repository")
+    return kinds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    add_round_options(parser, rounds=50, warm=20)
+    args = parser.parse_args(argv)
+    kinds = databases_asked(parser, args)
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             parser.error(f"{tool} is not installed (Debian's valgrind package)")
-    if args.baseline_ref and not _is_commit(args.baseline_ref):
-        parser.error(f"--baseline-ref: {args.baseline_ref!r} names no commit of this repository")
     found: dict[tuple[str, str], dict[str, float]] = {}
     baseline = checked_out(args.baseline_ref) if args.baseline_ref else nullcontext(None)
     print(f"millions of instructions a round, {args.rounds} rounds after {args.warm}")
-    print(f"{'database':<11}{'tree':<6}{'total':>8}{'loop':>8}{'threads':>9}")
+    print(f"{'database':<11}{'tree':<6}{'total':>8}{'loop':>8}{'threads':>9}{'s a round':>10}")
     with tempfile.TemporaryDirectory() as folder, baseline as old:
         trees = {"new": ROOT, **({"old": old} if old else {})}
         for kind in kinds:
@@ -149,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                 found[kind, version] = figures
                 print(
                     f"{kind:<11}{version:<6}{figures['total']:>8.3f}{figures['loop']:>8.3f}"
-                    f"{figures['threads']:>9.3f}",
+                    f"{figures['threads']:>9.3f}{figures['seconds']:>10.3f}",
                     flush=True,
                 )
     for version in ("new", "old"):

@@ -5,9 +5,13 @@ is to memory on the same database.
 
 Each request is ``GET /api/me`` with a session cookie through the app in this process
 (Starlette's test client, no network): the rate limiter counts it and the session is
-looked up, so each costs one increment and one or two reads in the store, besides the
-balance read every configuration shares. The figure is each store's requests per
-second and its ratio to memory's.
+looked up, besides the balance read every configuration shares. Where the store is
+shared (the database, Redis) the count is kept in memory and shared in batches
+(riverboat.admission.counts), and the session is cached while every close is heard
+(on PostgreSQL; riverboat.store.deletions) or, on SQLite, read again every 2 s, so a
+request mostly reaches the store for neither; with sessions in SQLite beside Redis
+every lookup reads the database. The figure is each store's requests per second and
+its ratio to memory's.
 
     python bench/state.py [--requests 400] [--postgres URL] [--redis URL] [--json FILE]
 """

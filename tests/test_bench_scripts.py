@@ -38,9 +38,13 @@ QUICK: dict[str, tuple[list[str], str]] = {
         ["--rounds", "3", "--repeats", "1", "--baseline-ref", "HEAD"],
         r"^sqlite +rabbit-hunter +\d",
     ),
+    "server_cpu": (
+        ["--databases", "sqlite,postgresql", "--rounds", "3", "--warm", "1", "--repeat", "1"],
+        r"^postgresql / sqlite \(new\): [\d.]+x of the medians",
+    ),
     "server_instructions": (
         ["--databases", "sqlite", "--rounds", "2", "--warm", "1"],
-        r"^sqlite +new +[\d.]+ +[\d.]+ +[\d.]+$",
+        r"^sqlite +new +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+$",
     ),
     "state": (["--requests", "20"], r"^sqlite +redis +\d+"),
     "threads": (
@@ -103,11 +107,12 @@ def test_a_short_run_prints_its_figures(name: str) -> None:
         (["--databases", "mysql"], "--databases: mysql? (sqlite, postgresql)"),
     ],
 )
-def test_the_instructions_bench_refuses_a_bad_argument_in_a_line(
-    arguments: list[str], said: str
+@pytest.mark.parametrize("bench", ["server_instructions", "server_cpu"])
+def test_the_server_benches_refuse_a_bad_argument_in_a_line(
+    bench: str, arguments: list[str], said: str
 ) -> None:
     needs_git()
-    done = run_bench("server_instructions", "--rounds", "1", *arguments, timeout=120)
+    done = run_bench(bench, "--rounds", "1", *arguments, timeout=120)
     assert done.returncode == 2
     assert said in done.stderr
     assert "Traceback" not in done.stderr

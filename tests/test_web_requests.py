@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from riverboat.settings import amended
+from riverboat.store.deletions import Listener
 from riverboat.store.state import MemoryStore, RedisStore
 from riverboat.table.views import RoundView
 from riverboat.web.app import create_app, freeze_startup
@@ -98,11 +99,13 @@ def test_a_close_during_a_read_is_not_undone_by_the_cache() -> None:
     assert reader.player(token) is None
 
 
-def test_sessions_are_cached_only_where_one_process_serves_the_store(
+def test_sessions_are_cached_where_one_process_serves_or_every_close_is_heard(
     database_url: str, tmp_path: Path
 ) -> None:
     app = create_app(amended(database_url=database_url, local_player=False, house_edges=False))
-    assert app.state.sessions.cache is database_url.startswith("sqlite")
+    assert app.state.sessions.cache is True
+    # PostgreSQL: several processes may serve, so the cache hears every close
+    assert isinstance(app.state.deletions, Listener) is database_url.startswith("postgresql")
     shared = create_app(
         amended(database_url=f"sqlite:///{tmp_path / 'r.db'}", house_edges=False),
         state=RedisStore(REDIS, "t:"),

@@ -30,8 +30,7 @@ def test_the_app_s_pool_has_the_threads_its_settings_give(tmp_path: Path) -> Non
     url = f"sqlite:///{tmp_path / 'threads.db'}"
     app = create_app(amended(database_url=url, house_edges=False, database_threads=3))
     assert app.state.workers is pool(3)
-    assert app.state.workers._max_workers == app.state.counters._max_workers == 3
-    assert app.state.counters is not app.state.workers  # counts never wait behind deals
+    assert app.state.workers._max_workers == 3
     default = create_app(amended(database_url=url, house_edges=False))
     assert default.state.workers._max_workers == SQLITE_THREADS
 

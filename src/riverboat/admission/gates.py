@@ -18,12 +18,11 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from riverboat.admission.budgets import Budget, Busy, Rate, Tarpit
+from riverboat.admission.counts import SharedCounts
 from riverboat.admission.logins import FORGET
-from riverboat.errors import Unavailable
 from riverboat.store.state import MemoryStore, StateStore
 from riverboat.table.accounts.players import PASSWORD_CHECKS, Throttled, TooManySignUps
 from riverboat.web.errors import CLOSE_TRY_LATER, RATE_LIMITED, error_body, refusal_response
-from riverboat.web.threads import in_thread
 from riverboat.web.watch import PROBES
 
 __all__ = ["Budgets", "LoginWaits", "RateLimiter", "RateLimits"]
@@ -194,9 +193,12 @@ class Budgets:
 
 
 class RateLimiter:
-    """At most ``limit`` requests per client in each ``window`` seconds (a fixed window
-    counted in ``store``, so every process counts the same requests), counted under
-    ``name`` (two limiters of one store count apart)."""
+    """At most ``limit`` requests per client in each ``window`` seconds (a fixed window),
+    counted under ``name`` (two limiters of one store count apart): in this process's
+    memory when ``store`` is a :class:`~riverboat.store.state.MemoryStore` (one
+    process serves), else counted here and shared with every other process through
+    ``store`` in batches (:class:`~riverboat.admission.counts.SharedCounts`). Either
+    way a request is counted on the event loop, waiting on nothing."""
 
     def __init__(
         self,
@@ -207,52 +209,13 @@ class RateLimiter:
     ) -> None:
         self.limit, self.window, self.name = limit, window, name
         self.store: StateStore = store if store is not None else MemoryStore()
-
-    @property
-    def in_memory(self) -> bool:
-        """Whether the counts are in this process's memory: :meth:`allow` then waits on
-        nothing, and an event loop may call it without handing it to a thread."""
-        return isinstance(self.store, MemoryStore)
+        self.counts: MemoryStore | SharedCounts = (
+            self.store if isinstance(self.store, MemoryStore) else SharedCounts(self.store)
+        )
 
     def allow(self, client: str) -> bool:
-        """Whether the client may go on; a store that does not answer counts nothing
-        (the request goes on, and one that needs the database is refused there)."""
-        try:
-            return self.store.increment(f"{self.name}:{client}", self.window) <= self.limit
-        except Unavailable:
-            _log.warning("the rate limit's store did not answer; request let through")
-            return True
-
-    def allow_reading(self, client: str, read: str) -> tuple[bool, str | None] | None:
-        """:meth:`allow`, and the value at ``read`` in the same store, asked in one
-        exchange (a request's count and its session); None if the store did not
-        answer: the request goes on, as :meth:`allow` lets it, and nothing was read."""
-        try:
-            count, value = self.store.increment_reading(f"{self.name}:{client}", self.window, read)
-        except Unavailable:
-            _log.warning("the rate limit's store did not answer; request let through")
-            return None
-        return count <= self.limit, value
-
-
-#: the session cookie's name (riverboat.web.deps.SESSION_COOKIE), and the API's requests,
-#: whose sessions :func:`_counted` reads beside their counts
-SESSION = "riverboat_session"
-
-
-def _counted(
-    limiter: RateLimiter, client: str, connection: HTTPConnection, token: str | None
-) -> bool:
-    """In a worker thread: whether the client may go on (:meth:`RateLimiter.allow`); if
-    the request carries a session the process does not hold in memory, its player read
-    from the store too, in the same exchange, and left for the route
-    (:func:`riverboat.web.deps.counted_with_session`): a request to the API on
-    PostgreSQL or Redis hands off to a thread once for both, and asks the store once."""
-    if not token:
-        return limiter.allow(client)
-    from riverboat.web.deps import counted_with_session  # deps builds on this module
-
-    return counted_with_session(limiter, client, connection, token)
+        """Whether the client may go on."""
+        return self.counts.increment(f"{self.name}:{client}", self.window) <= self.limit
 
 
 class RateLimits:
@@ -292,14 +255,7 @@ class RateLimits:
             limiter = (
                 state.page_limiter if page_file and path in state.page_files else state.limiter
             )
-            if limiter.in_memory:
-                allowed = limiter.allow(client)
-            else:  # a count in the database or Redis: off the event loop, with the session
-                token = connection.cookies.get(SESSION) if path.startswith("/api/") else None
-                count = _counted
-                counters = state.counters
-                allowed = await in_thread(counters, count, limiter, client, connection, token)
-            if not allowed:
+            if not limiter.allow(client):
                 if scope["type"] == "websocket":  # accepted, to be closed with a reason
                     await receive()  # websocket.connect
                     await send({"type": "websocket.accept"})

@@ -6,7 +6,8 @@ small interface with three homes: the database (:class:`DatabaseStore`, the defa
 the ``kept_state`` table, nothing held in memory), Redis (:class:`RedisStore`, when
 ``RIVERBOAT_REDIS_URL`` is set) and this process's memory (:class:`MemoryStore`, for
 the command line and tests). Times are seconds since the epoch, so that processes
-and restarts agree on them.
+and restarts agree on them. On PostgreSQL every deletion is told to every process
+(:mod:`riverboat.store.deletions`), so that each may keep what it read in memory.
 
 The interface is synchronous: its callers (FastAPI's plain dependencies, the log-in
 in the table service) run in worker threads, and a caller on the event loop hands
@@ -25,12 +26,13 @@ whose pool serves every thread.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -44,7 +46,9 @@ from sqlalchemy import (
     bindparam,
     case,
     delete,
+    func,
     select,
+    text,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
@@ -53,6 +57,7 @@ from riverboat.errors import Unavailable
 from riverboat.settings import settings
 from riverboat.store import (
     KEPT_POOL,
+    deletions,
     postgres_engine,
     sqlite_engine,
     statements,
@@ -120,9 +125,9 @@ class StateStore(Protocol):
         whose window has run out) starts at ``by`` with a window of ``seconds``."""
         ...
 
-    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
-        """:meth:`increment` by one, and :meth:`get` of ``read``, in one exchange with the
-        database or Redis: a request's rate-limit count and its session."""
+    def increment_many(self, counts: Sequence[tuple[str, float, int]]) -> list[int]:
+        """:meth:`increment` of each ``(key, seconds, by)`` (each key once), in one
+        exchange with the database or Redis; their counts, in turn."""
         ...
 
     def delete(self, *keys: str) -> None:
@@ -178,8 +183,8 @@ class MemoryStore:
             self._wrote(now)
             return entry.count
 
-    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
-        return self.increment(key, seconds), self.get(read)
+    def increment_many(self, counts: Sequence[tuple[str, float, int]]) -> list[int]:
+        return [self.increment(key, seconds, by) for key, seconds, by in counts]
 
     def delete(self, *keys: str) -> None:
         with self._lock:
@@ -240,29 +245,57 @@ class DatabaseStore:
         assert count is not None  # RETURNING count
         return count
 
-    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
-        """On PostgreSQL one statement: the count's upsert in a ``WITH``, the value read
-        beside it (read as it was before the statement: a key read is never the key
-        counted); on SQLite, which has no upsert in a ``WITH``, the two in turn."""
-        counted_read = self._statements.counted_read
-        if counted_read is None:
-            return self.increment(key, seconds), self.get(read)
+    def increment_many(self, counts: Sequence[tuple[str, float, int]]) -> list[int]:
+        """On PostgreSQL one statement, an upsert of every key's row from one JSON text
+        (the same statement whatever the number of keys); on SQLite the upserts in
+        turn, in one transaction."""
+        if not counts:
+            return []
         now = self.now()
-        parameters = {"k": key, "by": 1, "now": now, "until": now + seconds, "read": read}
+        if self._statements.increment_many is None:
 
-        def counted(connection: Connection) -> Sequence[Any]:
-            return statements.rows(connection, counted_read, parameters)[0]
+            def each(connection: Connection) -> list[int]:
+                return [
+                    int(statements.rows(connection, self._statements.increment, row)[0][0])
+                    for row in (
+                        {"k": key, "by": by, "now": now, "until": now + seconds}
+                        for key, seconds, by in counts
+                    )
+                ]
 
-        count, value = self._writing(counted, now)
-        return int(count), value
+            return self._writing(each, now)
+        rows = [{"key": k, "count": by, "expires": now + seconds} for k, seconds, by in counts]
+        parameters = {"counts": json.dumps(rows), "now": now}
+        many = self._statements.increment_many
+
+        def together(connection: Connection) -> list[int]:
+            found = {
+                str(row[0]): int(row[1]) for row in statements.rows(connection, many, parameters)
+            }
+            return [found[key] for key, _, _ in counts]
+
+        return self._writing(together, now)
 
     def delete(self, *keys: str) -> None:
-        if keys:
-            self._run(
-                lambda connection: connection.execute(
-                    delete(KeptState).where(KeptState.key.in_(keys))
-                )
-            )
+        """Forget ``keys``; on PostgreSQL every process's :meth:`listener` hears of it,
+        in the same statement (told if, and when, the deletion commits)."""
+        if not keys:
+            return
+        gone = delete(KeptState).where(KeptState.key.in_(keys))
+        statement: Executable = gone
+        if self._engine.dialect.name == "postgresql":
+            told = func.pg_notify(deletions.CHANNEL, deletions.payload(keys))
+            statement = select(told).add_cte(gone.cte("gone"))
+        self._run(lambda connection: connection.execute(statement))
+
+    def listener(self, heard: deletions.Heard) -> deletions.Listener | None:
+        """On PostgreSQL, a :class:`~riverboat.store.deletions.Listener` that hands
+        ``heard`` the keys any process deletes (not started); None on SQLite, which
+        one process serves."""
+        if self._engine.dialect.name != "postgresql":
+            return None
+        url = self._engine.url.set(drivername="postgresql")
+        return deletions.Listener(url.render_as_string(hide_password=False), heard)
 
     def keys(self, prefix: str) -> list[str]:
         with _reaching(SQLAlchemyError), self._engine.connect() as connection:
@@ -348,16 +381,28 @@ class _Statements:
                 "value": case((over, None), else_=c.value),
             },
         ).returning(c.count)
-        #: the count and a value read beside it, one statement (PostgreSQL's upsert in a
-        #: WITH; SQLite has none: None)
-        self.counted_read: Executable | None = None
+        #: many keys' counts in one statement, from one JSON text (PostgreSQL's
+        #: json_to_recordset; on SQLite None: each counted in turn)
+        self.increment_many: Executable | None = None
         if dialect == "postgresql":
-            upsert = cast(Any, self.increment).cte("counted")
-            read = bindparam("read", type_=String)
-            value_read = select(c.value).where(c.key == read, c.expires > now)
-            self.counted_read = select(
-                select(upsert.c.count).scalar_subquery(), value_read.scalar_subquery()
-            )
+            self.increment_many = text(_INCREMENT_MANY)
+
+
+#: :meth:`DatabaseStore.increment_many` on PostgreSQL: each key's row counted as
+#: :meth:`StateStore.increment` counts one, every key in one statement; the keys come
+#: as one JSON text (psycopg's dumpers of lists, in Python, took most of the time)
+_INCREMENT_MANY = """
+INSERT INTO kept_state (key, value, count, expires)
+SELECT key, NULL, count, expires
+FROM json_to_recordset(CAST(:counts AS JSON)) AS counted (key TEXT, count BIGINT, expires FLOAT8)
+ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN kept_state.expires <= :now THEN excluded.count
+        ELSE kept_state.count + excluded.count END,
+    expires = CASE WHEN kept_state.expires <= :now THEN excluded.expires
+        ELSE kept_state.expires END,
+    value = CASE WHEN kept_state.expires <= :now THEN NULL ELSE kept_state.value END
+RETURNING key, count
+"""
 
 
 class RedisStore:
@@ -391,13 +436,15 @@ class RedisStore:
             _, count = pipe.execute()
         return int(count)
 
-    def increment_reading(self, key: str, seconds: float, read: str) -> tuple[int, str | None]:
+    def increment_many(self, counts: Sequence[tuple[str, float, int]]) -> list[int]:
+        if not counts:
+            return []
         with _reaching(*self._failures), self.client.pipeline(transaction=True) as pipe:
-            pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
-            pipe.incrby(self.prefix + key, 1)
-            pipe.get(self.prefix + read)  # in the same exchange
-            _, count, value = pipe.execute()
-        return int(count), None if value is None else str(value)
+            for key, seconds, by in counts:
+                pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
+                pipe.incrby(self.prefix + key, by)
+            answers = pipe.execute()
+        return [int(count) for count in answers[1::2]]
 
     def delete(self, *keys: str) -> None:
         if keys:

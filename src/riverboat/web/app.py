@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypedDict
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
@@ -35,6 +36,7 @@ from riverboat.admission.gates import Budgets, RateLimiter, RateLimits
 from riverboat.admission.logins import StoreThrottle
 from riverboat.metrics import watch_budgets
 from riverboat.settings import settings as current_settings
+from riverboat.store.deletions import Listener
 from riverboat.store.state import DatabaseStore, MemoryStore, RedisStore, StateStore, open_store
 from riverboat.table.edges import start_house_edges
 from riverboat.table.live.across.hub import Hub, LocalHub
@@ -148,7 +150,6 @@ def create_app(
     _keep_state(app, service, kept, chosen.rate_limit)
     count = thread_count(service.engine.dialect.name, chosen.database_threads)
     app.state.workers, app.state.turns = pool(count), PlayerTurns()
-    app.state.counters = pool(count, "counts")
     budgets = app.state.budgets
     watch_budgets(
         {
@@ -227,19 +228,25 @@ def _lobby(
 def _lifespan(
     hub: Hub, lobby: Lobby, house_edges: bool
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """The app's life: the shared tables' hub started with them, and with
+    """The app's life: the listener to the kept state's deletions started, if there is
+    one (:func:`_keep_state`), the shared tables' hub started with them, and with
     ``house_edges`` the games' edges begun apart from play once the server is up
     (:func:`~riverboat.table.edges.start_house_edges`); the hub stopped and the tables
     closed at the end."""
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        listener: Listener | None = app.state.deletions
+        if listener is not None:
+            listener.start()
         await hub.start(lobby.tables.values())
         if house_edges:
             start_house_edges()
         yield
         await hub.stop()
         await lobby.close()
+        if listener is not None:
+            await anyio.to_thread.run_sync(listener.stop)
 
     return lifespan
 
@@ -247,12 +254,21 @@ def _lifespan(
 def _keep_state(app: FastAPI, service: TableService, kept: StateStore, limit: int) -> None:
     """Sessions, the rate limits' counts and the budgets on ``app.state``: sessions in
     the database when ``kept`` is Redis (a Redis restarted empty logs no one out),
-    cached and counted in memory when one process serves alone. The page's own files
-    are counted apart, :data:`PAGE_VISITS` visits' worth a second from one address
+    cached and counted in memory when one process serves alone; where several serve,
+    cached as long as every process's closes are heard (on PostgreSQL,
+    ``app.state.deletions``: a :class:`~riverboat.store.deletions.Listener` the app's
+    life starts) and counted here and shared in batches
+    (:class:`~riverboat.admission.counts.SharedCounts`). The page's own files are
+    counted apart, :data:`PAGE_VISITS` visits' worth a second from one address
     (:class:`~riverboat.admission.gates.RateLimits`)."""
     alone = _one_process(kept, service.engine)
     durable = DatabaseStore(service.engine) if isinstance(kept, RedisStore) else kept
-    app.state.sessions = Sessions(durable, cache=alone)
+    app.state.sessions = sessions = Sessions(durable, cache=alone)
+    app.state.deletions = None
+    if not alone and isinstance(durable, DatabaseStore):
+        app.state.deletions = durable.listener(sessions.deleted)
+        if app.state.deletions is not None:
+            sessions.hear(app.state.deletions.current)
     counts = MemoryStore() if alone and isinstance(kept, DatabaseStore) else kept
     app.state.limiter = RateLimiter(limit, store=counts)
     app.state.budgets = Budgets()

@@ -10,20 +10,19 @@ it needs (``Service``, ``Player``, ``Checked``) and never reaches into a closure
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, TypeVar
 
 import anyio.to_thread
 from fastapi import Cookie, Depends, Header
 from fastapi.requests import HTTPConnection
 
-from riverboat.admission.gates import SESSION, Budgets, RateLimiter
-from riverboat.errors import BadCredentials, Forbidden, NotFound, Unavailable
+from riverboat.admission.gates import Budgets, RateLimiter
+from riverboat.errors import BadCredentials, Forbidden, NotFound
 from riverboat.games import find_game
 from riverboat.games.rules import RulesError
 from riverboat.rng import new_token
@@ -53,19 +52,18 @@ _log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: sessions a process keeps in memory before those due to be read again are forgotten
 SESSIONS_KEPT = 10_000
-SESSION_COOKIE = SESSION  # the name the rate limit reads a session by, too
+SESSION_COOKIE = "riverboat_session"
 SESSION_SECONDS = 12 * 3600  # a session lasts twelve hours
 CSRF_COOKIE = "riverboat_csrf"
 #: the most seconds a cached session is answered from memory before the store is read
 #: again (:class:`Sessions`): how late a close made by another process is seen
 RECHECK = 2.0
+#: the same where every close is heard (:meth:`Sessions.hear`): how late a session's
+#: end of time is seen
+HEARD_RECHECK = 60.0
 #: where :class:`~riverboat.web.guards.BodyGuard` leaves the player it found, in the
 #: request's state, so :func:`current_player` does not look the session up again
 FOUND_PLAYER = "riverboat.player"
-#: where :class:`~riverboat.admission.gates.RateLimits` leaves a session it read from
-#: the store in the same worker thread that counted the request (token, player): the
-#: request's one hand-off to a thread for both, and :func:`find_player` needs none
-READ_SESSION = "riverboat.session"
 
 
 class Sessions:
@@ -75,13 +73,17 @@ class Sessions:
     A second key per session, under the player's id, lets their other sessions be
     found and closed.
 
-    With ``cache`` (for a store only this process serves: an SQLite server, which
-    refuses ``--workers`` above 1) a session this process opened or read lately is
-    answered from memory, read again from the store at most every :data:`RECHECK`
-    seconds (by the store's clock): every close in this process is seen at once
-    (written through); one in another process on the same file, or the session's end
-    of time, within :data:`RECHECK` seconds. Without it
-    (Redis, PostgreSQL: several processes) every lookup reads the store.
+    With ``cache`` a session this process opened or read lately is answered from
+    memory, read again from the store at most every :data:`RECHECK` seconds (by the
+    store's clock): every close in this process is seen at once (written through);
+    one in another process, or the session's end of time, within :data:`RECHECK`
+    seconds. That is for a store only this process serves (an SQLite server, which
+    refuses ``--workers`` above 1). Where several processes serve (PostgreSQL), the
+    cache is :meth:`hear`-d by a listener to every process's deletions: a close
+    anywhere is then forgotten here as soon as it is heard, and the cache answers
+    only while the listener is current (it has confirmed hearing every close up to
+    :data:`~riverboat.store.deletions.STALE` seconds ago); a cached session is read
+    again every :data:`HEARD_RECHECK` seconds.
 
     >>> sessions = Sessions(cache=True)
     >>> token = sessions.open(7)
@@ -96,8 +98,25 @@ class Sessions:
         self.store: StateStore = store if store is not None else MemoryStore()
         self.cache, self.recheck = cache, RECHECK
         self._seen: dict[str, tuple[int, float]] = {}  # digest: (player, read again after)
-        self._closes = 0  # how many closes this process has made: a read older is not kept
+        self._closes = 0  # how many closes this process has seen: a read older is not kept
         self._lock = threading.Lock()
+        self._current: Callable[[], bool] | None = None  # whether closes are heard
+
+    def hear(self, current: Callable[[], bool]) -> None:
+        """Cache where several processes serve: every deletion any process makes is
+        handed to :meth:`deleted`, and ``current`` tells whether that is so up to a
+        moment ago (:meth:`riverboat.store.deletions.Listener.current`)."""
+        self.cache, self.recheck, self._current = True, HEARD_RECHECK, current
+
+    def deleted(self, keys: Sequence[str] | None) -> None:
+        """Keys some process deleted from the store (None: any may have been): the
+        sessions among them forgotten here, and every read under way not kept."""
+        if keys is None:
+            with self._lock:
+                self._closes += 1
+                self._seen.clear()
+            return
+        self._forget(*(key[len("session:") :] for key in keys if key.startswith("session:")))
 
     def open(self, player_id: int) -> str:
         token = new_token(32)
@@ -170,7 +189,14 @@ class Sessions:
         cache), so that an event loop may ask it without handing it to a thread."""
         return not token or self._known(_digest(token)) is not None
 
+    def remembered(self, token: str) -> int | None:
+        """The session's player if this process holds it in memory, else None: never
+        reads the store (what an event loop may ask)."""
+        return self._known(_digest(token))
+
     def _known(self, digest: str) -> int | None:
+        if self._current is not None and not self._current():
+            return None  # a close elsewhere might not have been heard
         found = self._seen.get(digest)
         return found[0] if found is not None and found[1] > self.store.now() else None
 
@@ -239,49 +265,13 @@ def player_of(connection: HTTPConnection, token: str | None) -> int | None:
 
 async def find_player(connection: HTTPConnection, token: str | None) -> int | None:
     """:func:`player_of` from the event loop: answered there when the session is in
-    memory (:meth:`Sessions.at_hand`), else in a worker thread (it reads the store)."""
-    sessions = get_sessions(connection)
-    read: tuple[str, int | None] | None = connection.scope.get("state", {}).get(READ_SESSION)
-    player: int | None
-    if read is not None and read[0] == token and token:
-        player = read[1]
-    elif sessions.at_hand(token):
-        player = sessions.player(token)
-    else:
+    memory (:meth:`Sessions.remembered`), else in a worker thread (it reads the store)."""
+    player = get_sessions(connection).remembered(token) if token else None
+    if token and player is None:  # not in memory: the store is read
         return await anyio.to_thread.run_sync(player_of, connection, token)
     if player is not None or not connection.app.state.local_player:
         return player
     return await anyio.to_thread.run_sync(player_of, connection, token)
-
-
-def counted_with_session(
-    limiter: RateLimiter, client: str, connection: HTTPConnection, token: str
-) -> bool:
-    """In a worker thread: whether the client may go on (:meth:`RateLimiter.allow`), and
-    unless the session is in memory anyway, its player read from the store and left in
-    the request's state (:data:`READ_SESSION`) for :func:`find_player`: in the same
-    exchange as the count where both are kept in one store
-    (:meth:`RateLimiter.allow_reading`; not with Redis, which counts while the
-    database keeps the sessions). A store that does not answer lets the request go on
-    and leaves nothing (the route asks again, and is refused there)."""
-    sessions = get_sessions(connection)
-    if sessions.at_hand(token):
-        return limiter.allow(client)
-    if sessions.store is not limiter.store:
-        allowed = limiter.allow(client)
-        if allowed:  # a refused request costs no read
-            with contextlib.suppress(Unavailable):
-                player = sessions.player(token)
-                connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
-        return allowed
-    key, closes = sessions.reading(token)
-    found = limiter.allow_reading(client, key)
-    if found is None:
-        return True
-    allowed, value = found
-    player = sessions.read(token, value, closes)
-    connection.scope.setdefault("state", {})[READ_SESSION] = (token, player)
-    return allowed
 
 
 SessionToken = Annotated[str | None, Cookie(alias=SESSION_COOKIE)]

@@ -1,14 +1,12 @@
 """The threads that carry a request's database work: a deal's and a decision's
-(``app.state.workers``), and on PostgreSQL or Redis the rate limit's count with the
-session read beside it (``app.state.counters``, a pool of its own of the same size:
-a store slow to answer holds up counts, not deals).
+(``app.state.workers``).
 
 Python runs one thread at a time, and a thread gives that turn up at every statement
 it sends to PostgreSQL and waits for it back. The more threads wait so at once, the
 more each costs: in ``bench/threads.py`` a round cost 1.4x the CPU with 40 threads
-as with 4 to 16, and fewer rounds got done a second. So on PostgreSQL each of those
-pools has a few threads (:func:`thread_count`: twice the cores and two more, or
-``RIVERBOAT_DATABASE_THREADS``). On SQLite each has 40: its group commit gathers the
+as with 4 to 16, and fewer rounds got done a second. So on PostgreSQL the pool
+has a few threads (:func:`thread_count`: twice the cores and two more, or
+``RIVERBOAT_DATABASE_THREADS``). On SQLite it has 40: its group commit gathers the
 writes of the threads waiting at once into one transaction, and fewer threads made
 smaller groups (``bench/load.py``).
 
