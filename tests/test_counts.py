@@ -119,3 +119,17 @@ def test_a_request_is_counted_without_reaching_the_store() -> None:
     limiter = RateLimiter(2, 600, store)
     assert [limiter.allow("a") for _ in range(3)] == [True, True, False]
     assert isinstance(RateLimiter(2).counts, MemoryStore)  # one process: memory alone
+
+
+def test_a_sharing_writes_only_what_was_counted_since_and_reads_the_rest() -> None:
+    clock = Clock()
+    store = MemoryStore(clock)
+    here, there = SharedCounts(store, every=600), SharedCounts(store, every=600)
+    here.increment("k", 10)
+    here.share()
+    writes = store._writes
+    there.increment("k", 10)
+    there.share()
+    here.share()  # nothing counted here since: k is read, not written
+    assert store._writes == writes + 1  # there's one count, once
+    assert here.increment("k", 10) == 3  # 1 here, 1 there, and this one

@@ -65,6 +65,8 @@ def contract(store: StateStore, advance: Callable[[float], None]) -> None:
     assert store.increment_many([("r", 30, 1), ("s", 1, 2)]) == [1, 2]
     assert store.increment_many([("s", 1, 0), ("r", 30, 2)]) == [2, 3]
     assert store.increment_many([]) == []
+    assert store.increment_many([("never", 30, 0)]) == [0]  # read alone: nothing written
+    assert "never" not in store.keys("")
     advance(2.0)  # a:2 has expired; a counter's window is fixed at its first count
     assert store.get("a:2") is None
     assert store.increment_many([("r", 30, 1), ("s", 1, 1)]) == [4, 1]  # s's began again

@@ -6,16 +6,18 @@ A request is counted here at once, on the event loop, with no thread and no stat
 of its own: its count is the sum of what every process had counted when this one
 last shared its counts and what this one has counted since. A thread shares them
 :data:`SHARE_EVERY` seconds after the first count since the last sharing: every key
-counted in a window still open, each with what was counted here since, in one
-exchange (:meth:`~riverboat.store.state.StateStore.increment_many`), which answers
-with every process's counts. A process then knows the others' counts at most
-:data:`SHARE_EVERY` seconds late while it is counting: a client spreading its
-requests over N processes gets through at most what the others let in that long
-beyond the limit. (Counting each request in the store took one statement a request,
-handed to a thread: on PostgreSQL 1.06 M of the server's 12.9 M instructions a
-round, ``bench/server_instructions.py``.) An idle process shares nothing, and its
-sharing thread ends after :data:`IDLE` seconds without a count (the next count
-starts another).
+counted in a window still open, in one exchange
+(:meth:`~riverboat.store.state.StateStore.increment_many`): those counted here since
+written (one upsert each, however many requests), the others only read, and every
+process's counts in the answer. (Writing every open window at each sharing would
+have made some ten writes a request of a client asking once a second.) A process then
+knows the others' counts at most :data:`SHARE_EVERY` seconds late while it is
+counting: a client spreading its requests over N processes gets through at most what
+the others let in that long beyond the limit. (Counting each request in the store
+took one statement a request, handed to a thread: on PostgreSQL 1.06 M of the
+server's 12.9 M instructions a round, ``bench/server_instructions.py``.) An idle
+process shares nothing, and its sharing thread ends after :data:`IDLE` seconds
+without a count (the next count starts another).
 
 >>> from riverboat.store.state import MemoryStore
 >>> store = MemoryStore()
@@ -92,7 +94,7 @@ class SharedCounts:
             self._counted.clear()
             self._counts = {key: c for key, c in self._counts.items() if c.until > now}
             sent = list(self._counts.items())
-            rows = [(key, c.until - now, c.mine) for key, c in sent]
+            rows = [(key, c.until - now, c.mine) for key, c in sent]  # a mine of 0: read
         try:
             totals = self.store.increment_many(rows)
         except Unavailable:

@@ -127,7 +127,8 @@ class StateStore(Protocol):
 
     def increment_many(self, counts: Sequence[tuple[str, float, int]]) -> list[int]:
         """:meth:`increment` of each ``(key, seconds, by)`` (each key once), in one
-        exchange with the database or Redis; their counts, in turn."""
+        exchange with the database or Redis; their counts, in turn. A ``by`` of 0 only
+        reads the count (0 where there is none): nothing is written for it."""
         ...
 
     def delete(self, *keys: str) -> None:
@@ -184,7 +185,14 @@ class MemoryStore:
             return entry.count
 
     def increment_many(self, counts: Sequence[tuple[str, float, int]]) -> list[int]:
-        return [self.increment(key, seconds, by) for key, seconds, by in counts]
+        return [self._counted(key, seconds, by) for key, seconds, by in counts]
+
+    def _counted(self, key: str, seconds: float, by: int) -> int:
+        if by:
+            return self.increment(key, seconds, by)
+        with self._lock:
+            entry = self._live(key, self.now())
+            return entry.count if entry else 0
 
     def delete(self, *keys: str) -> None:
         with self._lock:
@@ -253,15 +261,15 @@ class DatabaseStore:
             return []
         now = self.now()
         if self._statements.increment_many is None:
+            increment, read = self._statements.increment, self._statements.count
 
             def each(connection: Connection) -> list[int]:
-                return [
-                    int(statements.rows(connection, self._statements.increment, row)[0][0])
-                    for row in (
-                        {"k": key, "by": by, "now": now, "until": now + seconds}
-                        for key, seconds, by in counts
-                    )
-                ]
+                found = []
+                for key, seconds, by in counts:
+                    row = {"k": key, "by": by, "now": now, "until": now + seconds}
+                    answer = statements.rows(connection, increment if by else read, row)
+                    found.append(int(answer[0][0]) if answer else 0)
+                return found
 
             return self._writing(each, now)
         rows = [{"key": k, "count": by, "expires": now + seconds} for k, seconds, by in counts]
@@ -272,7 +280,7 @@ class DatabaseStore:
             found = {
                 str(row[0]): int(row[1]) for row in statements.rows(connection, many, parameters)
             }
-            return [found[key] for key, _, _ in counts]
+            return [found.get(key, 0) for key, _, _ in counts]
 
         return self._writing(together, now)
 
@@ -365,6 +373,7 @@ class _Statements:
         key = bindparam("k", type_=String)
         now, until = bindparam("now", type_=Float), bindparam("until", type_=Float)
         self.get: Executable = select(c.value).where(c.key == key, c.expires > now)
+        self.count: Executable = select(c.count).where(c.key == key, c.expires > now)
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         value = bindparam("v", type_=Text)
         put = insert(table).values(key=key, value=value, count=0, expires=until)
@@ -388,20 +397,29 @@ class _Statements:
             self.increment_many = text(_INCREMENT_MANY)
 
 
-#: :meth:`DatabaseStore.increment_many` on PostgreSQL: each key's row counted as
-#: :meth:`StateStore.increment` counts one, every key in one statement; the keys come
-#: as one JSON text (psycopg's dumpers of lists, in Python, took most of the time)
+#: :meth:`DatabaseStore.increment_many` on PostgreSQL: each key counted (``by`` not 0)
+#: has its row counted as :meth:`StateStore.increment` counts one, and each key read
+#: (``by`` 0) its count read, every key in one statement; the keys come as one JSON
+#: text (psycopg's dumpers of lists, in Python, took most of the time)
 _INCREMENT_MANY = """
-INSERT INTO kept_state (key, value, count, expires)
-SELECT key, NULL, count, expires
-FROM json_to_recordset(CAST(:counts AS JSON)) AS counted (key TEXT, count BIGINT, expires FLOAT8)
-ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN kept_state.expires <= :now THEN excluded.count
-        ELSE kept_state.count + excluded.count END,
-    expires = CASE WHEN kept_state.expires <= :now THEN excluded.expires
-        ELSE kept_state.expires END,
-    value = CASE WHEN kept_state.expires <= :now THEN NULL ELSE kept_state.value END
-RETURNING key, count
+WITH asked AS (
+    SELECT key, count, expires
+    FROM json_to_recordset(CAST(:counts AS JSON)) AS asked (key TEXT, count BIGINT, expires FLOAT8)
+), counted AS (
+    INSERT INTO kept_state (key, value, count, expires)
+    SELECT key, NULL, count, expires FROM asked WHERE count <> 0
+    ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN kept_state.expires <= :now THEN excluded.count
+            ELSE kept_state.count + excluded.count END,
+        expires = CASE WHEN kept_state.expires <= :now THEN excluded.expires
+            ELSE kept_state.expires END,
+        value = CASE WHEN kept_state.expires <= :now THEN NULL ELSE kept_state.value END
+    RETURNING key, count
+)
+SELECT key, count FROM counted
+UNION ALL
+SELECT kept_state.key, kept_state.count FROM kept_state JOIN asked USING (key)
+WHERE asked.count = 0 AND kept_state.expires > :now
 """
 
 
@@ -441,10 +459,14 @@ class RedisStore:
             return []
         with _reaching(*self._failures), self.client.pipeline(transaction=True) as pipe:
             for key, seconds, by in counts:
-                pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
-                pipe.incrby(self.prefix + key, by)
+                if by:
+                    pipe.set(self.prefix + key, 0, px=_milliseconds(seconds), nx=True)
+                    pipe.incrby(self.prefix + key, by)
+                else:  # read alone; the pipeline's answers stay two a key
+                    pipe.get(self.prefix + key)
+                    pipe.get(self.prefix + key)
             answers = pipe.execute()
-        return [int(count) for count in answers[1::2]]
+        return [int(count or 0) for count in answers[1::2]]
 
     def delete(self, *keys: str) -> None:
         if keys:
