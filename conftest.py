@@ -90,6 +90,51 @@ def _first(nodeid: str) -> int:
     return SLOWEST_FIRST.index(rank) if rank in SLOWEST_FIRST else len(SLOWEST_FIRST)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """On an xdist worker, numba's compiles one at a time across the run's workers
+    (:func:`_compiles_taking_turns`)."""
+    if hasattr(config, "workerinput"):
+        _compiles_taking_turns()
+
+
+def _compiles_taking_turns() -> None:
+    """numba compiles (or reads from its cache) one kernel at a time across the
+    workers, under a lock file of this tree's: with numba's cache empty, as in a fresh
+    clone, the workers began the same kernels at once and each compiled them; now the
+    first compiles and saves a kernel while the others wait, and they read it from
+    the cache. Reentrant: a kernel compiled inside another's compile takes no turn.
+    (The analysis, hands, simulation, design and strategy-card tests on four workers
+    from an empty cache: 141-143 CPU s against 163-171 without the turns, 79-81 s
+    against 86-91; with the cache full, the same within the noise. docs/development.md)"""
+    import fcntl
+    import hashlib
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from numba.core import dispatcher
+
+    tree = hashlib.sha256(str(Path(__file__).resolve().parent).encode()).hexdigest()[:12]
+    lock = Path(tempfile.gettempdir()) / f"riverboat-tests-numba-{tree}.lock"
+    handle = open(lock, "a")  # noqa: SIM115 (held open for the worker's life: its turns)
+    turn, depth = threading.RLock(), [0]
+    compile_alone = dispatcher.Dispatcher.compile
+
+    def compile_in_turn(self: Any, sig: Any) -> Any:
+        with turn:
+            if depth[0] == 0:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+            depth[0] += 1
+            try:
+                return compile_alone(self, sig)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+
+    setattr(dispatcher.Dispatcher, "compile", compile_in_turn)  # the method, replaced
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadGroupScheduling:
     """Whole files (or ``xdist_group`` groups) to the workers, the slowest first."""
