@@ -10,7 +10,7 @@ Every :data:`HEARTBEAT` seconds it sends a statement and waits for the answer: a
 notice committed before that statement was sent arrives ahead of its answer (the
 server sends a listening session's notices before it reports the session ready), so
 when the answer is back every deletion committed before the statement was sent has
-been heard (:meth:`Listener.heard_until`). A listener cut off (the database
+been heard. A listener cut off (the database
 restarted, the connection dropped, this process frozen) stops confirming: its
 :meth:`~Listener.current` turns false within :data:`STALE` seconds, and whatever
 was cached is forgotten (``heard(None)``) when it listens again, since notices sent
@@ -32,6 +32,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 __all__ = ["CHANNEL", "HEARTBEAT", "STALE", "Heard", "Listener", "keys_of", "payload"]
 
@@ -47,6 +48,19 @@ HEARTBEAT = 1.0
 STALE = 2.5
 #: seconds a listener cut off waits before it tries again
 RETRY = 1.0
+#: the listener's connection: a network gone silent breaks it within seconds (TCP
+#: keepalives, and a send unanswered for 10 s), so that it listens again instead of
+#: waiting on a dead socket (it is not current meanwhile either way)
+CONNECTION: dict[str, Any] = {
+    "autocommit": True,
+    "connect_timeout": 5,
+    "application_name": NAME,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 2,
+    "tcp_user_timeout": 10_000,
+}
 #: PostgreSQL's longest notice payload is 8000 bytes: a longer list of keys is told as
 #: "every key" (the empty payload)
 LONGEST = 7900
@@ -114,10 +128,6 @@ class Listener:
                 end.close()
         self._confirmed = float("-inf")
 
-    def heard_until(self) -> float:
-        """Every deletion committed before this time (by :attr:`_clock`) has been heard."""
-        return self._confirmed
-
     def current(self) -> bool:
         """Whether a close made in another process is heard here within :data:`STALE`
         seconds: the listener confirmed it was hearing every notice that recently."""
@@ -138,9 +148,7 @@ class Listener:
         import psycopg
 
         wake = [] if self._waking is None else [self._waking[0].fileno()]
-        with psycopg.connect(
-            self.url, autocommit=True, connect_timeout=5, application_name=NAME
-        ) as connection:
+        with psycopg.connect(self.url, **CONNECTION) as connection:
             connection.add_notify_handler(lambda notice: self.heard(keys_of(notice.payload)))
             connection.execute(f"LISTEN {CHANNEL}")
             self.heard(None)  # every key: deletions before this LISTEN went unheard
