@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from first_deal import descendants  # bench/first_deal.py
 from load import ROOT, TICK  # bench/load.py
+from worktrees import is_commit  # bench/worktrees.py
 
 # Playwright and the app (tests/browser_support.py) are imported where they are used, so
 # that --help answers without them
@@ -145,11 +146,7 @@ def main() -> None:
     for name in ("rounds", "repeats", "width", "height", "shots"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be 1 or more, not {getattr(args, name)}")
-    known = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{args.baseline_ref}^{{commit}}"],
-        capture_output=True,
-    )
-    if known.returncode:
+    if not is_commit(args.baseline_ref):
         parser.error(f"--baseline-ref {args.baseline_ref!r} is no commit of this repository")
     from playwright.sync_api import sync_playwright
 

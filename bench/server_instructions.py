@@ -49,7 +49,7 @@ import psycopg
 
 from arguments import at_least
 from load import PASSWORD, ROOT, SERVERS, add_postgres_option, database, log_in, serving
-from worktrees import checked_out
+from worktrees import checked_out, is_commit
 
 #: a Tri-Card round as bench/load.py plays it: the ante, then the raise
 DEAL = {"game": "tri-card", "wagers": {"ante": 500}}
@@ -123,12 +123,6 @@ def measure(tree: Path, url: str, warm: int, rounds: int) -> dict[str, float]:
         "threads": (sum(counts) - loop) / rounds / 1e6,
         "seconds": seconds,
     }
-
-
-def is_commit(ref: str) -> bool:
-    """Whether ``ref`` names a commit of this repository."""
-    asked = ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"]
-    return subprocess.run(asked, capture_output=True, check=False).returncode == 0
 
 
 def add_round_options(parser: argparse.ArgumentParser, rounds: int, warm: int) -> None:

@@ -24,3 +24,10 @@ def checked_out(ref: str) -> Iterator[Path]:
             yield tree
         finally:
             subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
+
+
+def is_commit(ref: str) -> bool:
+    """Whether ``ref`` names a commit of this repository (a ``--baseline-ref`` to check
+    before a worktree of it is made)."""
+    asked = ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"]
+    return subprocess.run(asked, capture_output=True, check=False).returncode == 0

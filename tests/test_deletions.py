@@ -93,7 +93,7 @@ def test_a_listener_cut_off_forgets_everything_and_listens_again(
     until(lambda: heard.told[-1] == ["session:cd"], "a deletion after the cut went unheard")
 
 
-def test_a_listener_that_has_not_confirmed_lately_is_not_current(store: DatabaseStore) -> None:
+def test_a_listener_that_has_not_confirmed_lately_is_not_current() -> None:
     now = [100.0]
     listener = Listener("postgresql://unused", Heard(), clock=lambda: now[0])
     assert not listener.current()  # never started: never confirmed

@@ -112,9 +112,7 @@ class Sessions:
         """Keys some process deleted from the store (None: any may have been): the
         sessions among them forgotten here, and every read under way not kept."""
         if keys is None:
-            with self._lock:
-                self._closes += 1
-                self._seen.clear()
+            self._forget(every=True)
             return
         self._forget(*(key[len("session:") :] for key in keys if key.startswith("session:")))
 
@@ -212,9 +210,12 @@ class Sessions:
                 self._seen = {d: seen for d, seen in self._seen.items() if seen[1] > now}
             self._seen[digest] = (player, now + self.recheck)
 
-    def _forget(self, *digests: str) -> None:
+    def _forget(self, *digests: str, every: bool = False) -> None:
+        """Forget ``digests`` (with ``every``, every session), and keep no read under way."""
         with self._lock:
             self._closes += 1
+            if every:
+                self._seen.clear()
             for digest in digests:
                 self._seen.pop(digest, None)
 
