@@ -497,6 +497,23 @@ def measure(
 
 
 # ------------------------------------------------------------------ the report
+def refuse_unreachable_postgres(
+    parser: argparse.ArgumentParser, kinds: list[str], postgres: str
+) -> None:
+    """Where ``kinds`` name PostgreSQL, a server at ``postgres`` that does not answer
+    refused in one line (exit 2), before anything starts."""
+    if "postgresql" not in kinds:
+        return
+    import psycopg
+
+    admin = postgres.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
+    try:
+        psycopg.connect(admin, connect_timeout=5).close()
+    except psycopg.OperationalError as error:
+        first = str(error).splitlines()[0]
+        parser.exit(2, f"--postgres {postgres}: no database there ({first})\n")
+
+
 def add_postgres_option(parser: argparse.ArgumentParser) -> None:
     """``--postgres``: the PostgreSQL server the benchmark makes its databases on."""
     parser.add_argument(
@@ -532,6 +549,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--think is a pause in seconds, more than 0")
     if args.repeats < 1:
         parser.error("--repeats is how many times each server runs its stretches, 1 or more")
+    refuse_unreachable_postgres(parser, kinds, args.postgres)
     with tempfile.TemporaryDirectory() as folder, _baseline(args.baseline_ref) as old:
         trees = {"new": ROOT, **({"old": old} if old else {})}
         for kind in kinds:

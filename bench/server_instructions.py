@@ -45,10 +45,17 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
 
-import psycopg
-
 from arguments import at_least
-from load import PASSWORD, ROOT, SERVERS, add_postgres_option, database, log_in, serving
+from load import (
+    PASSWORD,
+    ROOT,
+    SERVERS,
+    add_postgres_option,
+    database,
+    log_in,
+    refuse_unreachable_postgres,
+    serving,
+)
 from worktrees import checked_out, is_commit
 
 #: a Tri-Card round as bench/load.py plays it: the ante, then the raise
@@ -143,6 +150,7 @@ def databases_asked(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         parser.error(f"--databases: {', '.join(sorted(unknown))}? (sqlite, postgresql)")
     if args.baseline_ref and not is_commit(args.baseline_ref):
         parser.error(f"--baseline-ref: {args.baseline_ref!r} names no commit of this repository")
+    refuse_unreachable_postgres(parser, kinds, args.postgres)
     return kinds
 
 
@@ -162,13 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         trees = {"new": ROOT, **({"old": old} if old else {})}
         for kind in kinds:
             for version, tree in trees.items():
-                try:
-                    opened = database(kind, Path(folder), args.postgres)
-                    with opened as url:
-                        figures = measure(tree, url, args.warm, args.rounds)
-                except psycopg.OperationalError as error:
-                    first = str(error).splitlines()[0]
-                    parser.exit(2, f"--postgres {args.postgres}: no database there ({first})\n")
+                with database(kind, Path(folder), args.postgres) as url:
+                    figures = measure(tree, url, args.warm, args.rounds)
                 found[kind, version] = figures
                 print(
                     f"{kind:<11}{version:<6}{figures['total']:>8.3f}{figures['loop']:>8.3f}"

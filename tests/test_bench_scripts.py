@@ -116,3 +116,11 @@ def test_the_server_benches_refuse_a_bad_argument_in_a_line(
     assert done.returncode == 2
     assert said in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_load_bench_refuses_a_postgres_that_does_not_answer_in_a_line() -> None:
+    arguments = ["--databases", "postgresql", "--postgres", "postgresql+psycopg://postgres@127.0.0.1:1"]
+    done = run_bench("load", "--players", "1", "--seconds", "0.1", *arguments, timeout=120)
+    assert done.returncode == 2
+    assert "no database there" in done.stderr
+    assert "Traceback" not in done.stderr
