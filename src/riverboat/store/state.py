@@ -400,7 +400,8 @@ class _Statements:
 #: :meth:`DatabaseStore.increment_many` on PostgreSQL: each key counted (``by`` not 0)
 #: has its row counted as :meth:`StateStore.increment` counts one, and each key read
 #: (``by`` 0) its count read, every key in one statement; the keys come as one JSON
-#: text (psycopg's dumpers of lists, in Python, took most of the time)
+#: text (with arrays, psycopg's dumpers of lists, in Python, took most of the time: a
+#: sharing of 5 clients cost 264 µs of CPU against 130, a scratch measurement)
 _INCREMENT_MANY = """
 WITH asked AS (
     SELECT key, count, expires
